@@ -1,0 +1,123 @@
+package io.privmat.api;
+
+import io.privmat.privacy.PrivacyArgumentException;
+import java.net.URI;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.ServletWebRequest;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/**
+ * Maps every error to {@code application/problem+json} (RFC 9457) with a type from
+ * {@link ProblemType}. Unexpected exceptions become a generic 500 whose detail says nothing about
+ * the cause (it may be data-dependent); the cause is logged without its message.
+ */
+@RestControllerAdvice
+public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ProblemDetailsAdvice.class);
+
+    @ExceptionHandler(PrivmatException.class)
+    ResponseEntity<Object> handlePrivmat(PrivmatException e, WebRequest request) {
+        return problem(e.type(), e.getMessage(), e.properties(), request);
+    }
+
+    @ExceptionHandler(PrivacyArgumentException.class)
+    ResponseEntity<Object> handlePrivacyArgument(PrivacyArgumentException e, WebRequest request) {
+        return problem(ProblemType.INVALID_PARAMETER, e.getMessage(),
+                Map.of("parameter", e.parameter(), "allowedRange", e.allowedRange()), request);
+    }
+
+    @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+    ResponseEntity<Object> handleTypeMismatch(MethodArgumentTypeMismatchException e, WebRequest request) {
+        String expected = e.getRequiredType() == null ? "value" : e.getRequiredType().getSimpleName();
+        return problem(ProblemType.INVALID_PARAMETER,
+                "parameter '" + e.getName() + "' must be a valid " + expected,
+                Map.of("parameter", e.getName()), request);
+    }
+
+    @ExceptionHandler(Exception.class)
+    ResponseEntity<Object> handleUnexpected(Exception e, WebRequest request) {
+        // Log the type and where, never the message: it could carry data values.
+        log.error("unexpected {} at {}", e.getClass().getName(),
+                e.getStackTrace().length > 0 ? e.getStackTrace()[0] : "?");
+        return problem(ProblemType.INTERNAL_ERROR, "The request could not be completed.", Map.of(), request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        return problem(ProblemType.MALFORMED_REQUEST,
+                "The request body is not valid JSON of the expected shape (check field names and types).",
+                Map.of(), request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
+            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        var error = ex.getBindingResult().getFieldError();
+        String parameter = error == null ? "body" : error.getField();
+        String detail = error == null ? "invalid request" : parameter + " " + error.getDefaultMessage();
+        return problem(ProblemType.INVALID_PARAMETER, detail, Map.of("parameter", parameter), request);
+    }
+
+    @Override
+    protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
+            HttpStatusCode statusCode, WebRequest request) {
+        ProblemType type = switch (statusCode.value()) {
+            case 404 -> ProblemType.NOT_FOUND;
+            case 405 -> ProblemType.METHOD_NOT_ALLOWED;
+            case 406 -> ProblemType.NOT_ACCEPTABLE;
+            case 413 -> ProblemType.PAYLOAD_TOO_LARGE;
+            case 415 -> ProblemType.UNSUPPORTED_MEDIA_TYPE;
+            default -> statusCode.is4xxClientError() ? ProblemType.MALFORMED_REQUEST : ProblemType.INTERNAL_ERROR;
+        };
+        String detail;
+        if (ex instanceof NoResourceFoundException) {
+            detail = "No resource at this path.";
+        } else if (ex instanceof HttpRequestMethodNotSupportedException m) {
+            detail = "Method " + m.getMethod() + " is not supported here.";
+        } else if (ex instanceof HttpMediaTypeNotSupportedException m) {
+            detail = "Content-Type not supported here; supported: " + MediaType.toString(m.getSupportedMediaTypes());
+        } else if (ex instanceof HttpMediaTypeNotAcceptableException) {
+            detail = "None of the requested media types can be produced.";
+        } else if (body instanceof ProblemDetail pd && pd.getDetail() != null) {
+            detail = pd.getDetail();
+        } else {
+            detail = type.title();
+        }
+        ResponseEntity<Object> response = problem(type, detail, Map.of(), request);
+        HttpHeaders merged = new HttpHeaders();
+        merged.addAll(headers);
+        merged.addAll(response.getHeaders());
+        return new ResponseEntity<>(response.getBody(), merged, response.getStatusCode());
+    }
+
+    static ResponseEntity<Object> problem(ProblemType type, String detail, Map<String, ?> properties,
+            WebRequest request) {
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(type.status()), detail);
+        body.setType(URI.create(type.uri()));
+        body.setTitle(type.title());
+        if (request instanceof ServletWebRequest servlet) {
+            body.setInstance(URI.create(servlet.getRequest().getRequestURI()));
+        }
+        properties.forEach(body::setProperty);
+        return ResponseEntity.status(type.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(body);
+    }
+}

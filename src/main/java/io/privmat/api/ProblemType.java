@@ -1,0 +1,50 @@
+package io.privmat.api;
+
+/**
+ * The problem catalogue: every error the API returns has one of these stable types
+ * ({@code https://privmat.io/problems/<slug>}), a fixed title and an HTTP status.
+ */
+public enum ProblemType {
+    INVALID_PARAMETER("invalid-parameter", "Invalid parameter", 400),
+    MALFORMED_REQUEST("malformed-request", "Malformed request", 400),
+    INVALID_DATA("invalid-data", "Invalid data", 422),
+    DATASET_NOT_FOUND("dataset-not-found", "Dataset not found", 404),
+    NOT_FOUND("not-found", "Not found", 404),
+    METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed", 405),
+    NOT_ACCEPTABLE("not-acceptable", "Not acceptable", 406),
+    DATA_ALREADY_UPLOADED("data-already-uploaded", "Data already uploaded", 409),
+    UPLOAD_IN_PROGRESS("upload-in-progress", "Upload in progress", 409),
+    WRONG_DATASET_KIND("wrong-dataset-kind", "Wrong dataset kind", 409),
+    PAYLOAD_TOO_LARGE("payload-too-large", "Payload too large", 413),
+    UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type", 415),
+    INTERNAL_ERROR("internal-error", "Internal error", 500);
+
+    /** Base of every problem type URI. */
+    public static final String BASE_URI = "https://privmat.io/problems/";
+
+    private final String slug;
+    private final String title;
+    private final int status;
+
+    ProblemType(String slug, String title, int status) {
+        this.slug = slug;
+        this.title = title;
+        this.status = status;
+    }
+
+    public String slug() {
+        return slug;
+    }
+
+    public String uri() {
+        return BASE_URI + slug;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    public int status() {
+        return status;
+    }
+}

@@ -1,0 +1,33 @@
+package io.privmat.dataset;
+
+import io.privmat.privacy.Budget;
+import java.time.Instant;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A dataset's metadata. Shape fields are null until the data is uploaded.
+ *
+ * @param rowNormBound public L2 bound of a matrix row (null for graphs)
+ * @param rows matrix rows, or graph vertices
+ * @param cols matrix columns, or graph vertices
+ * @param nnz non-zero entries, or graph edges
+ * @param clippedRows rows scaled down to the bound at ingest (always 0 for graphs)
+ */
+public record Dataset(
+        UUID id,
+        String name,
+        DatasetKind kind,
+        Neighbouring neighbouring,
+        @Nullable Double rowNormBound,
+        DatasetStatus status,
+        @Nullable Long rows,
+        @Nullable Long cols,
+        @Nullable Long nnz,
+        @Nullable Long clippedRows,
+        @Nullable String sourceFormat,
+        @Nullable String storage,
+        @Nullable Long uploadBytes,
+        Budget budget,
+        Instant createdAt,
+        @Nullable Instant uploadedAt) {}

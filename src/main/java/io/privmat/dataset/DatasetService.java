@@ -1,0 +1,125 @@
+package io.privmat.dataset;
+
+import io.privmat.api.PrivmatException;
+import io.privmat.api.ProblemType;
+import io.privmat.dataset.ingest.Ingester;
+import io.privmat.dataset.ingest.UploadFormat;
+import io.privmat.dataset.ingest.UploadStats;
+import io.privmat.dataset.storage.DatasetRepository;
+import java.io.InputStream;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.PessimisticLockingFailureException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/** Creates, lists, deletes and fills datasets; streams their data to mechanisms. */
+@Service
+public class DatasetService implements DatasetRows {
+
+    private static final Logger log = LoggerFactory.getLogger(DatasetService.class);
+
+    private final DatasetRepository repository;
+    private final Ingester ingester;
+    private final TransactionTemplate transactions;
+    private final TransactionTemplate readOnly;
+    private final Clock clock;
+
+    public DatasetService(DatasetRepository repository, Ingester ingester, TransactionTemplate transactions,
+            Clock clock) {
+        this.repository = repository;
+        this.ingester = ingester;
+        this.transactions = transactions;
+        this.readOnly = new TransactionTemplate(transactions.getTransactionManager());
+        this.readOnly.setReadOnly(true);
+        this.clock = clock;
+    }
+
+    public Dataset create(NewDataset request) {
+        Dataset dataset = new Dataset(UUID.randomUUID(), request.name(), request.kind(), request.neighbouring(),
+                request.rowNormBound(), DatasetStatus.EMPTY, null, null, null, null, null, null, null,
+                request.budget(), clock.instant(), null);
+        repository.insert(dataset);
+        return dataset;
+    }
+
+    public Dataset get(UUID id) {
+        return repository.find(id).orElseThrow(() -> new DatasetNotFoundException(id));
+    }
+
+    public List<Dataset> list(int offset, int limit) {
+        return repository.list(offset, limit);
+    }
+
+    public long count() {
+        return repository.count();
+    }
+
+    public void delete(UUID id) {
+        if (!repository.delete(id)) {
+            throw new DatasetNotFoundException(id);
+        }
+    }
+
+    /**
+     * Stores the dataset's data from one upload, all or nothing. Answers 409 if data is already
+     * there or another upload of the same dataset is running, 415 for a media type the kind does
+     * not accept, 413 beyond the size limit and 422 with a position for malformed content.
+     */
+    public Dataset upload(UUID id, @Nullable String contentType, long contentLength, @Nullable Boolean header,
+            InputStream body) {
+        ingester.checkDeclaredLength(contentLength);
+        try {
+            return transactions.execute(status -> {
+                Dataset dataset = repository.lockForUpload(id).orElseThrow(() -> new DatasetNotFoundException(id));
+                if (dataset.status() == DatasetStatus.READY) {
+                    throw new PrivmatException(ProblemType.DATA_ALREADY_UPLOADED,
+                            "This dataset already has data; create a new dataset to upload other data.",
+                            Map.of("datasetId", id.toString()));
+                }
+                UploadFormat format = UploadFormat.resolve(contentType, dataset.kind());
+                UploadStats stats = ingester.ingest(dataset, format, header, body);
+                repository.markReady(id, stats.rows(), stats.cols(), stats.nnz(), stats.clippedRows(), stats.format(),
+                        stats.storage(), stats.bytes(), clock.instant());
+                // Shape only: never values.
+                log.info("dataset {} uploaded: {} x {}, {} bytes as {}", id, stats.rows(), stats.cols(),
+                        stats.bytes(), stats.format());
+                return repository.find(id).orElseThrow();
+            });
+        } catch (PessimisticLockingFailureException e) {
+            throw new PrivmatException(ProblemType.UPLOAD_IN_PROGRESS,
+                    "Another upload to this dataset is in progress.", Map.of("datasetId", id.toString()));
+        }
+    }
+
+    @Override
+    public void forEachMatrixChunk(UUID datasetId, Consumer<MatrixChunk> consumer) {
+        Dataset dataset = requireReady(datasetId, DatasetKind.MATRIX);
+        readOnly.executeWithoutResult(s -> repository.streamMatrixChunks(datasetId,
+                Math.toIntExact(dataset.cols()), consumer));
+    }
+
+    @Override
+    public void forEachEdgeChunk(UUID datasetId, Consumer<EdgeChunk> consumer) {
+        requireReady(datasetId, DatasetKind.GRAPH);
+        readOnly.executeWithoutResult(s -> repository.streamEdgeChunks(datasetId, consumer));
+    }
+
+    private Dataset requireReady(UUID id, DatasetKind kind) {
+        Dataset dataset = get(id);
+        if (dataset.kind() != kind) {
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND,
+                    "Dataset " + id + " is a " + dataset.kind() + ", not a " + kind + ".", Map.of());
+        }
+        if (dataset.status() != DatasetStatus.READY || dataset.cols() == null) {
+            throw new PrivmatException(ProblemType.INVALID_DATA, "Dataset " + id + " has no data yet.", Map.of());
+        }
+        return dataset;
+    }
+}

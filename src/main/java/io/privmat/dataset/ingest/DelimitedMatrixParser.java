@@ -1,0 +1,72 @@
+package io.privmat.dataset.ingest;
+
+import java.io.InputStream;
+import java.util.function.IntFunction;
+import org.jspecify.annotations.Nullable;
+
+/** Dense rows from CSV or TSV, with an optional header line. */
+final class DelimitedMatrixParser {
+
+    private DelimitedMatrixParser() {}
+
+    /**
+     * @param header true/false to force, null to detect: a first line with no numeric field is a
+     *     header, one with only numeric fields is data, a mix is an error
+     */
+    static MatrixWriter parse(InputStream in, byte delimiter, @Nullable Boolean header, int maxColumns,
+            IntFunction<MatrixWriter> writers) {
+        LineReader reader = new LineReader(in, delimiter);
+        if (!reader.nextLine()) {
+            throw InvalidDataException.whole("the upload is empty");
+        }
+        int firstCount = reader.countFields();
+        boolean skipFirst;
+        if (header != null) {
+            skipFirst = header;
+        } else {
+            int numeric = 0;
+            int firstNonNumeric = 0;
+            for (int c = 1; c <= firstCount; c++) {
+                reader.nextField();
+                if (reader.fieldIsNumber()) {
+                    numeric++;
+                } else if (firstNonNumeric == 0) {
+                    firstNonNumeric = c;
+                }
+            }
+            if (numeric > 0 && numeric < firstCount) {
+                throw InvalidDataException.at(reader.lineNo, firstNonNumeric,
+                        "not a decimal number (the first line mixes numbers and names; "
+                                + "pass header=true or header=false)");
+            }
+            skipFirst = numeric == 0;
+            reader = reader.rewindLine();
+        }
+        if (skipFirst && !reader.nextLineAfter()) {
+            throw InvalidDataException.whole("the upload has a header but no rows");
+        }
+        int cols = reader.countFields();
+        if (cols > maxColumns) {
+            throw InvalidDataException.at(reader.lineNo, 0,
+                    "a row has " + cols + " fields; at most " + maxColumns + " columns are accepted");
+        }
+        MatrixWriter writer = writers.apply(cols);
+        double[] row = new double[cols];
+        do {
+            for (int c = 0; c < cols; c++) {
+                if (!reader.hasField()) {
+                    throw InvalidDataException.at(reader.lineNo, 0,
+                            "row has " + c + " fields, expected " + cols + " (ragged rows)");
+                }
+                reader.nextField();
+                row[c] = reader.fieldDouble();
+            }
+            if (reader.hasField()) {
+                throw InvalidDataException.at(reader.lineNo, 0,
+                        "row has " + reader.countFields() + " fields, expected " + cols + " (ragged rows)");
+            }
+            writer.denseRow(row);
+        } while (reader.nextLine());
+        return writer;
+    }
+}

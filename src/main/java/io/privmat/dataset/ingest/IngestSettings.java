@@ -1,0 +1,18 @@
+package io.privmat.dataset.ingest;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Upload settings ({@code privmat.ingest.*}).
+ *
+ * @param maxUploadSize largest accepted request body; larger uploads answer 413
+ * @param chunkSize target size of one stored chunk (rows or edges)
+ * @param maxColumns widest accepted matrix
+ */
+@ConfigurationProperties("privmat.ingest")
+public record IngestSettings(
+        @DefaultValue("2GB") DataSize maxUploadSize,
+        @DefaultValue("4MB") DataSize chunkSize,
+        @DefaultValue("100000") int maxColumns) {}

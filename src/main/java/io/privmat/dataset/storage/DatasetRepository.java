@@ -1,0 +1,219 @@
+package io.privmat.dataset.storage;
+
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.DatasetStatus;
+import io.privmat.dataset.EdgeChunk;
+import io.privmat.dataset.MatrixChunk;
+import io.privmat.dataset.Neighbouring;
+import io.privmat.privacy.AccountingMode;
+import io.privmat.privacy.Budget;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.postgresql.PGConnection;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.stereotype.Repository;
+
+/** JDBC access to {@code dataset}, {@code data_chunk} and {@code graph_vertex}. */
+@Repository
+public class DatasetRepository {
+
+    private static final String COLUMNS = "id, name, kind, neighbouring, row_norm_bound, status, rows, cols, nnz, "
+            + "clipped_rows, source_format, storage, upload_bytes, budget_epsilon, budget_delta, accounting, "
+            + "approx_delta_fraction, created_at, uploaded_at";
+
+    private final JdbcTemplate jdbc;
+    private final JdbcTemplate streaming;
+    private final DataSource dataSource;
+
+    public DatasetRepository(JdbcTemplate jdbc, DataSource dataSource) {
+        this.jdbc = jdbc;
+        this.dataSource = dataSource;
+        this.streaming = new JdbcTemplate(dataSource);
+        // One chunk (a few MiB) per round trip; needs a transaction (cursor-based fetch).
+        this.streaming.setFetchSize(1);
+    }
+
+    private static final RowMapper<Dataset> MAPPER = (rs, i) -> new Dataset(
+            rs.getObject("id", UUID.class),
+            rs.getString("name"),
+            DatasetKind.valueOf(rs.getString("kind")),
+            Neighbouring.valueOf(rs.getString("neighbouring")),
+            (Double) rs.getObject("row_norm_bound"),
+            DatasetStatus.valueOf(rs.getString("status")),
+            (Long) rs.getObject("rows"),
+            (Long) rs.getObject("cols"),
+            (Long) rs.getObject("nnz"),
+            (Long) rs.getObject("clipped_rows"),
+            rs.getString("source_format"),
+            rs.getString("storage"),
+            (Long) rs.getObject("upload_bytes"),
+            new Budget(rs.getBigDecimal("budget_epsilon"), rs.getBigDecimal("budget_delta"),
+                    AccountingMode.valueOf(rs.getString("accounting")), rs.getBigDecimal("approx_delta_fraction")),
+            rs.getTimestamp("created_at").toInstant(),
+            Optional.ofNullable(rs.getTimestamp("uploaded_at")).map(Timestamp::toInstant).orElse(null));
+
+    public void insert(Dataset d) {
+        jdbc.update("INSERT INTO dataset (id, name, kind, neighbouring, row_norm_bound, status, budget_epsilon, "
+                        + "budget_delta, accounting, approx_delta_fraction, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                d.id(), d.name(), d.kind().name(), d.neighbouring().name(), d.rowNormBound(), d.status().name(),
+                d.budget().epsilon(), d.budget().delta(), d.budget().mode().name(), d.budget().approxDeltaFraction(),
+                Timestamp.from(d.createdAt()));
+    }
+
+    public Optional<Dataset> find(UUID id) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM dataset WHERE id = ?", MAPPER, id).stream().findFirst();
+    }
+
+    /** Locks the dataset row for an upload; fails at once (SQLState 55P03) if another upload holds it. */
+    public Optional<Dataset> lockForUpload(UUID id) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM dataset WHERE id = ? FOR UPDATE NOWAIT", MAPPER, id)
+                .stream().findFirst();
+    }
+
+    public List<Dataset> list(int offset, int limit) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM dataset ORDER BY created_at, id OFFSET ? LIMIT ?",
+                MAPPER, offset, limit);
+    }
+
+    public long count() {
+        Long n = jdbc.queryForObject("SELECT count(*) FROM dataset", Long.class);
+        return n == null ? 0 : n;
+    }
+
+    public boolean delete(UUID id) {
+        return jdbc.update("DELETE FROM dataset WHERE id = ?", id) > 0;
+    }
+
+    public void markReady(UUID id, long rows, long cols, long nnz, long clipped, String format, String storage,
+            long bytes, Instant at) {
+        jdbc.update("UPDATE dataset SET status = 'READY', rows = ?, cols = ?, nnz = ?, clipped_rows = ?, "
+                        + "source_format = ?, storage = ?, upload_bytes = ?, uploaded_at = ? WHERE id = ?",
+                rows, cols, nnz, clipped, format, storage, bytes, Timestamp.from(at), id);
+    }
+
+    public void insertChunk(UUID id, int chunkNo, long firstIndex, int count, String encoding, long nnz, byte[] payload) {
+        jdbc.update("INSERT INTO data_chunk (dataset_id, chunk_no, first_index, item_count, encoding, nnz, payload) "
+                + "VALUES (?,?,?,?,?,?,?)", id, chunkNo, firstIndex, count, encoding, nnz, payload);
+    }
+
+    /** Streams matrix chunks in order; call inside a transaction so that rows are fetched one at a time. */
+    public void streamMatrixChunks(UUID id, int cols, Consumer<MatrixChunk> consumer) {
+        streaming.query("SELECT first_index, item_count, encoding, nnz, payload FROM data_chunk "
+                        + "WHERE dataset_id = ? ORDER BY chunk_no",
+                (ResultSet rs) -> {
+                    consumer.accept(ChunkCodec.decodeMatrix(rs.getLong(1), rs.getInt(2), cols, rs.getString(3),
+                            rs.getLong(4), rs.getBytes(5)));
+                }, id);
+    }
+
+    public void streamEdgeChunks(UUID id, Consumer<EdgeChunk> consumer) {
+        streaming.query("SELECT first_index, item_count, payload FROM data_chunk WHERE dataset_id = ? ORDER BY chunk_no",
+                (ResultSet rs) -> {
+                    consumer.accept(ChunkCodec.decodeEdges(rs.getLong(1), rs.getInt(2), rs.getBytes(3)));
+                }, id);
+    }
+
+    /** Ids of the given labels already known for this graph. */
+    public Map<String, Integer> vertexIds(UUID id, String[] labels) {
+        Map<String, Integer> found = new HashMap<>();
+        Connection connection = DataSourceUtils.getConnection(dataSource);
+        try (PreparedStatement ps = connection.prepareStatement(
+                "SELECT label, vertex_id FROM graph_vertex WHERE dataset_id = ? AND label = ANY (?)")) {
+            Array array = connection.createArrayOf("text", labels);
+            ps.setObject(1, id);
+            ps.setArray(2, array);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    found.put(rs.getString(1), rs.getInt(2));
+                }
+            }
+            array.free();
+        } catch (SQLException e) {
+            throw new IllegalStateException("vertex lookup failed", e);
+        } finally {
+            DataSourceUtils.releaseConnection(connection, dataSource);
+        }
+        return found;
+    }
+
+    public void insertVertices(UUID id, List<String> labels, int firstId) {
+        jdbc.batchUpdate("INSERT INTO graph_vertex (dataset_id, vertex_id, label) VALUES (?,?,?)",
+                new org.springframework.jdbc.core.BatchPreparedStatementSetter() {
+                    @Override
+                    public void setValues(PreparedStatement ps, int i) throws SQLException {
+                        ps.setObject(1, id);
+                        ps.setInt(2, firstId + i);
+                        ps.setString(3, labels.get(i));
+                    }
+
+                    @Override
+                    public int getBatchSize() {
+                        return labels.size();
+                    }
+                });
+    }
+
+    /** Runs a statement on the transaction's connection. */
+    public void execute(String sql) {
+        jdbc.execute(sql);
+    }
+
+    /** COPY FROM STDIN on the transaction's connection (text format). */
+    public void copyIn(String copySql, Reader data) {
+        Connection connection = DataSourceUtils.getConnection(dataSource);
+        try {
+            connection.unwrap(PGConnection.class).getCopyAPI().copyIn(copySql, data);
+        } catch (SQLException e) {
+            throw new IllegalStateException("COPY failed", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            DataSourceUtils.releaseConnection(connection, dataSource);
+        }
+    }
+
+    /** Streams a query's rows on the transaction's connection with the given fetch size. */
+    public void stream(String sql, int fetchSize, ResultSetConsumer consumer) {
+        Connection connection = DataSourceUtils.getConnection(dataSource);
+        try (PreparedStatement ps = connection.prepareStatement(sql)) {
+            ps.setFetchSize(fetchSize);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    consumer.accept(rs);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("query failed", e);
+        } finally {
+            DataSourceUtils.releaseConnection(connection, dataSource);
+        }
+    }
+
+    public <T> @Nullable T queryOne(String sql, RowMapper<T> mapper) {
+        return jdbc.query(sql, mapper).stream().findFirst().orElse(null);
+    }
+
+    @FunctionalInterface
+    public interface ResultSetConsumer {
+        void accept(ResultSet rs) throws SQLException;
+    }
+}

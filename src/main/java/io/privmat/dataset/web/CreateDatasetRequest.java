@@ -1,0 +1,32 @@
+package io.privmat.dataset.web;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.math.BigDecimal;
+import org.jspecify.annotations.Nullable;
+
+/** Body of {@code POST /v1/datasets}. */
+@Schema(name = "CreateDatasetRequest")
+public record CreateDatasetRequest(
+        @Schema(description = "Display name, 1–200 characters", requiredMode = Schema.RequiredMode.REQUIRED,
+                example = "ratings-2026") @Nullable String name,
+        @Schema(description = "MATRIX (rows are privacy units) or GRAPH (edges are privacy units)",
+                allowableValues = {"MATRIX", "GRAPH"}, requiredMode = Schema.RequiredMode.REQUIRED) @Nullable String kind,
+        @Schema(description = "Neighbouring relation; default REPLACE_ONE (n public). ADD_REMOVE keeps n private.",
+                allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}) @Nullable String neighbouring,
+        @Schema(description = "Public L2 bound of a matrix row; rows are clipped to it at upload. "
+                + "Required for MATRIX, not allowed for GRAPH (edge weights must lie in [0, 1]).",
+                example = "1.0") @Nullable Double rowNormBound,
+        @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @Nullable BudgetRequest budget) {
+
+    /** The dataset's total privacy budget. */
+    @Schema(name = "BudgetRequest")
+    public record BudgetRequest(
+            @Schema(description = "Total epsilon, in (0, 100]", requiredMode = Schema.RequiredMode.REQUIRED,
+                    example = "1.0") @Nullable BigDecimal epsilon,
+            @Schema(description = "Total delta: (0, 0.01] for ZCDP, [0, 0.01] for BASIC, 0 for PURE",
+                    requiredMode = Schema.RequiredMode.REQUIRED, example = "1e-6") @Nullable BigDecimal delta,
+            @Schema(description = "Accounting mode; default ZCDP", allowableValues = {"ZCDP", "BASIC", "PURE"})
+                    @Nullable String accounting,
+            @Schema(description = "ZCDP only: share of delta reserved for (epsilon, delta)-only mechanisms, "
+                    + "in [0, 1); default 0.1") @Nullable BigDecimal approxDeltaFraction) {}
+}

@@ -1,0 +1,168 @@
+package io.privmat.dataset.web;
+
+import io.privmat.api.PrivmatException;
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.DatasetService;
+import io.privmat.dataset.Neighbouring;
+import io.privmat.dataset.NewDataset;
+import io.privmat.privacy.AccountingMode;
+import io.privmat.privacy.Budget;
+import io.privmat.privacy.PrivacyArgumentException;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import java.io.IOException;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping(path = "/v1/datasets", produces = {"application/json", "application/problem+json"})
+@Tag(name = "Datasets", description = "Create datasets with a privacy budget and upload their data once.")
+class DatasetController {
+
+    private final DatasetService datasets;
+
+    DatasetController(DatasetService datasets) {
+        this.datasets = datasets;
+    }
+
+    @PostMapping(consumes = "application/json")
+    @Operation(summary = "Create a dataset", description = "Fixes its kind, privacy unit, neighbouring relation "
+            + "and budget. Data is uploaded separately with PUT /v1/datasets/{id}/data.")
+    @ApiResponse(responseCode = "201", description = "Created; Location names the dataset")
+    @ApiResponse(responseCode = "400", description = "A parameter is missing or out of range",
+            content = @Content(mediaType = "application/problem+json"))
+    ResponseEntity<DatasetView> create(@RequestBody CreateDatasetRequest request) {
+        Dataset dataset = datasets.create(validate(request));
+        return ResponseEntity.created(URI.create("/v1/datasets/" + dataset.id())).body(DatasetView.of(dataset));
+    }
+
+    @GetMapping
+    @Operation(summary = "List datasets", description = "Oldest first, paged by offset and limit.")
+    DatasetPage list(@RequestParam(defaultValue = "0") int offset, @RequestParam(defaultValue = "50") int limit) {
+        if (offset < 0) {
+            throw PrivmatException.invalidParameter("offset", "[0, ∞)", "offset must be in [0, ∞) but was " + offset);
+        }
+        if (limit < 1 || limit > 500) {
+            throw PrivmatException.invalidParameter("limit", "[1, 500]", "limit must be in [1, 500] but was " + limit);
+        }
+        return new DatasetPage(datasets.list(offset, limit).stream().map(DatasetView::of).toList(), offset, limit,
+                datasets.count());
+    }
+
+    @GetMapping("/{id}")
+    @Operation(summary = "Get a dataset")
+    @ApiResponse(responseCode = "404", description = "No such dataset",
+            content = @Content(mediaType = "application/problem+json"))
+    DatasetView get(@PathVariable UUID id) {
+        return DatasetView.of(datasets.get(id));
+    }
+
+    @DeleteMapping("/{id}")
+    @Operation(summary = "Delete a dataset and all its data")
+    @ApiResponse(responseCode = "204", description = "Deleted")
+    ResponseEntity<Void> delete(@PathVariable UUID id) {
+        datasets.delete(id);
+        return ResponseEntity.noContent().build();
+    }
+
+    @PutMapping(path = "/{id}/data", consumes = {"text/csv", "text/tab-separated-values",
+            "application/x-matrix-market", "text/x-matrix-market", "application/x-npy"})
+    @Operation(summary = "Upload the data (once)", description = "Streams the body into chunked storage. MATRIX: "
+            + "text/csv or text/tab-separated-values (dense rows, optional header), application/x-matrix-market "
+            + "(coordinate or array; real, integer or pattern; general, symmetric or skew-symmetric), "
+            + "application/x-npy (float64, float32 or integer, C order). Rows longer than rowNormBound are scaled "
+            + "down to it and counted in clippedRows. GRAPH: an edge list u,v[,w] as CSV or TSV (labels are "
+            + "strings; w defaults to 1 and must lie in [0, 1]; no self-loops or repeated edges). A failed upload "
+            + "stores nothing and names the line and column (or byte offset) where it failed.",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
+                    @Content(mediaType = "text/csv", schema = @Schema(type = "string")),
+                    @Content(mediaType = "text/tab-separated-values", schema = @Schema(type = "string")),
+                    @Content(mediaType = "application/x-matrix-market", schema = @Schema(type = "string")),
+                    @Content(mediaType = "application/x-npy", schema = @Schema(type = "string", format = "binary"))}))
+    @ApiResponse(responseCode = "200", description = "Stored; the dataset with its shape")
+    @ApiResponse(responseCode = "409", description = "Data already uploaded, or an upload is in progress",
+            content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "413", description = "Larger than privmat.ingest.max-upload-size",
+            content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "415", description = "Media type not accepted for this dataset kind",
+            content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "422", description = "Malformed content; the problem names the position",
+            content = @Content(mediaType = "application/problem+json"))
+    DatasetView upload(@PathVariable UUID id,
+            @Parameter(description = "true: the first line is a header; false: it is data; absent: detect (CSV/TSV "
+                    + "matrices: a first line without numbers; edge lists: a non-numeric third field)")
+            @RequestParam(required = false) @Nullable Boolean header,
+            HttpServletRequest request) throws IOException {
+        return DatasetView.of(datasets.upload(id, request.getContentType(), request.getContentLengthLong(), header,
+                request.getInputStream()));
+    }
+
+    private static NewDataset validate(CreateDatasetRequest r) {
+        String name = r.name() == null ? "" : r.name().strip();
+        if (name.isEmpty() || name.length() > 200) {
+            throw PrivmatException.invalidParameter("name", "1–200 characters",
+                    "name must have 1–200 characters but had " + name.length());
+        }
+        DatasetKind kind = parseEnum("kind", r.kind(), DatasetKind.class, null);
+        Neighbouring neighbouring = parseEnum("neighbouring", r.neighbouring(), Neighbouring.class,
+                Neighbouring.REPLACE_ONE);
+        Double bound = r.rowNormBound();
+        if (kind == DatasetKind.MATRIX) {
+            if (bound == null || !Double.isFinite(bound) || bound <= 0 || bound > 1e12) {
+                throw PrivmatException.invalidParameter("rowNormBound", "(0, 1e12]",
+                        "rowNormBound is required for a MATRIX and must be in (0, 1e12] but was " + bound);
+            }
+        } else if (bound != null) {
+            throw PrivmatException.invalidParameter("rowNormBound", "absent",
+                    "rowNormBound does not apply to a GRAPH (edge weights are bounded by 1)");
+        }
+        CreateDatasetRequest.BudgetRequest b = r.budget();
+        if (b == null) {
+            throw PrivmatException.invalidParameter("budget", null, "budget is required");
+        }
+        AccountingMode mode = parseEnum("budget.accounting", b.accounting(), AccountingMode.class, AccountingMode.ZCDP);
+        try {
+            Budget budget = new Budget(b.epsilon(), b.delta(), mode,
+                    b.approxDeltaFraction() == null ? Budget.DEFAULT_APPROX_DELTA_FRACTION : b.approxDeltaFraction());
+            budget.filter(); // fails early if the budget cannot be turned into a filter
+            return new NewDataset(name, kind, neighbouring, bound, budget);
+        } catch (PrivacyArgumentException e) {
+            throw PrivmatException.invalidParameter("budget." + e.parameter(), e.allowedRange(), "budget." + e.getMessage());
+        }
+    }
+
+    private static <E extends Enum<E>> E parseEnum(String parameter, @Nullable String value, Class<E> type,
+            @Nullable E fallback) {
+        String allowed = String.join(" | ", Arrays.stream(type.getEnumConstants()).map(Enum::name).toList());
+        if (value == null) {
+            if (fallback != null) {
+                return fallback;
+            }
+            throw PrivmatException.invalidParameter(parameter, allowed, parameter + " is required: one of " + allowed);
+        }
+        try {
+            return Enum.valueOf(type, value.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw PrivmatException.invalidParameter(parameter, allowed, parameter + " must be one of " + allowed);
+        }
+    }
+}

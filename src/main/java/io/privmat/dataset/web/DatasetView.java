@@ -1,0 +1,50 @@
+package io.privmat.dataset.web;
+
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetKind;
+import io.privmat.privacy.Budget;
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/** A dataset as the API shows it. Shape fields are null until data is uploaded. */
+@Schema(name = "Dataset")
+public record DatasetView(
+        UUID id,
+        String name,
+        @Schema(allowableValues = {"MATRIX", "GRAPH"}) String kind,
+        @Schema(allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}) String neighbouring,
+        @Schema(description = "What one privacy unit is") String privacyUnit,
+        @Schema(description = "Public L2 row bound (MATRIX)") @Nullable Double rowNormBound,
+        @Schema(description = "Public bound of an edge weight (GRAPH): weights lie in [0, this]") @Nullable Double edgeWeightBound,
+        @Schema(allowableValues = {"EMPTY", "READY"}) String status,
+        @Schema(description = "Matrix rows, or graph vertices") @Nullable Long rows,
+        @Schema(description = "Matrix columns, or graph vertices") @Nullable Long cols,
+        @Schema(description = "Stored non-zero entries, or graph edges") @Nullable Long nnz,
+        @Schema(description = "Rows scaled down to rowNormBound at upload") @Nullable Long clippedRows,
+        @Schema(description = "Format of the upload: CSV, TSV, MATRIX_MARKET or NPY") @Nullable String sourceFormat,
+        @Schema(description = "Storage layout: DENSE, SPARSE, MIXED (per chunk) or EDGES") @Nullable String storage,
+        @Schema(description = "Bytes received in the upload") @Nullable Long uploadBytes,
+        BudgetView budget,
+        Instant createdAt,
+        @Nullable Instant uploadedAt) {
+
+    /** The configured budget. */
+    @Schema(name = "Budget")
+    public record BudgetView(BigDecimal epsilon, BigDecimal delta,
+            @Schema(allowableValues = {"ZCDP", "BASIC", "PURE"}) String accounting,
+            BigDecimal approxDeltaFraction) {}
+
+    static DatasetView of(Dataset d) {
+        Budget b = d.budget();
+        boolean matrix = d.kind() == DatasetKind.MATRIX;
+        String unit = matrix ? "one row (L2 norm at most rowNormBound)" : "one edge (weight in [0, 1])";
+        return new DatasetView(d.id(), d.name(), d.kind().name(), d.neighbouring().name(), unit, d.rowNormBound(),
+                matrix ? null : 1.0, d.status().name(), d.rows(), d.cols(), d.nnz(), d.clippedRows(),
+                d.sourceFormat(), d.storage(), d.uploadBytes(),
+                new BudgetView(b.epsilon(), b.delta(), b.mode().name(), b.approxDeltaFraction()),
+                d.createdAt(), d.uploadedAt());
+    }
+}
