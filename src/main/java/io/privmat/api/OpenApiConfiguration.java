@@ -3,14 +3,24 @@ package io.privmat.api;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.info.License;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.servers.Server;
 import java.util.List;
+import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The OpenAPI document's header; the paths come from the controllers. */
+/** The OpenAPI document's header and the problem-details schema; the paths come from the controllers. */
 @Configuration(proxyBeanMethods = false)
 class OpenApiConfiguration {
+
+    private static final String PROBLEM_JSON = "application/problem+json";
 
     @Bean
     OpenAPI privmatOpenApi() {
@@ -23,5 +33,49 @@ class OpenApiConfiguration {
                                 + "with types under " + ProblemType.BASE_URI + ".")
                         .license(new License().name("Apache-2.0")))
                 .servers(List.of(new Server().url("/").description("this server")));
+    }
+
+    /**
+     * Every error response is {@code application/problem+json} with the {@code Problem} schema;
+     * success responses are {@code application/json} only.
+     */
+    @Bean
+    OpenApiCustomizer problemDetailsCustomizer() {
+        return openApi -> {
+            openApi.getComponents().addSchemas("Problem", problemSchema());
+            openApi.getPaths().values().forEach(path -> path.readOperations().forEach(operation -> {
+                if (operation.getResponses() == null) {
+                    return;
+                }
+                operation.getResponses().forEach((code, response) -> fix(code, response));
+            }));
+        };
+    }
+
+    private static void fix(String code, ApiResponse response) {
+        boolean error = code.startsWith("4") || code.startsWith("5");
+        if (error) {
+            response.setContent(new Content().addMediaType(PROBLEM_JSON,
+                    new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem"))));
+        } else if (response.getContent() != null) {
+            response.getContent().remove(PROBLEM_JSON);
+        }
+    }
+
+    @SuppressWarnings("rawtypes")
+    private static Schema problemSchema() {
+        return new ObjectSchema()
+                .description("RFC 9457 problem details. Extension members name the offending parameter "
+                        + "(parameter, allowedRange) or the position in an upload (line, column, byteOffset).")
+                .addProperty("type", new StringSchema().format("uri").example(ProblemType.BASE_URI + "invalid-parameter"))
+                .addProperty("title", new StringSchema())
+                .addProperty("status", new IntegerSchema())
+                .addProperty("detail", new StringSchema())
+                .addProperty("instance", new StringSchema().format("uri"))
+                .addProperty("parameter", new StringSchema())
+                .addProperty("allowedRange", new StringSchema())
+                .addProperty("line", new IntegerSchema().format("int64"))
+                .addProperty("column", new IntegerSchema())
+                .addProperty("byteOffset", new IntegerSchema().format("int64"));
     }
 }

@@ -92,6 +92,9 @@ public class DatasetService implements DatasetRows {
                         stats.bytes(), stats.format());
                 return repository.find(id).orElseThrow();
             });
+        } catch (java.io.UncheckedIOException e) {
+            throw new PrivmatException(ProblemType.MALFORMED_REQUEST,
+                    "The upload ended before its body was complete; nothing was stored.", Map.of());
         } catch (PessimisticLockingFailureException e) {
             throw new PrivmatException(ProblemType.UPLOAD_IN_PROGRESS,
                     "Another upload to this dataset is in progress.", Map.of("datasetId", id.toString()));

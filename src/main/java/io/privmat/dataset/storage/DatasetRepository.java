@@ -27,6 +27,8 @@ import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -85,8 +87,15 @@ public class DatasetRepository {
 
     /** Locks the dataset row for an upload; fails at once (SQLState 55P03) if another upload holds it. */
     public Optional<Dataset> lockForUpload(UUID id) {
-        return jdbc.query("SELECT " + COLUMNS + " FROM dataset WHERE id = ? FOR UPDATE NOWAIT", MAPPER, id)
-                .stream().findFirst();
+        try {
+            return jdbc.query("SELECT " + COLUMNS + " FROM dataset WHERE id = ? FOR UPDATE NOWAIT", MAPPER, id)
+                    .stream().findFirst();
+        } catch (DataAccessException e) {
+            if (e.getMostSpecificCause() instanceof SQLException sql && "55P03".equals(sql.getSQLState())) {
+                throw new PessimisticLockingFailureException("dataset row is locked by another upload", e);
+            }
+            throw e;
+        }
     }
 
     public List<Dataset> list(int offset, int limit) {

@@ -1,0 +1,104 @@
+package io.privmat.support;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Base of HTTP tests: the whole service on a random port against the embedded real PostgreSQL
+ * (one server per JVM, one cached Spring context for every subclass with the same settings).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+public abstract class ApiTest {
+
+    protected static final ObjectMapper JSON = JsonMapper.builder().build();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+
+    @LocalServerPort
+    protected int port;
+
+    @Autowired
+    protected JdbcTemplate jdbc;
+
+    protected URI uri(String path) {
+        return URI.create("http://localhost:" + port + path);
+    }
+
+    protected Response send(HttpRequest.Builder builder) {
+        try {
+            HttpResponse<byte[]> r = CLIENT.send(builder.timeout(Duration.ofMinutes(5)).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            return new Response(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""),
+                    r.headers().firstValue("Location").orElse(null), r.body());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    protected Response get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).GET());
+    }
+
+    protected Response delete(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).DELETE());
+    }
+
+    protected Response postJson(String path, String json) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    protected Response put(String path, String contentType, byte[] body) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(body)));
+    }
+
+    /** Creates a dataset and returns its id. */
+    protected String createMatrix(double rowNormBound) {
+        Response r = postJson("/v1/datasets", "{\"name\":\"t\",\"kind\":\"MATRIX\",\"rowNormBound\":" + rowNormBound
+                + ",\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
+        if (r.status() != 201) {
+            throw new AssertionError("create failed: " + r);
+        }
+        return r.json().get("id").asString();
+    }
+
+    protected String createGraph() {
+        Response r = postJson("/v1/datasets", "{\"name\":\"g\",\"kind\":\"GRAPH\",\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
+        if (r.status() != 201) {
+            throw new AssertionError("create failed: " + r);
+        }
+        return r.json().get("id").asString();
+    }
+
+    /** An HTTP response. */
+    public record Response(int status, String contentType, String location, byte[] body) {
+
+        public JsonNode json() {
+            return JSON.readTree(body);
+        }
+
+        public String text() {
+            return new String(body, java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String toString() {
+            return status + " " + text();
+        }
+    }
+}
