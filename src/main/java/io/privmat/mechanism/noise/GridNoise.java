@@ -1,0 +1,190 @@
+package io.privmat.mechanism.noise;
+
+import io.privmat.privacy.GaussianLoss;
+
+/**
+ * Plans for adding exact integer noise on a power-of-two grid, computed from public parameters
+ * only (sensitivity, noise scale, dimension) before any data is read.
+ *
+ * <p>A value f is released as {@code g·(round(f/g) + Z)} with Z an exact integer sample. Rounding
+ * moves each coordinate by at most g/2, so neighbouring inputs' rounded vectors differ by at most
+ * Δ₂ + g·√p in L2 (Δ₁ + g·p in L1); that inflated sensitivity is what the plan charges. Outputs
+ * are exact multiples of g, so the low-order bits of a double carry no information about f
+ * (Mironov, CCS 2012). The grid is chosen so that the inflation is at most 2^-12 of Δ and the
+ * noise spans at least 2^12 grid steps.
+ */
+public final class GridNoise {
+
+    /** Relative size of the rounding inflation (and inverse resolution of noise): 2^-12. */
+    static final int PRECISION_BITS = 12;
+    private static final int SIGMA_MANTISSA_BITS = 20;
+
+    private GridNoise() {}
+
+    /**
+     * Discrete Gaussian on a grid.
+     *
+     * @param granularity g, a power of two
+     * @param sigmaSquaredNum σ_grid² numerator (σ in grid units, squared)
+     * @param sigmaSquaredDen σ_grid² denominator (a power of two)
+     * @param sigma the standard deviation actually used, g·σ_grid ≥ the requested σ
+     * @param loss the Gaussian loss to charge: inflated sensitivity, actual σ
+     */
+    public record GaussianPlan(double granularity, long sigmaSquaredNum, long sigmaSquaredDen, double sigma,
+            GaussianLoss loss) {}
+
+    /**
+     * Discrete Laplace on a grid with P[Z = z] ∝ exp(−|z|/scaleSteps).
+     *
+     * @param granularity g, a power of two
+     * @param scaleSteps the Laplace scale in grid steps (an integer)
+     * @param epsilon the ε actually achieved, ≤ the requested ε
+     */
+    public record LaplacePlan(double granularity, long scaleSteps, double epsilon) {}
+
+    /**
+     * Plans Gaussian noise of standard deviation at least σ for a p-dimensional query of L2
+     * sensitivity Δ.
+     */
+    public static GaussianPlan gaussian(double l2Sensitivity, double sigma, long dimension) {
+        requirePositive("l2Sensitivity", l2Sensitivity);
+        requirePositive("sigma", sigma);
+        if (dimension < 1) {
+            throw new IllegalArgumentException("dimension must be >= 1");
+        }
+        double rootP = Math.sqrt((double) dimension);
+        double g = powerOfTwoAtMost(Math.min(sigma, l2Sensitivity / rootP) * 0x1p-12);
+        double sigmaGrid = sigma / g;
+        if (sigmaGrid < 0x1p31) {
+            // σ_grid ≥ 2^12: rounding it up to an integer adds at most 2^-12 relative noise and keeps
+            // σ² an integer, which the samplers handle on their 64/128-bit fast paths.
+            long s = (long) Math.ceil(sigmaGrid);
+            double sigmaUsed = s * g;
+            double inflated = Math.nextUp(l2Sensitivity + Math.nextUp(g * rootP));
+            return new GaussianPlan(g, s * s, 1, sigmaUsed, new GaussianLoss(inflated, sigmaUsed));
+        }
+        int exponent = Math.getExponent(sigmaGrid);
+        int shift = SIGMA_MANTISSA_BITS - exponent;
+        long mantissa = (long) Math.ceil(Math.scalb(sigmaGrid, shift));
+        long num;
+        long den;
+        if (shift >= 0) {
+            num = Math.multiplyExact(mantissa, mantissa);
+            den = 1L << Math.multiplyExact(2, shift);
+        } else {
+            num = Math.multiplyExact(Math.multiplyExact(mantissa, mantissa), 1L << Math.multiplyExact(-2, shift));
+            den = 1;
+        }
+        double sigmaUsed = Math.scalb((double) mantissa, -shift) * g;
+        double inflated = Math.nextUp(l2Sensitivity + Math.nextUp(g * rootP));
+        return new GaussianPlan(g, num, den, sigmaUsed, new GaussianLoss(inflated, sigmaUsed));
+    }
+
+    /** Plans Laplace noise achieving at most ε for a p-dimensional query of L1 sensitivity Δ₁. */
+    public static LaplacePlan laplace(double l1Sensitivity, double epsilon, long dimension) {
+        requirePositive("l1Sensitivity", l1Sensitivity);
+        requirePositive("epsilon", epsilon);
+        if (dimension < 1) {
+            throw new IllegalArgumentException("dimension must be >= 1");
+        }
+        double scale = l1Sensitivity / epsilon;
+        double g = powerOfTwoAtMost(Math.min(scale, l1Sensitivity / dimension) * 0x1p-12);
+        double inflatedSteps = Math.nextUp((l1Sensitivity + g * dimension) / g);
+        long t = (long) Math.ceil(Math.nextUp(inflatedSteps / epsilon));
+        double achieved = inflatedSteps / t;
+        return new LaplacePlan(g, t, Math.nextUp(achieved));
+    }
+
+    /** g·(round(f/g) + Z), Z ~ N_ℤ(0, σ_grid²) per coordinate; writes into {@code out}. */
+    public static void addGaussian(GaussianPlan plan, double[] f, double[] out, NoiseSource random) {
+        double g = plan.granularity();
+        for (int i = 0; i < f.length; i++) {
+            long z = ExactSamplers.discreteGaussian(random, plan.sigmaSquaredNum(), plan.sigmaSquaredDen());
+            out[i] = (roundToGrid(f[i], g) + z) * g;
+        }
+    }
+
+    /** g·(round(f/g) + Z), Z discrete Laplace per coordinate; writes into {@code out}. */
+    public static void addLaplace(LaplacePlan plan, double[] f, double[] out, NoiseSource random) {
+        double g = plan.granularity();
+        for (int i = 0; i < f.length; i++) {
+            long z = ExactSamplers.discreteLaplace(random, 1, plan.scaleSteps());
+            out[i] = (roundToGrid(f[i], g) + z) * g;
+        }
+    }
+
+    /**
+     * Symmetric noise {@code (G + Gᵀ)/2} on a symmetric d×d matrix (row-major): round C to the grid,
+     * add G with i.i.d. discrete Gaussian entries and symmetrise. It is post-processing of the d²
+     * Gaussian mechanism on vec(C), so plan it with dimension d² and the Frobenius sensitivity.
+     * Outputs are multiples of g/2.
+     */
+    public static double[] symmetricGaussian(GaussianPlan plan, double[] matrix, int d, NoiseSource random) {
+        requireSquare(matrix, d);
+        double g = plan.granularity();
+        long[] noise = new long[d * d];
+        for (int i = 0; i < noise.length; i++) {
+            noise[i] = ExactSamplers.discreteGaussian(random, plan.sigmaSquaredNum(), plan.sigmaSquaredDen());
+        }
+        double[] out = new double[d * d];
+        for (int i = 0; i < d; i++) {
+            for (int j = i; j < d; j++) {
+                // Round the upper triangle once and mirror it, so the output is exactly symmetric.
+                double base = roundToGrid(matrix[i * d + j], g);
+                double value = (base + (noise[i * d + j] + noise[j * d + i]) / 2.0) * g;
+                out[i * d + j] = value;
+                out[j * d + i] = value;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Upper-triangle noise, mirrored (Dwork–Talwar–Thakurta–Zhang): i.i.d. discrete Gaussian on the
+     * d(d+1)/2 entries with i ≤ j. Plan it with dimension d(d+1)/2 and the upper-triangle L2
+     * sensitivity. Outputs are multiples of g.
+     */
+    public static double[] upperTriangleGaussian(GaussianPlan plan, double[] matrix, int d, NoiseSource random) {
+        requireSquare(matrix, d);
+        double g = plan.granularity();
+        double[] out = new double[d * d];
+        for (int i = 0; i < d; i++) {
+            for (int j = i; j < d; j++) {
+                long z = ExactSamplers.discreteGaussian(random, plan.sigmaSquaredNum(), plan.sigmaSquaredDen());
+                double value = (roundToGrid(matrix[i * d + j], g) + z) * g;
+                out[i * d + j] = value;
+                out[j * d + i] = value;
+            }
+        }
+        return out;
+    }
+
+    /** round(x/g) as a double holding an integer; g a power of two, so x/g is exact. */
+    static double roundToGrid(double x, double g) {
+        double steps = Math.rint(x / g);
+        if (Math.abs(steps) >= 0x1p52) {
+            throw new IllegalArgumentException("value too large for the grid");
+        }
+        return steps;
+    }
+
+    static double powerOfTwoAtMost(double x) {
+        if (!(x > 0) || !Double.isFinite(x)) {
+            throw new IllegalArgumentException("need a positive finite value");
+        }
+        double p = Math.scalb(1.0, Math.getExponent(x));
+        return Math.max(p, Double.MIN_NORMAL);
+    }
+
+    private static void requirePositive(String name, double v) {
+        if (!(v > 0) || !Double.isFinite(v)) {
+            throw new IllegalArgumentException(name + " must be positive and finite but was " + v);
+        }
+    }
+
+    private static void requireSquare(double[] matrix, int d) {
+        if (d < 1 || matrix.length != d * d) {
+            throw new IllegalArgumentException("need a d×d matrix");
+        }
+    }
+}

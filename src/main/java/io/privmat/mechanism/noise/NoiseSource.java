@@ -1,0 +1,40 @@
+package io.privmat.mechanism.noise;
+
+/**
+ * A source of uniformly random bits. Production sources are CSPRNG-backed
+ * ({@link NoiseSources#secure()}); deterministic sources exist only in test code.
+ * Not thread-safe: use one per thread.
+ */
+public interface NoiseSource {
+
+    /** 64 uniformly random bits. */
+    long nextLong();
+
+    /** A uniform integer in [0, bound), bound &gt; 0, without modulo bias (Lemire's method). */
+    default long nextLong(long bound) {
+        if (bound <= 0) {
+            throw new IllegalArgumentException("bound must be positive");
+        }
+        if ((bound & (bound - 1)) == 0) {
+            return nextLong() & (bound - 1);
+        }
+        long threshold = Long.remainderUnsigned(-bound, bound);
+        while (true) {
+            long x = nextLong();
+            long low = x * bound;
+            if (Long.compareUnsigned(low, threshold) >= 0) {
+                return Math.multiplyHigh(x, bound) + ((x >> 63) & bound);
+            }
+        }
+    }
+
+    /** A uniform double in [0, 1) with 53 random bits. For secret intermediates only, never a release. */
+    default double nextDouble() {
+        return (nextLong() >>> 11) * 0x1.0p-53;
+    }
+
+    /** A fair coin. */
+    default boolean nextBoolean() {
+        return nextLong() < 0;
+    }
+}

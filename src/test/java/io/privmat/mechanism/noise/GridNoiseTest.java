@@ -1,0 +1,132 @@
+package io.privmat.mechanism.noise;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.privmat.mechanism.GaussianVectorMechanism;
+import io.privmat.mechanism.LaplaceVectorMechanism;
+import io.privmat.privacy.GaussianCalibration;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class GridNoiseTest {
+
+    private static boolean isMultiple(double v, double g) {
+        double steps = v / g;
+        return steps == Math.rint(steps);
+    }
+
+    @ParameterizedTest(name = "Δ={0}, σ={1}, p={2}")
+    @CsvSource({"1, 3.73, 1", "1, 5, 614656", "0.001, 40, 10", "250, 0.5, 3", "1, 10000, 100"})
+    void gaussianPlanIsConservativeAndOnAPowerOfTwoGrid(double delta, double sigma, long p) {
+        GridNoise.GaussianPlan plan = GridNoise.gaussian(delta, sigma, p);
+        double g = plan.granularity();
+        assertThat(Math.getExponent(g)).isEqualTo((int) Math.round(Math.log(g) / Math.log(2)));
+        assertThat(g * Math.sqrt(p)).isLessThanOrEqualTo(delta * 0x1p-12);
+        assertThat(plan.sigma()).isGreaterThanOrEqualTo(sigma).isLessThanOrEqualTo(sigma * (1 + 0x1p-12));
+        assertThat(plan.loss().l2Sensitivity()).isGreaterThanOrEqualTo(delta + g * Math.sqrt(p));
+        assertThat((double) plan.sigmaSquaredNum() / plan.sigmaSquaredDen() * g * g)
+                .isCloseTo(plan.sigma() * plan.sigma(), within(1e-9 * plan.sigma() * plan.sigma()));
+    }
+
+    @Test
+    void releasedValuesAreExactMultiplesOfTheGranularity() {
+        NoiseSource random = TestNoiseSources.seeded(3);
+        SplittableRandom data = new SplittableRandom(4);
+        GaussianVectorMechanism gaussian = GaussianVectorMechanism.withSigma(1, 3.7, 500);
+        LaplaceVectorMechanism laplace = LaplaceVectorMechanism.of(2, 0.5, 500);
+        double[] f = new double[500];
+        for (int i = 0; i < f.length; i++) {
+            f[i] = (data.nextDouble() - 0.5) * Math.pow(10, data.nextInt(-8, 8));
+        }
+        for (double v : gaussian.release(f, random)) {
+            assertThat(isMultiple(v, gaussian.granularity())).isTrue();
+        }
+        for (double v : laplace.release(f, random)) {
+            assertThat(isMultiple(v, laplace.granularity())).isTrue();
+        }
+    }
+
+    @Test
+    void gaussianReleaseHasTheRightSpread() {
+        NoiseSource random = TestNoiseSources.seeded(8);
+        GaussianVectorMechanism m = GaussianVectorMechanism.withSigma(1, 2.5, 100_000);
+        double[] f = new double[100_000];
+        java.util.Arrays.fill(f, 0.123456789);
+        double[] out = m.release(f, random);
+        double s = 0;
+        double s2 = 0;
+        for (double v : out) {
+            s += v - 0.123456789;
+            s2 += (v - 0.123456789) * (v - 0.123456789);
+        }
+        double mean = s / out.length;
+        assertThat(mean).isCloseTo(0, within(5 * 2.5 / Math.sqrt(out.length)));
+        assertThat(Math.sqrt(s2 / out.length)).isCloseTo(m.sigma(), within(0.03));
+    }
+
+    @Test
+    void calibratedMechanismsNeverChargeMoreThanAsked() {
+        GaussianVectorMechanism byRho = GaussianVectorMechanism.forRho(1, 0.02, 784 * 784);
+        assertThat(byRho.privacyLoss().rho()).isLessThanOrEqualTo(new java.math.BigDecimal("0.02"));
+        assertThat(byRho.privacyLoss().rho().doubleValue()).isGreaterThan(0.0199);
+        GaussianVectorMechanism byDp = GaussianVectorMechanism.forApproxDp(1, 1, 1e-5, 10);
+        assertThat(byDp.privacyLoss().delta(1.0)).isLessThanOrEqualTo(1e-5);
+        assertThat(byDp.sigma()).isCloseTo(GaussianCalibration.analyticSigma(1, 1e-5, 1), within(0.002));
+        LaplaceVectorMechanism laplace = LaplaceVectorMechanism.of(1, 0.3, 7);
+        assertThat(laplace.scale()).isGreaterThanOrEqualTo(1 / 0.3).isLessThan(1 / 0.3 * 1.001);
+    }
+
+    @Test
+    void symmetricNoiseIsSymmetricOnTheHalfGrid() {
+        NoiseSource random = TestNoiseSources.seeded(11);
+        int d = 30;
+        double[] c = new double[d * d];
+        SplittableRandom data = new SplittableRandom(12);
+        for (int i = 0; i < d; i++) {
+            for (int j = i; j < d; j++) {
+                c[i * d + j] = c[j * d + i] = data.nextDouble();
+            }
+        }
+        GridNoise.GaussianPlan plan = GridNoise.gaussian(1, 4, (long) d * d);
+        double[] sym = GridNoise.symmetricGaussian(plan, c, d, random);
+        double[] upper = GridNoise.upperTriangleGaussian(GridNoise.gaussian(1, 4, d * (d + 1L) / 2), c, d, random);
+        double offDiagonal = 0;
+        double diagonal = 0;
+        for (int i = 0; i < d; i++) {
+            for (int j = 0; j < d; j++) {
+                assertThat(sym[i * d + j]).isEqualTo(sym[j * d + i]);
+                assertThat(upper[i * d + j]).isEqualTo(upper[j * d + i]);
+                assertThat(isMultiple(sym[i * d + j], plan.granularity() / 2)).isTrue();
+                double e = sym[i * d + j] - c[i * d + j];
+                if (i == j) {
+                    diagonal += e * e;
+                } else {
+                    offDiagonal += e * e;
+                }
+            }
+        }
+        // (G + Gᵀ)/2: off-diagonal variance σ²/2, diagonal σ².
+        assertThat(offDiagonal / (d * (d - 1))).isCloseTo(8, within(1.0));
+        assertThat(diagonal / d).isCloseTo(16, within(8.0));
+    }
+
+    @Test
+    void standardNormalMatricesHaveUnitVariance() {
+        double[] g = new double[400_000];
+        GaussianMatrices.fillStandardNormal(g, TestNoiseSources.seeded(21));
+        double s = 0;
+        double s2 = 0;
+        double s4 = 0;
+        for (double v : g) {
+            s += v;
+            s2 += v * v;
+            s4 += v * v * v * v;
+        }
+        assertThat(s / g.length).isCloseTo(0, within(0.01));
+        assertThat(s2 / g.length).isCloseTo(1, within(0.01));
+        assertThat(s4 / g.length).isCloseTo(3, within(0.05));
+    }
+}
