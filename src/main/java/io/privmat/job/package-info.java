@@ -1,6 +1,8 @@
 /**
- * The job capability (see architecture.md). Placeholder: built by a later issue; the package
- * exists so that the architecture rules cover it from the start.
+ * Asynchronous jobs: the job table and its state machine ({@link io.privmat.job.JobState}), a
+ * worker pool in every replica that claims jobs with {@code FOR UPDATE SKIP LOCKED}, heartbeats,
+ * a reaper for dead workers, progress, and results stored exactly once. What a job computes is
+ * supplied by {@link io.privmat.job.JobHandler}s registered by other capabilities.
  */
 @NullMarked
 package io.privmat.job;

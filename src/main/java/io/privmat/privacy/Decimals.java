@@ -15,6 +15,11 @@ public final class Decimals {
     /** 34 significant digits, rounding toward −∞ (caps). */
     static final MathContext DOWN = new MathContext(34, RoundingMode.FLOOR);
 
+    /** 17 significant digits toward −∞: caps derived from doubles, shown without binary noise. */
+    static final MathContext DOWN_SHORT = new MathContext(17, RoundingMode.FLOOR);
+    /** 17 significant digits toward +∞: reported guarantees. */
+    static final MathContext UP_SHORT = new MathContext(17, RoundingMode.CEILING);
+
     private Decimals() {}
 
     /** The exact decimal value of a double already rounded in the safe direction. */

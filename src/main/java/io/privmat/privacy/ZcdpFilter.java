@@ -33,7 +33,7 @@ public final class ZcdpFilter implements BudgetFilter {
         this.deltaConversionDown = Decimals.toDoubleDown(deltaConversion);
         RhoBudget rhoBudget = Conversions.largestZcdpRho(Decimals.toDoubleDown(budget.epsilon()), deltaConversionDown);
         this.alphaStar = rhoBudget.alphaStar();
-        this.capacity = Tracks.ofRho(Decimals.exact(rhoBudget.rho()), deltaApprox);
+        this.capacity = Tracks.ofRho(Decimals.exact(rhoBudget.rho()).round(Decimals.DOWN_SHORT), deltaApprox);
     }
 
     @Override
@@ -81,7 +81,7 @@ public final class ZcdpFilter implements BudgetFilter {
             return new ApproxDp(BigDecimal.ZERO, spent.delta());
         }
         double epsilon = Conversions.zcdpToEpsilonCks(Decimals.toDoubleUp(spent.rho()), deltaConversionDown);
-        return new ApproxDp(Decimals.exact(epsilon), deltaConversion.add(spent.delta()));
+        return new ApproxDp(Decimals.exact(epsilon).round(Decimals.UP_SHORT), deltaConversion.add(spent.delta()));
     }
 
     /** √(2·ρ_remaining), rounded down: a pure ε-DP charge costs ε²/2. */

@@ -1,6 +1,7 @@
 /**
- * The query capability (see architecture.md). Placeholder: built by a later issue; the package
- * exists so that the architecture rules cover it from the start.
+ * The catalogue of query kinds: request validation, planning to a mechanism with its exact cost
+ * (from public parameters only), admission (reserve + enqueue in one transaction), and the job
+ * handlers that run each kind on a dataset's rows.
  */
 @NullMarked
 package io.privmat.query;

@@ -1,0 +1,10 @@
+package io.privmat.job;
+
+/** What a handler sees of its job, and how it reports progress. */
+public interface JobContext {
+
+    Job job();
+
+    /** Reports progress in [0, 1]; cheap to call often (updates are throttled). */
+    void progress(double fraction);
+}

@@ -1,0 +1,94 @@
+package io.privmat.job;
+
+import io.privmat.api.PrivmatException;
+import io.privmat.api.ProblemType;
+import io.privmat.job.jdbc.JobRepository;
+import io.privmat.ledger.BudgetService;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/** Enqueues, reads and cancels jobs. */
+@Service
+public class JobService {
+
+    private final JobRepository repository;
+    private final BudgetService budget;
+    private final JobWakeups wakeups;
+    private final Clock clock;
+
+    public JobService(JobRepository repository, BudgetService budget, JobWakeups wakeups, Clock clock) {
+        this.repository = repository;
+        this.budget = budget;
+        this.wakeups = wakeups;
+        this.clock = clock;
+    }
+
+    /** Records a QUEUED job in the caller's transaction (the one that reserved its budget). */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void enqueue(NewJob job) {
+        repository.insert(job, clock.instant());
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                wakeups.signal();
+            }
+        });
+    }
+
+    @Transactional(readOnly = true)
+    public Job get(UUID id) {
+        return repository.find(id).orElseThrow(() -> new JobNotFoundException(id));
+    }
+
+    @Transactional(readOnly = true)
+    public Optional<Job> findByIdempotencyKey(UUID datasetId, String key) {
+        return repository.findByIdempotencyKey(datasetId, key);
+    }
+
+    @Transactional(readOnly = true)
+    public List<Job> listByDataset(UUID datasetId, int offset, int limit) {
+        return repository.listByDataset(datasetId, offset, limit);
+    }
+
+    /** The stored result of a DONE job; 409 while it is not done. */
+    @Transactional(readOnly = true)
+    public JobResult result(UUID id) {
+        Job job = get(id);
+        if (job.state() != JobState.DONE) {
+            throw new PrivmatException(ProblemType.JOB_NOT_FINISHED, "Job " + id + " is " + job.state()
+                    + "; a result exists only for DONE jobs.", Map.of("state", job.state().name()));
+        }
+        return repository.result(id).orElseThrow(() -> new IllegalStateException("DONE job without result"));
+    }
+
+    /**
+     * Cancels a job. QUEUED, or RUNNING before data access: CANCELLED and refunded. RUNNING after
+     * data access: CANCELLED with the charge kept (the worker's result is discarded). Finished
+     * jobs answer 409.
+     */
+    @Transactional
+    public Job cancel(UUID id) {
+        Job job = repository.lock(id).orElseThrow(() -> new JobNotFoundException(id));
+        if (job.state().isTerminal()) {
+            throw new PrivmatException(ProblemType.JOB_ALREADY_FINISHED, "Job " + id + " is already " + job.state()
+                    + ".", Map.of("state", job.state().name()));
+        }
+        job.state().requireTransition(JobState.CANCELLED);
+        repository.transition(id, JobState.CANCELLED, clock.instant());
+        if (job.dataAccessStartedAt() == null) {
+            budget.release(id);
+            repository.recordError(id, "CANCELLED", "Cancelled before data access; the charge was refunded.");
+        } else {
+            repository.recordError(id, "CANCELLED", "Cancelled after data access started; the charge is kept.");
+        }
+        return repository.find(id).orElseThrow();
+    }
+}

@@ -1,0 +1,169 @@
+package io.privmat.job.jdbc;
+
+import io.privmat.job.Job;
+import io.privmat.job.JobOutput;
+import io.privmat.job.JobResult;
+import io.privmat.job.JobState;
+import io.privmat.job.NewJob;
+import io.privmat.privacy.Tracks;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.stereotype.Repository;
+
+/** SQL of the job engine. Methods run in the caller's transaction. */
+@Repository
+public class JobRepository {
+
+    private final JdbcTemplate jdbc;
+
+    public JobRepository(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    private static @Nullable Instant instant(ResultSet rs, String column) throws java.sql.SQLException {
+        Timestamp t = rs.getTimestamp(column);
+        return t == null ? null : t.toInstant();
+    }
+
+    private static final RowMapper<Job> JOB = (rs, i) -> new Job(
+            rs.getObject("id", UUID.class), rs.getObject("dataset_id", UUID.class), rs.getString("kind"),
+            rs.getString("mechanism"), rs.getString("parameters"), rs.getString("request_hash"),
+            rs.getString("idempotency_key"), rs.getString("caller"), JobState.valueOf(rs.getString("state")),
+            rs.getDouble("progress"), rs.getString("loss"),
+            new Tracks(rs.getBigDecimal("cost_rho"), rs.getBigDecimal("cost_epsilon"), rs.getBigDecimal("cost_delta")),
+            rs.getInt("attempts"), rs.getString("lease_owner"), instant(rs, "heartbeat_at"),
+            instant(rs, "data_access_started_at"), instant(rs, "created_at"), instant(rs, "started_at"),
+            instant(rs, "finished_at"), rs.getString("error_code"), rs.getString("error_message"));
+
+    public void insert(NewJob j, Instant now) {
+        jdbc.update("INSERT INTO job (id, dataset_id, kind, mechanism, parameters, request_hash, idempotency_key, caller, "
+                        + "state, loss, cost_rho, cost_epsilon, cost_delta, created_at) "
+                        + "VALUES (?,?,?,?,?::jsonb,?,?,?,'QUEUED',?::jsonb,?,?,?,?)",
+                j.id(), j.datasetId(), j.kind(), j.mechanism(), j.parametersJson(), j.requestHash(), j.idempotencyKey(),
+                j.caller(), j.lossJson(), j.cost().rho(), j.cost().epsilon(), j.cost().delta(), Timestamp.from(now));
+    }
+
+    public Optional<Job> find(UUID id) {
+        return jdbc.query("SELECT * FROM job WHERE id = ?", JOB, id).stream().findFirst();
+    }
+
+    public Optional<Job> lock(UUID id) {
+        return jdbc.query("SELECT * FROM job WHERE id = ? FOR UPDATE", JOB, id).stream().findFirst();
+    }
+
+    public Optional<Job> findByIdempotencyKey(UUID datasetId, String key) {
+        return jdbc.query("SELECT * FROM job WHERE dataset_id = ? AND idempotency_key = ?", JOB, datasetId, key)
+                .stream().findFirst();
+    }
+
+    /**
+     * Claims the oldest queued job for this worker ({@code FOR UPDATE SKIP LOCKED}: concurrent
+     * workers in any replica never get the same job).
+     */
+    public Optional<Job> claimNext(String worker, Instant now) {
+        List<UUID> ids = jdbc.queryForList("SELECT id FROM job WHERE state = 'QUEUED' ORDER BY created_at, id "
+                + "LIMIT 1 FOR UPDATE SKIP LOCKED", UUID.class);
+        if (ids.isEmpty()) {
+            return Optional.empty();
+        }
+        UUID id = ids.get(0);
+        jdbc.update("UPDATE job SET state = 'RUNNING', lease_owner = ?, heartbeat_at = ?, attempts = attempts + 1, "
+                + "started_at = coalesce(started_at, ?) WHERE id = ?", worker, Timestamp.from(now), Timestamp.from(now), id);
+        return find(id);
+    }
+
+    /** Sets "data access started" on a locked RUNNING job owned by {@code worker}. */
+    public void markDataAccess(UUID id, Instant now) {
+        jdbc.update("UPDATE job SET data_access_started_at = ? WHERE id = ?", Timestamp.from(now), id);
+    }
+
+    public void transition(UUID id, JobState to, Instant now) {
+        boolean terminal = to.isTerminal();
+        jdbc.update("UPDATE job SET state = ?, finished_at = CASE WHEN ? THEN ? ELSE finished_at END, "
+                        + "lease_owner = CASE WHEN ? = 'QUEUED' THEN NULL ELSE lease_owner END, "
+                        + "progress = CASE WHEN ? = 'DONE' THEN 1 ELSE progress END WHERE id = ?",
+                to.name(), terminal, Timestamp.from(now), to.name(), to.name(), id);
+    }
+
+    public void recordError(UUID id, String code, String message) {
+        jdbc.update("UPDATE job SET error_code = ?, error_message = ? WHERE id = ?", code, message, id);
+    }
+
+    public void progress(UUID id, double fraction) {
+        jdbc.update("UPDATE job SET progress = ? WHERE id = ? AND state = 'RUNNING'", fraction, id);
+    }
+
+    public int heartbeat(Collection<UUID> ids, String worker, Instant now) {
+        if (ids.isEmpty()) {
+            return 0;
+        }
+        return jdbc.execute((java.sql.Connection c) -> {
+            Array array = c.createArrayOf("uuid", ids.toArray());
+            try (var ps = c.prepareStatement("UPDATE job SET heartbeat_at = ? WHERE id = ANY (?) AND lease_owner = ? "
+                    + "AND state = 'RUNNING'")) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                ps.setArray(2, array);
+                ps.setString(3, worker);
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    /** Running jobs whose lease expired, locked (skipping ones another reaper holds). */
+    public List<Job> lockExpired(Instant olderThan) {
+        return jdbc.query("SELECT * FROM job WHERE state = 'RUNNING' AND heartbeat_at < ? ORDER BY heartbeat_at "
+                + "FOR UPDATE SKIP LOCKED", JOB, Timestamp.from(olderThan));
+    }
+
+    public void insertResult(UUID id, JobOutput output, Instant now) {
+        byte[] data = null;
+        Integer[] shape = null;
+        if (output.arrayData() != null) {
+            ByteBuffer buffer = ByteBuffer.allocate(output.arrayData().length * 8).order(ByteOrder.LITTLE_ENDIAN);
+            buffer.asDoubleBuffer().put(output.arrayData());
+            data = buffer.array();
+            shape = java.util.Arrays.stream(output.arrayShape()).boxed().toArray(Integer[]::new);
+        }
+        Integer[] finalShape = shape;
+        byte[] finalData = data;
+        jdbc.update(c -> {
+            var ps = c.prepareStatement("INSERT INTO job_result (job_id, body, array_name, array_shape, array_data, "
+                    + "created_at) VALUES (?, ?::jsonb, ?, ?, ?, ?)");
+            ps.setObject(1, id);
+            ps.setString(2, output.json());
+            ps.setString(3, output.arrayName());
+            ps.setArray(4, finalShape == null ? null : c.createArrayOf("integer", finalShape));
+            ps.setBytes(5, finalData);
+            ps.setTimestamp(6, Timestamp.from(now));
+            return ps;
+        });
+    }
+
+    public Optional<JobResult> result(UUID id) {
+        return jdbc.query("SELECT body, array_name, array_shape, array_data FROM job_result WHERE job_id = ?", (rs, i) -> {
+            Array shape = rs.getArray("array_shape");
+            int[] dims = null;
+            if (shape != null) {
+                Integer[] boxed = (Integer[]) shape.getArray();
+                dims = java.util.Arrays.stream(boxed).mapToInt(Integer::intValue).toArray();
+            }
+            return new JobResult(rs.getString("body"), rs.getString("array_name"), dims, rs.getBytes("array_data"));
+        }, id).stream().findFirst();
+    }
+
+    public List<Job> listByDataset(UUID datasetId, int offset, int limit) {
+        return jdbc.query("SELECT * FROM job WHERE dataset_id = ? ORDER BY created_at, id OFFSET ? LIMIT ?", JOB,
+                datasetId, offset, limit);
+    }
+}

@@ -1,0 +1,92 @@
+package io.privmat.job.web;
+
+import io.privmat.job.JobResult;
+import io.privmat.job.JobService;
+import io.privmat.job.JobView;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/v1/jobs")
+@Tag(name = "Jobs", description = "Follow, cancel and fetch the results of submitted queries.")
+class JobController {
+
+    static final String NPY = "application/x-npy";
+
+    private final JobService jobs;
+
+    JobController(JobService jobs) {
+        this.jobs = jobs;
+    }
+
+    @GetMapping(path = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Get a job: state, progress, cost, timestamps, error")
+    @ApiResponse(responseCode = "404", description = "No such job")
+    JobView get(@PathVariable UUID id) {
+        return JobView.of(jobs.get(id));
+    }
+
+    @DeleteMapping(path = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Cancel a job", description = "Refunded if no worker had started reading the data; "
+            + "otherwise the charge is kept and the result discarded.")
+    @ApiResponse(responseCode = "409", description = "The job already finished")
+    JobView cancel(@PathVariable UUID id) {
+        return JobView.of(jobs.cancel(id));
+    }
+
+    @GetMapping(path = "/{id}/result", produces = {MediaType.APPLICATION_JSON_VALUE, NPY})
+    @Operation(summary = "Get a DONE job's result", description = "JSON by default; with Accept: application/x-npy "
+            + "the result's main array as a NumPy .npy file (float64, C order).")
+    @ApiResponse(responseCode = "200", description = "The result", content = {
+            @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(type = "object")),
+            @Content(mediaType = NPY, schema = @Schema(type = "string", format = "binary"))})
+    @ApiResponse(responseCode = "406", description = "The result has no array to serve as .npy")
+    @ApiResponse(responseCode = "409", description = "The job is not DONE")
+    ResponseEntity<byte[]> result(@PathVariable UUID id,
+            @org.springframework.web.bind.annotation.RequestHeader(value = "Accept", required = false) String accept) {
+        JobResult result = jobs.result(id);
+        boolean npy = accept != null && accept.contains(NPY) && !accept.contains(MediaType.APPLICATION_JSON_VALUE);
+        if (npy) {
+            if (result.arrayLittleEndianFloat64() == null || result.arrayShape() == null) {
+                throw new io.privmat.api.PrivmatException(io.privmat.api.ProblemType.NOT_ACCEPTABLE,
+                        "This result has no array to serve as .npy; ask for application/json.", java.util.Map.of());
+            }
+            return ResponseEntity.ok().contentType(MediaType.parseMediaType(NPY))
+                    .header("Content-Disposition", "attachment; filename=\"" + result.arrayName() + ".npy\"")
+                    .body(npy(result.arrayShape(), result.arrayLittleEndianFloat64()));
+        }
+        return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
+                .body(result.json().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** NumPy format 1.0: magic, header dict padded to a multiple of 64 bytes, then the data. */
+    static byte[] npy(int[] shape, byte[] data) {
+        String dims = Arrays.stream(shape).mapToObj(Integer::toString).collect(Collectors.joining(", "));
+        if (shape.length == 1) {
+            dims += ",";
+        }
+        String header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + dims + "), }";
+        int unpadded = 10 + header.length() + 1;
+        header = header + " ".repeat((64 - unpadded % 64) % 64) + "\n";
+        ByteBuffer out = ByteBuffer.allocate(10 + header.length() + data.length).order(ByteOrder.LITTLE_ENDIAN);
+        out.put((byte) 0x93).put("NUMPY".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 0);
+        out.putShort((short) header.length()).put(header.getBytes(StandardCharsets.US_ASCII)).put(data);
+        return out.array();
+    }
+}

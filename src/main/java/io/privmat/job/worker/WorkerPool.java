@@ -1,0 +1,153 @@
+package io.privmat.job.worker;
+
+import io.privmat.job.Job;
+import io.privmat.job.JobSettings;
+import io.privmat.job.JobWakeups;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * This replica's workers: {@code workerThreads} loops that claim and run jobs, one scheduler for
+ * heartbeats and the reaper. Every replica runs one; they coordinate only through PostgreSQL.
+ */
+@Component
+public class WorkerPool implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkerPool.class);
+
+    private final JobExecutor executor;
+    private final JobSettings settings;
+    private final JobWakeups wakeups;
+    private final String workerId = "worker-" + UUID.randomUUID();
+    private final Set<UUID> active = ConcurrentHashMap.newKeySet();
+    private volatile boolean running;
+    private ExecutorService workers;
+    private ScheduledExecutorService scheduler;
+
+    public WorkerPool(JobExecutor executor, JobSettings settings, JobWakeups wakeups) {
+        this.executor = executor;
+        this.settings = settings;
+        this.wakeups = wakeups;
+    }
+
+    public String workerId() {
+        return workerId;
+    }
+
+    @Override
+    public void start() {
+        if (!settings.enabled()) {
+            log.info("job workers disabled in this replica (privmat.jobs.enabled=false)");
+            return;
+        }
+        running = true;
+        int threads = settings.effectiveWorkerThreads();
+        workers = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "privmat-worker");
+            t.setDaemon(true);
+            return t;
+        });
+        for (int i = 0; i < threads; i++) {
+            workers.submit(this::loop);
+        }
+        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "privmat-job-scheduler");
+            t.setDaemon(true);
+            return t;
+        });
+        long heartbeat = settings.heartbeatInterval().toMillis();
+        scheduler.scheduleWithFixedDelay(this::beat, heartbeat, heartbeat, TimeUnit.MILLISECONDS);
+        long reaper = settings.reaperInterval().toMillis();
+        scheduler.scheduleWithFixedDelay(this::reapQuietly, reaper, reaper, TimeUnit.MILLISECONDS);
+        log.info("{} started with {} worker threads", workerId, threads);
+    }
+
+    private void loop() {
+        while (running) {
+            try {
+                Optional<Job> job = executor.claim(workerId);
+                if (job.isEmpty()) {
+                    wakeups.await(settings.pollInterval().toMillis());
+                    continue;
+                }
+                active.add(job.get().id());
+                try {
+                    executor.execute(job.get(), workerId);
+                } finally {
+                    active.remove(job.get().id());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                // Database hiccups: log the type only and back off; the reaper recovers leases.
+                log.warn("{} loop error: {}", workerId, e.getClass().getName());
+                try {
+                    Thread.sleep(settings.pollInterval().toMillis());
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private void beat() {
+        try {
+            executor.heartbeat(Set.copyOf(active), workerId);
+        } catch (RuntimeException e) {
+            log.warn("heartbeat failed: {}", e.getClass().getName());
+        }
+    }
+
+    private void reapQuietly() {
+        try {
+            int n = executor.reap();
+            if (n > 0) {
+                log.info("reaped {} jobs of dead workers", n);
+            }
+        } catch (RuntimeException e) {
+            log.warn("reaper failed: {}", e.getClass().getName());
+        }
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+        if (workers != null) {
+            wakeups.signal();
+            workers.shutdown();
+            try {
+                // Let running jobs finish (their charge is already final); then interrupt.
+                if (!workers.awaitTermination(30, TimeUnit.SECONDS)) {
+                    workers.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                workers.shutdownNow();
+            }
+            scheduler.shutdownNow();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        // Stop workers before the web server and the DataSource go away.
+        return SmartLifecycle.DEFAULT_PHASE - 100;
+    }
+}

@@ -1,0 +1,120 @@
+package io.privmat.ledger;
+
+import io.privmat.ledger.jdbc.LedgerRepository;
+import io.privmat.privacy.Budget;
+import io.privmat.privacy.BudgetFilter;
+import io.privmat.privacy.Tracks;
+import java.time.Clock;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Admission, commit and refund against a dataset's budget.
+ *
+ * <p>{@link #reserve} must run inside the caller's transaction (it joins it), together with the
+ * insertion of the job it pays for, so that both commit or neither does. It locks the account row
+ * ({@code SELECT … FOR UPDATE}), asks the dataset's privacy filter whether spent + cost fits, and
+ * appends a RESERVE entry. A reservation counts as spent until it is committed or released.
+ */
+@Service
+public class BudgetService {
+
+    private final LedgerRepository repository;
+    private final Clock clock;
+
+    public BudgetService(LedgerRepository repository, Clock clock) {
+        this.repository = repository;
+        this.clock = clock;
+    }
+
+    /** The account of a dataset with this budget, created on first use. */
+    @Transactional
+    public BudgetAccount account(UUID datasetId, Budget budget) {
+        ensure(datasetId, budget);
+        return repository.find(datasetId).orElseThrow();
+    }
+
+    private void ensure(UUID datasetId, Budget budget) {
+        if (repository.find(datasetId).isEmpty()) {
+            BudgetFilter filter = budget.filter();
+            repository.ensureAccount(datasetId, budget.mode(), filter.capacity(), clock.instant());
+        }
+    }
+
+    /**
+     * Admits and records a charge, or throws {@link BudgetExhaustedException} (nothing recorded).
+     * Must be called within a transaction that also records the job.
+     *
+     * @return the charged amounts on the filter's tracks
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public Tracks reserve(Reservation r) {
+        ensure(r.datasetId(), r.budget());
+        BudgetAccount account = repository.lock(r.datasetId()).orElseThrow();
+        BudgetFilter filter = r.budget().filter();
+        Tracks cost = filter.cost(r.loss());
+        if (!filter.admits(account.spent(), cost)) {
+            throw new BudgetExhaustedException(r.budget().mode(), cost, filter.remaining(account.spent()));
+        }
+        repository.adjust(r.datasetId(), cost, false, Tracks.ZERO);
+        repository.append(r.datasetId(), r.jobId(), EntryType.RESERVE, r.kind(), r.mechanism(), r.parametersJson(),
+                r.lossJson(), cost, r.caller(), clock.instant());
+        return cost;
+    }
+
+    /**
+     * Makes a job's reservation final: called in the same transaction that durably marks "data
+     * access started". Idempotent: a second call for the same job changes nothing.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void commit(UUID jobId) {
+        settle(jobId, EntryType.COMMIT);
+    }
+
+    /**
+     * Refunds a job's reservation. Only for a job that never reached "data access started" — the
+     * caller (the job engine) guarantees that; a job already committed is never refunded.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void release(UUID jobId) {
+        settle(jobId, EntryType.RELEASE);
+    }
+
+    private void settle(UUID jobId, EntryType type) {
+        List<LedgerEntry> entries = repository.entriesOfJob(jobId);
+        LedgerEntry reserve = entries.stream().filter(e -> e.type() == EntryType.RESERVE).findFirst()
+                .orElseThrow(() -> new IllegalStateException("job has no reservation"));
+        repository.lock(reserve.datasetId());
+        List<LedgerEntry> locked = repository.entriesOfJob(jobId);
+        boolean settled = locked.stream().anyMatch(e -> e.type() == EntryType.COMMIT || e.type() == EntryType.RELEASE);
+        if (settled) {
+            if (locked.stream().anyMatch(e -> e.type() == type)) {
+                return;
+            }
+            throw new IllegalStateException("job " + jobId + " is already settled differently; refusing " + type);
+        }
+        Tracks amount = new Tracks(reserve.rho(), reserve.epsilon(), reserve.delta());
+        repository.adjust(reserve.datasetId(), amount, true, type == EntryType.COMMIT ? amount : Tracks.ZERO);
+        repository.append(reserve.datasetId(), jobId, type, reserve.kind(), reserve.mechanism(), reserve.parameters(),
+                reserve.loss(), amount, reserve.caller(), clock.instant());
+    }
+
+    @Transactional(readOnly = true)
+    public List<LedgerEntry> entries(UUID datasetId, long afterId, int limit) {
+        return repository.entries(datasetId, afterId, limit);
+    }
+
+    @Transactional(readOnly = true)
+    public long entryCount(UUID datasetId) {
+        return repository.count(datasetId);
+    }
+
+    /** [committed, reserved] recomputed from the entries (for audits and tests). */
+    @Transactional(readOnly = true)
+    public Tracks[] resum(UUID datasetId) {
+        return repository.resum(datasetId);
+    }
+}

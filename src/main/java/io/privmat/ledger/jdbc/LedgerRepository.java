@@ -1,0 +1,124 @@
+package io.privmat.ledger.jdbc;
+
+import io.privmat.ledger.BudgetAccount;
+import io.privmat.ledger.EntryType;
+import io.privmat.ledger.LedgerEntry;
+import io.privmat.privacy.AccountingMode;
+import io.privmat.privacy.Tracks;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.stereotype.Repository;
+
+/** SQL of the ledger. Every method runs in the caller's transaction. */
+@Repository
+public class LedgerRepository {
+
+    private static final String ACCOUNT_COLUMNS = "dataset_id, accounting, rho_cap, epsilon_cap, delta_cap, "
+            + "rho_committed, epsilon_committed, delta_committed, rho_reserved, epsilon_reserved, delta_reserved";
+
+    private final JdbcTemplate jdbc;
+
+    public LedgerRepository(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    private static final RowMapper<BudgetAccount> ACCOUNT = (rs, i) -> new BudgetAccount(
+            rs.getObject("dataset_id", UUID.class),
+            AccountingMode.valueOf(rs.getString("accounting")),
+            new Tracks(rs.getBigDecimal("rho_cap"), rs.getBigDecimal("epsilon_cap"), rs.getBigDecimal("delta_cap")),
+            new Tracks(rs.getBigDecimal("rho_committed"), rs.getBigDecimal("epsilon_committed"),
+                    rs.getBigDecimal("delta_committed")),
+            new Tracks(rs.getBigDecimal("rho_reserved"), rs.getBigDecimal("epsilon_reserved"),
+                    rs.getBigDecimal("delta_reserved")));
+
+    private static final RowMapper<LedgerEntry> ENTRY = (ResultSet rs, int i) -> new LedgerEntry(
+            rs.getLong("id"), rs.getObject("dataset_id", UUID.class), rs.getObject("job_id", UUID.class),
+            EntryType.valueOf(rs.getString("entry_type")), rs.getString("kind"), rs.getString("mechanism"),
+            rs.getString("parameters"), rs.getString("loss"), rs.getBigDecimal("rho"), rs.getBigDecimal("epsilon"),
+            rs.getBigDecimal("delta"), rs.getString("caller"), rs.getTimestamp("created_at").toInstant());
+
+    /** Creates the account if it does not exist yet (idempotent, race-free). */
+    public void ensureAccount(UUID datasetId, AccountingMode mode, Tracks capacity, Instant now) {
+        jdbc.update("INSERT INTO budget_account (dataset_id, accounting, rho_cap, epsilon_cap, delta_cap, created_at) "
+                        + "VALUES (?,?,?,?,?,?) ON CONFLICT (dataset_id) DO NOTHING",
+                datasetId, mode.name(), capacity.rho(), capacity.epsilon(), capacity.delta(), Timestamp.from(now));
+    }
+
+    public Optional<BudgetAccount> find(UUID datasetId) {
+        return jdbc.query("SELECT " + ACCOUNT_COLUMNS + " FROM budget_account WHERE dataset_id = ?", ACCOUNT, datasetId)
+                .stream().findFirst();
+    }
+
+    /** Locks the account row until the transaction ends. */
+    public Optional<BudgetAccount> lock(UUID datasetId) {
+        return jdbc.query("SELECT " + ACCOUNT_COLUMNS + " FROM budget_account WHERE dataset_id = ? FOR UPDATE",
+                ACCOUNT, datasetId).stream().findFirst();
+    }
+
+    /** Adds to (or, with negative amounts, removes from) the reserved and committed totals. */
+    public void adjust(UUID datasetId, Tracks reservedDelta, boolean subtractReserved, Tracks committedDelta) {
+        String sign = subtractReserved ? "-" : "+";
+        jdbc.update("UPDATE budget_account SET "
+                        + "rho_reserved = rho_reserved " + sign + " ?, epsilon_reserved = epsilon_reserved " + sign + " ?, "
+                        + "delta_reserved = delta_reserved " + sign + " ?, "
+                        + "rho_committed = rho_committed + ?, epsilon_committed = epsilon_committed + ?, "
+                        + "delta_committed = delta_committed + ? WHERE dataset_id = ?",
+                reservedDelta.rho(), reservedDelta.epsilon(), reservedDelta.delta(),
+                committedDelta.rho(), committedDelta.epsilon(), committedDelta.delta(), datasetId);
+    }
+
+    public void append(UUID datasetId, UUID jobId, EntryType type, String kind, String mechanism, String parameters,
+            String loss, Tracks amount, String caller, Instant now) {
+        jdbc.update("INSERT INTO ledger_entry (dataset_id, job_id, entry_type, kind, mechanism, parameters, loss, rho, "
+                        + "epsilon, delta, caller, created_at) VALUES (?,?,?,?,?,?::jsonb,?::jsonb,?,?,?,?,?)",
+                datasetId, jobId, type.name(), kind, mechanism, parameters, loss, amount.rho(), amount.epsilon(),
+                amount.delta(), caller, Timestamp.from(now));
+    }
+
+    /** The entries of one job, oldest first. */
+    public List<LedgerEntry> entriesOfJob(UUID jobId) {
+        return jdbc.query("SELECT * FROM ledger_entry WHERE job_id = ? ORDER BY id", ENTRY, jobId);
+    }
+
+    public List<LedgerEntry> entries(UUID datasetId, long afterId, int limit) {
+        return jdbc.query("SELECT * FROM ledger_entry WHERE dataset_id = ? AND id > ? ORDER BY id LIMIT ?", ENTRY,
+                datasetId, afterId, limit);
+    }
+
+    public long count(UUID datasetId) {
+        Long n = jdbc.queryForObject("SELECT count(*) FROM ledger_entry WHERE dataset_id = ?", Long.class, datasetId);
+        return n == null ? 0 : n;
+    }
+
+    /** Re-sums the ledger of a dataset: [committed, reserved] as recomputed from entries. */
+    public Tracks[] resum(UUID datasetId) {
+        return jdbc.query("SELECT "
+                + "coalesce(sum(CASE WHEN entry_type = 'COMMIT' THEN rho END), 0) AS rc, "
+                + "coalesce(sum(CASE WHEN entry_type = 'COMMIT' THEN epsilon END), 0) AS ec, "
+                + "coalesce(sum(CASE WHEN entry_type = 'COMMIT' THEN delta END), 0) AS dc, "
+                + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN rho WHEN entry_type IN ('COMMIT', 'RELEASE') "
+                + "THEN -rho END), 0) AS rr, "
+                + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN epsilon WHEN entry_type IN ('COMMIT', 'RELEASE') "
+                + "THEN -epsilon END), 0) AS er, "
+                + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN delta WHEN entry_type IN ('COMMIT', 'RELEASE') "
+                + "THEN -delta END), 0) AS dr "
+                + "FROM ledger_entry WHERE dataset_id = ?", (ResultSet rs) -> {
+                    rs.next();
+                    return new Tracks[] {
+                        new Tracks(rs.getBigDecimal("rc"), rs.getBigDecimal("ec"), rs.getBigDecimal("dc")),
+                        new Tracks(rs.getBigDecimal("rr"), rs.getBigDecimal("er"), rs.getBigDecimal("dr"))};
+                }, datasetId);
+    }
+
+    static Tracks tracks(ResultSet rs, String prefix) throws SQLException {
+        return new Tracks(rs.getBigDecimal(prefix + "rho"), rs.getBigDecimal(prefix + "epsilon"),
+                rs.getBigDecimal(prefix + "delta"));
+    }
+}

@@ -1,0 +1,118 @@
+package io.privmat.ledger.web;
+
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.privmat.api.PrivmatException;
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetService;
+import io.privmat.ledger.BudgetAccount;
+import io.privmat.ledger.BudgetService;
+import io.privmat.ledger.LedgerEntry;
+import io.privmat.ledger.TrackView;
+import io.privmat.privacy.ApproxDp;
+import io.privmat.privacy.Budget;
+import io.privmat.privacy.BudgetFilter;
+import io.privmat.privacy.ZcdpFilter;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping(path = "/v1/datasets/{datasetId}", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "Budget", description = "A dataset's privacy budget and its append-only ledger.")
+class BudgetController {
+
+    private final DatasetService datasets;
+    private final BudgetService budget;
+
+    BudgetController(DatasetService datasets, BudgetService budget) {
+        this.datasets = datasets;
+        this.budget = budget;
+    }
+
+    @GetMapping("/budget")
+    @Operation(summary = "The budget: total, spent (committed), reserved and remaining",
+            description = "Each as amounts on the accounting mode's tracks (ZCDP: rho and delta; BASIC: epsilon and "
+                    + "delta; PURE: epsilon) and as the (epsilon, delta)-DP guarantee they amount to.")
+    BudgetView budget(@PathVariable UUID datasetId) {
+        Dataset dataset = datasets.get(datasetId);
+        Budget b = dataset.budget();
+        BudgetFilter filter = b.filter();
+        BudgetAccount account = budget.account(datasetId, b);
+        var mode = b.mode();
+        ApproxDp committed = filter.guarantee(account.committed());
+        ApproxDp all = filter.guarantee(account.spent());
+        return new BudgetView(datasetId, mode.name(),
+                new Amount(TrackView.of(filter.capacity(), mode), b.epsilon(), b.delta()),
+                new Amount(TrackView.of(account.committed(), mode), committed.epsilon(), committed.delta()),
+                new Amount(TrackView.of(account.reserved(), mode), all.epsilon(), all.delta()),
+                new Remaining(TrackView.of(filter.remaining(account.spent()), mode),
+                        filter.largestPureEpsilon(account.spent())),
+                filter instanceof ZcdpFilter z ? z.deltaConversion() : null,
+                filter instanceof ZcdpFilter z ? z.alphaStar() : null);
+    }
+
+    @GetMapping("/ledger")
+    @Operation(summary = "The ledger entries, oldest first", description = "Keyset-paged: pass the last id seen as "
+            + "'after'.")
+    LedgerPage ledger(@PathVariable UUID datasetId, @RequestParam(defaultValue = "0") long after,
+            @RequestParam(defaultValue = "100") int limit) {
+        datasets.get(datasetId);
+        if (limit < 1 || limit > 1000) {
+            throw PrivmatException.invalidParameter("limit", "[1, 1000]", "limit must be in [1, 1000] but was " + limit);
+        }
+        if (after < 0) {
+            throw PrivmatException.invalidParameter("after", "[0, ∞)", "after must be in [0, ∞) but was " + after);
+        }
+        List<EntryView> entries = budget.entries(datasetId, after, limit).stream().map(EntryView::of).toList();
+        Long next = entries.size() == limit ? entries.get(entries.size() - 1).id() : null;
+        return new LedgerPage(entries, budget.entryCount(datasetId), next);
+    }
+
+    /** The budget of a dataset. */
+    @Schema(name = "BudgetStatus")
+    record BudgetView(UUID datasetId, String accounting,
+            @Schema(description = "Caps and the configured (epsilon, delta)") Amount total,
+            @Schema(description = "Committed charges and the guarantee they amount to") Amount spent,
+            @Schema(description = "Outstanding reservations; epsilon/delta here is the guarantee of spent + reserved")
+            Amount reserved,
+            Remaining remaining,
+            @Schema(description = "ZCDP: the part of delta used by the zCDP to (epsilon, delta) conversion")
+            @Nullable BigDecimal deltaConversion,
+            @Schema(description = "ZCDP: the Renyi order that certifies the rho cap") @Nullable Double alphaStar) {}
+
+    /** Track amounts and their (ε, δ) meaning. */
+    @Schema(name = "BudgetAmount")
+    record Amount(TrackView tracks, BigDecimal epsilon, BigDecimal delta) {}
+
+    /** What is left. */
+    @Schema(name = "BudgetRemaining")
+    record Remaining(TrackView tracks,
+            @Schema(description = "Largest epsilon of one more pure epsilon-DP query") BigDecimal largestPureEpsilon) {}
+
+    /** A page of ledger entries. */
+    @Schema(name = "LedgerPage")
+    record LedgerPage(List<EntryView> entries, long total, @Nullable Long next) {}
+
+    /** One ledger entry. */
+    @Schema(name = "LedgerEntry")
+    record EntryView(long id, UUID jobId, @Schema(allowableValues = {"RESERVE", "COMMIT", "RELEASE"}) String type,
+            String kind, String mechanism, @Schema(type = "object") @JsonRawValue String parameters,
+            @Schema(type = "object") @JsonRawValue String loss, BigDecimal rho, BigDecimal epsilon, BigDecimal delta,
+            String caller, Instant createdAt) {
+        static EntryView of(LedgerEntry e) {
+            return new EntryView(e.id(), e.jobId(), e.type().name(), e.kind(), e.mechanism(), e.parameters(), e.loss(),
+                    e.rho(), e.epsilon(), e.delta(), e.caller(), e.createdAt());
+        }
+    }
+}

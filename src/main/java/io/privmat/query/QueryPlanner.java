@@ -1,0 +1,166 @@
+package io.privmat.query;
+
+import io.privmat.api.PrivmatException;
+import io.privmat.api.ProblemType;
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.DatasetStatus;
+import io.privmat.dataset.Neighbouring;
+import io.privmat.mechanism.GaussianVectorMechanism;
+import io.privmat.mechanism.LaplaceVectorMechanism;
+import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.noise.NoiseSource;
+import io.privmat.privacy.AccountingMode;
+import io.privmat.privacy.ApproxDp;
+import io.privmat.privacy.Decimals;
+import io.privmat.privacy.PrivacyLoss;
+import java.math.BigDecimal;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
+import org.springframework.stereotype.Component;
+
+/**
+ * Validates a query request and plans it: the mechanism, its noise and its exact cost, from the
+ * dataset's public parameters (shape, row bound, neighbouring relation, accounting mode) and the
+ * request only. Deterministic: the job handler re-plans from the stored parameters and gets the
+ * same mechanism and loss that was charged.
+ */
+@Component
+public class QueryPlanner {
+
+    static final BigDecimal MAX_EPSILON = BigDecimal.valueOf(100);
+    static final BigDecimal MAX_DELTA = new BigDecimal("0.01");
+    static final BigDecimal MAX_RHO = BigDecimal.valueOf(100);
+
+    /** A plan plus the release function that will apply it to the exact statistic. */
+    public record Planned(QueryPlan plan, BiFunction<double[], NoiseSource, double[]> release) {}
+
+    public Planned plan(Dataset dataset, QueryRequest request) {
+        QueryKind kind = parseKind(request.kind());
+        String mechanism = parseMechanism(kind, request.mechanism());
+        if (dataset.status() != DatasetStatus.READY || dataset.cols() == null) {
+            throw new PrivmatException(ProblemType.DATASET_NOT_READY,
+                    "Dataset " + dataset.id() + " has no data yet; upload it first.", Map.of());
+        }
+        if (dataset.kind() != DatasetKind.MATRIX) {
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND,
+                    kind + " needs a MATRIX dataset; this one is a " + dataset.kind() + ".", Map.of());
+        }
+        if (request.params() != null && !request.params().isEmpty()) {
+            throw PrivmatException.invalidParameter("params." + request.params().keySet().iterator().next(), "none",
+                    kind + " takes no params");
+        }
+        AccountingMode mode = dataset.budget().mode();
+        BigDecimal epsilon = request.epsilon();
+        BigDecimal delta = request.delta();
+        BigDecimal rho = request.rho();
+        check("epsilon", epsilon, MAX_EPSILON);
+        check("delta", delta, MAX_DELTA);
+        check("rho", rho, MAX_RHO);
+        Map<String, Object> parameters = new TreeMap<>();
+        parameters.put("kind", kind.name());
+        parameters.put("mechanism", mechanism);
+        NeighbouringRelation relation = dataset.neighbouring() == Neighbouring.ADD_REMOVE
+                ? NeighbouringRelation.ADD_REMOVE : NeighbouringRelation.REPLACE_ONE;
+        int d = Math.toIntExact(dataset.cols());
+        double bound = dataset.rowNormBound();
+        Map<String, Object> noise = new LinkedHashMap<>();
+        if (mechanism.equals("GAUSSIAN")) {
+            double sensitivity = Sensitivities.columnSumsL2(bound, relation);
+            GaussianVectorMechanism m;
+            PrivacyLoss charged;
+            if (rho != null) {
+                if (epsilon != null || delta != null) {
+                    throw PrivmatException.invalidParameter("rho", "rho alone, or epsilon with delta",
+                            "give either rho or epsilon with delta, not both");
+                }
+                if (mode != AccountingMode.ZCDP) {
+                    throw new PrivmatException(ProblemType.INCOMPATIBLE_ACCOUNTING, "rho is only accepted by datasets "
+                            + "with ZCDP accounting; this one uses " + mode + ": give epsilon and delta.",
+                            Map.of("accounting", mode.name(), "parameter", "rho"));
+                }
+                parameters.put("rho", rho);
+                m = GaussianVectorMechanism.forRho(sensitivity, Decimals.toDoubleDown(rho), d);
+                charged = m.privacyLoss();
+            } else {
+                if (epsilon == null || delta == null) {
+                    throw PrivmatException.invalidParameter(epsilon == null ? "epsilon" : "delta", "(0, 100] and (0, 0.01]",
+                            "GAUSSIAN needs rho, or epsilon with delta");
+                }
+                if (mode == AccountingMode.PURE) {
+                    throw incompatible(mode, mechanism);
+                }
+                parameters.put("epsilon", epsilon);
+                parameters.put("delta", delta);
+                m = GaussianVectorMechanism.forApproxDp(sensitivity, Decimals.toDoubleDown(epsilon),
+                        Decimals.toDoubleDown(delta), d);
+                // BASIC charges the (ε, δ) the Gaussian was calibrated to; ZCDP its exact ρ.
+                charged = mode == AccountingMode.BASIC ? new ApproxDp(epsilon, delta) : m.privacyLoss();
+            }
+            noise.put("distribution", "discrete Gaussian on a grid");
+            noise.put("sigma", m.sigma());
+            noise.put("granularity", m.granularity());
+            noise.put("l2Sensitivity", sensitivity);
+            return new Planned(new QueryPlan(kind.name(), mechanism, parameters, m.privacyLoss(), charged, noise),
+                    m::release);
+        }
+        // LAPLACE
+        if (rho != null || delta != null) {
+            throw PrivmatException.invalidParameter(rho != null ? "rho" : "delta", "epsilon only",
+                    "LAPLACE takes epsilon only (it is pure epsilon-DP)");
+        }
+        if (epsilon == null) {
+            throw PrivmatException.invalidParameter("epsilon", "(0, 100]", "LAPLACE needs epsilon");
+        }
+        parameters.put("epsilon", epsilon);
+        double l1 = Sensitivities.columnSumsL1(bound, d, relation);
+        LaplaceVectorMechanism m = LaplaceVectorMechanism.of(l1, Decimals.toDoubleDown(epsilon), d);
+        PrivacyLoss loss = new io.privmat.privacy.PureDp(epsilon);
+        noise.put("distribution", "discrete Laplace on a grid");
+        noise.put("scale", m.scale());
+        noise.put("granularity", m.granularity());
+        noise.put("l1Sensitivity", l1);
+        return new Planned(new QueryPlan(kind.name(), mechanism, parameters, loss, loss, noise), m::release);
+    }
+
+    private static PrivmatException incompatible(AccountingMode mode, String mechanism) {
+        return new PrivmatException(ProblemType.INCOMPATIBLE_ACCOUNTING, mechanism + " cannot be charged under "
+                + mode + " accounting (it is not pure epsilon-DP).",
+                Map.of("accounting", mode.name(), "parameter", "mechanism"));
+    }
+
+    private static void check(String name, @Nullable BigDecimal value, BigDecimal max) {
+        if (value != null && (value.signum() <= 0 || value.compareTo(max) > 0)) {
+            throw PrivmatException.invalidParameter(name, "(0, " + max.toPlainString() + "]",
+                    name + " must be in (0, " + max.toPlainString() + "] but was " + value.toPlainString());
+        }
+    }
+
+    private static QueryKind parseKind(@Nullable String kind) {
+        String allowed = String.join(" | ", Arrays.stream(QueryKind.values()).map(Enum::name).toList());
+        if (kind == null) {
+            throw PrivmatException.invalidParameter("kind", allowed, "kind is required: one of " + allowed);
+        }
+        try {
+            return QueryKind.valueOf(kind.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw PrivmatException.invalidParameter("kind", allowed, "kind must be one of " + allowed);
+        }
+    }
+
+    private static String parseMechanism(QueryKind kind, @Nullable String mechanism) {
+        String allowed = String.join(" | ", kind.mechanisms);
+        String m = mechanism == null ? null : mechanism.strip().toUpperCase(Locale.ROOT);
+        if (m == null || !kind.mechanisms.contains(m)) {
+            throw PrivmatException.invalidParameter("mechanism", allowed,
+                    "mechanism for " + kind + " must be one of " + allowed);
+        }
+        return m;
+    }
+}

@@ -1,0 +1,21 @@
+package io.privmat.query;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.math.BigDecimal;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/** Body of {@code POST /v1/datasets/{id}/queries} and {@code …/queries/quote}. */
+@Schema(name = "QueryRequest", description = "Give either rho (zCDP) or epsilon (and delta for Gaussian "
+        + "mechanisms). The cost is computed from these public parameters before any data is read.")
+public record QueryRequest(
+        @Schema(description = "Query kind", allowableValues = {"COLUMN_SUMS"}, requiredMode = Schema.RequiredMode.REQUIRED)
+        @Nullable String kind,
+        @Schema(description = "Mechanism for the kind: COLUMN_SUMS accepts GAUSSIAN or LAPLACE",
+                requiredMode = Schema.RequiredMode.REQUIRED) @Nullable String mechanism,
+        @Schema(description = "epsilon in (0, 100]", example = "0.5") @Nullable BigDecimal epsilon,
+        @Schema(description = "delta in (0, 0.01], with epsilon, for Gaussian mechanisms", example = "1e-7")
+        @Nullable BigDecimal delta,
+        @Schema(description = "rho in (0, 100], zCDP, instead of epsilon/delta (ZCDP accounting only)")
+        @Nullable BigDecimal rho,
+        @Schema(description = "Kind-specific parameters (none for COLUMN_SUMS)") @Nullable Map<String, Object> params) {}

@@ -1,0 +1,110 @@
+package io.privmat.query;
+
+import io.privmat.api.PrivmatException;
+import io.privmat.api.ProblemType;
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetService;
+import io.privmat.job.Job;
+import io.privmat.job.JobService;
+import io.privmat.job.NewJob;
+import io.privmat.ledger.BudgetAccount;
+import io.privmat.ledger.BudgetService;
+import io.privmat.ledger.Reservation;
+import io.privmat.privacy.BudgetFilter;
+import io.privmat.privacy.Tracks;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Quotes and submits queries: plan → (reserve + enqueue in one transaction). */
+@Service
+public class QueryService {
+
+    private final DatasetService datasets;
+    private final QueryPlanner planner;
+    private final BudgetService budget;
+    private final JobService jobs;
+    private final TransactionTemplate tx;
+    private final JsonMapper json;
+
+    public QueryService(DatasetService datasets, QueryPlanner planner, BudgetService budget, JobService jobs,
+            TransactionTemplate tx, JsonMapper json) {
+        this.datasets = datasets;
+        this.planner = planner;
+        this.budget = budget;
+        this.jobs = jobs;
+        this.tx = tx;
+        this.json = json;
+    }
+
+    /** A submitted job, and whether it is an idempotent replay of an earlier submission. */
+    public record Submission(Job job, boolean replayed) {}
+
+    /** The cost of a query and the budget before and after it; charges nothing. */
+    public record Quote(QueryPlan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
+            @Nullable Tracks remainingAfter, java.math.@Nullable BigDecimal largestPureEpsilonAfter) {}
+
+    public Quote quote(UUID datasetId, QueryRequest request) {
+        Dataset dataset = datasets.get(datasetId);
+        QueryPlan plan = planner.plan(dataset, request).plan();
+        BudgetFilter filter = dataset.budget().filter();
+        Tracks cost = filter.cost(plan.chargedLoss());
+        BudgetAccount account = budget.account(datasetId, dataset.budget());
+        boolean admissible = filter.admits(account.spent(), cost);
+        Tracks remaining = filter.remaining(account.spent());
+        Tracks after = account.spent().plus(cost);
+        return new Quote(plan, dataset.budget().mode().name(), cost, admissible, remaining,
+                admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null);
+    }
+
+    public Submission submit(UUID datasetId, QueryRequest request, @Nullable String idempotencyKey, String caller) {
+        Dataset dataset = datasets.get(datasetId);
+        QueryPlan plan = planner.plan(dataset, request).plan();
+        String requestHash = Canonical.sha256(plan.parameters());
+        if (idempotencyKey != null) {
+            Optional<Job> existing = jobs.findByIdempotencyKey(datasetId, idempotencyKey);
+            if (existing.isPresent()) {
+                return replay(existing.get(), requestHash);
+            }
+        }
+        UUID jobId = UUID.randomUUID();
+        String parametersJson = json.writeValueAsString(plan.parameters());
+        String lossJson = json.writeValueAsString(lossDocument(plan));
+        try {
+            Job job = tx.execute(s -> {
+                Tracks cost = budget.reserve(new Reservation(datasetId, dataset.budget(), jobId, plan.kind(),
+                        plan.mechanism(), parametersJson, plan.chargedLoss(), lossJson, caller));
+                jobs.enqueue(new NewJob(jobId, datasetId, plan.kind(), plan.mechanism(), parametersJson, requestHash,
+                        idempotencyKey, caller, lossJson, cost));
+                return null;
+            });
+            return new Submission(jobs.get(jobId), false);
+        } catch (DuplicateKeyException race) {
+            // A concurrent submission with the same key won; its transaction holds the only charge.
+            Job winner = jobs.findByIdempotencyKey(datasetId, idempotencyKey).orElseThrow(() -> race);
+            return replay(winner, requestHash);
+        }
+    }
+
+    private static Submission replay(Job job, String requestHash) {
+        if (!job.requestHash().equals(requestHash)) {
+            throw new PrivmatException(ProblemType.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key was used for a "
+                    + "different request on this dataset; use a new key.", Map.of("jobId", job.id().toString()));
+        }
+        return new Submission(job, true);
+    }
+
+    /** The loss document stored with the job and the ledger: as run, and as charged. */
+    static Map<String, Object> lossDocument(QueryPlan plan) {
+        Map<String, Object> loss = new LinkedHashMap<>();
+        loss.put("mechanism", Losses.describe(plan.mechanismLoss()));
+        loss.put("charged", Losses.describe(plan.chargedLoss()));
+        return loss;
+    }
+}
