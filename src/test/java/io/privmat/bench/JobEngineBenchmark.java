@@ -1,0 +1,163 @@
+package io.privmat.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.privmat.job.worker.WorkerPool;
+import io.privmat.query.QueryRequest;
+import io.privmat.query.QueryService;
+import io.privmat.support.ApiTest;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * End-to-end job engine numbers on this machine: latency from submission to stored result,
+ * throughput with concurrent clients, and ledger admissions per second under 32-way contention
+ * on one dataset. Run: {@code ./mvnw test -Pbenchmark -Dtest=JobEngineBenchmark}.
+ */
+@Tag("benchmark")
+@TestPropertySource(properties = "privmat.embedded-postgres.database=bench_jobs")
+class JobEngineBenchmark extends ApiTest {
+
+    private static final String QUERY = "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.0001}";
+
+    @Autowired
+    QueryService queries;
+
+    @Autowired
+    WorkerPool workers;
+
+    private String dataset() {
+        String id = postJson("/v1/datasets", "{\"name\":\"bench\",\"kind\":\"MATRIX\",\"rowNormBound\":1,"
+                + "\"budget\":{\"epsilon\":100,\"delta\":1e-6}}").json().get("id").asString();
+        SplittableRandom random = new SplittableRandom(7);
+        StringBuilder csv = new StringBuilder();
+        for (int r = 0; r < 1000; r++) {
+            for (int c = 0; c < 20; c++) {
+                csv.append(c == 0 ? "" : ",").append(random.nextDouble() * 0.2);
+            }
+            csv.append('\n');
+        }
+        assertThat(put("/v1/datasets/" + id + "/data", "text/csv", csv.toString().getBytes(StandardCharsets.UTF_8))
+                .status()).isEqualTo(200);
+        return id;
+    }
+
+    private static double percentile(List<Double> sorted, double p) {
+        return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p * sorted.size()) - 1));
+    }
+
+    @Test
+    void jobEngine() throws Exception {
+        StringBuilder report = new StringBuilder();
+        String dataset = dataset();
+        // Warm-up.
+        for (int i = 0; i < 100; i++) {
+            awaitJob(postJson("/v1/datasets/" + dataset + "/queries", QUERY).json().get("id").asString());
+        }
+        // A: one client, one query at a time: latency submission → result stored (server timestamps),
+        // and client-observed submit → DONE seen (polling every 1 ms).
+        List<Double> server = new ArrayList<>();
+        List<Double> client = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            long t0 = System.nanoTime();
+            String job = postJson("/v1/datasets/" + dataset + "/queries", QUERY).json().get("id").asString();
+            while (!get("/v1/jobs/" + job).json().get("state").asString().equals("DONE")) {
+                Thread.sleep(1);
+            }
+            client.add((System.nanoTime() - t0) / 1e6);
+            server.add(jdbc.queryForObject("SELECT extract(epoch FROM finished_at - created_at) * 1000 FROM job "
+                    + "WHERE id = ?::uuid", Double.class, job));
+        }
+        Collections.sort(server);
+        Collections.sort(client);
+        report.append(String.format(Locale.ROOT, "latency, 1000x20 COLUMN_SUMS, sequential (n=300): server "
+                        + "created->finished p50 %.1f ms, p99 %.1f ms; client submit->DONE seen p50 %.1f ms, p99 %.1f ms%n",
+                percentile(server, 0.5), percentile(server, 0.99), percentile(client, 0.5), percentile(client, 0.99)));
+
+        // B: 8 clients submit 2000 queries as fast as they can; all must complete.
+        int total = 2000;
+        ExecutorService clients = Executors.newFixedThreadPool(8);
+        ConcurrentLinkedQueue<String> ids = new ConcurrentLinkedQueue<>();
+        AtomicLong next = new AtomicLong();
+        long start = System.nanoTime();
+        List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+        for (int c = 0; c < 8; c++) {
+            futures.add(clients.submit(() -> {
+                while (next.getAndIncrement() < total) {
+                    Response r = postJson("/v1/datasets/" + dataset + "/queries", QUERY);
+                    assertThat(r.status()).isEqualTo(202);
+                    ids.add(r.json().get("id").asString());
+                }
+            }));
+        }
+        for (var f : futures) {
+            f.get();
+        }
+        double admitSeconds = (System.nanoTime() - start) / 1e9;
+        for (String id : ids) {
+            awaitJob(id);
+        }
+        double allSeconds = (System.nanoTime() - start) / 1e9;
+        List<Double> lat = new ArrayList<>(jdbc.queryForList("SELECT extract(epoch FROM finished_at - created_at) "
+                + "* 1000 FROM job WHERE id = ANY (?::uuid[])", Double.class, (Object) ids.toArray(String[]::new)));
+        Collections.sort(lat);
+        report.append(String.format(Locale.ROOT, "throughput, 8 clients, %d queries: admitted %.0f/s, completed "
+                        + "%.0f/s end to end; server latency under load p50 %.1f ms, p99 %.1f ms%n", total,
+                total / admitSeconds, total / allSeconds, percentile(lat, 0.5), percentile(lat, 0.99)));
+
+        // C: ledger admissions (plan + reserve + enqueue, one transaction each) from 32 threads on one
+        // dataset, with this replica's workers stopped so that only admission is measured.
+        workers.stop();
+        try {
+            int perThread = 200;
+            ExecutorService contenders = Executors.newFixedThreadPool(32);
+            CountDownLatch go = new CountDownLatch(1);
+            QueryRequest request = new QueryRequest("COLUMN_SUMS", "GAUSSIAN", null, null, new BigDecimal("0.0001"), null);
+            java.util.UUID datasetId = java.util.UUID.fromString(dataset);
+            List<java.util.concurrent.Future<?>> cf = new ArrayList<>();
+            for (int t = 0; t < 32; t++) {
+                cf.add(contenders.submit(() -> {
+                    go.await();
+                    for (int i = 0; i < perThread; i++) {
+                        queries.submit(datasetId, request, null, "bench");
+                    }
+                    return null;
+                }));
+            }
+            long t0 = System.nanoTime();
+            go.countDown();
+            for (var f : cf) {
+                f.get(5, TimeUnit.MINUTES);
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            contenders.shutdown();
+            report.append(String.format(Locale.ROOT, "ledger admissions, 32 threads on one dataset, %d admissions: "
+                    + "%.0f admissions/s (%.2f ms each, serialised on the account row lock)%n", 32 * perThread,
+                    32 * perThread / seconds, seconds * 1000 / (32 * perThread)));
+        } finally {
+            jdbc.update("UPDATE job SET state = 'CANCELLED' WHERE state = 'QUEUED'");
+            workers.start();
+        }
+        System.out.println(report);
+        Path out = Path.of("target/benchmarks/jobs.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report.toString());
+    }
+}
