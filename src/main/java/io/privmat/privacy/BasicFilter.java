@@ -36,6 +36,11 @@ public final class BasicFilter implements BudgetFilter {
 
     @Override
     public Tracks cost(PrivacyLoss loss) {
+        return epsilonDeltaCost(budget.mode(), loss);
+    }
+
+    /** The (ε, δ) of losses stated in those terms; shared with {@link PureFilter}. */
+    static Tracks epsilonDeltaCost(AccountingMode mode, PrivacyLoss loss) {
         if (loss instanceof PureDp p) {
             return Tracks.ofEpsilon(p.epsilon(), BigDecimal.ZERO);
         } else if (loss instanceof BoundedRangeDp b) {
@@ -44,8 +49,8 @@ public final class BasicFilter implements BudgetFilter {
             return Tracks.ofEpsilon(a.epsilon(), a.delta());
         }
         // Zcdp, ApproxZcdp and GaussianLoss have no single (ε, δ).
-        throw new IncompatibleLossException(budget.mode(), loss,
-                "state the (epsilon, delta) the mechanism was calibrated to");
+        throw new IncompatibleLossException(mode, loss, mode == AccountingMode.PURE
+                ? "it is not pure epsilon-DP" : "state the (epsilon, delta) the mechanism was calibrated to");
     }
 
     @Override

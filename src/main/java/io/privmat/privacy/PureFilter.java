@@ -30,17 +30,11 @@ public final class PureFilter implements BudgetFilter {
 
     @Override
     public Tracks cost(PrivacyLoss loss) {
-        if (loss instanceof PureDp p) {
-            return Tracks.ofEpsilon(p.epsilon(), BigDecimal.ZERO);
-        } else if (loss instanceof BoundedRangeDp b) {
-            return Tracks.ofEpsilon(b.epsilon(), BigDecimal.ZERO);
-        } else if (loss instanceof ApproxDp a) {
-            if (a.delta().signum() == 0) {
-                return Tracks.ofEpsilon(a.epsilon(), BigDecimal.ZERO);
-            }
+        Tracks cost = BasicFilter.epsilonDeltaCost(budget.mode(), loss);
+        if (cost.delta().signum() != 0) {
             throw new IncompatibleLossException(budget.mode(), loss, "delta must be 0");
         }
-        throw new IncompatibleLossException(budget.mode(), loss, "it is not pure epsilon-DP");
+        return cost;
     }
 
     @Override
