@@ -21,6 +21,7 @@ import org.springframework.context.annotation.Configuration;
 class OpenApiConfiguration {
 
     private static final String PROBLEM_JSON = "application/problem+json";
+    private static final String BEARER = "apiKey";
 
     @Bean
     OpenAPI privmatOpenApi() {
@@ -32,7 +33,13 @@ class OpenApiConfiguration {
                                 + "DP mechanisms, each charged to the budget. Errors are RFC 9457 problem details "
                                 + "with types under " + ProblemType.BASE_URI + ".")
                         .license(new License().name("Apache-2.0")))
-                .servers(List.of(new Server().url("/").description("this server")));
+                .servers(List.of(new Server().url("/").description("this server")))
+                .components(new io.swagger.v3.oas.models.Components().addSecuritySchemes(BEARER,
+                        new io.swagger.v3.oas.models.security.SecurityScheme()
+                                .type(io.swagger.v3.oas.models.security.SecurityScheme.Type.HTTP).scheme("bearer")
+                                .description("An API key from POST /v1/api-keys (or the bootstrap admin key), sent as "
+                                        + "'Authorization: Bearer <key>'.")))
+                .addSecurityItem(new io.swagger.v3.oas.models.security.SecurityRequirement().addList(BEARER));
     }
 
     /**
@@ -47,6 +54,10 @@ class OpenApiConfiguration {
                 if (operation.getResponses() == null) {
                     return;
                 }
+                // Every operation needs a key and is rate limited.
+                operation.getResponses().putIfAbsent("401", new ApiResponse().description("No, or an invalid, API key"));
+                operation.getResponses().putIfAbsent("403", new ApiResponse().description("The key's role may not call this"));
+                operation.getResponses().putIfAbsent("429", new ApiResponse().description("Rate limit exceeded (Retry-After)"));
                 operation.getResponses().forEach((code, response) -> fix(code, response));
             }));
         };

@@ -6,6 +6,8 @@ package io.privmat.api;
  */
 public enum ProblemType {
     INVALID_PARAMETER("invalid-parameter", "Invalid parameter", 400),
+    UNAUTHENTICATED("unauthenticated", "Authentication required", 401),
+    FORBIDDEN("forbidden", "Forbidden", 403),
     MALFORMED_REQUEST("malformed-request", "Malformed request", 400),
     INVALID_DATA("invalid-data", "Invalid data", 422),
     IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", "Idempotency key reused with a different request", 422),
@@ -24,6 +26,7 @@ public enum ProblemType {
     WRONG_DATASET_KIND("wrong-dataset-kind", "Wrong dataset kind", 409),
     PAYLOAD_TOO_LARGE("payload-too-large", "Payload too large", 413),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type", 415),
+    RATE_LIMITED("rate-limited", "Too many requests", 429),
     INTERNAL_ERROR("internal-error", "Internal error", 500);
 
     /** Base of every problem type URI. */

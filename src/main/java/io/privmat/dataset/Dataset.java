@@ -8,6 +8,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * A dataset's metadata. Shape fields are null until the data is uploaded.
  *
+ * @param owner the subject (API key subject) that created the dataset
  * @param rowNormBound public L2 bound of a matrix row (null for graphs)
  * @param rows matrix rows, or graph vertices
  * @param cols matrix columns, or graph vertices
@@ -17,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 public record Dataset(
         UUID id,
         String name,
+        String owner,
         DatasetKind kind,
         Neighbouring neighbouring,
         @Nullable Double rowNormBound,

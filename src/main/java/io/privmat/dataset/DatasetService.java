@@ -6,6 +6,8 @@ import io.privmat.dataset.ingest.Ingester;
 import io.privmat.dataset.ingest.UploadFormat;
 import io.privmat.dataset.ingest.UploadStats;
 import io.privmat.dataset.storage.DatasetRepository;
+import io.privmat.security.Caller;
+import io.privmat.security.Role;
 import java.io.InputStream;
 import java.time.Clock;
 import java.util.List;
@@ -42,29 +44,74 @@ public class DatasetService implements DatasetRows {
     }
 
     public Dataset create(NewDataset request) {
-        Dataset dataset = new Dataset(UUID.randomUUID(), request.name(), request.kind(), request.neighbouring(),
+        Dataset dataset = new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
                 request.rowNormBound(), DatasetStatus.EMPTY, null, null, null, null, null, null, null,
                 request.budget(), clock.instant(), null);
         repository.insert(dataset);
         return dataset;
     }
 
+    /** Any dataset, without an access check: for internal use (job handlers), never for callers. */
     public Dataset get(UUID id) {
         return repository.find(id).orElseThrow(() -> new DatasetNotFoundException(id));
     }
 
-    public List<Dataset> list(int offset, int limit) {
-        return repository.list(offset, limit);
+    /**
+     * A dataset the caller may see: its owner, or an analyst it is granted to. Anything else is
+     * 404, exactly as for a dataset that does not exist, so that existence does not leak.
+     */
+    public Dataset visible(UUID id, Caller caller) {
+        Dataset dataset = repository.find(id).orElseThrow(() -> new DatasetNotFoundException(id));
+        boolean owner = caller.is(Role.OWNER) && dataset.owner().equals(caller.subject());
+        boolean granted = caller.is(Role.ANALYST) && repository.isGranted(id, caller.subject());
+        if (!owner && !granted) {
+            throw new DatasetNotFoundException(id);
+        }
+        return dataset;
     }
 
-    public long count() {
-        return repository.count();
+    /** A dataset the caller owns (404 otherwise). */
+    public Dataset owned(UUID id, Caller caller) {
+        Dataset dataset = repository.find(id).orElseThrow(() -> new DatasetNotFoundException(id));
+        if (!caller.is(Role.OWNER) || !dataset.owner().equals(caller.subject())) {
+            throw new DatasetNotFoundException(id);
+        }
+        return dataset;
     }
 
-    public void delete(UUID id) {
+    public List<Dataset> list(Caller caller, int offset, int limit) {
+        return caller.is(Role.OWNER) ? repository.listOwned(caller.subject(), offset, limit)
+                : caller.is(Role.ANALYST) ? repository.listGranted(caller.subject(), offset, limit) : List.of();
+    }
+
+    public long count(Caller caller) {
+        return caller.is(Role.OWNER) ? repository.countOwned(caller.subject())
+                : caller.is(Role.ANALYST) ? repository.countGranted(caller.subject()) : 0;
+    }
+
+    public void delete(UUID id, Caller caller) {
+        owned(id, caller);
         if (!repository.delete(id)) {
             throw new DatasetNotFoundException(id);
         }
+    }
+
+    public Grant grant(UUID id, String analyst, Caller caller) {
+        owned(id, caller);
+        repository.grant(id, analyst, caller.subject(), clock.instant());
+        return repository.grants(id).stream().filter(g -> g.analyst().equals(analyst)).findFirst().orElseThrow();
+    }
+
+    public void revokeGrant(UUID id, String analyst, Caller caller) {
+        owned(id, caller);
+        if (!repository.revokeGrant(id, analyst)) {
+            throw new PrivmatException(ProblemType.NOT_FOUND, "No grant for that analyst on this dataset.", Map.of());
+        }
+    }
+
+    public List<Grant> grants(UUID id, Caller caller) {
+        owned(id, caller);
+        return repository.grants(id);
     }
 
     /**
@@ -72,8 +119,9 @@ public class DatasetService implements DatasetRows {
      * there or another upload of the same dataset is running, 415 for a media type the kind does
      * not accept, 413 beyond the size limit and 422 with a position for malformed content.
      */
-    public Dataset upload(UUID id, @Nullable String contentType, long contentLength, @Nullable Boolean header,
-            InputStream body) {
+    public Dataset upload(UUID id, Caller caller, @Nullable String contentType, long contentLength,
+            @Nullable Boolean header, InputStream body) {
+        owned(id, caller);
         ingester.checkDeclaredLength(contentLength);
         try {
             return transactions.execute(status -> {

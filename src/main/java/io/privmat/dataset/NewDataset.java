@@ -4,5 +4,5 @@ import io.privmat.privacy.Budget;
 import org.jspecify.annotations.Nullable;
 
 /** A validated request to create a dataset. */
-public record NewDataset(String name, DatasetKind kind, Neighbouring neighbouring, @Nullable Double rowNormBound,
+public record NewDataset(String owner, String name, DatasetKind kind, Neighbouring neighbouring, @Nullable Double rowNormBound,
         Budget budget) {}

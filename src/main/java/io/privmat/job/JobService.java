@@ -4,6 +4,8 @@ import io.privmat.api.PrivmatException;
 import io.privmat.api.ProblemType;
 import io.privmat.job.jdbc.JobRepository;
 import io.privmat.ledger.BudgetService;
+import io.privmat.security.Caller;
+import io.privmat.security.Role;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -43,14 +45,34 @@ public class JobService {
         });
     }
 
+    /** Any job, without an access check (internal use). */
     @Transactional(readOnly = true)
     public Job get(UUID id) {
         return repository.find(id).orElseThrow(() -> new JobNotFoundException(id));
     }
 
+    /**
+     * A job the caller may see: the one who submitted it, or its dataset's owner. Anything else is
+     * 404 (as for a job that does not exist).
+     */
     @Transactional(readOnly = true)
-    public Optional<Job> findByIdempotencyKey(UUID datasetId, String key) {
-        return repository.findByIdempotencyKey(datasetId, key);
+    public Job visible(UUID id, Caller caller) {
+        Job job = get(id);
+        requireVisible(job, caller);
+        return job;
+    }
+
+    private static void requireVisible(Job job, Caller caller) {
+        boolean submitter = job.caller().equals(caller.subject());
+        boolean owner = caller.is(Role.OWNER) && job.datasetOwner().equals(caller.subject());
+        if (!submitter && !owner) {
+            throw new JobNotFoundException(job.id());
+        }
+    }
+
+    @Transactional(readOnly = true)
+    public Optional<Job> findByIdempotencyKey(UUID datasetId, String caller, String key) {
+        return repository.findByIdempotencyKey(datasetId, caller, key);
     }
 
     @Transactional(readOnly = true)
@@ -60,8 +82,8 @@ public class JobService {
 
     /** The stored result of a DONE job; 409 while it is not done. */
     @Transactional(readOnly = true)
-    public JobResult result(UUID id) {
-        Job job = get(id);
+    public JobResult result(UUID id, Caller caller) {
+        Job job = visible(id, caller);
         if (job.state() != JobState.DONE) {
             throw new PrivmatException(ProblemType.JOB_NOT_FINISHED, "Job " + id + " is " + job.state()
                     + "; a result exists only for DONE jobs.", Map.of("state", job.state().name()));
@@ -75,8 +97,9 @@ public class JobService {
      * jobs answer 409.
      */
     @Transactional
-    public Job cancel(UUID id) {
+    public Job cancel(UUID id, Caller caller) {
         Job job = repository.lock(id).orElseThrow(() -> new JobNotFoundException(id));
+        requireVisible(job, caller);
         if (job.state().isTerminal()) {
             throw new PrivmatException(ProblemType.JOB_ALREADY_FINISHED, "Job " + id + " is already " + job.state()
                     + ".", Map.of("state", job.state().name()));

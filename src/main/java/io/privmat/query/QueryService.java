@@ -12,6 +12,7 @@ import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.Reservation;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.Tracks;
+import io.privmat.security.Caller;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -50,8 +51,8 @@ public class QueryService {
     public record Quote(QueryPlan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
             @Nullable Tracks remainingAfter, java.math.@Nullable BigDecimal largestPureEpsilonAfter) {}
 
-    public Quote quote(UUID datasetId, QueryRequest request) {
-        Dataset dataset = datasets.get(datasetId);
+    public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
+        Dataset dataset = datasets.visible(datasetId, caller);
         QueryPlan plan = planner.plan(dataset, request).plan();
         BudgetFilter filter = dataset.budget().filter();
         Tracks cost = filter.cost(plan.chargedLoss());
@@ -63,14 +64,15 @@ public class QueryService {
                 admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null);
     }
 
-    public Submission submit(UUID datasetId, QueryRequest request, @Nullable String idempotencyKey, String caller) {
-        Dataset dataset = datasets.get(datasetId);
+    public Submission submit(UUID datasetId, QueryRequest request, @Nullable String idempotencyKey, Caller who) {
+        Dataset dataset = datasets.visible(datasetId, who);
+        String caller = who.subject();
         QueryPlan plan = planner.plan(dataset, request).plan();
         String requestHash = Canonical.sha256(plan.parameters());
         if (idempotencyKey != null) {
-            Optional<Job> existing = jobs.findByIdempotencyKey(datasetId, idempotencyKey);
+            Optional<Job> existing = jobs.findByIdempotencyKey(datasetId, caller, idempotencyKey);
             if (existing.isPresent()) {
-                return replay(existing.get(), requestHash);
+                return replay(existing.get(), requestHash, caller);
             }
         }
         UUID jobId = UUID.randomUUID();
@@ -80,19 +82,20 @@ public class QueryService {
             Job job = tx.execute(s -> {
                 Tracks cost = budget.reserve(new Reservation(datasetId, dataset.budget(), jobId, plan.kind(),
                         plan.mechanism(), parametersJson, plan.chargedLoss(), lossJson, caller));
-                jobs.enqueue(new NewJob(jobId, datasetId, plan.kind(), plan.mechanism(), parametersJson, requestHash,
+                jobs.enqueue(new NewJob(jobId, datasetId, dataset.owner(), plan.kind(), plan.mechanism(), parametersJson, requestHash,
                         idempotencyKey, caller, lossJson, cost));
                 return null;
             });
             return new Submission(jobs.get(jobId), false);
         } catch (DuplicateKeyException race) {
             // A concurrent submission with the same key won; its transaction holds the only charge.
-            Job winner = jobs.findByIdempotencyKey(datasetId, idempotencyKey).orElseThrow(() -> race);
-            return replay(winner, requestHash);
+            Job winner = jobs.findByIdempotencyKey(datasetId, caller, idempotencyKey).orElseThrow(() -> race);
+            return replay(winner, requestHash, caller);
         }
     }
 
-    private static Submission replay(Job job, String requestHash) {
+    /** Keys are scoped to (dataset, submitter), so a replay never sees another caller's job. */
+    private static Submission replay(Job job, String requestHash, String caller) {
         if (!job.requestHash().equals(requestHash)) {
             throw new PrivmatException(ProblemType.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key was used for a "
                     + "different request on this dataset; use a new key.", Map.of("jobId", job.id().toString()));

@@ -131,12 +131,14 @@ class JobEngineBenchmark extends ApiTest {
             CountDownLatch go = new CountDownLatch(1);
             QueryRequest request = new QueryRequest("COLUMN_SUMS", "GAUSSIAN", null, null, new BigDecimal("0.0001"), null);
             java.util.UUID datasetId = java.util.UUID.fromString(dataset);
+            io.privmat.security.Caller owner = new io.privmat.security.Caller(java.util.UUID.randomUUID(), "owner-a",
+                    io.privmat.security.Role.OWNER);
             List<java.util.concurrent.Future<?>> cf = new ArrayList<>();
             for (int t = 0; t < 32; t++) {
                 cf.add(contenders.submit(() -> {
                     go.await();
                     for (int i = 0; i < perThread; i++) {
-                        queries.submit(datasetId, request, null, "bench");
+                        queries.submit(datasetId, request, null, owner);
                     }
                     return null;
                 }));

@@ -98,21 +98,23 @@ class DatasetApiTest extends ApiTest {
     }
 
     @Test
-    void unknownPathsAndMethodsAreProblems() {
+    void unknownPathsAndMethodsAreDeniedAsProblems() {
+        // Every route has an explicit rule; anything else is denied (never silently open).
         Response r = get("/v1/nothing-here");
-        assertThat(r.status()).isEqualTo(404);
-        assertThat(r.json().get("type").asString()).isEqualTo("https://privmat.io/problems/not-found");
+        assertThat(r.status()).isEqualTo(403);
+        assertThat(r.json().get("type").asString()).isEqualTo("https://privmat.io/problems/forbidden");
         Response m = send(java.net.http.HttpRequest.newBuilder(uri("/v1/datasets"))
                 .method("PATCH", java.net.http.HttpRequest.BodyPublishers.noBody()));
-        assertThat(m.status()).isEqualTo(405);
-        assertThat(m.json().get("type").asString()).isEqualTo("https://privmat.io/problems/method-not-allowed");
+        assertThat(m.status()).isEqualTo(403);
+        assertThat(sendAs(null, java.net.http.HttpRequest.newBuilder(uri("/v1/nothing-here")).GET()).status())
+                .isEqualTo(401);
     }
 
     @Test
     void healthProbesAndPrometheus() {
-        assertThat(get("/actuator/health/liveness").json().get("status").asString()).isEqualTo("UP");
-        assertThat(get("/actuator/health/readiness").json().get("status").asString()).isEqualTo("UP");
-        Response prometheus = get("/actuator/prometheus");
+        assertThat(sendAs(null, java.net.http.HttpRequest.newBuilder(uri("/actuator/health/liveness")).GET()).json().get("status").asString()).isEqualTo("UP");
+        assertThat(sendAs(null, java.net.http.HttpRequest.newBuilder(uri("/actuator/health/readiness")).GET()).json().get("status").asString()).isEqualTo("UP");
+        Response prometheus = sendAs(ADMIN_KEY, java.net.http.HttpRequest.newBuilder(uri("/actuator/prometheus")).GET());
         assertThat(prometheus.status()).isEqualTo(200);
         assertThat(prometheus.text()).contains("jvm_memory_used_bytes");
     }

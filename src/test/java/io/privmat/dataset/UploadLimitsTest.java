@@ -47,6 +47,7 @@ class UploadLimitsTest extends ApiTest {
         try (Socket socket = new Socket("localhost", port)) {
             OutputStream out = socket.getOutputStream();
             out.write(("PUT /v1/datasets/" + id + "/data HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/csv\r\n"
+                    + "Authorization: Bearer " + key() + "\r\n"
                     + "Content-Length: " + (first.length + rest.length) + "\r\nConnection: close\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.write(first);

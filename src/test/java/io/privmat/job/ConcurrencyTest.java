@@ -97,6 +97,8 @@ class ConcurrencyTest extends ApiTest {
         String dataset = readyMatrix("{\"epsilon\":50,\"delta\":1e-6}", "REPLACE_ONE");
         try (ConfigurableApplicationContext second = new SpringApplicationBuilder(PrivmatApplication.class)
                 .properties("server.port=0", "privmat.embedded-postgres.database=concurrency",
+                        "privmat.bootstrap-admin-key=" + ADMIN_KEY, "privmat.security.requests-per-second=1000000",
+                        "privmat.security.burst=1000000",
                         "spring.main.banner-mode=off")
                 .run()) {
             int otherPort = second.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
@@ -106,7 +108,7 @@ class ConcurrencyTest extends ApiTest {
                 int target = i % 2 == 0 ? port : otherPort;
                 HttpResponse<String> r = client.send(HttpRequest.newBuilder(
                                 URI.create("http://localhost:" + target + "/v1/datasets/" + dataset + "/queries"))
-                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(QUERY)).build(),
+                        .header("Content-Type", "application/json").header("Authorization", "Bearer " + key()).POST(HttpRequest.BodyPublishers.ofString(QUERY)).build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
                 jobIds.add(JSON.readTree(r.body()).get("id").asString());

@@ -18,8 +18,56 @@ import tools.jackson.databind.json.JsonMapper;
  * Base of HTTP tests: the whole service on a random port against the embedded real PostgreSQL
  * (one server per JVM, one cached Spring context for every subclass with the same settings).
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+    "privmat.bootstrap-admin-key=" + ApiTest.ADMIN_KEY,
+    "privmat.security.requests-per-second=1000000", "privmat.security.burst=1000000"})
 public abstract class ApiTest {
+
+    /** The bootstrap ADMIN key of every test context. */
+    public static final String ADMIN_KEY = "pm_test_admin_key_0123456789abcdef";
+
+    /** Keys created once per test database (keyed by port): [owner, analyst, other owner, other analyst]. */
+    private static final java.util.Map<Integer, String[]> KEYS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The key sent by the helpers unless a method takes one: the OWNER key. */
+    protected String key() {
+        return keys()[0];
+    }
+
+    protected String ownerKey() {
+        return keys()[0];
+    }
+
+    protected String analystKey() {
+        return keys()[1];
+    }
+
+    protected String otherOwnerKey() {
+        return keys()[2];
+    }
+
+    protected String otherAnalystKey() {
+        return keys()[3];
+    }
+
+    /** Subject of {@link #analystKey()}. */
+    protected static final String ANALYST = "analyst-a";
+
+    private String[] keys() {
+        return KEYS.computeIfAbsent(port, p -> new String[] {
+            createKey("owner-a", "OWNER"), createKey(ANALYST, "ANALYST"),
+            createKey("owner-b", "OWNER"), createKey("analyst-b", "ANALYST")});
+    }
+
+    protected String createKey(String subject, String role) {
+        Response r = sendAs(ADMIN_KEY, HttpRequest.newBuilder(uri("/v1/api-keys")).header("Content-Type",
+                "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                "{\"name\":\"" + subject + "\",\"subject\":\"" + subject + "\",\"role\":\"" + role + "\"}")));
+        if (r.status() != 201) {
+            throw new AssertionError("key creation failed: " + r);
+        }
+        return r.json().get("key").asString();
+    }
 
     protected static final ObjectMapper JSON = JsonMapper.builder()
             .enable(tools.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
@@ -37,6 +85,14 @@ public abstract class ApiTest {
     }
 
     protected Response send(HttpRequest.Builder builder) {
+        return sendAs(key(), builder);
+    }
+
+    /** Sends with the given key ({@code null}: no Authorization header). */
+    protected Response sendAs(String apiKey, HttpRequest.Builder builder) {
+        if (apiKey != null) {
+            builder.header("Authorization", "Bearer " + apiKey);
+        }
         try {
             HttpResponse<byte[]> r = CLIENT.send(builder.timeout(Duration.ofMinutes(5)).build(),
                     HttpResponse.BodyHandlers.ofByteArray());

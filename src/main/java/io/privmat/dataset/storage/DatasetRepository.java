@@ -38,7 +38,7 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class DatasetRepository {
 
-    private static final String COLUMNS = "id, name, kind, neighbouring, row_norm_bound, status, rows, cols, nnz, "
+    private static final String COLUMNS = "id, name, owner, kind, neighbouring, row_norm_bound, status, rows, cols, nnz, "
             + "clipped_rows, source_format, storage, upload_bytes, budget_epsilon, budget_delta, accounting, "
             + "approx_delta_fraction, created_at, uploaded_at";
 
@@ -57,6 +57,7 @@ public class DatasetRepository {
     private static final RowMapper<Dataset> MAPPER = (rs, i) -> new Dataset(
             rs.getObject("id", UUID.class),
             rs.getString("name"),
+            rs.getString("owner"),
             DatasetKind.valueOf(rs.getString("kind")),
             Neighbouring.valueOf(rs.getString("neighbouring")),
             (Double) rs.getObject("row_norm_bound"),
@@ -74,9 +75,9 @@ public class DatasetRepository {
             Optional.ofNullable(rs.getTimestamp("uploaded_at")).map(Timestamp::toInstant).orElse(null));
 
     public void insert(Dataset d) {
-        jdbc.update("INSERT INTO dataset (id, name, kind, neighbouring, row_norm_bound, status, budget_epsilon, "
-                        + "budget_delta, accounting, approx_delta_fraction, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                d.id(), d.name(), d.kind().name(), d.neighbouring().name(), d.rowNormBound(), d.status().name(),
+        jdbc.update("INSERT INTO dataset (id, name, owner, kind, neighbouring, row_norm_bound, status, budget_epsilon, "
+                        + "budget_delta, accounting, approx_delta_fraction, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                d.id(), d.name(), d.owner(), d.kind().name(), d.neighbouring().name(), d.rowNormBound(), d.status().name(),
                 d.budget().epsilon(), d.budget().delta(), d.budget().mode().name(), d.budget().approxDeltaFraction(),
                 Timestamp.from(d.createdAt()));
     }
@@ -98,14 +99,45 @@ public class DatasetRepository {
         }
     }
 
-    public List<Dataset> list(int offset, int limit) {
-        return jdbc.query("SELECT " + COLUMNS + " FROM dataset ORDER BY created_at, id OFFSET ? LIMIT ?",
-                MAPPER, offset, limit);
+    public List<Dataset> listOwned(String owner, int offset, int limit) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM dataset WHERE owner = ? ORDER BY created_at, id OFFSET ? LIMIT ?",
+                MAPPER, owner, offset, limit);
     }
 
-    public long count() {
-        Long n = jdbc.queryForObject("SELECT count(*) FROM dataset", Long.class);
+    public long countOwned(String owner) {
+        Long n = jdbc.queryForObject("SELECT count(*) FROM dataset WHERE owner = ?", Long.class, owner);
         return n == null ? 0 : n;
+    }
+
+    public List<Dataset> listGranted(String analyst, int offset, int limit) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM dataset WHERE id IN (SELECT dataset_id FROM dataset_grant "
+                + "WHERE analyst = ?) ORDER BY created_at, id OFFSET ? LIMIT ?", MAPPER, analyst, offset, limit);
+    }
+
+    public long countGranted(String analyst) {
+        Long n = jdbc.queryForObject("SELECT count(*) FROM dataset_grant WHERE analyst = ?", Long.class, analyst);
+        return n == null ? 0 : n;
+    }
+
+    public boolean isGranted(UUID id, String analyst) {
+        Long n = jdbc.queryForObject("SELECT count(*) FROM dataset_grant WHERE dataset_id = ? AND analyst = ?",
+                Long.class, id, analyst);
+        return n != null && n > 0;
+    }
+
+    public boolean grant(UUID id, String analyst, String grantedBy, Instant at) {
+        return jdbc.update("INSERT INTO dataset_grant (dataset_id, analyst, granted_by, granted_at) VALUES (?,?,?,?) "
+                + "ON CONFLICT DO NOTHING", id, analyst, grantedBy, Timestamp.from(at)) > 0;
+    }
+
+    public boolean revokeGrant(UUID id, String analyst) {
+        return jdbc.update("DELETE FROM dataset_grant WHERE dataset_id = ? AND analyst = ?", id, analyst) > 0;
+    }
+
+    public List<io.privmat.dataset.Grant> grants(UUID id) {
+        return jdbc.query("SELECT analyst, granted_by, granted_at FROM dataset_grant WHERE dataset_id = ? "
+                + "ORDER BY granted_at, analyst", (rs, i) -> new io.privmat.dataset.Grant(rs.getString(1),
+                rs.getString(2), rs.getTimestamp(3).toInstant()), id);
     }
 
     public boolean delete(UUID id) {

@@ -4,11 +4,13 @@ import io.privmat.api.PrivmatException;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.DatasetService;
+import io.privmat.dataset.Grant;
 import io.privmat.dataset.Neighbouring;
 import io.privmat.dataset.NewDataset;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.Budget;
 import io.privmat.privacy.PrivacyArgumentException;
+import io.privmat.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -19,6 +21,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -51,8 +54,9 @@ class DatasetController {
     @ApiResponse(responseCode = "400", description = "A parameter is missing or out of range",
             content = @Content(mediaType = "application/problem+json"))
     ResponseEntity<DatasetView> create(@RequestBody CreateDatasetRequest request) {
-        Dataset dataset = datasets.create(validate(request));
-        return ResponseEntity.created(URI.create("/v1/datasets/" + dataset.id())).body(DatasetView.of(dataset));
+        Caller caller = Caller.current();
+        Dataset dataset = datasets.create(validate(request, caller.subject()));
+        return ResponseEntity.created(URI.create("/v1/datasets/" + dataset.id())).body(DatasetView.of(dataset, caller));
     }
 
     @GetMapping
@@ -64,8 +68,9 @@ class DatasetController {
         if (limit < 1 || limit > 500) {
             throw PrivmatException.invalidParameter("limit", "[1, 500]", "limit must be in [1, 500] but was " + limit);
         }
-        return new DatasetPage(datasets.list(offset, limit).stream().map(DatasetView::of).toList(), offset, limit,
-                datasets.count());
+        Caller caller = Caller.current();
+        return new DatasetPage(datasets.list(caller, offset, limit).stream().map(d -> DatasetView.of(d, caller)).toList(),
+                offset, limit, datasets.count(caller));
     }
 
     @GetMapping("/{id}")
@@ -73,14 +78,48 @@ class DatasetController {
     @ApiResponse(responseCode = "404", description = "No such dataset",
             content = @Content(mediaType = "application/problem+json"))
     DatasetView get(@PathVariable UUID id) {
-        return DatasetView.of(datasets.get(id));
+        Caller caller = Caller.current();
+        return DatasetView.of(datasets.visible(id, caller), caller);
     }
 
     @DeleteMapping("/{id}")
     @Operation(summary = "Delete a dataset and all its data")
     @ApiResponse(responseCode = "204", description = "Deleted")
     ResponseEntity<Void> delete(@PathVariable UUID id) {
-        datasets.delete(id);
+        datasets.delete(id, Caller.current());
+        return ResponseEntity.noContent().build();
+    }
+
+    /** Body of POST /v1/datasets/{id}/grants. */
+    @Schema(name = "GrantRequest")
+    record GrantRequest(@Schema(description = "The analyst's subject", requiredMode = Schema.RequiredMode.REQUIRED)
+            @Nullable String analyst) {}
+
+    @PostMapping(path = "/{id}/grants", consumes = "application/json")
+    @Operation(summary = "Grant an analyst access", description = "The analyst (an API key subject) may then see "
+            + "the dataset, quote and submit queries on it. Idempotent.")
+    @ApiResponse(responseCode = "201", description = "Granted")
+    ResponseEntity<Grant> grant(@PathVariable UUID id, @RequestBody GrantRequest request) {
+        String analyst = request.analyst() == null ? "" : request.analyst().strip();
+        if (analyst.isEmpty() || analyst.length() > 200) {
+            throw PrivmatException.invalidParameter("analyst", "1–200 characters", "analyst must have 1–200 characters");
+        }
+        Grant grant = datasets.grant(id, analyst, Caller.current());
+        return ResponseEntity.created(URI.create("/v1/datasets/" + id + "/grants/" + analyst)).body(grant);
+    }
+
+    @GetMapping("/{id}/grants")
+    @Operation(summary = "List the analysts granted access")
+    List<Grant> grants(@PathVariable UUID id) {
+        return datasets.grants(id, Caller.current());
+    }
+
+    @DeleteMapping("/{id}/grants/{analyst}")
+    @Operation(summary = "Revoke an analyst's access", description = "Jobs already submitted keep running; the "
+            + "analyst can no longer see the dataset or submit queries.")
+    @ApiResponse(responseCode = "204", description = "Revoked")
+    ResponseEntity<Void> revoke(@PathVariable UUID id, @PathVariable String analyst) {
+        datasets.revokeGrant(id, analyst, Caller.current());
         return ResponseEntity.noContent().build();
     }
 
@@ -112,11 +151,12 @@ class DatasetController {
                     + "matrices: a first line without numbers; edge lists: a non-numeric third field)")
             @RequestParam(required = false) @Nullable Boolean header,
             HttpServletRequest request) throws IOException {
-        return DatasetView.of(datasets.upload(id, request.getContentType(), request.getContentLengthLong(), header,
-                request.getInputStream()));
+        Caller caller = Caller.current();
+        return DatasetView.of(datasets.upload(id, caller, request.getContentType(), request.getContentLengthLong(),
+                header, request.getInputStream()), caller);
     }
 
-    private static NewDataset validate(CreateDatasetRequest r) {
+    private static NewDataset validate(CreateDatasetRequest r, String owner) {
         String name = r.name() == null ? "" : r.name().strip();
         if (name.isEmpty() || name.length() > 200) {
             throw PrivmatException.invalidParameter("name", "1–200 characters",
@@ -144,7 +184,7 @@ class DatasetController {
             Budget budget = new Budget(b.epsilon(), b.delta(), mode,
                     b.approxDeltaFraction() == null ? Budget.DEFAULT_APPROX_DELTA_FRACTION : b.approxDeltaFraction());
             budget.filter(); // fails early if the budget cannot be turned into a filter
-            return new NewDataset(name, kind, neighbouring, bound, budget);
+            return new NewDataset(owner, name, kind, neighbouring, bound, budget);
         } catch (PrivacyArgumentException e) {
             throw PrivmatException.invalidParameter("budget." + e.parameter(), e.allowedRange(), "budget." + e.getMessage());
         }

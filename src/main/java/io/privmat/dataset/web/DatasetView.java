@@ -2,7 +2,10 @@ package io.privmat.dataset.web;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.Neighbouring;
 import io.privmat.privacy.Budget;
+import io.privmat.security.Caller;
+import io.privmat.security.Role;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -14,16 +17,19 @@ import org.jspecify.annotations.Nullable;
 public record DatasetView(
         UUID id,
         String name,
+        @Schema(description = "The subject that owns the dataset") String owner,
         @Schema(allowableValues = {"MATRIX", "GRAPH"}) String kind,
         @Schema(allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}) String neighbouring,
         @Schema(description = "What one privacy unit is") String privacyUnit,
         @Schema(description = "Public L2 row bound (MATRIX)") @Nullable Double rowNormBound,
         @Schema(description = "Public bound of an edge weight (GRAPH): weights lie in [0, this]") @Nullable Double edgeWeightBound,
         @Schema(allowableValues = {"EMPTY", "READY"}) String status,
-        @Schema(description = "Matrix rows, or graph vertices") @Nullable Long rows,
+        @Schema(description = "Matrix rows, or graph vertices. Hidden from analysts under ADD_REMOVE, where n is "
+                + "private") @Nullable Long rows,
         @Schema(description = "Matrix columns, or graph vertices") @Nullable Long cols,
-        @Schema(description = "Stored non-zero entries, or graph edges") @Nullable Long nnz,
-        @Schema(description = "Rows scaled down to rowNormBound at upload") @Nullable Long clippedRows,
+        @Schema(description = "Stored non-zero entries, or graph edges (owner only: data-dependent)") @Nullable Long nnz,
+        @Schema(description = "Rows scaled down to rowNormBound at upload (owner only: data-dependent)")
+        @Nullable Long clippedRows,
         @Schema(description = "Format of the upload: CSV, TSV, MATRIX_MARKET or NPY") @Nullable String sourceFormat,
         @Schema(description = "Storage layout: DENSE, SPARSE, MIXED (per chunk) or EDGES") @Nullable String storage,
         @Schema(description = "Bytes received in the upload") @Nullable Long uploadBytes,
@@ -37,13 +43,24 @@ public record DatasetView(
             @Schema(allowableValues = {"ZCDP", "BASIC", "PURE"}) String accounting,
             BigDecimal approxDeltaFraction) {}
 
-    static DatasetView of(Dataset d) {
+    /**
+     * The dataset as this caller may see it. Analysts never see data-dependent statistics (non-zeros,
+     * clipped rows, storage layout, upload size), nor the row count n under ADD_REMOVE, where n is
+     * itself private.
+     */
+    static DatasetView of(Dataset d, Caller caller) {
         Budget b = d.budget();
         boolean matrix = d.kind() == DatasetKind.MATRIX;
+        boolean owner = caller.is(Role.OWNER) && d.owner().equals(caller.subject());
+        boolean nPublic = d.neighbouring() == Neighbouring.REPLACE_ONE;
         String unit = matrix ? "one row (L2 norm at most rowNormBound)" : "one edge (weight in [0, 1])";
-        return new DatasetView(d.id(), d.name(), d.kind().name(), d.neighbouring().name(), unit, d.rowNormBound(),
-                matrix ? null : 1.0, d.status().name(), d.rows(), d.cols(), d.nnz(), d.clippedRows(),
-                d.sourceFormat(), d.storage(), d.uploadBytes(),
+        // A graph's vertex set is public (its edges are the private units, counted by nnz).
+        Long rows = owner || nPublic || !matrix ? d.rows() : null;
+        Long cols = d.cols(); // d (and a graph's vertex set) is public
+        return new DatasetView(d.id(), d.name(), d.owner(), d.kind().name(), d.neighbouring().name(), unit,
+                d.rowNormBound(), matrix ? null : 1.0, d.status().name(), rows, cols,
+                owner ? d.nnz() : null, owner ? d.clippedRows() : null,
+                d.sourceFormat(), owner ? d.storage() : null, owner ? d.uploadBytes() : null,
                 new BudgetView(b.epsilon(), b.delta(), b.mode().name(), b.approxDeltaFraction()),
                 d.createdAt(), d.uploadedAt());
     }

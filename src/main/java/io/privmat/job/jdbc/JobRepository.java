@@ -37,7 +37,8 @@ public class JobRepository {
     }
 
     private static final RowMapper<Job> JOB = (rs, i) -> new Job(
-            rs.getObject("id", UUID.class), rs.getObject("dataset_id", UUID.class), rs.getString("kind"),
+            rs.getObject("id", UUID.class), rs.getObject("dataset_id", UUID.class), rs.getString("dataset_owner"),
+            rs.getString("kind"),
             rs.getString("mechanism"), rs.getString("parameters"), rs.getString("request_hash"),
             rs.getString("idempotency_key"), rs.getString("caller"), JobState.valueOf(rs.getString("state")),
             rs.getDouble("progress"), rs.getString("loss"),
@@ -47,10 +48,10 @@ public class JobRepository {
             instant(rs, "finished_at"), rs.getString("error_code"), rs.getString("error_message"));
 
     public void insert(NewJob j, Instant now) {
-        jdbc.update("INSERT INTO job (id, dataset_id, kind, mechanism, parameters, request_hash, idempotency_key, caller, "
-                        + "state, loss, cost_rho, cost_epsilon, cost_delta, created_at) "
-                        + "VALUES (?,?,?,?,?::jsonb,?,?,?,'QUEUED',?::jsonb,?,?,?,?)",
-                j.id(), j.datasetId(), j.kind(), j.mechanism(), j.parametersJson(), j.requestHash(), j.idempotencyKey(),
+        jdbc.update("INSERT INTO job (id, dataset_id, dataset_owner, kind, mechanism, parameters, request_hash, "
+                        + "idempotency_key, caller, state, loss, cost_rho, cost_epsilon, cost_delta, created_at) "
+                        + "VALUES (?,?,?,?,?,?::jsonb,?,?,?,'QUEUED',?::jsonb,?,?,?,?)",
+                j.id(), j.datasetId(), j.datasetOwner(), j.kind(), j.mechanism(), j.parametersJson(), j.requestHash(), j.idempotencyKey(),
                 j.caller(), j.lossJson(), j.cost().rho(), j.cost().epsilon(), j.cost().delta(), Timestamp.from(now));
     }
 
@@ -62,9 +63,9 @@ public class JobRepository {
         return jdbc.query("SELECT * FROM job WHERE id = ? FOR UPDATE", JOB, id).stream().findFirst();
     }
 
-    public Optional<Job> findByIdempotencyKey(UUID datasetId, String key) {
-        return jdbc.query("SELECT * FROM job WHERE dataset_id = ? AND idempotency_key = ?", JOB, datasetId, key)
-                .stream().findFirst();
+    public Optional<Job> findByIdempotencyKey(UUID datasetId, String caller, String key) {
+        return jdbc.query("SELECT * FROM job WHERE dataset_id = ? AND caller = ? AND idempotency_key = ?", JOB,
+                datasetId, caller, key).stream().findFirst();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.privmat.job.web;
 import io.privmat.job.JobResult;
 import io.privmat.job.JobService;
 import io.privmat.job.JobView;
+import io.privmat.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -39,7 +40,7 @@ class JobController {
     @Operation(summary = "Get a job: state, progress, cost, timestamps, error")
     @ApiResponse(responseCode = "404", description = "No such job")
     JobView get(@PathVariable UUID id) {
-        return JobView.of(jobs.get(id));
+        return JobView.of(jobs.visible(id, Caller.current()));
     }
 
     @DeleteMapping(path = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -47,7 +48,7 @@ class JobController {
             + "otherwise the charge is kept and the result discarded.")
     @ApiResponse(responseCode = "409", description = "The job already finished")
     JobView cancel(@PathVariable UUID id) {
-        return JobView.of(jobs.cancel(id));
+        return JobView.of(jobs.cancel(id, Caller.current()));
     }
 
     @GetMapping(path = "/{id}/result", produces = {MediaType.APPLICATION_JSON_VALUE, NPY})
@@ -60,7 +61,7 @@ class JobController {
     @ApiResponse(responseCode = "409", description = "The job is not DONE")
     ResponseEntity<byte[]> result(@PathVariable UUID id,
             @org.springframework.web.bind.annotation.RequestHeader(value = "Accept", required = false) String accept) {
-        JobResult result = jobs.result(id);
+        JobResult result = jobs.result(id, Caller.current());
         boolean npy = accept != null && accept.contains(NPY) && !accept.contains(MediaType.APPLICATION_JSON_VALUE);
         if (npy) {
             if (result.arrayLittleEndianFloat64() == null || result.arrayShape() == null) {

@@ -12,6 +12,7 @@ import io.privmat.privacy.ApproxDp;
 import io.privmat.privacy.Budget;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.ZcdpFilter;
+import io.privmat.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -45,7 +46,7 @@ class BudgetController {
             description = "Each as amounts on the accounting mode's tracks (ZCDP: rho and delta; BASIC: epsilon and "
                     + "delta; PURE: epsilon) and as the (epsilon, delta)-DP guarantee they amount to.")
     BudgetView budget(@PathVariable UUID datasetId) {
-        Dataset dataset = datasets.get(datasetId);
+        Dataset dataset = datasets.visible(datasetId, Caller.current());
         Budget b = dataset.budget();
         BudgetFilter filter = b.filter();
         BudgetAccount account = budget.account(datasetId, b);
@@ -67,7 +68,7 @@ class BudgetController {
             + "'after'.")
     LedgerPage ledger(@PathVariable UUID datasetId, @RequestParam(defaultValue = "0") long after,
             @RequestParam(defaultValue = "100") int limit) {
-        datasets.get(datasetId);
+        datasets.visible(datasetId, Caller.current());
         if (limit < 1 || limit > 1000) {
             throw PrivmatException.invalidParameter("limit", "[1, 1000]", "limit must be in [1, 1000] but was " + limit);
         }

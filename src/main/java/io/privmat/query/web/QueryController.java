@@ -6,6 +6,7 @@ import io.privmat.ledger.TrackView;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.query.QueryRequest;
 import io.privmat.query.QueryService;
+import io.privmat.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -55,7 +56,7 @@ class QueryController {
             throw PrivmatException.invalidParameter("Idempotency-Key", "1–200 characters",
                     "Idempotency-Key must have 1–200 characters");
         }
-        QueryService.Submission s = queries.submit(datasetId, request, idempotencyKey, "anonymous");
+        QueryService.Submission s = queries.submit(datasetId, request, idempotencyKey, Caller.current());
         return ResponseEntity.status(HttpStatus.ACCEPTED).location(URI.create("/v1/jobs/" + s.job().id()))
                 .header("Idempotent-Replayed", Boolean.toString(s.replayed())).body(JobView.of(s.job()));
     }
@@ -64,7 +65,7 @@ class QueryController {
     @Operation(summary = "Quote a query", description = "The exact cost and the remaining budget before and after "
             + "it; charges nothing and runs nothing.")
     QuoteView quote(@PathVariable UUID datasetId, @RequestBody QueryRequest request) {
-        QueryService.Quote q = queries.quote(datasetId, request);
+        QueryService.Quote q = queries.quote(datasetId, request, Caller.current());
         AccountingMode mode = AccountingMode.valueOf(q.accounting());
         return new QuoteView(q.plan().kind(), q.plan().mechanism(), q.accounting(), TrackView.of(q.cost(), mode),
                 q.admissible(), TrackView.of(q.remaining(), mode),

@@ -1,0 +1,30 @@
+package io.privmat.api;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Writes problem details from servlet filters, which run before the MVC exception handling. */
+public final class ProblemResponses {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private ProblemResponses() {}
+
+    public static void write(HttpServletRequest request, HttpServletResponse response, ProblemType type, String detail,
+            Map<String, ?> properties) throws IOException {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("type", type.uri());
+        body.put("title", type.title());
+        body.put("status", type.status());
+        body.put("detail", detail);
+        body.put("instance", request.getRequestURI());
+        body.putAll(properties);
+        response.setStatus(type.status());
+        response.setContentType("application/problem+json");
+        response.getOutputStream().write(JSON.writeValueAsBytes(body));
+    }
+}

@@ -1,0 +1,104 @@
+package io.privmat.security;
+
+import io.privmat.api.PrivmatException;
+import io.privmat.api.ProblemResponses;
+import io.privmat.api.ProblemType;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Map;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Bounds the body of every request except data uploads (which have their own, larger limit):
+ * 413 when the declared length is over {@code privmat.security.max-json-body}, or when a body
+ * without a declared length grows past it.
+ */
+class RequestSizeLimitFilter extends OncePerRequestFilter {
+
+    private final long limit;
+
+    RequestSizeLimitFilter(SecuritySettings settings) {
+        this.limit = settings.maxJsonBody().toBytes();
+    }
+
+    private boolean isUpload(HttpServletRequest request) {
+        return "PUT".equals(request.getMethod()) && request.getRequestURI().endsWith("/data");
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        if (isUpload(request)) {
+            chain.doFilter(request, response);
+            return;
+        }
+        if (request.getContentLengthLong() > limit) {
+            ProblemResponses.write(request, response, ProblemType.PAYLOAD_TOO_LARGE,
+                    "Request bodies are limited to " + limit + " bytes (privmat.security.max-json-body).",
+                    Map.of("limitBytes", limit));
+            return;
+        }
+        chain.doFilter(new Limited(request, limit), response);
+    }
+
+    private static final class Limited extends HttpServletRequestWrapper {
+        private final long limit;
+
+        Limited(HttpServletRequest request, long limit) {
+            super(request);
+            this.limit = limit;
+        }
+
+        @Override
+        public ServletInputStream getInputStream() throws IOException {
+            ServletInputStream in = super.getInputStream();
+            return new ServletInputStream() {
+                private long count;
+
+                @Override
+                public int read() throws IOException {
+                    int b = in.read();
+                    if (b >= 0 && ++count > limit) {
+                        throw tooLarge();
+                    }
+                    return b;
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    int n = in.read(b, off, len);
+                    if (n > 0 && (count += n) > limit) {
+                        throw tooLarge();
+                    }
+                    return n;
+                }
+
+                private PrivmatException tooLarge() {
+                    return new PrivmatException(ProblemType.PAYLOAD_TOO_LARGE, "Request bodies are limited to "
+                            + limit + " bytes (privmat.security.max-json-body).", Map.of("limitBytes", limit));
+                }
+
+                @Override
+                public boolean isFinished() {
+                    return in.isFinished();
+                }
+
+                @Override
+                public boolean isReady() {
+                    return in.isReady();
+                }
+
+                @Override
+                public void setReadListener(ReadListener listener) {
+                    in.setReadListener(listener);
+                }
+            };
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.privmat.security;
+
+import io.privmat.api.ProblemResponses;
+import io.privmat.api.ProblemType;
+import io.privmat.security.jdbc.AuditRepository;
+import java.time.Clock;
+import java.util.Map;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+
+/**
+ * Who may call what. Public: health probes, the OpenAPI document and Swagger UI. Everything else
+ * needs an API key, and every route has an explicit role rule; anything unlisted is denied (and the
+ * authorization matrix test fails for an endpoint without a rule). Object-level checks — a
+ * dataset's owner, an analyst's grants, a job's submitter — are made by the capabilities and
+ * answer 404 so that existence does not leak.
+ */
+@Configuration(proxyBeanMethods = false)
+class SecurityConfiguration {
+
+    private static final String OWNER = "OWNER";
+    private static final String ANALYST = "ANALYST";
+    private static final String ADMIN = "ADMIN";
+
+    @Bean
+    SecurityFilterChain securityFilterChain(HttpSecurity http, ApiKeyService keys, SecuritySettings settings)
+            throws Exception {
+        http.csrf(c -> c.disable())
+                .httpBasic(b -> b.disable())
+                .formLogin(f -> f.disable())
+                .logout(l -> l.disable())
+                .requestCache(r -> r.disable())
+                .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+                .addFilterBefore(new ApiKeyAuthenticationFilter(keys), AnonymousAuthenticationFilter.class)
+                .addFilterAfter(new RateLimitFilter(settings), ApiKeyAuthenticationFilter.class)
+                .addFilterAfter(new RequestSizeLimitFilter(settings), RateLimitFilter.class)
+                .exceptionHandling(e -> e
+                        .authenticationEntryPoint((request, response, ex) -> {
+                            response.setHeader("WWW-Authenticate", "Bearer");
+                            ProblemResponses.write(request, response, ProblemType.UNAUTHENTICATED,
+                                    "Send an API key as 'Authorization: Bearer <key>'.", Map.of());
+                        })
+                        .accessDeniedHandler((request, response, ex) -> ProblemResponses.write(request, response,
+                                ProblemType.FORBIDDEN, "This API key's role may not call this endpoint.", Map.of())))
+                .authorizeHttpRequests(a -> a
+                        .requestMatchers("/error").permitAll()
+                        .requestMatchers(HttpMethod.GET, "/actuator/health", "/actuator/health/**").permitAll()
+                        .requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
+                                "/swagger-ui.html", "/swagger-ui/**").permitAll()
+                        .requestMatchers(HttpMethod.GET, "/actuator/**").hasRole(ADMIN)
+                        .requestMatchers("/v1/api-keys", "/v1/api-keys/**").hasRole(ADMIN)
+                        .requestMatchers(HttpMethod.GET, "/v1/audit").hasRole(ADMIN)
+                        .requestMatchers(HttpMethod.POST, "/v1/datasets").hasRole(OWNER)
+                        .requestMatchers(HttpMethod.PUT, "/v1/datasets/*/data").hasRole(OWNER)
+                        .requestMatchers(HttpMethod.DELETE, "/v1/datasets/*").hasRole(OWNER)
+                        .requestMatchers("/v1/datasets/*/grants", "/v1/datasets/*/grants/**").hasRole(OWNER)
+                        .requestMatchers(HttpMethod.POST, "/v1/datasets/*/queries", "/v1/datasets/*/queries/quote")
+                                .hasAnyRole(OWNER, ANALYST)
+                        .requestMatchers(HttpMethod.GET, "/v1/datasets", "/v1/datasets/*", "/v1/datasets/*/budget",
+                                "/v1/datasets/*/ledger").hasAnyRole(OWNER, ANALYST)
+                        .requestMatchers(HttpMethod.GET, "/v1/jobs/*", "/v1/jobs/*/result").hasAnyRole(OWNER, ANALYST)
+                        .requestMatchers(HttpMethod.DELETE, "/v1/jobs/*").hasAnyRole(OWNER, ANALYST)
+                        .anyRequest().denyAll());
+        return http.build();
+    }
+
+    /** The audit filter runs before Spring Security's chain, so refused calls are recorded too. */
+    @Bean
+    FilterRegistrationBean<AuditFilter> auditFilter(AuditRepository audit, Clock clock) {
+        FilterRegistrationBean<AuditFilter> registration = new FilterRegistrationBean<>(new AuditFilter(audit, clock));
+        registration.setOrder(-200);
+        registration.addUrlPatterns("/v1/*");
+        return registration;
+    }
+}
