@@ -5,6 +5,7 @@ import io.privmat.api.ProblemType;
 import io.privmat.security.jdbc.AuditRepository;
 import java.time.Clock;
 import java.util.Map;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -22,6 +23,7 @@ import org.springframework.security.web.authentication.AnonymousAuthenticationFi
  * answer 404 so that existence does not leak.
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class SecurityConfiguration {
 
     private static final String OWNER = "OWNER";

@@ -90,6 +90,8 @@ class HelmChartTest {
         Map<String, Object> config = new Yaml().load(application);
         assertThat((Boolean) at(config, "privmat", "embedded-postgres", "enabled")).isFalse();
         assertThat((String) at(config, "privmat", "ingest", "max-upload-size")).isEqualTo("2GB");
+        assertThat((Integer) at(config, "privmat", "security", "requests-per-second")).isEqualTo(50);
+        assertThat(env).noneSatisfy(e -> assertThat(e.get("name")).isEqualTo("PRIVMAT_BOOTSTRAP_ADMIN_KEY"));
         assertThat((Integer) at(config, "privmat", "jobs", "max-attempts")).isEqualTo(3);
         assertThat((String) at(config, "spring", "datasource", "url")).startsWith("jdbc:postgresql://");
         assertThat((Integer) at(find(docs, "PodDisruptionBudget").orElseThrow(), "spec", "minAvailable")).isEqualTo(1);
@@ -106,6 +108,8 @@ class HelmChartTest {
                 Map.entry("ingress.hosts[0].paths[0].path", "/"),
                 Map.entry("ingress.hosts[0].paths[0].pathType", "Prefix"),
                 Map.entry("serviceMonitor.enabled", "true"),
+                Map.entry("serviceMonitor.bearerTokenSecret.name", "privmat-admin"),
+                Map.entry("bootstrapAdminKey.existingSecret", "privmat-admin"),
                 Map.entry("database.existingSecret", ""),
                 Map.entry("database.password", "s3cret"),
                 Map.entry("database.url", "jdbc:postgresql://managed.example:5432/pm?sslmode=require"),
@@ -120,6 +124,8 @@ class HelmChartTest {
         assertThat((String) at(find(docs, "Ingress").orElseThrow(), "spec", "rules", "0", "host")).isEqualTo("dp.example.org");
         assertThat((String) at(find(docs, "ServiceMonitor").orElseThrow(), "spec", "endpoints", "0", "path"))
                 .isEqualTo("/actuator/prometheus");
+        assertThat((String) at(find(docs, "ServiceMonitor").orElseThrow(), "spec", "endpoints", "0", "authorization",
+                "credentials", "name")).isEqualTo("privmat-admin");
         Map<String, Object> secret = find(docs, "Secret").orElseThrow();
         assertThat((String) at(secret, "stringData", "password")).isEqualTo("s3cret");
         Map<String, Object> container = at(deployment, "spec", "template", "spec", "containers", "0");
@@ -129,6 +135,10 @@ class HelmChartTest {
             assertThat((String) at(e, "valueFrom", "secretKeyRef", "name")).isEqualTo(at(secret, "metadata", "name"));
         });
         assertThat((String) at(container, "image")).endsWith(":1.2.3");
+        assertThat(env).anySatisfy(e -> {
+            assertThat(e.get("name")).isEqualTo("PRIVMAT_BOOTSTRAP_ADMIN_KEY");
+            assertThat((String) at(e, "valueFrom", "secretKeyRef", "name")).isEqualTo("privmat-admin");
+        });
         String application = at(find(docs, "ConfigMap").orElseThrow(), "data", "application.yaml");
         assertThat((Integer) at(new Yaml().load(application), "privmat", "jobs", "worker-threads")).isEqualTo(8);
         assertThat(application).contains("managed.example");

@@ -1,0 +1,186 @@
+package io.privmat.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.privmat.support.ApiTest;
+import java.net.http.HttpRequest;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+/**
+ * Every endpoint × every kind of caller → the expected status. The endpoint list is enumerated
+ * from the handler mappings: an endpoint added without a row here fails the test.
+ */
+class AuthorizationMatrixTest extends ApiTest {
+
+    /** Callers, in column order. */
+    enum Who { NONE, REVOKED, ADMIN, OWNER, GRANTED_ANALYST, UNGRANTED_ANALYST, OTHER_OWNER }
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    RequestMappingHandlerMapping mappings;
+
+    /** A request for an endpoint, built against fresh fixtures. */
+    record Call(String method, String path, String contentType, byte[] body) {}
+
+    /** Fresh fixtures: a READY dataset owned by the OWNER and granted to the analyst, a DONE job of the analyst. */
+    record Fixture(String dataset, String emptyDataset, String job, String throwawayKeyId) {}
+
+    private Fixture fixture() {
+        String dataset = readyMatrix("{\"epsilon\":5,\"delta\":1e-6}", "REPLACE_ONE");
+        String empty = createMatrix(1);
+        grant(dataset, ANALYST);
+        grant(empty, ANALYST);
+        Response job = sendAs(analystKey(), HttpRequest.newBuilder(uri("/v1/datasets/" + dataset + "/queries"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(QUERY)));
+        assertThat(job.status()).as(job.toString()).isEqualTo(202);
+        String jobId = job.json().get("id").asString();
+        awaitJob(jobId);
+        Response key = sendAs(ADMIN_KEY, HttpRequest.newBuilder(uri("/v1/api-keys")).header("Content-Type",
+                "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"throwaway\",\"role\":\"ANALYST\"}")));
+        return new Fixture(dataset, empty, jobId, key.json().get("id").asString());
+    }
+
+    private static final String QUERY = "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.001}";
+
+    private void grant(String dataset, String analyst) {
+        Response r = postJson("/v1/datasets/" + dataset + "/grants", "{\"analyst\":\"" + analyst + "\"}");
+        assertThat(r.status()).as(r.toString()).isEqualTo(201);
+    }
+
+    private record Row(Function<Fixture, Call> call, String[] expected) {}
+
+    private static Call json(String method, String path, String body) {
+        return new Call(method, path, "application/json", body.getBytes());
+    }
+
+    private static Call bare(String method, String path) {
+        return new Call(method, path, null, new byte[0]);
+    }
+
+    /** Expected status per caller: NONE, REVOKED, ADMIN, OWNER, GRANTED, UNGRANTED, OTHER_OWNER. */
+    private static Map<String, Row> table() {
+        Map<String, Row> t = new LinkedHashMap<>();
+        t.put("POST /v1/api-keys", new Row(f -> json("POST", "/v1/api-keys", "{\"name\":\"k\",\"role\":\"ANALYST\"}"),
+                row("401 401 201 403 403 403 403")));
+        t.put("GET /v1/api-keys", new Row(f -> bare("GET", "/v1/api-keys"), row("401 401 200 403 403 403 403")));
+        t.put("DELETE /v1/api-keys/{id}", new Row(f -> bare("DELETE", "/v1/api-keys/" + f.throwawayKeyId()),
+                row("401 401 200 403 403 403 403")));
+        t.put("GET /v1/audit", new Row(f -> bare("GET", "/v1/audit"), row("401 401 200 403 403 403 403")));
+        t.put("POST /v1/datasets", new Row(f -> json("POST", "/v1/datasets",
+                "{\"name\":\"m\",\"kind\":\"GRAPH\",\"budget\":{\"epsilon\":1,\"delta\":1e-6}}"),
+                row("401 401 403 201 403 403 201")));
+        t.put("GET /v1/datasets", new Row(f -> bare("GET", "/v1/datasets"), row("401 401 403 200 200 200 200")));
+        t.put("GET /v1/datasets/{id}", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset()),
+                row("401 401 403 200 200 404 404")));
+        t.put("DELETE /v1/datasets/{id}", new Row(f -> bare("DELETE", "/v1/datasets/" + f.dataset()),
+                row("401 401 403 204 403 403 404")));
+        t.put("PUT /v1/datasets/{id}/data", new Row(f -> new Call("PUT", "/v1/datasets/" + f.emptyDataset() + "/data",
+                "text/csv", "1,2\n".getBytes()), row("401 401 403 200 403 403 404")));
+        t.put("POST /v1/datasets/{id}/grants", new Row(f -> json("POST", "/v1/datasets/" + f.dataset() + "/grants",
+                "{\"analyst\":\"someone\"}"), row("401 401 403 201 403 403 404")));
+        t.put("GET /v1/datasets/{id}/grants", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset() + "/grants"),
+                row("401 401 403 200 403 403 404")));
+        t.put("DELETE /v1/datasets/{id}/grants/{analyst}", new Row(f -> bare("DELETE",
+                "/v1/datasets/" + f.dataset() + "/grants/" + ANALYST), row("401 401 403 204 403 403 404")));
+        t.put("POST /v1/datasets/{datasetId}/queries", new Row(f -> json("POST",
+                "/v1/datasets/" + f.dataset() + "/queries", QUERY), row("401 401 403 202 202 404 404")));
+        t.put("POST /v1/datasets/{datasetId}/queries/quote", new Row(f -> json("POST",
+                "/v1/datasets/" + f.dataset() + "/queries/quote", QUERY), row("401 401 403 200 200 404 404")));
+        t.put("GET /v1/datasets/{datasetId}/budget", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset() + "/budget"),
+                row("401 401 403 200 200 404 404")));
+        t.put("GET /v1/datasets/{datasetId}/ledger", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset() + "/ledger"),
+                row("401 401 403 200 200 404 404")));
+        t.put("GET /v1/jobs/{id}", new Row(f -> bare("GET", "/v1/jobs/" + f.job()), row("401 401 403 200 200 404 404")));
+        t.put("GET /v1/jobs/{id}/result", new Row(f -> bare("GET", "/v1/jobs/" + f.job() + "/result"),
+                row("401 401 403 200 200 404 404")));
+        // The fixture's job is DONE: visible callers get 409 (already finished), others 404.
+        t.put("DELETE /v1/jobs/{id}", new Row(f -> bare("DELETE", "/v1/jobs/" + f.job()),
+                row("401 401 403 409 409 404 404")));
+        return t;
+    }
+
+    private static String[] row(String statuses) {
+        return statuses.split(" ");
+    }
+
+    private Set<String> enumeratedEndpoints() {
+        Set<String> endpoints = new TreeSet<>();
+        for (RequestMappingInfo info : mappings.getHandlerMethods().keySet()) {
+            if (info.getPathPatternsCondition() == null) {
+                continue;
+            }
+            for (String pattern : info.getPathPatternsCondition().getPatternValues()) {
+                if (!pattern.startsWith("/v1/")) {
+                    continue; // springdoc and error pages: public or framework endpoints
+                }
+                Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
+                assertThat(methods).as("%s must declare its HTTP method", pattern).isNotEmpty();
+                for (RequestMethod m : methods) {
+                    endpoints.add(m.name() + " " + pattern);
+                }
+            }
+        }
+        return endpoints;
+    }
+
+    @Test
+    void everyEndpointHasARowAndNoRowIsStale() {
+        assertThat(new TreeSet<>(table().keySet())).isEqualTo(enumeratedEndpoints());
+    }
+
+    @Test
+    void everyEndpointTimesEveryCaller() {
+        String revoked = createKey("revoked-one", "ANALYST");
+        String revokedId = sendAs(ADMIN_KEY, HttpRequest.newBuilder(uri("/v1/api-keys?limit=1000")).GET()).json()
+                .valueStream().filter(k -> k.get("subject").asString().equals("revoked-one"))
+                .reduce((a, b) -> b).orElseThrow().get("id").asString();
+        assertThat(sendAs(ADMIN_KEY, HttpRequest.newBuilder(uri("/v1/api-keys/" + revokedId)).DELETE()).status())
+                .isEqualTo(200);
+        Map<Who, String> keys = new LinkedHashMap<>();
+        keys.put(Who.NONE, null);
+        keys.put(Who.REVOKED, revoked);
+        keys.put(Who.ADMIN, ADMIN_KEY);
+        keys.put(Who.OWNER, ownerKey());
+        keys.put(Who.GRANTED_ANALYST, analystKey());
+        keys.put(Who.UNGRANTED_ANALYST, otherAnalystKey());
+        keys.put(Who.OTHER_OWNER, otherOwnerKey());
+        List<String> failures = new ArrayList<>();
+        Fixture shared = fixture();
+        for (var entry : table().entrySet()) {
+            boolean mutating = !entry.getKey().startsWith("GET ");
+            for (Who who : Who.values()) {
+                // Reads share one fixture; every mutating call gets fresh ones.
+                Fixture fixture = mutating ? fixture() : shared;
+                Call call = entry.getValue().call().apply(fixture);
+                HttpRequest.Builder b = HttpRequest.newBuilder(uri(call.path()))
+                        .method(call.method(), call.body().length == 0 && !"POST".equals(call.method())
+                                && !"PUT".equals(call.method()) ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofByteArray(call.body()));
+                if (call.contentType() != null) {
+                    b.header("Content-Type", call.contentType());
+                }
+                Response r = sendAs(keys.get(who), b);
+                String expected = entry.getValue().expected()[who.ordinal()];
+                if (!expected.equals(Integer.toString(r.status()))) {
+                    failures.add(entry.getKey() + " as " + who + ": expected " + expected + " but was " + r);
+                }
+                if (r.status() >= 400) {
+                    assertThat(r.contentType()).as(entry.getKey() + " as " + who).startsWith("application/problem+json");
+                }
+            }
+        }
+        assertThat(failures).isEmpty();
+    }
+}
