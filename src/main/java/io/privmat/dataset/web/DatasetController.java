@@ -62,12 +62,7 @@ class DatasetController {
     @GetMapping
     @Operation(summary = "List datasets", description = "Oldest first, paged by offset and limit.")
     DatasetPage list(@RequestParam(defaultValue = "0") int offset, @RequestParam(defaultValue = "50") int limit) {
-        if (offset < 0) {
-            throw PrivmatException.invalidParameter("offset", "[0, ∞)", "offset must be in [0, ∞) but was " + offset);
-        }
-        if (limit < 1 || limit > 500) {
-            throw PrivmatException.invalidParameter("limit", "[1, 500]", "limit must be in [1, 500] but was " + limit);
-        }
+        io.privmat.api.Paging.check("offset", offset, limit, 500);
         Caller caller = Caller.current();
         return new DatasetPage(datasets.list(caller, offset, limit).stream().map(d -> DatasetView.of(d, caller)).toList(),
                 offset, limit, datasets.count(caller));

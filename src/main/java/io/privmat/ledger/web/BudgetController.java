@@ -1,7 +1,6 @@
 package io.privmat.ledger.web;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
-import io.privmat.api.PrivmatException;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
 import io.privmat.ledger.BudgetAccount;
@@ -69,12 +68,7 @@ class BudgetController {
     LedgerPage ledger(@PathVariable UUID datasetId, @RequestParam(defaultValue = "0") long after,
             @RequestParam(defaultValue = "100") int limit) {
         datasets.visible(datasetId, Caller.current());
-        if (limit < 1 || limit > 1000) {
-            throw PrivmatException.invalidParameter("limit", "[1, 1000]", "limit must be in [1, 1000] but was " + limit);
-        }
-        if (after < 0) {
-            throw PrivmatException.invalidParameter("after", "[0, ∞)", "after must be in [0, ∞) but was " + after);
-        }
+        io.privmat.api.Paging.check("after", after, limit, 1000);
         List<EntryView> entries = budget.entries(datasetId, after, limit).stream().map(EntryView::of).toList();
         Long next = entries.size() == limit ? entries.get(entries.size() - 1).id() : null;
         return new LedgerPage(entries, budget.entryCount(datasetId), next);

@@ -86,10 +86,7 @@ class ApiKeyController {
     @GetMapping
     @Operation(summary = "List API keys (prefixes only)")
     List<KeyView> list(@RequestParam(defaultValue = "0") int offset, @RequestParam(defaultValue = "100") int limit) {
-        if (offset < 0 || limit < 1 || limit > 1000) {
-            throw PrivmatException.invalidParameter(offset < 0 ? "offset" : "limit",
-                    offset < 0 ? "[0, ∞)" : "[1, 1000]", "offset must be ≥ 0 and limit in [1, 1000]");
-        }
+        io.privmat.api.Paging.check("offset", offset, limit, 1000);
         return keys.list(offset, limit).stream().map(KeyView::of).toList();
     }
 

@@ -1,6 +1,5 @@
 package io.privmat.security.web;
 
-import io.privmat.api.PrivmatException;
 import io.privmat.security.AuditEvent;
 import io.privmat.security.jdbc.AuditRepository;
 import io.swagger.v3.oas.annotations.Operation;
@@ -32,10 +31,7 @@ class AuditController {
     @GetMapping
     @Operation(summary = "Audit events, oldest first", description = "Keyset-paged: pass the last id as 'after'.")
     AuditPage page(@RequestParam(defaultValue = "0") long after, @RequestParam(defaultValue = "100") int limit) {
-        if (after < 0 || limit < 1 || limit > 1000) {
-            throw PrivmatException.invalidParameter(after < 0 ? "after" : "limit",
-                    after < 0 ? "[0, ∞)" : "[1, 1000]", "after must be ≥ 0 and limit in [1, 1000]");
-        }
+        io.privmat.api.Paging.check("after", after, limit, 1000);
         List<AuditEvent> events = audit.page(after, limit);
         return new AuditPage(events, events.size() == limit ? events.get(events.size() - 1).id() : null);
     }
