@@ -9,15 +9,43 @@ public final class Sensitivities {
     private Sensitivities() {}
 
     /**
+     * The row bound used in sensitivity formulas: B widened by 2⁻⁴⁰ relative, so that the few-ulp
+     * error of the floating-point norm computed when rows were clipped cannot put a stored row
+     * above the bound the noise assumes.
+     */
+    static double bound(double rowBound) {
+        return rowBound * (1 + 0x1p-40);
+    }
+
+    /**
      * Column sums Σᵢ xᵢ of rows with ‖xᵢ‖₂ ≤ B, in L2: B under ADD_REMOVE (one row appears or
      * disappears), 2B under REPLACE_ONE (x − x′ with both of norm ≤ B).
      */
     public static double columnSumsL2(double rowBound, NeighbouringRelation relation) {
-        return relation == NeighbouringRelation.ADD_REMOVE ? rowBound : 2 * rowBound;
+        double b = bound(rowBound);
+        return relation == NeighbouringRelation.ADD_REMOVE ? b : 2 * b;
     }
 
     /** Column sums in L1: ‖x‖₁ ≤ √d·‖x‖₂, so √d·B (ADD_REMOVE) or 2√d·B (REPLACE_ONE). */
     public static double columnSumsL1(double rowBound, int columns, NeighbouringRelation relation) {
-        return Math.sqrt(columns) * columnSumsL2(rowBound, relation);
+        return Math.nextUp(Math.sqrt(columns) * columnSumsL2(rowBound, relation));
+    }
+
+    /**
+     * The Gram matrix XᵀX in Frobenius norm (vec(XᵀX) in L2): B² under ADD_REMOVE (‖xxᵀ‖_F = ‖x‖²),
+     * √2·B² under REPLACE_ONE (‖xxᵀ − yyᵀ‖_F² ≤ ‖x‖⁴ + ‖y‖⁴, tight for x ⟂ y).
+     */
+    public static double gramFrobenius(double rowBound, NeighbouringRelation relation) {
+        double b2 = Math.nextUp(bound(rowBound) * bound(rowBound));
+        return relation == NeighbouringRelation.ADD_REMOVE ? b2 : Math.nextUp(Math.sqrt(2) * b2);
+    }
+
+    /**
+     * The eigenvalue vector λ(XᵀX) in L1: B² under ADD_REMOVE, 2B² under REPLACE_ONE (Weyl
+     * interlacing plus the trace; mechanisms.md §1.2).
+     */
+    public static double eigenvaluesL1(double rowBound, NeighbouringRelation relation) {
+        double b2 = Math.nextUp(bound(rowBound) * bound(rowBound));
+        return relation == NeighbouringRelation.ADD_REMOVE ? b2 : 2 * b2;
     }
 }

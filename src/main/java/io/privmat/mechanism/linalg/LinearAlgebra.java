@@ -1,0 +1,63 @@
+package io.privmat.mechanism.linalg;
+
+import dev.ludovic.netlib.blas.BLAS;
+import dev.ludovic.netlib.lapack.LAPACK;
+import org.netlib.util.intW;
+
+/** Access to BLAS and LAPACK; reports which implementation is in use. */
+public final class LinearAlgebra {
+
+    static final BLAS BLAS_INSTANCE = BLAS.getInstance();
+    static final LAPACK LAPACK_INSTANCE = LAPACK.getInstance();
+
+    private LinearAlgebra() {}
+
+    /** E.g. "JNIBLAS/JNILAPACK" (native OpenBLAS) or "Java11BLAS/…" (pure Java fallback). */
+    public static String implementation() {
+        return BLAS_INSTANCE.getClass().getSimpleName() + "/" + LAPACK_INSTANCE.getClass().getSimpleName();
+    }
+
+    /** True when the native OpenBLAS is in use. */
+    public static boolean isNative() {
+        return BLAS_INSTANCE.getClass().getSimpleName().startsWith("JNI");
+    }
+
+    /**
+     * Symmetric eigendecomposition (LAPACK dsyevd) of a d×d symmetric matrix, not modified.
+     *
+     * @return eigenvalues in descending order, with eigenvectors as the columns of a row-major d×d
+     *     matrix in the same order
+     * @throws NumericalFailureException if LAPACK reports failure
+     */
+    public static SymmetricEigen eigen(double[] symmetric, int d) {
+        double[] a = symmetric.clone();
+        double[] w = new double[d];
+        intW info = new intW(0);
+        double[] workQuery = new double[1];
+        int[] iworkQuery = new int[1];
+        LAPACK_INSTANCE.dsyevd("V", "U", d, a, d, w, workQuery, -1, iworkQuery, -1, info);
+        double[] work = new double[(int) workQuery[0]];
+        int[] iwork = new int[iworkQuery[0]];
+        LAPACK_INSTANCE.dsyevd("V", "U", d, a, d, w, work, work.length, iwork, iwork.length, info);
+        if (info.val != 0) {
+            throw new NumericalFailureException("symmetric eigendecomposition did not converge");
+        }
+        // LAPACK: ascending values; vector j is column j in column-major = row j of `a` as stored.
+        double[] values = new double[d];
+        double[] vectors = new double[d * d];
+        for (int j = 0; j < d; j++) {
+            int src = d - 1 - j;
+            values[j] = w[src];
+            for (int i = 0; i < d; i++) {
+                vectors[i * d + j] = a[src * d + i];
+            }
+        }
+        return new SymmetricEigen(d, values, vectors);
+    }
+
+    /** C += Aᵀ·A for a row-major block A (rows × d); only the upper triangle of C (as stored) is kept current. */
+    static void syrkRowMajor(double[] block, int offset, int rows, int d, double[] c) {
+        // Row-major rows×d is column-major d×rows (= Aᵀ); dsyrk "N" computes (Aᵀ)(Aᵀ)ᵀ = AᵀA.
+        BLAS_INSTANCE.dsyrk("U", "N", d, rows, 1.0, block, offset, d, 1.0, c, 0, d);
+    }
+}

@@ -1,0 +1,19 @@
+package io.privmat.mechanism.linalg;
+
+/** Row-major matrix products through BLAS dgemm. */
+public final class LinearAlgebraOps {
+
+    private LinearAlgebraOps() {}
+
+    /** out (m×n) = A (m×k) · B (k×n), all row-major. */
+    public static void multiply(double[] a, int m, int k, double[] b, int n, double[] out) {
+        // Row-major X is column-major Xᵀ: outᵀ = Bᵀ·Aᵀ.
+        LinearAlgebra.BLAS_INSTANCE.dgemm("N", "N", n, m, k, 1.0, b, n, a, k, 0.0, out, n);
+    }
+
+    /** out (m×n) = A (m×k) · Bᵀ where B is n×k, all row-major. */
+    public static void multiplyTransB(double[] a, int m, int k, double[] b, int n, double[] out) {
+        // outᵀ = B·Aᵀ: in column-major, B (row-major n×k) is Bᵀ (k×n), so use "T".
+        LinearAlgebra.BLAS_INSTANCE.dgemm("T", "N", n, m, k, 1.0, b, k, a, k, 0.0, out, n);
+    }
+}
