@@ -75,12 +75,4 @@ class ColumnSumsHandler implements JobHandler {
         body.put("columnSums", released);
         return new JobOutput(json.writeValueAsString(body), "columnSums", new int[] {d}, released);
     }
-
-    /** The stored parameters document, read back into a request. */
-    record StoredRequest(String kind, String mechanism, java.math.BigDecimal epsilon, java.math.BigDecimal delta,
-            java.math.BigDecimal rho) {
-        QueryRequest toRequest() {
-            return new QueryRequest(kind, mechanism, epsilon, delta, rho, null);
-        }
-    }
 }

@@ -5,7 +5,11 @@ import java.util.List;
 /** The catalogue of query kinds and the mechanisms each accepts. */
 enum QueryKind {
     /** Noisy per-column sums Σᵢ xᵢ of a matrix (the cheap end-to-end query). */
-    COLUMN_SUMS(List.of("GAUSSIAN", "LAPLACE"));
+    COLUMN_SUMS(List.of("GAUSSIAN", "LAPLACE")),
+    /** A private second-moment (or, with params.center, scatter) matrix, d×d. */
+    COVARIANCE(List.of("ANALYZE_GAUSS", "WISHART", "EIGEN_SAMPLING")),
+    /** A private top-k principal subspace (params.k) and its eigenvalues. */
+    PCA(List.of("ANALYZE_GAUSS", "WISHART", "EIGEN_SAMPLING"));
 
     final List<String> mechanisms;
 

@@ -38,8 +38,17 @@ public class QueryPlanner {
     static final BigDecimal MAX_DELTA = new BigDecimal("0.01");
     static final BigDecimal MAX_RHO = BigDecimal.valueOf(100);
 
-    /** A plan plus the release function that will apply it to the exact statistic. */
-    public record Planned(QueryPlan plan, BiFunction<double[], NoiseSource, double[]> release) {}
+    /**
+     * A plan plus what runs it: the release function for vector statistics (COLUMN_SUMS), or the
+     * covariance specification (COVARIANCE, PCA).
+     */
+    public record Planned(QueryPlan plan, @Nullable BiFunction<double[], NoiseSource, double[]> release,
+            @Nullable CovarianceSpec covariance) {
+
+        Planned(QueryPlan plan, BiFunction<double[], NoiseSource, double[]> release) {
+            this(plan, release, null);
+        }
+    }
 
     public Planned plan(Dataset dataset, QueryRequest request) {
         QueryKind kind = parseKind(request.kind());
@@ -52,11 +61,14 @@ public class QueryPlanner {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND,
                     kind + " needs a MATRIX dataset; this one is a " + dataset.kind() + ".", Map.of());
         }
+        AccountingMode mode = dataset.budget().mode();
+        if (kind != QueryKind.COLUMN_SUMS) {
+            return CovariancePlanner.plan(kind, mechanism, dataset, request, mode);
+        }
         if (request.params() != null && !request.params().isEmpty()) {
             throw PrivmatException.invalidParameter("params." + request.params().keySet().iterator().next(), "none",
                     kind + " takes no params");
         }
-        AccountingMode mode = dataset.budget().mode();
         BigDecimal epsilon = request.epsilon();
         BigDecimal delta = request.delta();
         BigDecimal rho = request.rho();
@@ -129,13 +141,13 @@ public class QueryPlanner {
         return new Planned(new QueryPlan(kind.name(), mechanism, parameters, loss, loss, noise), m::release);
     }
 
-    private static PrivmatException incompatible(AccountingMode mode, String mechanism) {
+    static PrivmatException incompatible(AccountingMode mode, String mechanism) {
         return new PrivmatException(ProblemType.INCOMPATIBLE_ACCOUNTING, mechanism + " cannot be charged under "
                 + mode + " accounting (it is not pure epsilon-DP).",
                 Map.of("accounting", mode.name(), "parameter", "mechanism"));
     }
 
-    private static void check(String name, @Nullable BigDecimal value, BigDecimal max) {
+    static void check(String name, @Nullable BigDecimal value, BigDecimal max) {
         if (value != null && (value.signum() <= 0 || value.compareTo(max) > 0)) {
             throw PrivmatException.invalidParameter(name, "(0, " + max.toPlainString() + "]",
                     name + " must be in (0, " + max.toPlainString() + "] but was " + value.toPlainString());

@@ -9,13 +9,17 @@ import org.jspecify.annotations.Nullable;
 @Schema(name = "QueryRequest", description = "Give either rho (zCDP) or epsilon (and delta for Gaussian "
         + "mechanisms). The cost is computed from these public parameters before any data is read.")
 public record QueryRequest(
-        @Schema(description = "Query kind", allowableValues = {"COLUMN_SUMS"}, requiredMode = Schema.RequiredMode.REQUIRED)
+        @Schema(description = "Query kind", allowableValues = {"COLUMN_SUMS", "COVARIANCE", "PCA"},
+                requiredMode = Schema.RequiredMode.REQUIRED)
         @Nullable String kind,
-        @Schema(description = "Mechanism for the kind: COLUMN_SUMS accepts GAUSSIAN or LAPLACE",
+        @Schema(description = "Mechanism for the kind: COLUMN_SUMS accepts GAUSSIAN or LAPLACE; COVARIANCE and PCA "
+                + "accept ANALYZE_GAUSS (rho, or epsilon+delta), WISHART (epsilon+delta) or EIGEN_SAMPLING (epsilon)",
                 requiredMode = Schema.RequiredMode.REQUIRED) @Nullable String mechanism,
         @Schema(description = "epsilon in (0, 100]", example = "0.5") @Nullable BigDecimal epsilon,
         @Schema(description = "delta in (0, 0.01], with epsilon, for Gaussian mechanisms", example = "1e-7")
         @Nullable BigDecimal delta,
         @Schema(description = "rho in (0, 100], zCDP, instead of epsilon/delta (ZCDP accounting only)")
         @Nullable BigDecimal rho,
-        @Schema(description = "Kind-specific parameters (none for COLUMN_SUMS)") @Nullable Map<String, Object> params) {}
+        @Schema(description = "Kind-specific parameters: PCA needs k (1..d); COVARIANCE takes k with EIGEN_SAMPLING "
+                + "(rank, default min(d, 10)); center=true (ANALYZE_GAUSS, REPLACE_ONE) spends 10% of the budget on "
+                + "private column sums and returns the scatter matrix") @Nullable Map<String, Object> params) {}

@@ -1,0 +1,140 @@
+package io.privmat.query;
+
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetRows;
+import io.privmat.dataset.DatasetService;
+import io.privmat.dataset.MatrixChunk;
+import io.privmat.dataset.Neighbouring;
+import io.privmat.job.Job;
+import io.privmat.job.JobContext;
+import io.privmat.job.JobHandler;
+import io.privmat.job.JobOutput;
+import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.covariance.PostProcessing;
+import io.privmat.mechanism.linalg.GramAccumulator;
+import io.privmat.mechanism.noise.NoiseSource;
+import io.privmat.mechanism.noise.NoiseSources;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Runs COVARIANCE and PCA jobs: streams the row chunks into XᵀX (and the column sums when
+ * centring) with O(d²) memory, applies the planned mechanism, post-processes (PSD projection,
+ * eigenvalue clamping to [0, n·B²] when n is public, top-k subspace) and stores the result.
+ */
+@Configuration(proxyBeanMethods = false)
+class CovarianceHandlers {
+
+    @Bean
+    JobHandler covarianceHandler(DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json) {
+        return new Runner(QueryKind.COVARIANCE, datasets, rows, planner, json);
+    }
+
+    @Bean
+    JobHandler pcaHandler(DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json) {
+        return new Runner(QueryKind.PCA, datasets, rows, planner, json);
+    }
+
+    static final class Runner implements JobHandler {
+        private final QueryKind kind;
+        private final DatasetService datasets;
+        private final DatasetRows rows;
+        private final QueryPlanner planner;
+        private final JsonMapper json;
+
+        Runner(QueryKind kind, DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json) {
+            this.kind = kind;
+            this.datasets = datasets;
+            this.rows = rows;
+            this.planner = planner;
+            this.json = json;
+        }
+
+        @Override
+        public String kind() {
+            return kind.name();
+        }
+
+        @Override
+        public JobOutput run(JobContext context) {
+            Job job = context.job();
+            Dataset dataset = datasets.get(job.datasetId());
+            QueryPlanner.Planned planned = planner.plan(dataset,
+                    json.readValue(job.parameters(), StoredRequest.class).toRequest());
+            CovarianceSpec spec = planned.covariance();
+            int d = Math.toIntExact(dataset.cols());
+            long n = dataset.rows();
+            GramAccumulator gram = new GramAccumulator(d);
+            double[] sums = new double[d];
+            boolean center = spec.mean() != null;
+            rows.forEachMatrixChunk(dataset.id(), (MatrixChunk chunk) -> {
+                double[] dense = chunk.toDense();
+                gram.addRows(dense, 0, chunk.rowCount());
+                if (center) {
+                    for (int r = 0; r < chunk.rowCount(); r++) {
+                        for (int c = 0; c < d; c++) {
+                            sums[c] += dense[r * d + c];
+                        }
+                    }
+                }
+                context.progress(0.8 * gram.rows() / Math.max(1, n));
+            });
+            double[] c = gram.result();
+            boolean nPublic = dataset.neighbouring() == Neighbouring.REPLACE_ONE;
+            double b2 = dataset.rowNormBound() * dataset.rowNormBound();
+            double upper = nPublic ? n * b2 : Double.POSITIVE_INFINITY;
+            NoiseSource random = NoiseSources.secure();
+            CovarianceRelease release;
+            if (spec.eigenSampling() != null) {
+                release = spec.eigenSampling().release(c, nPublic ? n : Double.POSITIVE_INFINITY, !spec.pca(), random);
+            } else {
+                double[] noisy = spec.analyzeGauss() != null ? spec.analyzeGauss().release(c, random)
+                        : spec.wishart().release(c, random);
+                if (center) {
+                    double[] s = spec.mean().release(sums, random);
+                    for (int i = 0; i < d; i++) {
+                        for (int j = 0; j < d; j++) {
+                            noisy[i * d + j] -= s[i] * s[j] / n;
+                        }
+                    }
+                }
+                context.progress(0.9);
+                release = PostProcessing.psdAndTopK(noisy, d, spec.k(), upper, !spec.pca());
+            }
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("jobId", job.id());
+            body.put("datasetId", dataset.id());
+            body.put("kind", kind.name());
+            body.put("mechanism", planned.plan().mechanism());
+            body.put("neighbouring", dataset.neighbouring().name());
+            body.put("rowNormBound", dataset.rowNormBound());
+            body.put("centered", center);
+            body.put("scale", center ? "sum over rows of (x − mean)(x − mean)ᵀ" : "sum over rows of x xᵀ (XᵀX)");
+            if (nPublic) {
+                body.put("rows", n);
+            }
+            body.put("loss", QueryService.lossDocument(planned.plan()));
+            body.put("noise", planned.plan().noise());
+            body.put("eigenvalues", release.eigenvalues());
+            if (spec.pca()) {
+                body.put("k", release.k());
+                body.put("components", rows(release.components(), d, release.k()));
+                return new JobOutput(json.writeValueAsString(body), "components", new int[] {d, release.k()},
+                        release.components());
+            }
+            body.put("covariance", rows(release.covariance(), d, d));
+            return new JobOutput(json.writeValueAsString(body), "covariance", new int[] {d, d}, release.covariance());
+        }
+
+        private static double[][] rows(double[] rowMajor, int r, int c) {
+            double[][] out = new double[r][c];
+            for (int i = 0; i < r; i++) {
+                System.arraycopy(rowMajor, i * c, out[i], 0, c);
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.privmat.query;
+
+import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/** A job's stored parameters document, read back into the request that produced it. */
+record StoredRequest(String kind, String mechanism, @Nullable BigDecimal epsilon, @Nullable BigDecimal delta,
+        @Nullable BigDecimal rho, @Nullable Integer k, @Nullable Boolean center) {
+
+    QueryRequest toRequest() {
+        Map<String, Object> params = new LinkedHashMap<>();
+        if (k != null) {
+            params.put("k", k);
+        }
+        if (center != null) {
+            params.put("center", center);
+        }
+        return new QueryRequest(kind, mechanism, epsilon, delta, rho, params.isEmpty() ? null : params);
+    }
+}
