@@ -48,6 +48,18 @@ final class ChaCha20NoiseSource implements NoiseSource {
         return v;
     }
 
+    @Override
+    public NoiseSource split() {
+        byte[] material = new byte[44];
+        for (int i = 0; i < 44; i += 8) {
+            long v = nextLong();
+            for (int b = 0; b < 8 && i + b < 44; b++) {
+                material[i + b] = (byte) (v >>> (8 * b));
+            }
+        }
+        return new ChaCha20NoiseSource(() -> material.clone());
+    }
+
     private void refill() {
         if (bytesSinceKey >= REKEY_BYTES) {
             rekey();

@@ -123,9 +123,21 @@ public final class GridNoise {
         requireSquare(matrix, d);
         double g = plan.granularity();
         long[] noise = new long[d * d];
-        for (int i = 0; i < noise.length; i++) {
-            noise[i] = ExactSamplers.discreteGaussian(random, plan.sigmaSquaredNum(), plan.sigmaSquaredDen());
+        // d² exact samples: split the rows over the cores, each part with its own split source
+        // (deterministic for a seeded source: parts and their row ranges are fixed).
+        int parts = Math.max(1, Math.min(d, Runtime.getRuntime().availableProcessors()));
+        NoiseSource[] sources = new NoiseSource[parts];
+        for (int p = 0; p < parts; p++) {
+            sources[p] = random.split();
         }
+        java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> {
+            NoiseSource source = sources[p];
+            int from = (int) ((long) p * d / parts) * d;
+            int to = (int) ((long) (p + 1) * d / parts) * d;
+            for (int i = from; i < to; i++) {
+                noise[i] = ExactSamplers.discreteGaussian(source, plan.sigmaSquaredNum(), plan.sigmaSquaredDen());
+            }
+        });
         double[] out = new double[d * d];
         for (int i = 0; i < d; i++) {
             for (int j = i; j < d; j++) {

@@ -33,6 +33,12 @@ public interface NoiseSource {
         return (nextLong() >>> 11) * 0x1.0p-53;
     }
 
+    /**
+     * An independent source for use on another thread, keyed from this source's output (so a
+     * CSPRNG stays a CSPRNG, and a seeded test source stays reproducible).
+     */
+    NoiseSource split();
+
     /** A fair coin. */
     default boolean nextBoolean() {
         return nextLong() < 0;
