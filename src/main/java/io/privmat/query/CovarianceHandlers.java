@@ -14,8 +14,12 @@ import io.privmat.mechanism.covariance.PostProcessing;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.NoiseSources;
+import io.privmat.release.NewRelease;
+import io.privmat.release.ReleaseKind;
+import io.privmat.release.ReleaseService;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.UUID;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.json.JsonMapper;
@@ -29,13 +33,15 @@ import tools.jackson.databind.json.JsonMapper;
 class CovarianceHandlers {
 
     @Bean
-    JobHandler covarianceHandler(DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json) {
-        return new Runner(QueryKind.COVARIANCE, datasets, rows, planner, json);
+    JobHandler covarianceHandler(DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json,
+            ReleaseService releases) {
+        return new Runner(QueryKind.COVARIANCE, datasets, rows, planner, json, releases);
     }
 
     @Bean
-    JobHandler pcaHandler(DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json) {
-        return new Runner(QueryKind.PCA, datasets, rows, planner, json);
+    JobHandler pcaHandler(DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json,
+            ReleaseService releases) {
+        return new Runner(QueryKind.PCA, datasets, rows, planner, json, releases);
     }
 
     static final class Runner implements JobHandler {
@@ -44,8 +50,11 @@ class CovarianceHandlers {
         private final DatasetRows rows;
         private final QueryPlanner planner;
         private final JsonMapper json;
+        private final ReleaseService releases;
 
-        Runner(QueryKind kind, DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json) {
+        Runner(QueryKind kind, DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json,
+                ReleaseService releases) {
+            this.releases = releases;
             this.kind = kind;
             this.datasets = datasets;
             this.rows = rows;
@@ -88,11 +97,17 @@ class CovarianceHandlers {
             double upper = nPublic ? n * b2 : Double.POSITIVE_INFINITY;
             NoiseSource random = NoiseSources.secure();
             CovarianceRelease release;
+            UUID releaseId = null;
             if (spec.eigenSampling() != null) {
                 release = spec.eigenSampling().release(c, nPublic ? n : Double.POSITIVE_INFINITY, !spec.pca(), random);
             } else {
                 double[] noisy = spec.analyzeGauss() != null ? spec.analyzeGauss().release(c, random)
                         : spec.wishart().release(c, random);
+                if (!spec.pca() && !center) {
+                    // The raw noisy matrix is the mechanism's output: keep it as a release that answers
+                    // directional variance for free (the same path as the sketches).
+                    releaseId = storeRelease(job, dataset, planned, noisy, d);
+                }
                 if (center) {
                     double[] s = spec.mean().release(sums, random);
                     for (int i = 0; i < d; i++) {
@@ -125,8 +140,31 @@ class CovarianceHandlers {
                 return new JobOutput(json.writeValueAsString(body), "components", new int[] {d, release.k()},
                         release.components());
             }
+            if (releaseId != null) {
+                body.put("releaseId", releaseId);
+                body.put("release", "/v1/releases/" + releaseId);
+            }
             body.put("covariance", rows(release.covariance(), d, d));
             return new JobOutput(json.writeValueAsString(body), "covariance", new int[] {d, d}, release.covariance());
+        }
+
+        private UUID storeRelease(Job job, Dataset dataset, QueryPlanner.Planned planned, double[] noisy, int d) {
+            CovarianceSpec spec = planned.covariance();
+            Map<String, Object> meta = new LinkedHashMap<>();
+            if (spec.analyzeGauss() != null) {
+                meta.put("sigma", spec.analyzeGauss().sigma());
+                meta.put("granularity", spec.analyzeGauss().granularity());
+            } else {
+                meta.put("degrees", spec.wishart().degrees());
+                meta.put("b2", dataset.rowNormBound() * dataset.rowNormBound());
+                meta.put("granularity", spec.wishart().granularity());
+            }
+            meta.put("nu", 0.05);
+            UUID id = UUID.randomUUID();
+            releases.store(new NewRelease(id, dataset.id(), job.id(), ReleaseKind.COVARIANCE,
+                    planned.plan().mechanism(), job.parameters(),
+                    json.writeValueAsString(QueryService.lossDocument(planned.plan())), meta, d, d, noisy, false));
+            return id;
         }
 
         private static double[][] rows(double[] rowMajor, int r, int c) {

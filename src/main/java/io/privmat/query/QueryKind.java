@@ -9,7 +9,9 @@ enum QueryKind {
     /** A private second-moment (or, with params.center, scatter) matrix, d×d. */
     COVARIANCE(List.of("ANALYZE_GAUSS", "WISHART", "EIGEN_SAMPLING")),
     /** A private top-k principal subspace (params.k) and its eigenvalues. */
-    PCA(List.of("ANALYZE_GAUSS", "WISHART", "EIGEN_SAMPLING"));
+    PCA(List.of("ANALYZE_GAUSS", "WISHART", "EIGEN_SAMPLING")),
+    /** A private sketch released once; directional variances or cuts are then answered for free. */
+    SKETCH(List.of("JL", "WISHART"));
 
     final List<String> mechanisms;
 

@@ -43,10 +43,15 @@ public class QueryPlanner {
      * covariance specification (COVARIANCE, PCA).
      */
     public record Planned(QueryPlan plan, @Nullable BiFunction<double[], NoiseSource, double[]> release,
-            @Nullable CovarianceSpec covariance) {
+            @Nullable CovarianceSpec covariance, @Nullable SketchSpec sketch) {
 
         Planned(QueryPlan plan, BiFunction<double[], NoiseSource, double[]> release) {
-            this(plan, release, null);
+            this(plan, release, null, null);
+        }
+
+        Planned(QueryPlan plan, @Nullable BiFunction<double[], NoiseSource, double[]> release,
+                CovarianceSpec covariance) {
+            this(plan, release, covariance, null);
         }
     }
 
@@ -57,11 +62,14 @@ public class QueryPlanner {
             throw new PrivmatException(ProblemType.DATASET_NOT_READY,
                     "Dataset " + dataset.id() + " has no data yet; upload it first.", Map.of());
         }
+        AccountingMode mode = dataset.budget().mode();
+        if (kind == QueryKind.SKETCH) {
+            return SketchPlanner.plan(mechanism, dataset, request, mode);
+        }
         if (dataset.kind() != DatasetKind.MATRIX) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND,
                     kind + " needs a MATRIX dataset; this one is a " + dataset.kind() + ".", Map.of());
         }
-        AccountingMode mode = dataset.budget().mode();
         if (kind != QueryKind.COLUMN_SUMS) {
             return CovariancePlanner.plan(kind, mechanism, dataset, request, mode);
         }

@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 
 /** A job's stored parameters document, read back into the request that produced it. */
 record StoredRequest(String kind, String mechanism, @Nullable BigDecimal epsilon, @Nullable BigDecimal delta,
-        @Nullable BigDecimal rho, @Nullable Integer k, @Nullable Boolean center) {
+        @Nullable BigDecimal rho, @Nullable Integer k, @Nullable Boolean center, @Nullable Double eta,
+        @Nullable Double nu) {
 
     QueryRequest toRequest() {
         Map<String, Object> params = new LinkedHashMap<>();
@@ -16,6 +17,12 @@ record StoredRequest(String kind, String mechanism, @Nullable BigDecimal epsilon
         }
         if (center != null) {
             params.put("center", center);
+        }
+        if (eta != null) {
+            params.put("eta", eta);
+        }
+        if (nu != null) {
+            params.put("nu", nu);
         }
         return new QueryRequest(kind, mechanism, epsilon, delta, rho, params.isEmpty() ? null : params);
     }

@@ -1,6 +1,7 @@
 /**
- * The release capability (see architecture.md). Placeholder: built by a later issue; the package
- * exists so that the architecture rules cover it from the start.
+ * Stored private artifacts (sketches, noisy second-moment matrices) with their provenance, and the
+ * free queries answered from them — directional variances and graph cuts — which are
+ * post-processing: they touch no raw data and never charge the ledger.
  */
 @NullMarked
 package io.privmat.release;

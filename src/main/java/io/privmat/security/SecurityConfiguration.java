@@ -68,6 +68,9 @@ class SecurityConfiguration {
                                 "/v1/datasets/*/ledger").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.GET, "/v1/jobs/*", "/v1/jobs/*/result").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.DELETE, "/v1/jobs/*").hasAnyRole(OWNER, ANALYST)
+                        .requestMatchers(HttpMethod.GET, "/v1/releases/*").hasAnyRole(OWNER, ANALYST)
+                        .requestMatchers(HttpMethod.POST, "/v1/releases/*/directional-variance", "/v1/releases/*/cuts")
+                                .hasAnyRole(OWNER, ANALYST)
                         .anyRequest().denyAll());
         return http.build();
     }

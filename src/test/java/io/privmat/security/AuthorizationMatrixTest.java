@@ -35,10 +35,10 @@ class AuthorizationMatrixTest extends ApiTest {
     record Call(String method, String path, String contentType, byte[] body) {}
 
     /** Fresh fixtures: a READY dataset owned by the OWNER and granted to the analyst, a DONE job of the analyst. */
-    record Fixture(String dataset, String emptyDataset, String job, String throwawayKeyId) {}
+    record Fixture(String dataset, String emptyDataset, String job, String throwawayKeyId, String release) {}
 
     private Fixture fixture() {
-        String dataset = readyMatrix("{\"epsilon\":5,\"delta\":1e-6}", "REPLACE_ONE");
+        String dataset = readyMatrix("{\"epsilon\":20,\"delta\":1e-6}", "REPLACE_ONE");
         String empty = createMatrix(1);
         grant(dataset, ANALYST);
         grant(empty, ANALYST);
@@ -49,7 +49,12 @@ class AuthorizationMatrixTest extends ApiTest {
         awaitJob(jobId);
         Response key = sendAs(ADMIN_KEY, HttpRequest.newBuilder(uri("/v1/api-keys")).header("Content-Type",
                 "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"throwaway\",\"role\":\"ANALYST\"}")));
-        return new Fixture(dataset, empty, jobId, key.json().get("id").asString());
+        Response cov = postJson("/v1/datasets/" + dataset + "/queries",
+                "{\"kind\":\"COVARIANCE\",\"mechanism\":\"ANALYZE_GAUSS\",\"rho\":0.01}");
+        String covJob = cov.json().get("id").asString();
+        awaitJob(covJob);
+        String release = get("/v1/jobs/" + covJob + "/result").json().get("releaseId").asString();
+        return new Fixture(dataset, empty, jobId, key.json().get("id").asString(), release);
     }
 
     private static final String QUERY = "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.001}";
@@ -105,6 +110,13 @@ class AuthorizationMatrixTest extends ApiTest {
         t.put("GET /v1/jobs/{id}", new Row(f -> bare("GET", "/v1/jobs/" + f.job()), row("401 401 403 200 200 404 404")));
         t.put("GET /v1/jobs/{id}/result", new Row(f -> bare("GET", "/v1/jobs/" + f.job() + "/result"),
                 row("401 401 403 200 200 404 404")));
+        t.put("GET /v1/releases/{id}", new Row(f -> bare("GET", "/v1/releases/" + f.release()),
+                row("401 401 403 200 200 404 404")));
+        t.put("POST /v1/releases/{id}/directional-variance", new Row(f -> json("POST",
+                "/v1/releases/" + f.release() + "/directional-variance", "{\"vectors\":[[1,0,0]]}"),
+                row("401 401 403 200 200 404 404")));
+        t.put("POST /v1/releases/{id}/cuts", new Row(f -> json("POST", "/v1/releases/" + f.release() + "/cuts",
+                "{\"sets\":[[\"a\"]]}"), row("401 401 403 409 409 404 404")));
         // The fixture's job is DONE: visible callers get 409 (already finished), others 404.
         t.put("DELETE /v1/jobs/{id}", new Row(f -> bare("DELETE", "/v1/jobs/" + f.job()),
                 row("401 401 403 409 409 404 404")));

@@ -55,6 +55,29 @@ public final class LinearAlgebra {
         return new SymmetricEigen(d, values, vectors);
     }
 
+    /**
+     * Cholesky factor L (lower triangular, row-major, zeros above the diagonal) of a symmetric
+     * positive definite d×d matrix, not modified (LAPACK dpotrf).
+     *
+     * @throws NumericalFailureException if the matrix is not positive definite
+     */
+    public static double[] cholesky(double[] spd, int d) {
+        // Row-major symmetric = column-major symmetric; ask LAPACK for the upper factor U (col-major),
+        // which read row-major is Uᵀ = L.
+        double[] a = spd.clone();
+        intW info = new intW(0);
+        LAPACK_INSTANCE.dpotrf("U", d, a, d, info);
+        if (info.val != 0) {
+            throw new NumericalFailureException("matrix is not positive definite");
+        }
+        for (int i = 0; i < d; i++) {
+            for (int j = i + 1; j < d; j++) {
+                a[i * d + j] = 0;
+            }
+        }
+        return a;
+    }
+
     /** C += Aᵀ·A for a row-major block A (rows × d); only the upper triangle of C (as stored) is kept current. */
     static void syrkRowMajor(double[] block, int offset, int rows, int d, double[] c) {
         // Row-major rows×d is column-major d×rows (= Aᵀ); dsyrk "N" computes (Aᵀ)(Aᵀ)ᵀ = AᵀA.

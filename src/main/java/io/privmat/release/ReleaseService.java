@@ -1,0 +1,207 @@
+package io.privmat.release;
+
+import io.privmat.api.PrivmatException;
+import io.privmat.api.ProblemType;
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetService;
+import io.privmat.mechanism.sketch.Interval;
+import io.privmat.mechanism.sketch.JlGraphSketch;
+import io.privmat.mechanism.sketch.JlMatrixSketch;
+import io.privmat.mechanism.sketch.JlParameters;
+import io.privmat.mechanism.sketch.QuadraticForms;
+import io.privmat.security.Caller;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.stereotype.Service;
+
+/**
+ * Stores releases and answers the free queries on them. Answering is post-processing of an earlier
+ * private output: it reads only the stored release (never the dataset's rows) and never touches the
+ * ledger. Payloads are cached in memory (bounded by {@code privmat.releases.cache-bytes}).
+ */
+@Service
+public class ReleaseService {
+
+    /** Most vectors or sets in one request. */
+    static final int MAX_QUERIES = 10_000;
+
+    private final ReleaseRepository repository;
+    private final DatasetService datasets;
+    private final Clock clock;
+    private final long cacheBytes;
+    private final Map<UUID, Object> cache;
+    private long cached;
+
+    public ReleaseService(ReleaseRepository repository, DatasetService datasets, Clock clock,
+            @Value("${privmat.releases.cache-bytes:1073741824}") long cacheBytes) {
+        this.repository = repository;
+        this.datasets = datasets;
+        this.clock = clock;
+        this.cacheBytes = cacheBytes;
+        this.cache = new LinkedHashMap<>(16, 0.75f, true);
+    }
+
+    /** Stores a release (in the caller's transaction, or its own). */
+    public void store(NewRelease release) {
+        repository.insert(release, clock.instant());
+    }
+
+    /** A release the caller may see: its dataset is visible to it and its job is DONE. */
+    public Release visible(UUID id, Caller caller) {
+        Release release = repository.findServable(id).orElseThrow(() -> notFound(id));
+        try {
+            datasets.visible(release.datasetId(), caller);
+        } catch (PrivmatException hidden) {
+            throw notFound(id);
+        }
+        return release;
+    }
+
+    public List<Interval> directionalVariance(UUID id, Caller caller, List<List<Double>> vectors) {
+        Release release = visible(id, caller);
+        if (release.kind() == ReleaseKind.GRAPH_SKETCH) {
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is a graph sketch: it answers "
+                    + "cut queries, not directional variance.", Map.of());
+        }
+        checkCount("vectors", vectors.size());
+        int d = dimension(release);
+        double[] data = (double[]) payload(release);
+        List<Interval> answers = new ArrayList<>(vectors.size());
+        for (int q = 0; q < vectors.size(); q++) {
+            double[] x = unit(vectors.get(q), d, q);
+            answers.add(answer(release, data, d, x));
+        }
+        return answers;
+    }
+
+    private static Interval answer(Release release, double[] data, int d, double[] x) {
+        Map<String, Object> meta = release.meta();
+        double nu = number(meta, "nu");
+        if (release.kind() == ReleaseKind.MATRIX_SKETCH && release.mechanism().equals("JL")) {
+            return JlMatrixSketch.directionalVariance(data, d, jl(meta), x);
+        }
+        if (release.mechanism().equals("WISHART")) {
+            return QuadraticForms.wishart(data, d, (long) number(meta, "degrees"), number(meta, "b2"),
+                    number(meta, "granularity"), nu, x);
+        }
+        return QuadraticForms.analyzeGauss(data, d, number(meta, "sigma"), number(meta, "granularity"), nu, x);
+    }
+
+    public List<Interval> cuts(UUID id, Caller caller, List<List<String>> sets) {
+        Release release = visible(id, caller);
+        if (release.kind() != ReleaseKind.GRAPH_SKETCH) {
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is not a graph sketch: it "
+                    + "answers directional variance, not cuts.", Map.of());
+        }
+        checkCount("sets", sets.size());
+        LinkedHashSet<String> labels = new LinkedHashSet<>();
+        long total = 0;
+        for (List<String> set : sets) {
+            total += set.size();
+            labels.addAll(set);
+        }
+        if (total > 5_000_000) {
+            throw PrivmatException.invalidParameter("sets", "at most 5000000 labels in all",
+                    "a request may name at most 5000000 vertex labels in all");
+        }
+        Map<String, Integer> ids = datasets.vertexIds(release.datasetId(), labels);
+        float[] sketch = (float[]) payload(release);
+        int n = release.cols();
+        JlParameters p = jl(release.meta());
+        List<Interval> answers = new ArrayList<>(sets.size());
+        for (int q = 0; q < sets.size(); q++) {
+            LinkedHashSet<Integer> members = new LinkedHashSet<>();
+            List<String> set = sets.get(q);
+            for (int j = 0; j < set.size(); j++) {
+                Integer v = ids.get(set.get(j));
+                if (v == null) {
+                    throw PrivmatException.invalidParameter("sets[" + q + "][" + j + "]", "a vertex label of the graph",
+                            "sets[" + q + "][" + j + "] is not a vertex label of this graph");
+                }
+                members.add(v);
+            }
+            answers.add(JlGraphSketch.cut(sketch, n, p, members.stream().mapToInt(Integer::intValue).toArray()));
+        }
+        return answers;
+    }
+
+    private static void checkCount(String name, int count) {
+        if (count < 1 || count > MAX_QUERIES) {
+            throw PrivmatException.invalidParameter(name, "1–" + MAX_QUERIES + " items",
+                    name + " must hold 1–" + MAX_QUERIES + " items");
+        }
+    }
+
+    private static double[] unit(List<Double> vector, int d, int index) {
+        String name = "vectors[" + index + "]";
+        if (vector == null || vector.size() != d) {
+            throw PrivmatException.invalidParameter(name, d + " numbers", name + " must have " + d + " entries");
+        }
+        double[] x = new double[d];
+        double norm = 0;
+        for (int i = 0; i < d; i++) {
+            Double v = vector.get(i);
+            if (v == null || !Double.isFinite(v)) {
+                throw PrivmatException.invalidParameter(name, "finite numbers", name + " must hold finite numbers");
+            }
+            x[i] = v;
+            norm += v * v;
+        }
+        norm = Math.sqrt(norm);
+        if (!(norm > 0) || !Double.isFinite(norm)) {
+            throw PrivmatException.invalidParameter(name, "a non-zero vector", name + " is zero; a direction is needed");
+        }
+        for (int i = 0; i < d; i++) {
+            x[i] /= norm;
+        }
+        return x;
+    }
+
+    private static int dimension(Release r) {
+        return r.cols();
+    }
+
+    private static JlParameters jl(Map<String, Object> meta) {
+        return new JlParameters((int) number(meta, "r"), number(meta, "floor"), number(meta, "epsilon"),
+                number(meta, "delta"), number(meta, "eta"), number(meta, "nu"), number(meta, "b2"));
+    }
+
+    private static double number(Map<String, Object> meta, String key) {
+        Object v = meta.get(key);
+        if (v instanceof Number n) {
+            return n.doubleValue();
+        }
+        throw new IllegalStateException("release metadata lacks " + key);
+    }
+
+    private synchronized Object payload(Release release) {
+        Object hit = cache.get(release.id());
+        if (hit != null) {
+            return hit;
+        }
+        Object loaded = repository.payload(release.id(), release.encoding());
+        long size = loaded instanceof float[] f ? f.length * 4L : ((double[]) loaded).length * 8L;
+        var it = cache.entrySet().iterator();
+        while (cached + size > cacheBytes && it.hasNext()) {
+            Object evicted = it.next().getValue();
+            cached -= evicted instanceof float[] f ? f.length * 4L : ((double[]) evicted).length * 8L;
+            it.remove();
+        }
+        if (size <= cacheBytes) {
+            cache.put(release.id(), loaded);
+            cached += size;
+        }
+        return loaded;
+    }
+
+    private static PrivmatException notFound(UUID id) {
+        return new PrivmatException(ProblemType.NOT_FOUND, "No release with id " + id + ".",
+                Map.of("releaseId", id.toString()));
+    }
+}

@@ -1,0 +1,103 @@
+package io.privmat.release.web;
+
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.privmat.api.PrivmatException;
+import io.privmat.mechanism.sketch.Interval;
+import io.privmat.release.Release;
+import io.privmat.release.ReleaseService;
+import io.privmat.security.Caller;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping(path = "/v1/releases", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "Releases", description = "Private artifacts released once; queries on them are free post-processing "
+        + "(no data access, no charge).")
+class ReleaseController {
+
+    private final ReleaseService releases;
+
+    ReleaseController(ReleaseService releases) {
+        this.releases = releases;
+    }
+
+    /** A release's provenance. */
+    @Schema(name = "Release")
+    record ReleaseView(UUID id, UUID datasetId, UUID jobId,
+            @Schema(allowableValues = {"GRAPH_SKETCH", "MATRIX_SKETCH", "COVARIANCE"}) String kind, String mechanism,
+            @Schema(type = "object") @JsonRawValue String parameters, @Schema(type = "object") @JsonRawValue String loss,
+            @Schema(description = "Public facts behind the error bounds (r, W or w, eta, nu, sigma, degrees, …)")
+            Map<String, Object> meta, int rows, int cols, Instant createdAt) {
+        static ReleaseView of(Release r) {
+            return new ReleaseView(r.id(), r.datasetId(), r.jobId(), r.kind().name(), r.mechanism(), r.parameters(),
+                    r.loss(), r.meta(), r.rows(), r.cols(), r.createdAt());
+        }
+    }
+
+    /** Body of a directional-variance request. */
+    @Schema(name = "DirectionalVarianceRequest")
+    record DirectionalRequest(@Schema(description = "Directions x (normalised here; zero vectors are refused); "
+            + "the answer estimates ‖Xx‖²", requiredMode = Schema.RequiredMode.REQUIRED)
+            @Nullable List<List<Double>> vectors) {}
+
+    /** Body of a cut request. */
+    @Schema(name = "CutRequest")
+    record CutRequest(@Schema(description = "Vertex sets S by their labels as uploaded; the answer estimates the "
+            + "weight of the cut (S, V∖S)", requiredMode = Schema.RequiredMode.REQUIRED)
+            @Nullable List<List<String>> sets) {}
+
+    /** One answer. */
+    @Schema(name = "Answer")
+    record AnswerView(double estimate, double lower, double upper) {}
+
+    /** Answers in request order. */
+    @Schema(name = "Answers")
+    record AnswersView(List<AnswerView> answers,
+            @Schema(description = "Each interval holds with at least this probability (1 − nu)") double confidence) {}
+
+    @GetMapping("/{id}")
+    @Operation(summary = "Get a release's provenance")
+    ReleaseView get(@PathVariable UUID id) {
+        return ReleaseView.of(releases.visible(id, Caller.current()));
+    }
+
+    @PostMapping(path = "/{id}/directional-variance", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Directional variances ‖Xx‖² from a matrix sketch or covariance release (free)")
+    AnswersView directional(@PathVariable UUID id, @RequestBody DirectionalRequest request) {
+        if (request.vectors() == null) {
+            throw PrivmatException.invalidParameter("vectors", "a list of vectors", "vectors is required");
+        }
+        Caller caller = Caller.current();
+        return view(releases.directionalVariance(id, caller, request.vectors()), releases.visible(id, caller));
+    }
+
+    @PostMapping(path = "/{id}/cuts", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(summary = "Cut weights of vertex sets from a graph sketch (free)")
+    AnswersView cuts(@PathVariable UUID id, @RequestBody CutRequest request) {
+        if (request.sets() == null) {
+            throw PrivmatException.invalidParameter("sets", "a list of label lists", "sets is required");
+        }
+        Caller caller = Caller.current();
+        return view(releases.cuts(id, caller, request.sets()), releases.visible(id, caller));
+    }
+
+    private static AnswersView view(List<Interval> answers, Release release) {
+        Object nu = release.meta().get("nu");
+        double confidence = nu instanceof Number n ? 1 - n.doubleValue() : 0.95;
+        return new AnswersView(answers.stream().map(a -> new AnswerView(a.estimate(), a.lower(), a.upper())).toList(),
+                confidence);
+    }
+}
