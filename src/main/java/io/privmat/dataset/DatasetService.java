@@ -149,15 +149,9 @@ public class DatasetService implements DatasetRows {
         }
     }
 
-    /** Vertex ids of a graph's labels (labels that are not vertices are absent from the map). */
-    public Map<String, Integer> vertexIds(UUID id, java.util.Collection<String> labels) {
-        Map<String, Integer> out = new java.util.HashMap<>();
-        java.util.List<String> all = new java.util.ArrayList<>(labels);
-        for (int from = 0; from < all.size(); from += 10_000) {
-            String[] batch = all.subList(from, Math.min(all.size(), from + 10_000)).toArray(String[]::new);
-            out.putAll(readOnly.execute(s -> repository.vertexIds(id, batch)));
-        }
-        return out;
+    /** Every vertex label of a graph with its dense id (the vertex set is public). */
+    public Map<String, Integer> vertexIndex(UUID id) {
+        return readOnly.execute(s -> repository.allVertexIds(id));
     }
 
     @Override

@@ -37,6 +37,12 @@ public class ReleaseService {
     private final long cacheBytes;
     private final Map<UUID, Object> cache;
     private long cached;
+    private final Map<UUID, Map<String, Integer>> labelIndexes = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<UUID, Map<String, Integer>> eldest) {
+            return size() > 8;
+        }
+    };
 
     public ReleaseService(ReleaseRepository repository, DatasetService datasets, Clock clock,
             @Value("${privmat.releases.cache-bytes:1073741824}") long cacheBytes) {
@@ -100,24 +106,22 @@ public class ReleaseService {
                     + "answers directional variance, not cuts.", Map.of());
         }
         checkCount("sets", sets.size());
-        LinkedHashSet<String> labels = new LinkedHashSet<>();
         long total = 0;
         for (List<String> set : sets) {
-            total += set.size();
-            labels.addAll(set);
+            total += set == null ? 0 : set.size();
         }
         if (total > 5_000_000) {
             throw PrivmatException.invalidParameter("sets", "at most 5000000 labels in all",
                     "a request may name at most 5000000 vertex labels in all");
         }
-        Map<String, Integer> ids = datasets.vertexIds(release.datasetId(), labels);
+        Map<String, Integer> ids = vertexIndex(release.datasetId());
         float[] sketch = (float[]) payload(release);
         int n = release.cols();
         JlParameters p = jl(release.meta());
         List<Interval> answers = new ArrayList<>(sets.size());
         for (int q = 0; q < sets.size(); q++) {
             LinkedHashSet<Integer> members = new LinkedHashSet<>();
-            List<String> set = sets.get(q);
+            List<String> set = sets.get(q) == null ? List.of() : sets.get(q);
             for (int j = 0; j < set.size(); j++) {
                 Integer v = ids.get(set.get(j));
                 if (v == null) {
@@ -178,6 +182,21 @@ public class ReleaseService {
             return n.doubleValue();
         }
         throw new IllegalStateException("release metadata lacks " + key);
+    }
+
+    /** Label → vertex id of a graph, cached (a few recent graphs). */
+    private Map<String, Integer> vertexIndex(UUID datasetId) {
+        synchronized (labelIndexes) {
+            Map<String, Integer> hit = labelIndexes.get(datasetId);
+            if (hit != null) {
+                return hit;
+            }
+        }
+        Map<String, Integer> loaded = datasets.vertexIndex(datasetId);
+        synchronized (labelIndexes) {
+            labelIndexes.put(datasetId, loaded);
+        }
+        return loaded;
     }
 
     private synchronized Object payload(Release release) {

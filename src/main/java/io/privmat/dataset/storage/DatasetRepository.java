@@ -196,6 +196,16 @@ public class DatasetRepository {
         return found;
     }
 
+    /** Every vertex label of a graph with its id. */
+    public Map<String, Integer> allVertexIds(UUID id) {
+        Map<String, Integer> out = new HashMap<>();
+        jdbc.query("SELECT label, vertex_id FROM graph_vertex WHERE dataset_id = ?",
+                (ResultSet rs) -> {
+                    out.put(rs.getString(1), rs.getInt(2));
+                }, id);
+        return out;
+    }
+
     public void insertVertices(UUID id, List<String> labels, int firstId) {
         jdbc.batchUpdate("INSERT INTO graph_vertex (dataset_id, vertex_id, label) VALUES (?,?,?)",
                 new org.springframework.jdbc.core.BatchPreparedStatementSetter() {
