@@ -97,7 +97,7 @@ public final class BinghamSampler {
     public static final class SamplerFailureException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        SamplerFailureException() {
+        public SamplerFailureException() {
             super("Bingham sampler exceeded its proposal limit");
         }
     }

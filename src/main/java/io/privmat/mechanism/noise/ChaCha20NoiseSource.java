@@ -50,6 +50,33 @@ final class ChaCha20NoiseSource implements NoiseSource {
 
     @Override
     public NoiseSource split() {
+        return new ChaCha20NoiseSource(derivedKeys(keyMaterial()));
+    }
+
+    @Override
+    public Replayable replayable() {
+        byte[] material = keyMaterial();
+        return () -> new ChaCha20NoiseSource(derivedKeys(material));
+    }
+
+    /**
+     * Keys for a derived stream: the given material first, then the same key with a fresh nonce at
+     * every rekey (the nonce's first 8 bytes XOR a counter), so a long derived stream never repeats
+     * a (key, nonce) pair — and a replayed stream rekeys identically.
+     */
+    static KeySupplier derivedKeys(byte[] material) {
+        long[] counter = {0};
+        return () -> {
+            byte[] next = material.clone();
+            long c = counter[0]++;
+            for (int b = 0; b < 8; b++) {
+                next[32 + b] ^= (byte) (c >>> (8 * b));
+            }
+            return next;
+        };
+    }
+
+    private byte[] keyMaterial() {
         byte[] material = new byte[44];
         for (int i = 0; i < 44; i += 8) {
             long v = nextLong();
@@ -57,7 +84,7 @@ final class ChaCha20NoiseSource implements NoiseSource {
                 material[i + b] = (byte) (v >>> (8 * b));
             }
         }
-        return new ChaCha20NoiseSource(() -> material.clone());
+        return material;
     }
 
     private void refill() {

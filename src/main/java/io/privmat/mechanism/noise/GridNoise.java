@@ -104,6 +104,28 @@ public final class GridNoise {
         }
     }
 
+    /**
+     * As {@link #addGaussian}, with the coordinates split over the cores; each part draws from its
+     * own split of {@code random}, in a fixed order, so a seeded or replayed source reproduces it.
+     */
+    public static void addGaussianParallel(GaussianPlan plan, double[] f, int offset, int length, double[] out,
+            NoiseSource random) {
+        double g = plan.granularity();
+        int parts = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), length / 4096 + 1));
+        NoiseSource[] sources = new NoiseSource[parts];
+        for (int p = 0; p < parts; p++) {
+            sources[p] = random.split();
+        }
+        java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> {
+            int from = (int) ((long) p * length / parts);
+            int to = (int) ((long) (p + 1) * length / parts);
+            for (int i = from; i < to; i++) {
+                long z = ExactSamplers.discreteGaussian(sources[p], plan.sigmaSquaredNum(), plan.sigmaSquaredDen());
+                out[offset + i] = (roundToGrid(f[offset + i], g) + z) * g;
+            }
+        });
+    }
+
     /** g·(round(f/g) + Z), Z discrete Laplace per coordinate; writes into {@code out}. */
     public static void addLaplace(LaplacePlan plan, double[] f, double[] out, NoiseSource random) {
         double g = plan.granularity();

@@ -39,6 +39,20 @@ public interface NoiseSource {
      */
     NoiseSource split();
 
+    /**
+     * A secret, replayable stream keyed from this source: every {@link Replayable#open()} yields
+     * the same sequence. For mechanisms that must apply the same noise in two passes over the data
+     * (e.g. randomized response: one pass for the Gram of the noisy rows, one for the left factors)
+     * without holding it in memory. The key never leaves the job.
+     */
+    Replayable replayable();
+
+    /** A stream that can be opened again from its start. */
+    @FunctionalInterface
+    interface Replayable {
+        NoiseSource open();
+    }
+
     /** A fair coin. */
     default boolean nextBoolean() {
         return nextLong() < 0;

@@ -194,4 +194,18 @@ class ExactSamplersTest {
         }
         return second / total;
     }
+
+    @Test
+    void replayableStreamsRepeatExactlyAndDerivedStreamsNeverReuseAKey() {
+        NoiseSource parent = new ChaCha20NoiseSource();
+        NoiseSource.Replayable replay = parent.replayable();
+        NoiseSource a = replay.open();
+        NoiseSource b = replay.open();
+        for (int i = 0; i < 10_000; i++) {
+            assertThat(a.nextLong()).isEqualTo(b.nextLong());
+        }
+        assertThat(parent.split().nextLong()).isNotEqualTo(parent.split().nextLong());
+        ChaCha20NoiseSource.KeySupplier keys = ChaCha20NoiseSource.derivedKeys(new byte[44]);
+        assertThat(keys.next()).isNotEqualTo(keys.next());
+    }
 }

@@ -1,0 +1,183 @@
+package io.privmat.mechanism.lowrank;
+
+import io.privmat.mechanism.linalg.LinearAlgebraOps;
+import io.privmat.mechanism.noise.GaussianMatrices;
+import io.privmat.mechanism.noise.GridNoise;
+import io.privmat.mechanism.noise.NoiseSource;
+import io.privmat.privacy.ApproxDp;
+import io.privmat.privacy.ApproxZcdp;
+import io.privmat.privacy.Decimals;
+import io.privmat.privacy.GaussianCalibration;
+import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Hardt and Roth (STOC 2012), "Beating randomized response on incoherent matrices": a private range
+ * finder, a public pruning threshold, and a projection step with per-column noise (seed 000 §4.1–4.2;
+ * mechanisms.md §3.1 with the correction on the range finder's sensitivity).
+ *
+ * <p>In our orientation X is m × d (rows = records). With ℓ = k + p and a secret Gaussian Ω (d × ℓ)
+ * that never leaves the job:
+ * <ol>
+ *   <li>Y = XΩ + N₁. A replaced row changes Y by e_i(vᵀΩ) with ‖v‖ ≤ 2B; for that fixed v, vᵀΩ is
+ *       a Gaussian ℓ-vector, so ‖vᵀΩ‖ ≤ 2B(√ℓ + √(2 ln(1/δ₀))) except with probability δ₀ over Ω
+ *       (Lemma 4.1 of the seed): the Gaussian mechanism with that Δ₁, and δ₀ added to δ.</li>
+ *   <li>Q = thin QR(Y); Q̃ = Q with entries above the public threshold τ = √(4μ₀ℓ·ln m/m) zeroed.</li>
+ *   <li>B = Q̃ᵀX + N₂, noise scaled per row t by the column's largest entry s_t = ‖Q̃_{:,t}‖_∞
+ *       (rows scaled by 1/s_t have Frobenius sensitivity ≤ √ℓ·2B), or by the largest row norm of Q̃
+ *       (sensitivity 2B) — whichever adds less noise; the choice uses public Q̃ only.</li>
+ *   <li>SVD of B (ℓ × d): u = Q̃·U_B[:, :k], s, v = V_B[:, :k].</li>
+ * </ol>
+ * <b>Privacy</b>: δ₀ = δ/4 for Ω; the two Gaussian steps share (ε, 3δ/4) by Gaussian-DP composition
+ * (μ₁ = μ₂ = μ* / √2 with μ* the analytic-Gaussian μ at (ε, 3δ/4)). Charged as (ε, δ) under BASIC and
+ * as δ₀-approximate ρ-zCDP with ρ = μ*²/2 (inflated for the grid) under ZCDP. REPLACE_ONE only
+ * (the output has one row per record). u is Q̃·U_B and need not be orthonormal (Q̃ is pruned).
+ */
+public final class HardtRothMechanism {
+
+    private final int m;
+    private final int d;
+    private final int k;
+    private final int l;
+    private final double rowBound;
+    private final double coherence;
+    private final double unitSigma;
+    private final double delta0;
+    private final ApproxDp approxDp;
+    private final double rhoPerStep;
+
+    private HardtRothMechanism(int m, int d, int k, int oversampling, double rowBound, double coherence,
+            BigDecimal epsilon, BigDecimal delta) {
+        this.m = m;
+        this.d = d;
+        this.k = k;
+        this.l = Math.min(d, k + oversampling);
+        this.rowBound = rowBound;
+        this.coherence = coherence;
+        double eps = Decimals.toDoubleDown(epsilon);
+        double del = Decimals.toDoubleDown(delta);
+        this.delta0 = del / 4;
+        // μ* at (ε, 3δ/4) for unit sensitivity inflated by the grid; each step gets μ*/√2.
+        double sigmaStar = GaussianCalibration.analyticSigma(eps, 0.75 * del, 1 + 0x1p-11);
+        this.unitSigma = Math.sqrt(2) * sigmaStar;
+        this.approxDp = new ApproxDp(epsilon, delta);
+        double inflated = 1 + 0x1p-11;
+        this.rhoPerStep = Math.nextUp(inflated * inflated / (2 * unitSigma * unitSigma));
+    }
+
+    public static HardtRothMechanism of(int m, int d, int k, int oversampling, double rowBound, double coherence,
+            BigDecimal epsilon, BigDecimal delta) {
+        if (k < 1 || k > d) {
+            throw new IllegalArgumentException("k must be in [1, d]");
+        }
+        return new HardtRothMechanism(m, d, k, oversampling, rowBound, coherence, epsilon, delta);
+    }
+
+    /** The (ε, δ) this run satisfies (charged under BASIC). */
+    public ApproxDp approxDp() {
+        return approxDp;
+    }
+
+    /** δ₀-approximate ρ-zCDP (charged under ZCDP): two Gaussian steps plus Ω's failure probability. */
+    public ApproxZcdp approxZcdp() {
+        return new ApproxZcdp(Decimals.exact(Math.nextUp(2 * rhoPerStep)), Decimals.exact(Math.nextUp(delta0)));
+    }
+
+    public Factorization release(RowStream rows, NoiseSource random) {
+        double twoB = 2 * rowBound * (1 + 0x1p-40);
+        double[] omega = new double[d * l];
+        GaussianMatrices.fillStandardNormal(omega, random);
+        // 1. Range finder.
+        double[] y = new double[m * l];
+        int[] at = {0};
+        rows.forEachBlock((block, count, firstRow) -> {
+            double[] part = new double[count * l];
+            LinearAlgebraOps.multiply(block, count, d, omega, l, part);
+            System.arraycopy(part, 0, y, at[0] * l, count * l);
+            at[0] += count;
+        });
+        double delta1 = twoB * (Math.sqrt(l) + Math.sqrt(2 * Math.log(1 / delta0)));
+        GridNoise.GaussianPlan plan1 = GridNoise.gaussian(delta1, delta1 * unitSigma, (long) m * l);
+        double[] noisyY = new double[m * l];
+        GridNoise.addGaussianParallel(plan1, y, 0, y.length, noisyY, random.split());
+        // 2. Orthonormal basis and public pruning.
+        double[] q = Dense.thinQ(noisyY, m, l);
+        double tau = Math.sqrt(4 * coherence * l * Math.log(m) / m);
+        int pruned = 0;
+        for (int i = 0; i < q.length; i++) {
+            if (Math.abs(q[i]) > tau) {
+                q[i] = 0;
+                pruned++;
+            }
+        }
+        double[] colMax = new double[l];
+        double maxRowNorm = 0;
+        for (int i = 0; i < m; i++) {
+            double row = 0;
+            for (int t = 0; t < l; t++) {
+                colMax[t] = Math.max(colMax[t], Math.abs(q[i * l + t]));
+                row += q[i * l + t] * q[i * l + t];
+            }
+            maxRowNorm = Math.max(maxRowNorm, Math.sqrt(row));
+        }
+        // 3. Projection: B = Q̃ᵀX, second pass.
+        double[] b = new double[l * d];
+        int[] pos = {0};
+        rows.forEachBlock((block, count, firstRow) -> {
+            double[] qBlock = new double[count * l];
+            System.arraycopy(q, pos[0] * l, qBlock, 0, count * l);
+            double[] part = new double[l * d];
+            // Q̃_blockᵀ (ℓ × count) · X_block (count × d): transpose qBlock first.
+            double[] qt = new double[l * count];
+            for (int r = 0; r < count; r++) {
+                for (int t = 0; t < l; t++) {
+                    qt[t * count + r] = qBlock[r * l + t];
+                }
+            }
+            LinearAlgebraOps.multiply(qt, l, count, block, d, part);
+            for (int i = 0; i < part.length; i++) {
+                b[i] += part[i];
+            }
+            pos[0] += count;
+        });
+        double perColumnEnergy = 0;
+        for (double s : colMax) {
+            perColumnEnergy += l * s * s;
+        }
+        double singleEnergy = l * maxRowNorm * maxRowNorm;
+        boolean perColumn = perColumnEnergy <= singleEnergy;
+        double scaledSensitivity = perColumn ? Math.sqrt(l) * twoB : twoB;
+        double[] scale = new double[l];
+        for (int t = 0; t < l; t++) {
+            scale[t] = perColumn ? Math.max(colMax[t], Double.MIN_NORMAL) : Math.max(maxRowNorm, Double.MIN_NORMAL);
+        }
+        double[] scaled = new double[l * d];
+        for (int t = 0; t < l; t++) {
+            for (int c = 0; c < d; c++) {
+                scaled[t * d + c] = b[t * d + c] / scale[t];
+            }
+        }
+        GridNoise.GaussianPlan plan2 = GridNoise.gaussian(scaledSensitivity, scaledSensitivity * unitSigma, (long) l * d);
+        double[] noisyScaled = new double[l * d];
+        GridNoise.addGaussianParallel(plan2, scaled, 0, scaled.length, noisyScaled, random.split());
+        double[] noisyB = new double[l * d];
+        for (int t = 0; t < l; t++) {
+            for (int c = 0; c < d; c++) {
+                noisyB[t * d + c] = noisyScaled[t * d + c] * scale[t];
+            }
+        }
+        // 4. Factors.
+        Dense.SmallSvd svd = Dense.svdWide(noisyB, l, d, k);
+        double[] u = new double[m * k];
+        LinearAlgebraOps.multiply(q, m, l, svd.uB(), k, u);
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("oversampledRank", l);
+        facts.put("rangeFinderSensitivity", delta1);
+        facts.put("rangeFinderSigma", plan1.sigma());
+        facts.put("pruningThreshold", tau);
+        facts.put("prunedFraction", (double) pruned / q.length);
+        facts.put("projectionNoise", perColumn ? "per column (√ℓ·s_t scaling)" : "single (max row norm of Q̃)");
+        return new Factorization(u, svd.s(), svd.v(), m, d, k, facts);
+    }
+}

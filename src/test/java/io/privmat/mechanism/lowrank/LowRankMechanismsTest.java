@@ -1,0 +1,204 @@
+package io.privmat.mechanism.lowrank;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.covariance.GrassmannSampler;
+import io.privmat.mechanism.linalg.GramAccumulator;
+import io.privmat.mechanism.noise.NoiseSource;
+import io.privmat.mechanism.noise.TestNoiseSources;
+import io.privmat.privacy.Conversions;
+import io.privmat.privacy.GaussianCalibration;
+import java.math.BigDecimal;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class LowRankMechanismsTest {
+
+    /** m × d, rank 3 with singular directions e₀, e₁, e₂ spread over all rows (incoherent), rows ≤ 1. */
+    static double[] lowRank(int m, int d, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        double[] x = new double[m * d];
+        for (int i = 0; i < m; i++) {
+            double norm = 0;
+            for (int j = 0; j < d; j++) {
+                double v = j < 3 ? (3 - j) * 0.25 * random.nextGaussian() : 0.01 * random.nextGaussian();
+                x[i * d + j] = v;
+                norm += v * v;
+            }
+            norm = Math.sqrt(norm);
+            for (int j = 0; j < d; j++) {
+                x[i * d + j] /= Math.max(1, norm);
+            }
+        }
+        return x;
+    }
+
+    static RowStream stream(double[] x, int m, int d, int blockRows) {
+        return visitor -> {
+            for (int start = 0; start < m; start += blockRows) {
+                int count = Math.min(blockRows, m - start);
+                double[] block = new double[count * d];
+                System.arraycopy(x, start * d, block, 0, count * d);
+                visitor.block(block, count, start);
+            }
+        };
+    }
+
+    static void assertOrthonormal(double[] v, int d, int k) {
+        for (int a = 0; a < k; a++) {
+            for (int b = 0; b < k; b++) {
+                double dot = 0;
+                for (int i = 0; i < d; i++) {
+                    dot += v[i * k + a] * v[i * k + b];
+                }
+                assertThat(dot).isCloseTo(a == b ? 1 : 0, within(1e-8));
+            }
+        }
+    }
+
+    /** Σ over the top-3 coordinates of the squared loadings of v: 3 means the subspace is found exactly. */
+    static double inTop3(double[] v, int d, int k) {
+        double total = 0;
+        for (int i = 0; i < 3; i++) {
+            for (int c = 0; c < k; c++) {
+                total += v[i * k + c] * v[i * k + c];
+            }
+        }
+        return total;
+    }
+
+    @Test
+    void randomizedResponseReplaysItsNoiseAndFactorsConsistently() {
+        int m = 3000;
+        int d = 20;
+        double[] x = lowRank(m, d, 1);
+        RandomizedResponseMechanism calibrated = RandomizedResponseMechanism.forApproxDp(m, d, 3, 1, 2, 1e-6);
+        assertThat(calibrated.privacyLoss().l2Sensitivity()).isCloseTo(2, within(1e-3));
+        assertThat(calibrated.sigma()).isCloseTo(GaussianCalibration.analyticSigma(2, 1e-6, 2), within(0.01));
+        // Entry noise must be well below the per-entry signal for input perturbation to work: ρ = 50 → σ ≈ 0.2.
+        RandomizedResponseMechanism rr = RandomizedResponseMechanism.forRho(m, d, 3, 1, 50);
+        assertThat(rr.sigma()).isCloseTo(0.2, within(0.001));
+        Factorization f = rr.release(stream(x, m, d, 700), TestNoiseSources.seeded(2));
+        assertOrthonormal(f.v(), d, 3);
+        assertThat(f.s()).isSortedAccordingTo((a, b) -> Double.compare(b, a));
+        assertThat(inTop3(f.v(), d, 3)).isGreaterThan(2.5);
+        // u·diag(s) = Â·v: the left factor is the same noisy matrix projected (the noise was replayed).
+        double uNorm = 0;
+        for (int i = 0; i < m; i++) {
+            uNorm += f.u()[i * 3] * f.u()[i * 3];
+        }
+        assertThat(uNorm).isCloseTo(1, within(1e-6));
+    }
+
+    @Test
+    void hardtRothChargesItsTwoGaussiansPlusTheRangeFinderDelta() {
+        int m = 3000;
+        int d = 20;
+        HardtRothMechanism hr = HardtRothMechanism.of(m, d, 3, 5, 1, 4, new BigDecimal("2"), new BigDecimal("1e-6"));
+        assertThat(hr.approxZcdp().delta()).isEqualByComparingTo(new BigDecimal(Math.nextUp(2.5e-7)));
+        // ρ = μ*²/2 with μ* the analytic-Gaussian μ at (2, 7.5e-7): converting back stays within (2, 7.5e-7).
+        double rho = hr.approxZcdp().rho().doubleValue();
+        double mu = Math.sqrt(2 * rho);
+        assertThat(Conversions.gdpDelta(mu / (1 + 1e-3), 2)).isLessThanOrEqualTo(7.5e-7);
+        Factorization noisy = hr.release(stream(lowRank(m, d, 3), m, d, 1000), TestNoiseSources.seeded(4));
+        assertOrthonormal(noisy.v(), d, 3);
+        assertThat(noisy.u()).hasSize(m * 3);
+        // With little noise (ε = 200) the range finder and projection recover the signal subspace.
+        HardtRothMechanism precise = HardtRothMechanism.of(m, d, 3, 5, 1, 4, new BigDecimal("200"), new BigDecimal("1e-6"));
+        Factorization f = precise.release(stream(lowRank(m, d, 3), m, d, 1000), TestNoiseSources.seeded(4));
+        assertThat(inTop3(f.v(), d, 3)).isGreaterThan(2.5);
+    }
+
+    private static double[] gram(double[] x, int m, int d) {
+        GramAccumulator acc = new GramAccumulator(d);
+        acc.addRows(x, 0, m);
+        return acc.result();
+    }
+
+    @Test
+    void noisyPowerAndOjaFindTheTopDirections() {
+        int m = 5000;
+        int d = 20;
+        double[] c = gram(lowRank(m, d, 5), m, d);
+        NoisyPowerMechanism power = NoisyPowerMechanism.forRho(d, 3, 20, 1, 1.0);
+        assertThat(power.privacyLoss().rho().doubleValue()).isLessThanOrEqualTo(1.0).isGreaterThan(0.999);
+        Factorization f = power.release(c, TestNoiseSources.seeded(6));
+        assertOrthonormal(f.v(), d, 3);
+        assertThat(inTop3(f.v(), d, 3)).isGreaterThan(2.9);
+        PrivateOjaMechanism oja = PrivateOjaMechanism.forApproxDp(d, 30, 1, 1, 1, 1e-6);
+        Factorization v = oja.release(c, TestNoiseSources.seeded(7));
+        assertThat(Math.abs(v.v()[0])).isGreaterThan(0.99); // e₀ carries the largest variance
+    }
+
+    @Test
+    void grassmannSamplerMatchesItsTargetByImportanceSampling() {
+        double[] a = {3, 1.5, 0.5, 0.2, 0, 0};
+        int k = 2;
+        NoiseSource random = TestNoiseSources.seeded(8);
+        int n = 20_000;
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            double[] x = GrassmannSampler.sample(a, k, random);
+            assertOrthonormal(x, a.length, k);
+            sum += trace(a, x, k);
+        }
+        double sampled = sum / n;
+        // Target: E over uniform subspaces weighted by exp(−tr(XᵀAX)).
+        NoiseSource uniform = TestNoiseSources.seeded(9);
+        double num = 0;
+        double den = 0;
+        double[] flat = new double[a.length];
+        for (int i = 0; i < 200_000; i++) {
+            double[] x = GrassmannSampler.sample(flat, k, uniform);
+            double t = trace(a, x, k);
+            double w = Math.exp(-t);
+            num += w * t;
+            den += w;
+        }
+        assertThat(sampled).isCloseTo(num / den, within(0.03));
+    }
+
+    private static double trace(double[] a, double[] x, int k) {
+        double t = 0;
+        for (int j = 0; j < a.length; j++) {
+            for (int c = 0; c < k; c++) {
+                t += a[j] * x[j * k + c] * x[j * k + c];
+            }
+        }
+        return t;
+    }
+
+    @Test
+    void orbitSamplingIsPureEpsilonAndFindsTheSubspace() {
+        int m = 5000;
+        int d = 12;
+        double[] c = gram(lowRank(m, d, 10), m, d);
+        // k = 1: the exact Bingham exponential mechanism; k = 2 by peeling.
+        OrbitSamplingMechanism top = OrbitSamplingMechanism.of(d, 1, 1, NeighbouringRelation.REPLACE_ONE,
+                new BigDecimal("5"), OrbitSamplingMechanism.Spectrum.PROJECTION);
+        assertThat(top.privacyLoss().epsilon()).isEqualByComparingTo("5");
+        assertThat(Math.abs(top.release(c, m, TestNoiseSources.seeded(11)).v()[0])).isGreaterThan(0.99);
+        Factorization f = OrbitSamplingMechanism.of(d, 2, 1, NeighbouringRelation.REPLACE_ONE, new BigDecimal("5"),
+                OrbitSamplingMechanism.Spectrum.PEELING).release(c, m, TestNoiseSources.seeded(12));
+        assertOrthonormal(f.v(), d, 2);
+        double inTop2 = 0;
+        for (int i = 0; i < 2; i++) {
+            for (int col = 0; col < 2; col++) {
+                inTop2 += f.v()[i * 2 + col] * f.v()[i * 2 + col];
+            }
+        }
+        assertThat(inTop2).isGreaterThan(1.8);
+        // The exact rank-2 projection sampler works when the spectrum is not too concentrated
+        // (small ε), and fails closed rather than answer otherwise.
+        Factorization projection = OrbitSamplingMechanism.of(d, 2, 1, NeighbouringRelation.REPLACE_ONE,
+                new BigDecimal("0.002"), OrbitSamplingMechanism.Spectrum.PROJECTION).release(c, m,
+                TestNoiseSources.seeded(13));
+        assertOrthonormal(projection.v(), d, 2);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OrbitSamplingMechanism.of(d, 2, 1,
+                NeighbouringRelation.REPLACE_ONE, new BigDecimal("5"), OrbitSamplingMechanism.Spectrum.PROJECTION)
+                .release(c, m, TestNoiseSources.seeded(14)))
+                .isInstanceOf(io.privmat.mechanism.covariance.BinghamSampler.SamplerFailureException.class);
+    }
+}
