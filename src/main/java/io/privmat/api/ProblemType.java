@@ -13,6 +13,7 @@ public enum ProblemType {
     IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", "Idempotency key reused with a different request", 422),
     INCOMPATIBLE_ACCOUNTING("incompatible-accounting", "Mechanism not chargeable under this accounting", 422),
     GRAPH_TOO_SMALL("graph-too-small", "Graph too small for the mechanism", 422),
+    DATASET_TOO_LARGE("dataset-too-large", "Dataset too large for the mechanism", 422),
     DATASET_NOT_FOUND("dataset-not-found", "Dataset not found", 404),
     NOT_FOUND("not-found", "Not found", 404),
     METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed", 405),

@@ -43,6 +43,7 @@ final class CovariancePlanner {
         double bound = dataset.rowNormBound();
         NeighbouringRelation relation = dataset.neighbouring() == Neighbouring.ADD_REMOVE
                 ? NeighbouringRelation.ADD_REMOVE : NeighbouringRelation.REPLACE_ONE;
+        QueryPlanner.checkGramDimension(d, mechanism);
         Map<String, Object> params = request.params() == null ? Map.of() : request.params();
         for (String key : params.keySet()) {
             if (!Set.of("k", "center").contains(key)) {
@@ -185,7 +186,7 @@ final class CovariancePlanner {
         return Decimals.toDoubleDown(v.round(new MathContext(34, RoundingMode.FLOOR)));
     }
 
-    private static Integer intParam(Map<String, Object> params, String name, int d) {
+    static @org.jspecify.annotations.Nullable Integer intParam(Map<String, Object> params, String name, int d) {
         Object v = params.get(name);
         if (v == null) {
             return null;

@@ -43,7 +43,16 @@ public class QueryPlanner {
      * covariance specification (COVARIANCE, PCA).
      */
     public record Planned(QueryPlan plan, @Nullable BiFunction<double[], NoiseSource, double[]> release,
-            @Nullable CovarianceSpec covariance, @Nullable SketchSpec sketch) {
+            @Nullable CovarianceSpec covariance, @Nullable SketchSpec sketch, @Nullable LowRankSpec lowRank) {
+
+        Planned(QueryPlan plan, @Nullable BiFunction<double[], NoiseSource, double[]> release,
+                @Nullable CovarianceSpec covariance, @Nullable SketchSpec sketch) {
+            this(plan, release, covariance, sketch, null);
+        }
+
+        Planned(QueryPlan plan, LowRankSpec lowRank) {
+            this(plan, null, null, null, lowRank);
+        }
 
         Planned(QueryPlan plan, BiFunction<double[], NoiseSource, double[]> release) {
             this(plan, release, null, null);
@@ -69,6 +78,9 @@ public class QueryPlanner {
         if (dataset.kind() != DatasetKind.MATRIX) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND,
                     kind + " needs a MATRIX dataset; this one is a " + dataset.kind() + ".", Map.of());
+        }
+        if (kind == QueryKind.LOW_RANK || kind == QueryKind.TOP_SINGULAR_VECTORS) {
+            return LowRankPlanner.plan(kind, mechanism, dataset, request, mode);
         }
         if (kind != QueryKind.COLUMN_SUMS) {
             return CovariancePlanner.plan(kind, mechanism, dataset, request, mode);
@@ -147,6 +159,20 @@ public class QueryPlanner {
         noise.put("granularity", m.granularity());
         noise.put("l1Sensitivity", l1);
         return new Planned(new QueryPlan(kind.name(), mechanism, parameters, loss, loss, noise), m::release);
+    }
+
+    /**
+     * Largest d for mechanisms that hold the d × d Gram matrix (200 MB per copy; the eigensolver
+     * needs about three). Refused before anything is charged.
+     */
+    static final int MAX_GRAM_DIMENSION = 5000;
+
+    static void checkGramDimension(int d, String mechanism) {
+        if (d > MAX_GRAM_DIMENSION) {
+            throw new PrivmatException(ProblemType.DATASET_TOO_LARGE, mechanism + " holds the d × d Gram matrix; "
+                    + "this dataset has d = " + d + " columns (at most " + MAX_GRAM_DIMENSION + " are supported).",
+                    Map.of("cols", d, "maxCols", MAX_GRAM_DIMENSION));
+        }
     }
 
     static PrivmatException incompatible(AccountingMode mode, String mechanism) {

@@ -76,6 +76,7 @@ final class SketchPlanner {
             if (epsilon.compareTo(BigDecimal.valueOf(2)) > 0) {
                 throw PrivmatException.invalidParameter("epsilon", "(0, 2]", "epsilon must be in (0, 2] for WISHART");
             }
+            QueryPlanner.checkGramDimension(Math.toIntExact(dataset.cols()), mechanism);
             WishartMechanism w = WishartMechanism.of(Math.toIntExact(dataset.cols()), dataset.rowNormBound(), epsilon,
                     delta);
             noise.put("degreesOfFreedom", w.degrees());
@@ -101,6 +102,7 @@ final class SketchPlanner {
                 return new QueryPlanner.Planned(new QueryPlan("SKETCH", mechanism, parameters, loss, loss, noise),
                         null, null, new SketchSpec(sketch, null, null, nu));
             }
+            QueryPlanner.checkGramDimension(Math.toIntExact(dataset.cols()), mechanism);
             JlMatrixSketch sketch = JlMatrixSketch.of(Math.toIntExact(dataset.cols()), dataset.rowNormBound(), epsilon,
                     delta, eta, nu);
             describe(noise, sketch.parameters());

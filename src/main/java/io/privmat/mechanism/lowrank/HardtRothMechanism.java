@@ -44,6 +44,7 @@ public final class HardtRothMechanism {
     private final double coherence;
     private final double unitSigma;
     private final double delta0;
+    private final BigDecimal delta0Exact;
     private final ApproxDp approxDp;
     private final double rhoPerStep;
 
@@ -58,6 +59,9 @@ public final class HardtRothMechanism {
         double eps = Decimals.toDoubleDown(epsilon);
         double del = Decimals.toDoubleDown(delta);
         this.delta0 = del / 4;
+        // Exact in decimal; the double δ₀ used for Δ₁ is ≤ δ/4 (δ rounded down), so Ω's failure
+        // probability is at most the δ/4 charged.
+        this.delta0Exact = delta.divide(BigDecimal.valueOf(4));
         // μ* at (ε, 3δ/4) for unit sensitivity inflated by the grid; each step gets μ*/√2.
         double sigmaStar = GaussianCalibration.analyticSigma(eps, 0.75 * del, 1 + 0x1p-11);
         this.unitSigma = Math.sqrt(2) * sigmaStar;
@@ -81,7 +85,7 @@ public final class HardtRothMechanism {
 
     /** δ₀-approximate ρ-zCDP (charged under ZCDP): two Gaussian steps plus Ω's failure probability. */
     public ApproxZcdp approxZcdp() {
-        return new ApproxZcdp(Decimals.exact(Math.nextUp(2 * rhoPerStep)), Decimals.exact(Math.nextUp(delta0)));
+        return new ApproxZcdp(Decimals.exact(Math.nextUp(2 * rhoPerStep)), delta0Exact);
     }
 
     public Factorization release(RowStream rows, NoiseSource random) {
@@ -178,6 +182,15 @@ public final class HardtRothMechanism {
         facts.put("pruningThreshold", tau);
         facts.put("prunedFraction", (double) pruned / q.length);
         facts.put("projectionNoise", perColumn ? "per column (√ℓ·s_t scaling)" : "single (max row norm of Q̃)");
+        // Spectral norms of the two noise matrices (95%, Gordon + Gaussian concentration), the
+        // ingredients of seed 000's error bound (Cor. 4.5 and Thm 4.7).
+        double t = Math.sqrt(2 * Math.log(4 / 0.05));
+        facts.put("rangeFinderNoiseBound95", plan1.sigma() * (Math.sqrt(m) + Math.sqrt(l) + t));
+        double maxScale = 0;
+        for (double sc : scale) {
+            maxScale = Math.max(maxScale, sc);
+        }
+        facts.put("projectionNoiseBound95", plan2.sigma() * maxScale * (Math.sqrt(l) + Math.sqrt(d) + t));
         return new Factorization(u, svd.s(), svd.v(), m, d, k, facts);
     }
 }

@@ -80,6 +80,8 @@ public final class PrivateOjaMechanism {
         facts.put("iterations", iterations);
         facts.put("stepSize", stepSize);
         facts.put("sigmaPerIteration", plan.sigma());
+        double t = Math.sqrt(2 * Math.log(2.0 * iterations / 0.05));
+        facts.put("noiseNormBound95", plan.sigma() * (Math.sqrt(d) + t));
         return new Factorization(null, new double[] {Double.NaN}, v, 0, d, 1, facts);
     }
 

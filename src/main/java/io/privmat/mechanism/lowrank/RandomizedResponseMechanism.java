@@ -23,6 +23,9 @@ import java.util.Map;
  */
 public final class RandomizedResponseMechanism {
 
+    /** Largest m·d held in memory on the wide path (d > m): 25M float64, 200 MB per copy. */
+    public static final long MAX_WIDE_ENTRIES = 25_000_000L;
+
     private final int m;
     private final int d;
     private final int k;
@@ -61,6 +64,9 @@ public final class RandomizedResponseMechanism {
     }
 
     public Factorization release(RowStream rows, NoiseSource random) {
+        if (d > m) {
+            return releaseWide(rows, random);
+        }
         NoiseSource.Replayable noise = random.replayable();
         GramAccumulator gram = new GramAccumulator(d);
         NoiseSource first = noise.open();
@@ -92,12 +98,58 @@ public final class RandomizedResponseMechanism {
             }
             at[0] += count;
         });
+        return new Factorization(u, s, v, m, d, k, facts());
+    }
+
+    /**
+     * d > m: the noisy matrix Ã (m × d) is held, the SVD comes from the m × m Gram ÃÃᵀ, and
+     * v = Ãᵀ·u·diag(1/s). Same mechanism (the same noisy entries), different post-processing.
+     */
+    private Factorization releaseWide(RowStream rows, NoiseSource random) {
+        if ((long) m * d > MAX_WIDE_ENTRIES) {
+            throw new IllegalStateException("m·d exceeds " + MAX_WIDE_ENTRIES);
+        }
+        double[] noisy = new double[m * d];
+        int[] at = {0};
+        NoiseSource noise = random.split();
+        rows.forEachBlock((block, count, firstRow) -> {
+            double[] part = new double[count * d];
+            GridNoise.addGaussianParallel(plan, block, 0, count * d, part, noise.split());
+            System.arraycopy(part, 0, noisy, at[0] * d, count * d);
+            at[0] += count;
+        });
+        double[] g = new double[m * m];
+        io.privmat.mechanism.linalg.LinearAlgebraOps.multiplyTransB(noisy, m, d, noisy, m, g);
+        SymmetricEigen e = LinearAlgebra.eigen(g, m);
+        double[] s = new double[k];
+        for (int j = 0; j < k; j++) {
+            s[j] = Math.sqrt(Math.max(e.values()[j], 0));
+        }
+        double[] u = e.topVectors(k);
+        double[] v = new double[d * k];
+        for (int r = 0; r < m; r++) {
+            for (int c = 0; c < d; c++) {
+                double a = noisy[r * d + c];
+                for (int j = 0; j < k; j++) {
+                    v[c * k + j] += a * u[r * k + j];
+                }
+            }
+        }
+        for (int c = 0; c < d; c++) {
+            for (int j = 0; j < k; j++) {
+                v[c * k + j] = s[j] > 0 ? v[c * k + j] / s[j] : 0;
+            }
+        }
+        return new Factorization(u, s, v, m, d, k, facts());
+    }
+
+    private Map<String, Object> facts() {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("sigma", plan.sigma());
         facts.put("l2Sensitivity", plan.loss().l2Sensitivity());
         double t = Math.sqrt(2 * Math.log(2 / 0.05));
         facts.put("noiseSpectralNormBound95", plan.sigma() * (Math.sqrt(m) + Math.sqrt(d) + t));
         facts.put("errorBound", "‖A − Âₖ‖₂ ≤ σₖ₊₁(A) + 2·noiseSpectralNormBound95 with probability ≥ 0.95");
-        return new Factorization(u, s, v, m, d, k, facts);
+        return facts;
     }
 }

@@ -1,0 +1,141 @@
+package io.privmat.query;
+
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetRows;
+import io.privmat.dataset.DatasetService;
+import io.privmat.dataset.MatrixChunk;
+import io.privmat.dataset.Neighbouring;
+import io.privmat.job.Job;
+import io.privmat.job.JobContext;
+import io.privmat.job.JobHandler;
+import io.privmat.job.JobOutput;
+import io.privmat.mechanism.linalg.GramAccumulator;
+import io.privmat.mechanism.lowrank.Factorization;
+import io.privmat.mechanism.lowrank.RowStream;
+import io.privmat.mechanism.noise.NoiseSource;
+import io.privmat.mechanism.noise.NoiseSources;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Runs LOW_RANK and TOP_SINGULAR_VECTORS jobs. Row-based mechanisms (randomized response,
+ * Hardt–Roth) stream the stored row chunks twice; the Gram-based ones (noisy power, private Oja,
+ * orbit sampling) stream them once into XᵀX. The result holds s and v (and u for LOW_RANK, inline
+ * when m·k ≤ {@value #INLINE_LIMIT}, and always as the {@code .npy} array).
+ */
+@Configuration(proxyBeanMethods = false)
+class LowRankHandlers {
+
+    static final int INLINE_LIMIT = 100_000;
+
+    @Bean
+    JobHandler lowRankHandler(DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json) {
+        return new Runner(QueryKind.LOW_RANK, datasets, rows, planner, json);
+    }
+
+    @Bean
+    JobHandler topSingularVectorsHandler(DatasetService datasets, DatasetRows rows, QueryPlanner planner,
+            JsonMapper json) {
+        return new Runner(QueryKind.TOP_SINGULAR_VECTORS, datasets, rows, planner, json);
+    }
+
+    static final class Runner implements JobHandler {
+        private final QueryKind kind;
+        private final DatasetService datasets;
+        private final DatasetRows rows;
+        private final QueryPlanner planner;
+        private final JsonMapper json;
+
+        Runner(QueryKind kind, DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json) {
+            this.kind = kind;
+            this.datasets = datasets;
+            this.rows = rows;
+            this.planner = planner;
+            this.json = json;
+        }
+
+        @Override
+        public String kind() {
+            return kind.name();
+        }
+
+        @Override
+        public JobOutput run(JobContext context) {
+            Job job = context.job();
+            Dataset dataset = datasets.get(job.datasetId());
+            QueryPlanner.Planned planned = planner.plan(dataset,
+                    json.readValue(job.parameters(), StoredRequest.class).toRequest());
+            LowRankSpec spec = planned.lowRank();
+            int d = Math.toIntExact(dataset.cols());
+            long n = dataset.rows();
+            NoiseSource random = NoiseSources.secure();
+            Factorization f;
+            if (spec.rowBased()) {
+                // Two passes (randomized response: Gram then u; Hardt–Roth: range finder then projection).
+                int[] pass = {0};
+                RowStream stream = visitor -> {
+                    long[] seen = {0};
+                    rows.forEachMatrixChunk(dataset.id(), (MatrixChunk chunk) -> {
+                        visitor.block(chunk.toDense(), chunk.rowCount(), seen[0]);
+                        seen[0] += chunk.rowCount();
+                        context.progress((pass[0] + (double) seen[0] / Math.max(1, n)) * 0.45);
+                    });
+                    pass[0]++;
+                };
+                f = spec.randomizedResponse() != null ? spec.randomizedResponse().release(stream, random)
+                        : spec.hardtRoth().release(stream, random);
+            } else {
+                GramAccumulator gram = new GramAccumulator(d);
+                rows.forEachMatrixChunk(dataset.id(), (MatrixChunk chunk) -> {
+                    gram.addRows(chunk.toDense(), 0, chunk.rowCount());
+                    context.progress(0.8 * gram.rows() / Math.max(1, n));
+                });
+                double[] c = gram.result();
+                if (spec.noisyPower() != null) {
+                    f = spec.noisyPower().release(c, random);
+                } else if (spec.oja() != null) {
+                    f = spec.oja().release(c, random);
+                } else {
+                    boolean nPublic = dataset.neighbouring() == Neighbouring.REPLACE_ONE;
+                    double b2 = dataset.rowNormBound() * dataset.rowNormBound();
+                    f = spec.orbit().release(c, nPublic ? n * b2 : Double.POSITIVE_INFINITY, random);
+                }
+            }
+            context.progress(0.95);
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("jobId", job.id());
+            body.put("datasetId", dataset.id());
+            body.put("kind", kind.name());
+            body.put("mechanism", planned.plan().mechanism());
+            body.put("neighbouring", dataset.neighbouring().name());
+            body.put("rowNormBound", dataset.rowNormBound());
+            body.put("loss", QueryService.lossDocument(planned.plan()));
+            body.put("noise", planned.plan().noise());
+            body.put("facts", f.facts());
+            body.put("k", f.k());
+            body.put("singularValues", f.s());
+            body.put("v", rows(f.v(), d, f.k()));
+            if (spec.leftFactor() && f.u() != null) {
+                body.put("rows", f.m());
+                if ((long) f.m() * f.k() <= INLINE_LIMIT) {
+                    body.put("u", rows(f.u(), f.m(), f.k()));
+                } else {
+                    body.put("u", "m·k exceeds " + INLINE_LIMIT + ": ask for application/x-npy");
+                }
+                return new JobOutput(json.writeValueAsString(body), "u", new int[] {f.m(), f.k()}, f.u());
+            }
+            return new JobOutput(json.writeValueAsString(body), "v", new int[] {d, f.k()}, f.v());
+        }
+
+        private static double[][] rows(double[] rowMajor, int r, int c) {
+            double[][] out = new double[r][c];
+            for (int i = 0; i < r; i++) {
+                System.arraycopy(rowMajor, i * c, out[i], 0, c);
+            }
+            return out;
+        }
+    }
+}
