@@ -11,6 +11,7 @@ import io.privmat.job.JobHandler;
 import io.privmat.job.JobOutput;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.lowrank.Factorization;
+import io.privmat.mechanism.lowrank.GramOperator;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.NoiseSources;
@@ -87,6 +88,21 @@ class LowRankHandlers {
                 };
                 f = spec.randomizedResponse() != null ? spec.randomizedResponse().release(stream, random)
                         : spec.hardtRoth().release(stream, random);
+            } else if (spec.orbit() == null && d > QueryPlanner.MAX_GRAM_DIMENSION) {
+                // Too wide for the d × d Gram: stream Xᵀ(X·V) from the rows, one pass per iteration.
+                int iterations = ((Number) planned.plan().noise().get("iterations")).intValue();
+                int[] pass = {0};
+                RowStream stream = visitor -> {
+                    long[] seen = {0};
+                    rows.forEachMatrixChunk(dataset.id(), (MatrixChunk chunk) -> {
+                        visitor.block(chunk.toDense(), chunk.rowCount(), seen[0]);
+                        seen[0] += chunk.rowCount();
+                        context.progress(0.9 * (pass[0] + (double) seen[0] / Math.max(1, n)) / iterations);
+                    });
+                    pass[0]++;
+                };
+                GramOperator op = GramOperator.ofRows(stream, d);
+                f = spec.noisyPower() != null ? spec.noisyPower().release(op, random) : spec.oja().release(op, random);
             } else {
                 GramAccumulator gram = new GramAccumulator(d);
                 rows.forEachMatrixChunk(dataset.id(), (MatrixChunk chunk) -> {

@@ -96,6 +96,9 @@ final class LowRankPlanner {
                         + "holds the noisy m × d matrix: m·d = " + (long) m * d + " exceeds "
                         + RandomizedResponseMechanism.MAX_WIDE_ENTRIES + ".", Map.of("rows", m, "cols", d));
             }
+        } else if (mechanism.equals("NOISY_POWER") || mechanism.equals("PRIVATE_OJA")) {
+            // Above the Gram limit these stream Xᵀ(X·V) from the rows, one pass per iteration.
+            checkFactorSize(d, k);
         } else if (!mechanism.equals("HARDT_ROTH")) {
             QueryPlanner.checkGramDimension(d, mechanism);
         }

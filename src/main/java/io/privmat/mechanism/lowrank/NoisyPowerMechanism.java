@@ -65,11 +65,16 @@ public final class NoisyPowerMechanism {
     }
 
     public Factorization release(double[] gram, NoiseSource random) {
+        return release(GramOperator.ofGram(gram, d), random);
+    }
+
+    /** As {@link #release(double[], NoiseSource)}, with C·X from any operator (e.g. streamed rows). */
+    public Factorization release(GramOperator gram, NoiseSource random) {
         double[] x = Dense.randomOrthonormal(d, k, random);
         double[] y = new double[d * k];
         double[] noisy = new double[d * k];
         for (int it = 0; it < iterations; it++) {
-            LinearAlgebraOps.multiply(gram, d, d, x, k, y);
+            gram.apply(x, k, y);
             GridNoise.addGaussianParallel(plan, y, 0, y.length, noisy, random.split());
             x = Dense.thinQ(noisy, d, k);
         }

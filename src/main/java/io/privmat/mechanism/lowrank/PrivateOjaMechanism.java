@@ -57,19 +57,18 @@ public final class PrivateOjaMechanism {
     }
 
     public Factorization release(double[] gram, NoiseSource random) {
+        return release(GramOperator.ofGram(gram, d), random);
+    }
+
+    /** As {@link #release(double[], NoiseSource)}, with C·v from any operator (e.g. streamed rows). */
+    public Factorization release(GramOperator gram, NoiseSource random) {
         double[] v = new double[d];
         GaussianMatrices.fillStandardNormal(v, random);
         normalise(v);
         double[] cv = new double[d];
         double[] noisy = new double[d];
         for (int it = 0; it < iterations; it++) {
-            for (int i = 0; i < d; i++) {
-                double sum = 0;
-                for (int j = 0; j < d; j++) {
-                    sum += gram[i * d + j] * v[j];
-                }
-                cv[i] = sum;
-            }
+            gram.apply(v, 1, cv);
             GridNoise.addGaussianParallel(plan, cv, 0, d, noisy, random.split());
             for (int i = 0; i < d; i++) {
                 v[i] += stepSize * noisy[i];
@@ -82,7 +81,13 @@ public final class PrivateOjaMechanism {
         facts.put("sigmaPerIteration", plan.sigma());
         double t = Math.sqrt(2 * Math.log(2.0 * iterations / 0.05));
         facts.put("noiseNormBound95", plan.sigma() * (Math.sqrt(d) + t));
-        return new Factorization(null, new double[] {Double.NaN}, v, 0, d, 1, facts);
+        // s₁ estimated as √‖Cv + noise‖ of the last release (post-processing).
+        double last = 0;
+        for (double x : noisy) {
+            last += x * x;
+        }
+        facts.put("singularValue", "√‖released Cv‖ of the last step (post-processing)");
+        return new Factorization(null, new double[] {Math.sqrt(Math.sqrt(last))}, v, 0, d, 1, facts);
     }
 
     private static void normalise(double[] v) {

@@ -93,6 +93,31 @@ class LowRankMechanismsTest {
     }
 
     @Test
+    void streamedGramOperatorEqualsTheHeldGram() {
+        int m = 500;
+        int d = 30;
+        double[] x = lowRank(m, d, 8);
+        double[] v = new double[d * 4];
+        java.util.SplittableRandom r = new java.util.SplittableRandom(4);
+        for (int i = 0; i < v.length; i++) {
+            v[i] = r.nextGaussian();
+        }
+        double[] held = new double[d * 4];
+        double[] streamed = new double[d * 4];
+        GramOperator.ofGram(gram(x, m, d), d).apply(v, 4, held);
+        GramOperator.ofRows(stream(x, m, d, 77), d).apply(v, 4, streamed);
+        for (int i = 0; i < held.length; i++) {
+            assertThat(streamed[i]).isCloseTo(held[i], within(1e-9 * (1 + Math.abs(held[i]))));
+        }
+        // The same seed gives the same private output on either path (up to rounding).
+        Factorization a = PrivateOjaMechanism.forRho(d, 5, 1, 1, 10).release(gram(x, m, d), TestNoiseSources.seeded(3));
+        Factorization b = PrivateOjaMechanism.forRho(d, 5, 1, 1, 10).release(GramOperator.ofRows(stream(x, m, d, 64), d),
+                TestNoiseSources.seeded(3));
+        assertThat(Math.abs(a.v()[0] - b.v()[0])).isLessThan(1e-6);
+        assertThat(a.s()[0]).isCloseTo(b.s()[0], within(1e-6 * a.s()[0]));
+    }
+
+    @Test
     void randomizedResponseOnAWideMatrixFactorsViaTheRowGram() {
         int m = 200;
         int d = 400;
@@ -148,6 +173,8 @@ class LowRankMechanismsTest {
         PrivateOjaMechanism oja = PrivateOjaMechanism.forApproxDp(d, 30, 1, 1, 1, 1e-6);
         Factorization v = oja.release(c, TestNoiseSources.seeded(7));
         assertThat(Math.abs(v.v()[0])).isGreaterThan(0.99); // e₀ carries the largest variance
+        // s₁ = √‖released Cv‖ ≈ √λ₁ (λ₁ ≈ C₀₀ here; the step noise σ ≈ 20 is small against λ₁ ≈ 2000).
+        assertThat(v.s()[0]).isCloseTo(Math.sqrt(c[0]), within(0.05 * Math.sqrt(c[0])));
     }
 
     @Test
