@@ -32,23 +32,11 @@ public final class BinghamSampler {
         if (q == 1) {
             return new double[] {1};
         }
-        double min = Double.POSITIVE_INFINITY;
-        for (double v : a) {
-            min = Math.min(min, v);
-        }
-        double[] shifted = new double[q];
-        boolean allZero = true;
-        for (int j = 0; j < q; j++) {
-            shifted[j] = Math.max(0, a[j] - min);
-            allZero &= shifted[j] == 0;
-        }
-        double b = allZero ? q : solveB(shifted);
-        double[] scale = new double[q];
-        double[] omega = new double[q];
-        for (int j = 0; j < q; j++) {
-            omega[j] = 1 + 2 * shifted[j] / b;
-            scale[j] = 1 / Math.sqrt(omega[j]);
-        }
+        Envelope env = Envelope.of(a);
+        double[] shifted = env.shifted();
+        double[] omega = env.omega();
+        double[] scale = env.scale();
+        double b = env.b();
         double logM = -(q - b) / 2 + (q / 2.0) * Math.log(q / b);
         double[] x = new double[q];
         for (int proposal = 0; proposal < MAX_PROPOSALS; proposal++) {
@@ -72,6 +60,35 @@ public final class BinghamSampler {
             }
         }
         throw new SamplerFailureException();
+    }
+
+    /**
+     * The angular central Gaussian envelope shared with {@link GrassmannSampler}: A shifted so that
+     * min a = 0, b solving Σ 1/(b + 2aⱼ) = 1, Ω = I + 2A/b and the proposal scales 1/√ωⱼ.
+     */
+    record Envelope(double[] shifted, double b, double[] omega, double[] scale) {
+
+        static Envelope of(double[] a) {
+            int q = a.length;
+            double min = Double.POSITIVE_INFINITY;
+            for (double v : a) {
+                min = Math.min(min, v);
+            }
+            double[] shifted = new double[q];
+            boolean allZero = true;
+            for (int j = 0; j < q; j++) {
+                shifted[j] = Math.max(0, a[j] - min);
+                allZero &= shifted[j] == 0;
+            }
+            double b = allZero ? q : solveB(shifted);
+            double[] omega = new double[q];
+            double[] scale = new double[q];
+            for (int j = 0; j < q; j++) {
+                omega[j] = 1 + 2 * shifted[j] / b;
+                scale[j] = 1 / Math.sqrt(omega[j]);
+            }
+            return new Envelope(shifted, b, omega, scale);
+        }
     }
 
     /** The b ∈ [1, q] with Σ_j 1/(b + 2a_j) = 1 (the left side decreases in b). */

@@ -27,23 +27,11 @@ public final class GrassmannSampler {
         if (k == 1) {
             return BinghamSampler.sample(a, random);
         }
-        double min = Double.POSITIVE_INFINITY;
-        for (double v : a) {
-            min = Math.min(min, v);
-        }
-        double[] shifted = new double[q];
-        boolean allZero = true;
-        for (int j = 0; j < q; j++) {
-            shifted[j] = Math.max(0, a[j] - min);
-            allZero &= shifted[j] == 0;
-        }
-        double b = allZero ? q : BinghamSampler.solveB(shifted);
-        double[] omega = new double[q];
-        double[] scale = new double[q];
-        for (int j = 0; j < q; j++) {
-            omega[j] = 1 + 2 * shifted[j] / b;
-            scale[j] = 1 / Math.sqrt(omega[j]);
-        }
+        BinghamSampler.Envelope env = BinghamSampler.Envelope.of(a);
+        double[] shifted = env.shifted();
+        double[] omega = env.omega();
+        double[] scale = env.scale();
+        double b = env.b();
         double logM = k * (-(q - b) / 2 + (q / 2.0) * Math.log(q / b));
         QRDecomposition<DMatrixRMaj> qr = DecompositionFactory_DDRM.qr(q, k);
         double[] z = new double[q * k];

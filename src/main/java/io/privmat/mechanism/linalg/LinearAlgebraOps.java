@@ -16,4 +16,11 @@ public final class LinearAlgebraOps {
         // outᵀ = B·Aᵀ: in column-major, B (row-major n×k) is Bᵀ (k×n), so use "T".
         LinearAlgebra.BLAS_INSTANCE.dgemm("T", "N", n, m, k, 1.0, b, k, a, k, 0.0, out, n);
     }
+
+    /** out (k×n) += Aᵀ · B where A is m×k and B is m×n, all row-major (accumulates into out). */
+    public static void addMultiplyTransA(double[] a, int m, int k, double[] b, int n, double[] out) {
+        // outᵀ (column-major n×k) += Bᵀ·A: B row-major is column-major Bᵀ ("N"); A row-major is
+        // column-major Aᵀ, so "T" gives A.
+        LinearAlgebra.BLAS_INSTANCE.dgemm("N", "T", n, k, m, 1.0, b, n, a, k, 1.0, out, n);
+    }
 }

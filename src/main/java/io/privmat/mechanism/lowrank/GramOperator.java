@@ -22,18 +22,7 @@ public interface GramOperator {
             rows.forEachBlock((block, count, firstRow) -> {
                 double[] xv = new double[count * k];
                 LinearAlgebraOps.multiply(block, count, d, v, k, xv);
-                // out += X_bᵀ·(X_b V): transpose the block (count × d → d × count) for the product.
-                double[] bt = new double[d * count];
-                for (int r = 0; r < count; r++) {
-                    for (int c = 0; c < d; c++) {
-                        bt[c * count + r] = block[r * d + c];
-                    }
-                }
-                double[] part = new double[d * k];
-                LinearAlgebraOps.multiply(bt, d, count, xv, k, part);
-                for (int i = 0; i < d * k; i++) {
-                    out[i] += part[i];
-                }
+                LinearAlgebraOps.addMultiplyTransA(block, count, d, xv, k, out);
             });
         };
     }

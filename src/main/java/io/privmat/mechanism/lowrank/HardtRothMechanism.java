@@ -131,18 +131,8 @@ public final class HardtRothMechanism {
         rows.forEachBlock((block, count, firstRow) -> {
             double[] qBlock = new double[count * l];
             System.arraycopy(q, pos[0] * l, qBlock, 0, count * l);
-            double[] part = new double[l * d];
-            // Q̃_blockᵀ (ℓ × count) · X_block (count × d): transpose qBlock first.
-            double[] qt = new double[l * count];
-            for (int r = 0; r < count; r++) {
-                for (int t = 0; t < l; t++) {
-                    qt[t * count + r] = qBlock[r * l + t];
-                }
-            }
-            LinearAlgebraOps.multiply(qt, l, count, block, d, part);
-            for (int i = 0; i < part.length; i++) {
-                b[i] += part[i];
-            }
+            // B += Q̃_blockᵀ (ℓ × count) · X_block (count × d).
+            LinearAlgebraOps.addMultiplyTransA(qBlock, count, l, block, d, b);
             pos[0] += count;
         });
         double perColumnEnergy = 0;
