@@ -136,7 +136,7 @@ class CovarianceHandlers {
             body.put("eigenvalues", release.eigenvalues());
             if (spec.pca()) {
                 body.put("k", release.k());
-                body.put("components", rows(release.components(), d, release.k()));
+                body.put("components", RowMajor.rows(release.components(), d, release.k()));
                 return new JobOutput(json.writeValueAsString(body), "components", new int[] {d, release.k()},
                         release.components());
             }
@@ -144,7 +144,7 @@ class CovarianceHandlers {
                 body.put("releaseId", releaseId);
                 body.put("release", "/v1/releases/" + releaseId);
             }
-            body.put("covariance", rows(release.covariance(), d, d));
+            body.put("covariance", RowMajor.rows(release.covariance(), d, d));
             return new JobOutput(json.writeValueAsString(body), "covariance", new int[] {d, d}, release.covariance());
         }
 
@@ -165,14 +165,6 @@ class CovarianceHandlers {
                     planned.plan().mechanism(), job.parameters(),
                     json.writeValueAsString(QueryService.lossDocument(planned.plan())), meta, d, d, noisy, false));
             return id;
-        }
-
-        private static double[][] rows(double[] rowMajor, int r, int c) {
-            double[][] out = new double[r][c];
-            for (int i = 0; i < r; i++) {
-                System.arraycopy(rowMajor, i * c, out[i], 0, c);
-            }
-            return out;
         }
     }
 }

@@ -1,9 +1,7 @@
 package io.privmat.query;
 
 import io.privmat.api.PrivmatException;
-import io.privmat.api.ProblemType;
 import io.privmat.dataset.Dataset;
-import io.privmat.dataset.Neighbouring;
 import io.privmat.mechanism.GaussianVectorMechanism;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
@@ -41,8 +39,7 @@ final class CovariancePlanner {
             AccountingMode mode) {
         int d = Math.toIntExact(dataset.cols());
         double bound = dataset.rowNormBound();
-        NeighbouringRelation relation = dataset.neighbouring() == Neighbouring.ADD_REMOVE
-                ? NeighbouringRelation.ADD_REMOVE : NeighbouringRelation.REPLACE_ONE;
+        NeighbouringRelation relation = QueryPlanner.relation(dataset);
         QueryPlanner.checkGramDimension(d, mechanism);
         Map<String, Object> params = request.params() == null ? Map.of() : request.params();
         for (String key : params.keySet()) {
@@ -72,9 +69,7 @@ final class CovariancePlanner {
         BigDecimal epsilon = request.epsilon();
         BigDecimal delta = request.delta();
         BigDecimal rho = request.rho();
-        QueryPlanner.check("epsilon", epsilon, QueryPlanner.MAX_EPSILON);
-        QueryPlanner.check("delta", delta, QueryPlanner.MAX_DELTA);
-        QueryPlanner.check("rho", rho, QueryPlanner.MAX_RHO);
+        QueryPlanner.checkRanges(request);
         Map<String, Object> parameters = new TreeMap<>();
         parameters.put("kind", kind.name());
         parameters.put("mechanism", mechanism);
@@ -88,36 +83,18 @@ final class CovariancePlanner {
         noise.put("frobeniusSensitivity", Sensitivities.gramFrobenius(bound, relation));
         switch (mechanism) {
             case "ANALYZE_GAUSS" -> {
-                if (mode == AccountingMode.PURE) {
-                    throw QueryPlanner.incompatible(mode, mechanism);
-                }
                 AnalyzeGaussMechanism ag;
                 GaussianVectorMechanism mean = null;
                 PrivacyLoss charged;
                 BigDecimal covShare = center ? BigDecimal.ONE.subtract(CENTER_SHARE) : BigDecimal.ONE;
-                if (rho != null) {
-                    if (epsilon != null || delta != null) {
-                        throw PrivmatException.invalidParameter("rho", "rho alone, or epsilon with delta",
-                                "give either rho or epsilon with delta, not both");
-                    }
-                    if (mode != AccountingMode.ZCDP) {
-                        throw new PrivmatException(ProblemType.INCOMPATIBLE_ACCOUNTING, "rho is only accepted by "
-                                + "datasets with ZCDP accounting; this one uses " + mode + ": give epsilon and delta.",
-                                Map.of("accounting", mode.name(), "parameter", "rho"));
-                    }
-                    parameters.put("rho", rho);
+                QueryPlanner.GaussianBudget budget = QueryPlanner.gaussianBudget(mechanism, request, mode, parameters);
+                if (budget.rho() != null) {
                     ag = AnalyzeGaussMechanism.forRho(d, bound, relation, down(rho.multiply(covShare)));
                     if (center) {
                         mean = GaussianVectorMechanism.forRho(Sensitivities.columnSumsL2(bound, relation),
                                 down(rho.multiply(CENTER_SHARE)), d);
                     }
                 } else {
-                    if (epsilon == null || delta == null) {
-                        throw PrivmatException.invalidParameter(epsilon == null ? "epsilon" : "delta",
-                                "(0, 100] and (0, 0.01]", "ANALYZE_GAUSS needs rho, or epsilon with delta");
-                    }
-                    parameters.put("epsilon", epsilon);
-                    parameters.put("delta", delta);
                     ag = AnalyzeGaussMechanism.forApproxDp(d, bound, relation, down(epsilon.multiply(covShare)),
                             down(delta.multiply(covShare)));
                     if (center) {

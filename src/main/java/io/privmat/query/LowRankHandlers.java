@@ -63,6 +63,21 @@ class LowRankHandlers {
             return kind.name();
         }
 
+        /** The stored rows, block by block, for {@code passes} passes; progress runs to 0.9 over them. */
+        private RowStream rowStream(Dataset dataset, JobContext context, int passes) {
+            long n = dataset.rows();
+            int[] pass = {0};
+            return visitor -> {
+                long[] seen = {0};
+                rows.forEachMatrixChunk(dataset.id(), (MatrixChunk chunk) -> {
+                    visitor.block(chunk.toDense(), chunk.rowCount(), seen[0]);
+                    seen[0] += chunk.rowCount();
+                    context.progress(0.9 * Math.min(1, (pass[0] + (double) seen[0] / Math.max(1, n)) / passes));
+                });
+                pass[0]++;
+            };
+        }
+
         @Override
         public JobOutput run(JobContext context) {
             Job job = context.job();
@@ -76,31 +91,12 @@ class LowRankHandlers {
             Factorization f;
             if (spec.rowBased()) {
                 // Two passes (randomized response: Gram then u; Hardt–Roth: range finder then projection).
-                int[] pass = {0};
-                RowStream stream = visitor -> {
-                    long[] seen = {0};
-                    rows.forEachMatrixChunk(dataset.id(), (MatrixChunk chunk) -> {
-                        visitor.block(chunk.toDense(), chunk.rowCount(), seen[0]);
-                        seen[0] += chunk.rowCount();
-                        context.progress((pass[0] + (double) seen[0] / Math.max(1, n)) * 0.45);
-                    });
-                    pass[0]++;
-                };
+                RowStream stream = rowStream(dataset, context, 2);
                 f = spec.randomizedResponse() != null ? spec.randomizedResponse().release(stream, random)
                         : spec.hardtRoth().release(stream, random);
             } else if (spec.orbit() == null && d > QueryPlanner.MAX_GRAM_DIMENSION) {
                 // Too wide for the d × d Gram: stream Xᵀ(X·V) from the rows, one pass per iteration.
-                int iterations = ((Number) planned.plan().noise().get("iterations")).intValue();
-                int[] pass = {0};
-                RowStream stream = visitor -> {
-                    long[] seen = {0};
-                    rows.forEachMatrixChunk(dataset.id(), (MatrixChunk chunk) -> {
-                        visitor.block(chunk.toDense(), chunk.rowCount(), seen[0]);
-                        seen[0] += chunk.rowCount();
-                        context.progress(0.9 * (pass[0] + (double) seen[0] / Math.max(1, n)) / iterations);
-                    });
-                    pass[0]++;
-                };
+                RowStream stream = rowStream(dataset, context, spec.iterations());
                 GramOperator op = GramOperator.ofRows(stream, d);
                 f = spec.noisyPower() != null ? spec.noisyPower().release(op, random) : spec.oja().release(op, random);
             } else {
@@ -133,25 +129,17 @@ class LowRankHandlers {
             body.put("facts", f.facts());
             body.put("k", f.k());
             body.put("singularValues", f.s());
-            body.put("v", rows(f.v(), d, f.k()));
+            body.put("v", RowMajor.rows(f.v(), d, f.k()));
             if (spec.leftFactor() && f.u() != null) {
                 body.put("rows", f.m());
                 if ((long) f.m() * f.k() <= INLINE_LIMIT) {
-                    body.put("u", rows(f.u(), f.m(), f.k()));
+                    body.put("u", RowMajor.rows(f.u(), f.m(), f.k()));
                 } else {
                     body.put("u", "m·k exceeds " + INLINE_LIMIT + ": ask for application/x-npy");
                 }
                 return new JobOutput(json.writeValueAsString(body), "u", new int[] {f.m(), f.k()}, f.u());
             }
             return new JobOutput(json.writeValueAsString(body), "v", new int[] {d, f.k()}, f.v());
-        }
-
-        private static double[][] rows(double[] rowMajor, int r, int c) {
-            double[][] out = new double[r][c];
-            for (int i = 0; i < r; i++) {
-                System.arraycopy(rowMajor, i * c, out[i], 0, c);
-            }
-            return out;
         }
     }
 }

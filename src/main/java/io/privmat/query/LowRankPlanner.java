@@ -3,7 +3,6 @@ package io.privmat.query;
 import io.privmat.api.PrivmatException;
 import io.privmat.api.ProblemType;
 import io.privmat.dataset.Dataset;
-import io.privmat.dataset.Neighbouring;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.lowrank.HardtRothMechanism;
 import io.privmat.mechanism.lowrank.NoisyPowerMechanism;
@@ -54,8 +53,7 @@ final class LowRankPlanner {
         int d = Math.toIntExact(dataset.cols());
         long rowsLong = dataset.rows();
         double bound = dataset.rowNormBound();
-        NeighbouringRelation relation = dataset.neighbouring() == Neighbouring.ADD_REMOVE
-                ? NeighbouringRelation.ADD_REMOVE : NeighbouringRelation.REPLACE_ONE;
+        NeighbouringRelation relation = QueryPlanner.relation(dataset);
         Map<String, Object> params = request.params() == null ? Map.of() : request.params();
         Set<String> allowed = PARAMS.get(mechanism);
         for (String key : params.keySet()) {
@@ -79,9 +77,7 @@ final class LowRankPlanner {
         BigDecimal epsilon = request.epsilon();
         BigDecimal delta = request.delta();
         BigDecimal rho = request.rho();
-        QueryPlanner.check("epsilon", epsilon, QueryPlanner.MAX_EPSILON);
-        QueryPlanner.check("delta", delta, QueryPlanner.MAX_DELTA);
-        QueryPlanner.check("rho", rho, QueryPlanner.MAX_RHO);
+        QueryPlanner.checkRanges(request);
         Map<String, Object> parameters = new TreeMap<>();
         parameters.put("kind", kind.name());
         parameters.put("mechanism", mechanism);
@@ -105,7 +101,7 @@ final class LowRankPlanner {
         switch (mechanism) {
             case "RANDOMIZED_RESPONSE" -> {
                 checkFactorSize(m, k);
-                Gaussian g = gaussian(mechanism, epsilon, delta, rho, mode, parameters);
+                Gaussian g = gaussian(mechanism, request, mode, parameters);
                 RandomizedResponseMechanism rr = g.rho != null
                         ? RandomizedResponseMechanism.forRho(m, d, k, bound, g.rho)
                         : RandomizedResponseMechanism.forApproxDp(m, d, k, bound, g.epsilon, g.delta);
@@ -114,7 +110,7 @@ final class LowRankPlanner {
                 noise.put("sigma", rr.sigma());
                 noise.put("l2Sensitivity", 2 * bound);
                 return planned(kind, mechanism, parameters, rr.privacyLoss(), charged, noise,
-                        new LowRankSpec(rr, null, null, null, null, k, left));
+                        new LowRankSpec(rr, null, null, null, null, k, left, 0));
             }
             case "HARDT_ROTH" -> {
                 if (rho != null) {
@@ -150,7 +146,7 @@ final class LowRankPlanner {
                 noise.put("coherence", coherence);
                 noise.put("pruningThreshold", Math.sqrt(4 * coherence * l * Math.log(Math.max(m, 3)) / m));
                 return planned(kind, mechanism, parameters, hr.approxZcdp(), charged, noise,
-                        new LowRankSpec(null, hr, null, null, null, k, left));
+                        new LowRankSpec(null, hr, null, null, null, k, left, 0));
             }
             case "NOISY_POWER", "PRIVATE_OJA" -> {
                 boolean power = mechanism.equals("NOISY_POWER");
@@ -164,7 +160,7 @@ final class LowRankPlanner {
                     stepSize = number(params, "stepSize", Double.MIN_NORMAL, 1e12);
                     parameters.put("stepSize", stepSize);
                 }
-                Gaussian g = gaussian(mechanism, epsilon, delta, rho, mode, parameters);
+                Gaussian g = gaussian(mechanism, request, mode, parameters);
                 PrivacyLoss loss;
                 if (power) {
                     NoisyPowerMechanism np = g.rho != null ? NoisyPowerMechanism.forRho(d, k, iterations, bound, g.rho)
@@ -176,7 +172,7 @@ final class LowRankPlanner {
                     noise.put("iterations", iterations);
                     PrivacyLoss charged = mode == AccountingMode.BASIC ? new ApproxDp(epsilon, delta) : loss;
                     return planned(kind, mechanism, parameters, loss, charged, noise,
-                            new LowRankSpec(null, null, np, null, null, k, false));
+                            new LowRankSpec(null, null, np, null, null, k, false, iterations));
                 }
                 PrivateOjaMechanism oja = g.rho != null
                         ? PrivateOjaMechanism.forRho(d, iterations, stepSize, bound, g.rho)
@@ -188,7 +184,7 @@ final class LowRankPlanner {
                 noise.put("stepSize", stepSize);
                 PrivacyLoss charged = mode == AccountingMode.BASIC ? new ApproxDp(epsilon, delta) : loss;
                 return planned(kind, mechanism, parameters, loss, charged, noise,
-                        new LowRankSpec(null, null, null, oja, null, k, false));
+                        new LowRankSpec(null, null, null, oja, null, k, false, iterations));
             }
             default -> {
                 if (rho != null || delta != null) {
@@ -217,43 +213,26 @@ final class LowRankPlanner {
                         : "discrete Laplace eigenvalues + sequential Bingham draws (epsilon/(k+1) each)");
                 noise.put("spectrum", spectrum.name());
                 return planned(kind, mechanism, parameters, orbit.privacyLoss(), orbit.privacyLoss(), noise,
-                        new LowRankSpec(null, null, null, null, orbit, k, false));
+                        new LowRankSpec(null, null, null, null, orbit, k, false, 0));
             }
         }
     }
 
     private record Gaussian(@Nullable Double rho, double epsilon, double delta) {}
 
-    /** rho (ZCDP datasets only) or epsilon with delta; refused under PURE accounting. */
-    private static Gaussian gaussian(String mechanism, @Nullable BigDecimal epsilon, @Nullable BigDecimal delta,
-            @Nullable BigDecimal rho, AccountingMode mode, Map<String, Object> parameters) {
-        if (mode == AccountingMode.PURE) {
-            throw QueryPlanner.incompatible(mode, mechanism);
-        }
-        if (rho != null) {
-            if (epsilon != null || delta != null) {
-                throw PrivmatException.invalidParameter("rho", "rho alone, or epsilon with delta",
-                        "give either rho or epsilon with delta, not both");
-            }
-            if (mode != AccountingMode.ZCDP) {
-                throw new PrivmatException(ProblemType.INCOMPATIBLE_ACCOUNTING, "rho is only accepted by datasets "
-                        + "with ZCDP accounting; this one uses " + mode + ": give epsilon and delta.",
-                        Map.of("accounting", mode.name(), "parameter", "rho"));
-            }
-            parameters.put("rho", rho);
-            return new Gaussian(Decimals.toDoubleDown(rho), 0, 0);
-        }
-        requireEpsilonDelta(mechanism, epsilon, delta);
-        parameters.put("epsilon", epsilon);
-        parameters.put("delta", delta);
-        return new Gaussian(null, Decimals.toDoubleDown(epsilon), Decimals.toDoubleDown(delta));
+    /** The shared Gaussian budget reading, as doubles rounded down for calibration. */
+    private static Gaussian gaussian(String mechanism, QueryRequest request, AccountingMode mode,
+            Map<String, Object> parameters) {
+        QueryPlanner.GaussianBudget b = QueryPlanner.gaussianBudget(mechanism, request, mode, parameters);
+        return b.rho() != null ? new Gaussian(Decimals.toDoubleDown(b.rho()), 0, 0)
+                : new Gaussian(null, Decimals.toDoubleDown(b.epsilon()), Decimals.toDoubleDown(b.delta()));
     }
 
     private static void requireEpsilonDelta(String mechanism, @Nullable BigDecimal epsilon,
             @Nullable BigDecimal delta) {
         if (epsilon == null || delta == null) {
             throw PrivmatException.invalidParameter(epsilon == null ? "epsilon" : "delta", "(0, 100] and (0, 0.01]",
-                    mechanism + " needs epsilon and delta" + (mechanism.equals("HARDT_ROTH") ? "" : ", or rho"));
+                    mechanism + " needs epsilon and delta");
         }
     }
 

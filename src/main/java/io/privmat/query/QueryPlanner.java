@@ -92,49 +92,23 @@ public class QueryPlanner {
         BigDecimal epsilon = request.epsilon();
         BigDecimal delta = request.delta();
         BigDecimal rho = request.rho();
-        check("epsilon", epsilon, MAX_EPSILON);
-        check("delta", delta, MAX_DELTA);
-        check("rho", rho, MAX_RHO);
+        checkRanges(request);
         Map<String, Object> parameters = new TreeMap<>();
         parameters.put("kind", kind.name());
         parameters.put("mechanism", mechanism);
-        NeighbouringRelation relation = dataset.neighbouring() == Neighbouring.ADD_REMOVE
-                ? NeighbouringRelation.ADD_REMOVE : NeighbouringRelation.REPLACE_ONE;
+        NeighbouringRelation relation = relation(dataset);
         int d = Math.toIntExact(dataset.cols());
         double bound = dataset.rowNormBound();
         Map<String, Object> noise = new LinkedHashMap<>();
         if (mechanism.equals("GAUSSIAN")) {
             double sensitivity = Sensitivities.columnSumsL2(bound, relation);
-            GaussianVectorMechanism m;
-            PrivacyLoss charged;
-            if (rho != null) {
-                if (epsilon != null || delta != null) {
-                    throw PrivmatException.invalidParameter("rho", "rho alone, or epsilon with delta",
-                            "give either rho or epsilon with delta, not both");
-                }
-                if (mode != AccountingMode.ZCDP) {
-                    throw new PrivmatException(ProblemType.INCOMPATIBLE_ACCOUNTING, "rho is only accepted by datasets "
-                            + "with ZCDP accounting; this one uses " + mode + ": give epsilon and delta.",
-                            Map.of("accounting", mode.name(), "parameter", "rho"));
-                }
-                parameters.put("rho", rho);
-                m = GaussianVectorMechanism.forRho(sensitivity, Decimals.toDoubleDown(rho), d);
-                charged = m.privacyLoss();
-            } else {
-                if (epsilon == null || delta == null) {
-                    throw PrivmatException.invalidParameter(epsilon == null ? "epsilon" : "delta", "(0, 100] and (0, 0.01]",
-                            "GAUSSIAN needs rho, or epsilon with delta");
-                }
-                if (mode == AccountingMode.PURE) {
-                    throw incompatible(mode, mechanism);
-                }
-                parameters.put("epsilon", epsilon);
-                parameters.put("delta", delta);
-                m = GaussianVectorMechanism.forApproxDp(sensitivity, Decimals.toDoubleDown(epsilon),
-                        Decimals.toDoubleDown(delta), d);
-                // BASIC charges the (ε, δ) the Gaussian was calibrated to; ZCDP its exact ρ.
-                charged = mode == AccountingMode.BASIC ? new ApproxDp(epsilon, delta) : m.privacyLoss();
-            }
+            GaussianBudget budget = gaussianBudget(mechanism, request, mode, parameters);
+            GaussianVectorMechanism m = budget.rho() != null
+                    ? GaussianVectorMechanism.forRho(sensitivity, Decimals.toDoubleDown(budget.rho()), d)
+                    : GaussianVectorMechanism.forApproxDp(sensitivity, Decimals.toDoubleDown(epsilon),
+                            Decimals.toDoubleDown(delta), d);
+            // BASIC charges the (ε, δ) the Gaussian was calibrated to; ZCDP its exact ρ.
+            PrivacyLoss charged = mode == AccountingMode.BASIC ? new ApproxDp(epsilon, delta) : m.privacyLoss();
             noise.put("distribution", "discrete Gaussian on a grid");
             noise.put("sigma", m.sigma());
             noise.put("granularity", m.granularity());
@@ -159,6 +133,56 @@ public class QueryPlanner {
         noise.put("granularity", m.granularity());
         noise.put("l1Sensitivity", l1);
         return new Planned(new QueryPlan(kind.name(), mechanism, parameters, loss, loss, noise), m::release);
+    }
+
+    /** The dataset's neighbouring relation as the mechanisms name it. */
+    static NeighbouringRelation relation(Dataset dataset) {
+        return dataset.neighbouring() == Neighbouring.ADD_REMOVE
+                ? NeighbouringRelation.ADD_REMOVE : NeighbouringRelation.REPLACE_ONE;
+    }
+
+    /** Range checks on epsilon, delta and rho (each optional here). */
+    static void checkRanges(QueryRequest request) {
+        check("epsilon", request.epsilon(), MAX_EPSILON);
+        check("delta", request.delta(), MAX_DELTA);
+        check("rho", request.rho(), MAX_RHO);
+    }
+
+    /** A Gaussian mechanism's requested budget: rho, or epsilon with delta (exactly one is set). */
+    record GaussianBudget(@Nullable BigDecimal rho, @Nullable BigDecimal epsilon, @Nullable BigDecimal delta) {}
+
+    /**
+     * Reads a Gaussian mechanism's budget: refused under PURE accounting; rho alone (ZCDP datasets
+     * only) or epsilon with delta; records the chosen parameters.
+     */
+    static GaussianBudget gaussianBudget(String mechanism, QueryRequest request, AccountingMode mode,
+            Map<String, Object> parameters) {
+        BigDecimal epsilon = request.epsilon();
+        BigDecimal delta = request.delta();
+        BigDecimal rho = request.rho();
+        if (mode == AccountingMode.PURE) {
+            throw incompatible(mode, mechanism);
+        }
+        if (rho != null) {
+            if (epsilon != null || delta != null) {
+                throw PrivmatException.invalidParameter("rho", "rho alone, or epsilon with delta",
+                        "give either rho or epsilon with delta, not both");
+            }
+            if (mode != AccountingMode.ZCDP) {
+                throw new PrivmatException(ProblemType.INCOMPATIBLE_ACCOUNTING, "rho is only accepted by datasets "
+                        + "with ZCDP accounting; this one uses " + mode + ": give epsilon and delta.",
+                        Map.of("accounting", mode.name(), "parameter", "rho"));
+            }
+            parameters.put("rho", rho);
+            return new GaussianBudget(rho, null, null);
+        }
+        if (epsilon == null || delta == null) {
+            throw PrivmatException.invalidParameter(epsilon == null ? "epsilon" : "delta", "(0, 100] and (0, 0.01]",
+                    mechanism + " needs rho, or epsilon with delta");
+        }
+        parameters.put("epsilon", epsilon);
+        parameters.put("delta", delta);
+        return new GaussianBudget(null, epsilon, delta);
     }
 
     /**
