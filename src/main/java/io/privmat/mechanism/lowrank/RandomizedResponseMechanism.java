@@ -2,6 +2,7 @@ package io.privmat.mechanism.lowrank;
 
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.linalg.LinearAlgebra;
+import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
@@ -87,13 +88,11 @@ public final class RandomizedResponseMechanism {
         rows.forEachBlock((block, count, firstRow) -> {
             double[] noisy = new double[count * d];
             GridNoise.addGaussianParallel(plan, block, 0, count * d, noisy, second.split());
+            double[] part = new double[count * k];
+            LinearAlgebraOps.multiply(noisy, count, d, v, k, part);
             for (int r = 0; r < count; r++) {
                 for (int j = 0; j < k; j++) {
-                    double sum = 0;
-                    for (int c = 0; c < d; c++) {
-                        sum += noisy[r * d + c] * v[c * k + j];
-                    }
-                    u[(at[0] + r) * k + j] = s[j] > 0 ? sum / s[j] : 0;
+                    u[(at[0] + r) * k + j] = s[j] > 0 ? part[r * k + j] / s[j] : 0;
                 }
             }
             at[0] += count;
@@ -119,7 +118,7 @@ public final class RandomizedResponseMechanism {
             at[0] += count;
         });
         double[] g = new double[m * m];
-        io.privmat.mechanism.linalg.LinearAlgebraOps.multiplyTransB(noisy, m, d, noisy, m, g);
+        LinearAlgebraOps.multiplyTransB(noisy, m, d, noisy, m, g);
         SymmetricEigen e = LinearAlgebra.eigen(g, m);
         double[] s = new double[k];
         for (int j = 0; j < k; j++) {
@@ -127,14 +126,7 @@ public final class RandomizedResponseMechanism {
         }
         double[] u = e.topVectors(k);
         double[] v = new double[d * k];
-        for (int r = 0; r < m; r++) {
-            for (int c = 0; c < d; c++) {
-                double a = noisy[r * d + c];
-                for (int j = 0; j < k; j++) {
-                    v[c * k + j] += a * u[r * k + j];
-                }
-            }
-        }
+        LinearAlgebraOps.addMultiplyTransA(noisy, m, d, u, k, v);
         for (int c = 0; c < d; c++) {
             for (int j = 0; j < k; j++) {
                 v[c * k + j] = s[j] > 0 ? v[c * k + j] / s[j] : 0;
