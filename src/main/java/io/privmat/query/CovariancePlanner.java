@@ -178,7 +178,7 @@ final class CovariancePlanner {
                 "params." + name + " must be an integer in [1, " + d + "]");
     }
 
-    private static boolean boolParam(Map<String, Object> params, String name) {
+    static boolean boolParam(Map<String, Object> params, String name) {
         Object v = params.get(name);
         if (v == null) {
             return false;

@@ -30,7 +30,9 @@ import org.jspecify.annotations.Nullable;
  * asserts; it sets the pruning threshold τ = √(4μ₀ℓ·ln m/m) and affects utility only; absent:
  * no pruning), {@code iterations} (NOISY_POWER default 10, PRIVATE_OJA default 30; 1..1000),
  * {@code stepSize} (PRIVATE_OJA, default 1/B²) and {@code spectrum} (ORBIT_SAMPLING: PROJECTION,
- * the default, or PEELING). The row-based mechanisms need a public row count (REPLACE_ONE).
+ * the default, or PEELING) and {@code shrink} (RANDOMIZED_RESPONSE, HARDT_ROTH; default false: Gavish–Donoho
+ * shrinkage of the released singular values by the public noise level, free post-processing).
+ * The row-based mechanisms need a public row count (REPLACE_ONE).
  */
 final class LowRankPlanner {
 
@@ -42,8 +44,8 @@ final class LowRankPlanner {
     private LowRankPlanner() {}
 
     private static final Map<String, Set<String>> PARAMS = Map.of(
-            "RANDOMIZED_RESPONSE", Set.of("k"),
-            "HARDT_ROTH", Set.of("k", "oversampling", "coherence"),
+            "RANDOMIZED_RESPONSE", Set.of("k", "shrink"),
+            "HARDT_ROTH", Set.of("k", "oversampling", "coherence", "shrink"),
             "NOISY_POWER", Set.of("k", "iterations"),
             "PRIVATE_OJA", Set.of("k", "iterations", "stepSize"),
             "ORBIT_SAMPLING", Set.of("k", "spectrum"));
@@ -105,6 +107,10 @@ final class LowRankPlanner {
                 RandomizedResponseMechanism rr = g.rho != null
                         ? RandomizedResponseMechanism.forRho(m, d, k, bound, g.rho)
                         : RandomizedResponseMechanism.forApproxDp(m, d, k, bound, g.epsilon, g.delta);
+                if (CovariancePlanner.boolParam(params, "shrink")) {
+                    rr = rr.withShrinkage();
+                    parameters.put("shrink", true);
+                }
                 PrivacyLoss charged = mode == AccountingMode.BASIC ? new ApproxDp(epsilon, delta) : rr.privacyLoss();
                 noise.put("distribution", "discrete Gaussian on every entry, on a grid");
                 noise.put("sigma", rr.sigma());
@@ -140,6 +146,10 @@ final class LowRankPlanner {
                 parameters.put("epsilon", epsilon);
                 parameters.put("delta", delta);
                 HardtRothMechanism hr = HardtRothMechanism.of(m, d, k, p, bound, coherence, epsilon, delta);
+                if (CovariancePlanner.boolParam(params, "shrink")) {
+                    hr = hr.withShrinkage();
+                    parameters.put("shrink", true);
+                }
                 PrivacyLoss charged = mode == AccountingMode.BASIC ? hr.approxDp() : hr.approxZcdp();
                 noise.put("distribution", "discrete Gaussian on the range finder and the projection, on a grid");
                 noise.put("oversampledRank", l);

@@ -27,6 +27,8 @@ public record QueryRequest(
         @Schema(description = "Kind-specific parameters: PCA needs k (1..d); COVARIANCE takes k with EIGEN_SAMPLING "
                 + "(rank, default min(d, 10)); center=true (ANALYZE_GAUSS, REPLACE_ONE) spends 10% of the budget on "
                 + "private column sums and returns the scatter matrix; SKETCH takes eta and nu; LOW_RANK and "
-                + "TOP_SINGULAR_VECTORS need k, and take oversampling and coherence (HARDT_ROTH), iterations "
+                + "TOP_SINGULAR_VECTORS need k, and take shrink (RANDOMIZED_RESPONSE, HARDT_ROTH: true shrinks the released "
+                + "singular values by the public noise level, Gavish-Donoho, free post-processing), oversampling "
+                + "and coherence (HARDT_ROTH), iterations "
                 + "(NOISY_POWER, PRIVATE_OJA), stepSize (PRIVATE_OJA) and spectrum (ORBIT_SAMPLING: PROJECTION or "
                 + "PEELING)") @Nullable Map<String, Object> params) {}

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 record StoredRequest(String kind, String mechanism, @Nullable BigDecimal epsilon, @Nullable BigDecimal delta,
         @Nullable BigDecimal rho, @Nullable Integer k, @Nullable Boolean center, @Nullable Double eta,
         @Nullable Double nu, @Nullable Integer oversampling, @Nullable Double coherence, @Nullable Integer iterations,
-        @Nullable Double stepSize, @Nullable String spectrum) {
+        @Nullable Double stepSize, @Nullable String spectrum, @Nullable Boolean shrink) {
 
     QueryRequest toRequest() {
         Map<String, Object> params = new LinkedHashMap<>();
@@ -39,6 +39,9 @@ record StoredRequest(String kind, String mechanism, @Nullable BigDecimal epsilon
         }
         if (spectrum != null) {
             params.put("spectrum", spectrum);
+        }
+        if (shrink != null) {
+            params.put("shrink", shrink);
         }
         return new QueryRequest(kind, mechanism, epsilon, delta, rho, params.isEmpty() ? null : params);
     }

@@ -117,6 +117,26 @@ class LowRankQueryTest extends ApiTest {
     }
 
     @Test
+    void shrinkageIsFreePostProcessingOfRandomizedResponse() {
+        String id = dataset("REPLACE_ONE", "{\"epsilon\":60,\"delta\":1e-5}");
+        String plain = "{\"kind\":\"LOW_RANK\",\"mechanism\":\"RANDOMIZED_RESPONSE\",\"rho\":0.01,\"params\":{\"k\":2}}";
+        String shrunk = "{\"kind\":\"LOW_RANK\",\"mechanism\":\"RANDOMIZED_RESPONSE\",\"rho\":0.01,"
+                + "\"params\":{\"k\":2,\"shrink\":true}}";
+        JsonNode a = postJson("/v1/datasets/" + id + "/queries/quote", plain).json();
+        JsonNode b = postJson("/v1/datasets/" + id + "/queries/quote", shrunk).json();
+        assertThat(b.get("cost").get("rho").decimalValue()).isEqualByComparingTo(a.get("cost").get("rho").decimalValue());
+        // ρ = 0.01 on this small dataset: the noise (σ ≈ 14 per entry, spectral edge ≈ σ√N) swamps the
+        // signal (σ₁ ≈ 36). Raw values sit at the edge; shrunk ones are 0, or small when the noise's
+        // largest value pokes above the asymptotic edge (finite-sample fluctuation).
+        JsonNode raw = run(id, plain);
+        double edge = raw.get("facts").get("sigma").asDouble() * Math.sqrt(N);
+        assertThat(raw.get("singularValues").valueStream().mapToDouble(JsonNode::asDouble)).allMatch(v -> v > 0.9 * edge);
+        JsonNode result = run(id, shrunk);
+        assertThat(result.get("facts").get("componentsAboveNoise").asInt()).isBetween(0, 2);
+        assertThat(result.get("singularValues").valueStream().mapToDouble(JsonNode::asDouble)).allMatch(v -> v < 0.25 * edge);
+    }
+
+    @Test
     void hardtRothIsChargedAsApproximateZcdpWithAQuarterOfDelta() {
         String id = dataset("REPLACE_ONE", "{\"epsilon\":60,\"delta\":1e-5}");
         String q = "{\"kind\":\"LOW_RANK\",\"mechanism\":\"HARDT_ROTH\",\"epsilon\":20,\"delta\":4e-6,"
@@ -142,6 +162,8 @@ class LowRankQueryTest extends ApiTest {
         "orbit with delta   | {\"kind\":\"TOP_SINGULAR_VECTORS\",\"mechanism\":\"ORBIT_SAMPLING\",\"epsilon\":1,\"delta\":1e-7,\"params\":{\"k\":1}} | delta",
         "bad spectrum       | {\"kind\":\"TOP_SINGULAR_VECTORS\",\"mechanism\":\"ORBIT_SAMPLING\",\"epsilon\":1,\"params\":{\"k\":1,\"spectrum\":\"FLAT\"}} | params.spectrum",
         "foreign param      | {\"kind\":\"TOP_SINGULAR_VECTORS\",\"mechanism\":\"NOISY_POWER\",\"rho\":1,\"params\":{\"k\":1,\"stepSize\":1}} | params.stepSize",
+        "shrink on power    | {\"kind\":\"TOP_SINGULAR_VECTORS\",\"mechanism\":\"NOISY_POWER\",\"rho\":1,\"params\":{\"k\":1,\"shrink\":true}} | params.shrink",
+        "shrink not boolean | {\"kind\":\"LOW_RANK\",\"mechanism\":\"RANDOMIZED_RESPONSE\",\"rho\":1,\"params\":{\"k\":1,\"shrink\":\"yes\"}} | params.shrink",
         "zero iterations    | {\"kind\":\"TOP_SINGULAR_VECTORS\",\"mechanism\":\"NOISY_POWER\",\"rho\":1,\"params\":{\"k\":1,\"iterations\":0}} | params.iterations"
     })
     void invalidRequestsNameTheParameter(String label, String body, String parameter) {

@@ -92,6 +92,79 @@ class LowRankMechanismsTest {
         assertThat(uNorm).isCloseTo(1, within(1e-6));
     }
 
+    /** ‖A − u·diag(s)·vᵀ‖_F / ‖A‖_F. */
+    static double relativeError(double[] x, Factorization f) {
+        int k = f.k();
+        double err = 0;
+        double total = 0;
+        for (int i = 0; i < f.m(); i++) {
+            for (int j = 0; j < f.d(); j++) {
+                double approx = 0;
+                for (int t = 0; t < k; t++) {
+                    approx += f.u()[i * k + t] * f.s()[t] * f.v()[j * k + t];
+                }
+                double a = x[i * f.d() + j];
+                err += (a - approx) * (a - approx);
+                total += a * a;
+            }
+        }
+        return Math.sqrt(err / total);
+    }
+
+    @Test
+    void shrinkageZeroesTheNoiseBulkAndRecoversASpike() {
+        // Below or at the bulk edge 1 + √β (in units σ√N) everything is noise.
+        double[] zero = SingularValueShrinkage.frobenius(new double[] {10 * 1.5, 10 * 1.49, 0}, 1, 100, 25);
+        assertThat(zero).containsExactly(0, 0, 0);
+        // A spike of normalised strength x shows as y = √((1 + x²)(β + x²))/x (Baik–Ben Arous–Péché); the
+        // shrinker returns (x² − β/x²)/y, below the observed y and close to x for strong spikes.
+        double beta = 0.25;
+        for (double x : new double[] {1, 2, 5}) {
+            double y = Math.sqrt((1 + x * x) * (beta + x * x)) / x;
+            double shrunk = SingularValueShrinkage.frobenius(new double[] {y * 3 * 20}, 3, 400, 100)[0] / (3 * 20);
+            assertThat(shrunk).isCloseTo((x * x - beta / (x * x)) / y, within(1e-12)).isLessThan(y);
+        }
+    }
+
+    @Test
+    void shrinkageOnlyChangesTheReleasedValuesAndHelpsInBothRegimes() {
+        int m = 3000;
+        int d = 20;
+        double[] x = lowRank(m, d, 1);
+        // Noise-dominated (ρ = 0.5, σ ≈ 2 per entry): raw RR is far worse than answering zero.
+        RandomizedResponseMechanism weak = RandomizedResponseMechanism.forRho(m, d, 3, 1, 0.5);
+        Factorization raw = weak.release(stream(x, m, d, 700), TestNoiseSources.seeded(3));
+        Factorization shrunk = weak.withShrinkage().release(stream(x, m, d, 700), TestNoiseSources.seeded(3));
+        assertThat(shrunk.u()).containsExactly(raw.u());
+        assertThat(shrunk.v()).containsExactly(raw.v());
+        assertThat(relativeError(x, raw)).isGreaterThan(3);
+        assertThat(relativeError(x, shrunk)).isLessThan(1.01);
+        assertThat(shrunk.facts()).containsKey("componentsAboveNoise");
+        // Signal-dominated (ρ = 50, σ ≈ 0.2): the components survive and the error does not grow.
+        RandomizedResponseMechanism strong = RandomizedResponseMechanism.forRho(m, d, 3, 1, 50);
+        Factorization raw2 = strong.release(stream(x, m, d, 700), TestNoiseSources.seeded(4));
+        Factorization shrunk2 = strong.withShrinkage().release(stream(x, m, d, 700), TestNoiseSources.seeded(4));
+        assertThat(shrunk2.facts()).containsEntry("componentsAboveNoise", 3);
+        assertThat(relativeError(x, shrunk2)).isLessThan(relativeError(x, raw2));
+    }
+
+    @Test
+    void hardtRothShrinkageKeepsTheFactorsAndTheCost() {
+        int m = 300;
+        int d = 3000;
+        double[] x = lowRank(m, d, 5);
+        HardtRothMechanism hr = HardtRothMechanism.of(m, d, 3, 5, 1, 4, BigDecimal.ONE, new BigDecimal("1e-6"));
+        HardtRothMechanism shrinking = hr.withShrinkage();
+        assertThat(shrinking.approxZcdp()).isEqualTo(hr.approxZcdp());
+        Factorization raw = hr.release(stream(x, m, d, 100), TestNoiseSources.seeded(6));
+        Factorization shrunk = shrinking.release(stream(x, m, d, 100), TestNoiseSources.seeded(6));
+        assertThat(shrunk.u()).containsExactly(raw.u());
+        assertThat(shrunk.v()).containsExactly(raw.v());
+        // Wide and ε = 1: the projection noise dominates B, raw HR is worse than zero, shrunk is not.
+        assertThat(relativeError(x, raw)).isGreaterThan(1.5);
+        assertThat(relativeError(x, shrunk)).isLessThan(1.01);
+    }
+
     @Test
     void streamedGramOperatorEqualsTheHeldGram() {
         int m = 500;
