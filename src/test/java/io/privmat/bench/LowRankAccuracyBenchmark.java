@@ -51,6 +51,11 @@ class LowRankAccuracyBenchmark {
     }
 
     static double[] matrix(boolean coherent, long seed, int M, int N) {
+        return matrix(coherent ? 100 : 1, seed, M, N);
+    }
+
+    /** As above; one row in {@code every} carries the signal at full size (μ ≈ every), the rest at 2%. */
+    static double[] matrix(int every, long seed, int M, int N) {
         SplittableRandom random = new SplittableRandom(seed);
         double[][] basis = new double[K][N];
         for (int t = 0; t < K; t++) {
@@ -65,7 +70,7 @@ class LowRankAccuracyBenchmark {
         }
         double[] x = new double[M * N];
         for (int i = 0; i < M; i++) {
-            double scale = coherent ? (i % 100 == 0 ? 1 : 0.02) : 1;
+            double scale = i % every == 0 ? 1 : 0.02;
             double norm = 0;
             for (int t = 0; t < K; t++) {
                 double c = (K - t) * 0.15 * random.nextGaussian() * scale;
@@ -190,10 +195,194 @@ class LowRankAccuracyBenchmark {
         }
         Files.createDirectories(Path.of("docs/accuracy"));
         BitmapEncoder.saveBitmap(chart, "docs/accuracy/" + png, BitmapEncoder.BitmapFormat.PNG);
+        report(md, out);
+    }
+
+    /**
+     * Where Hardt–Roth wins: (1) the aspect ratio n/m at fixed m = 1000 (seed 000 needs n ≫ m in
+     * its orientation, rows = privacy units = the coherence side); (2) the oversampling p on the
+     * wide matrix; (3) coherence (one row in 1, 10, 100 carries the signal) at large ε.
+     * Writes target/benchmarks/low-rank-where.md and docs/accuracy/low-rank-aspect.png.
+     */
+    @Test
+    void whereHardtRothWins() throws Exception {
+        StringBuilder out = new StringBuilder();
+        int m = 1000;
+        int[] widths = {100, 300, 1000, 3000, 10_000, 20_000};
+        double[] sweepEps = {16, 256};
+        double[] aspect = new double[widths.length];
+        Map<String, double[]> ratios = new LinkedHashMap<>();
+        out.append(String.format(Locale.ROOT, "%n(1) Aspect ratio, m = %d, rank %d, incoherent, p = 10, δ = 1e-6, "
+                + "mean of %d trials%n%n| n | n/m | ε | RR | HR | RR/HR |%n|---|---|---|---|---|---|%n", m, K, TRIALS));
+        for (double eps : sweepEps) {
+            ratios.put("ε = " + (int) eps, new double[widths.length]);
+        }
+        for (int w = 0; w < widths.length; w++) {
+            int n = widths[w];
+            aspect[w] = (double) n / m;
+            double[] x = matrix(1, 7, m, n);
+            for (int e = 0; e < sweepEps.length; e++) {
+                double[] pair = pair(x, m, n, 10, 4, sweepEps[e], 300 + 10L * w + e);
+                ratios.get("ε = " + (int) sweepEps[e])[w] = pair[0] / pair[1];
+                out.append(String.format(Locale.ROOT, "| %d | %.2f | %s | %.4f | %.4f | %.2f |%n", n, aspect[w],
+                        sweepEps[e], pair[0], pair[1], pair[0] / pair[1]));
+            }
+        }
+        XYChart chart = new XYChartBuilder().width(900).height(560)
+                .title("Randomized response error / Hardt–Roth error, m = 1000, rank 5, incoherent")
+                .xAxisTitle("n / m").yAxisTitle("RR error / HR error (> 1: HR wins)").build();
+        chart.getStyler().setXAxisLogarithmic(true);
+        chart.getStyler().setYAxisLogarithmic(true);
+        chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+        for (var c : ratios.entrySet()) {
+            chart.addSeries(c.getKey(), aspect, c.getValue()).setMarker(SeriesMarkers.CIRCLE);
+        }
+        chart.addSeries("break-even", new double[] {aspect[0], aspect[aspect.length - 1]}, new double[] {1, 1})
+                .setMarker(SeriesMarkers.NONE);
+        Files.createDirectories(Path.of("docs/accuracy"));
+        BitmapEncoder.saveBitmap(chart, "docs/accuracy/low-rank-aspect", BitmapEncoder.BitmapFormat.PNG);
+
+        int n = 20_000;
+        double[] wide = matrix(1, 7, m, n);
+        out.append(String.format(Locale.ROOT, "%n(2) Oversampling, m = %d, n = %d, incoherent, HR error%n%n"
+                + "| p | ε = 16 | ε = 256 | ε = 1000 |%n|---|---|---|---|%n", m, n));
+        for (int p : new int[] {2, 5, 10, 20, 40, 80}) {
+            out.append("| ").append(p);
+            for (double eps : new double[] {16, 256, 1000}) {
+                out.append(String.format(Locale.ROOT, " | %.4f", hardtRoth(wide, m, n, p, 4, eps, 400 + p)[0]));
+            }
+            out.append(" |\n");
+        }
+
+        out.append(String.format(Locale.ROOT, "%n(3) Coherence, m = %d, n = %d, one row in `every` carries the signal, "
+                + "p = 10; μ₀ = 4 (τ ≥ 1: no pruning at this m) and μ₀ = 0.5%n%n"
+                + "| every | ε | RR | HR μ₀ = 4 | HR μ₀ = 0.5 | pruned (μ₀ = 0.5) | RR/HR |%n|---|---|---|---|---|---|---|%n", m, n));
+        for (int every : new int[] {1, 10, 100}) {
+            double[] x = matrix(every, 7, m, n);
+            for (double eps : new double[] {64, 256, 1000}) {
+                double[] pair = pair(x, m, n, 10, 4, eps, 500 + every + (long) eps);
+                double[] pruned = hardtRoth(x, m, n, 10, 0.5, eps, 600 + every + (long) eps);
+                out.append(String.format(Locale.ROOT, "| %d | %s | %.4f | %.4f | %.4f | %.4f | %.2f |%n", every, eps,
+                        pair[0], pair[1], pruned[0], pruned[1], pair[0] / Math.min(pair[1], pruned[0])));
+            }
+        }
+        report("low-rank-where.md", out);
+    }
+
+    /**
+     * The tall case at growing m (n = 200): if Hardt–Roth's advantage were asymptotic in m it would
+     * show here. Writes target/benchmarks/low-rank-tall-m.md.
+     */
+    @Test
+    void tallMatricesAtGrowingM() throws Exception {
+        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%nTall, n = %d, rank %d, incoherent, p = 10, "
+                + "μ₀ = 4, δ = 1e-6, mean of %d trials%n%n| m | ε | RR | HR | RR/HR | HR pruned |%n"
+                + "|---|---|---|---|---|---|%n", N, K, TRIALS));
+        for (int m : new int[] {12_500, 50_000, 200_000}) {
+            double[] x = matrix(1, 7, m, N);
+            for (double eps : new double[] {64, 256, 1000}) {
+                double[] pair = pair(x, m, N, 10, 4, eps, 700 + m / 1000 + (long) eps);
+                out.append(String.format(Locale.ROOT, "| %d | %s | %.4f | %.4f | %.2f | %.4f |%n", m, eps, pair[0],
+                        pair[1], pair[0] / pair[1], pair[2]));
+            }
+        }
+        report("low-rank-tall-m.md", out);
+    }
+
+    /**
+     * The issue's shape with the seed's orientation (Appendix C: rows = movies, the short side, are
+     * the privacy units and the coherence side): m = 200 rows, n = 50 000 columns. Writes
+     * target/benchmarks/low-rank-seed-orientation.md.
+     */
+    @Test
+    void seedOrientation() throws Exception {
+        int m = 200;
+        int n = 50_000;
+        StringBuilder out = new StringBuilder();
+        for (int every : new int[] {1, 20}) {
+            double[] x = matrix(every, 7, m, n);
+            out.append(String.format(Locale.ROOT, "%nm = %d, n = %d, rank %d, one row in %d carries the signal, "
+                    + "optimal %.4f; p = 10, μ₀ = 4, δ = 1e-6, mean of %d trials%n%n| ε | RR | HR | RR/HR |%n"
+                    + "|---|---|---|---|%n", m, n, K, every, optimum(x, m, n, K), TRIALS));
+            for (double eps : EPSILONS_WIDE) {
+                double[] pair = pair(x, m, n, 10, 4, eps, 800 + every + (long) eps);
+                out.append(String.format(Locale.ROOT, "| %s | %.4f | %.4f | %.2f |%n", eps, pair[0], pair[1],
+                        pair[0] / pair[1]));
+            }
+        }
+        report("low-rank-seed-orientation.md", out);
+    }
+
+    static final double[] EPSILONS_WIDE = {4, 16, 64, 256, 1000};
+
+    /**
+     * Randomized response with Gavish–Donoho shrinkage (free post-processing) next to plain RR and
+     * HR, tall and wide. Writes target/benchmarks/low-rank-shrinkage.md.
+     */
+    @Test
+    void shrinkage() throws Exception {
+        StringBuilder out = new StringBuilder();
+        for (int[] shape : new int[][] {{50_000, 200}, {1000, 20_000}}) {
+            int m = shape[0];
+            int n = shape[1];
+            double[] x = matrix(1, 7, m, n);
+            out.append(String.format(Locale.ROOT, "%nm = %d, n = %d, incoherent, p = 10, δ = 1e-6, mean of %d trials%n%n"
+                    + "| ε | RR | RR shrunk | HR | HR shrunk |%n|---|---|---|---|---|%n", m, n, TRIALS));
+            for (double eps : new double[] {1, 16, 64, 256, 1000}) {
+                long seed = 900 + m / 1000 + (long) eps;
+                double[] err = new double[4];
+                for (int t = 0; t < TRIALS; t++) {
+                    RandomizedResponseMechanism rr = RandomizedResponseMechanism.forApproxDp(m, n, K, 1, eps, 1e-6);
+                    HardtRothMechanism hr = HardtRothMechanism.of(m, n, K, 10, 1, 4, BigDecimal.valueOf(eps),
+                            new BigDecimal("1e-6"));
+                    // Same seed with and without shrinkage: the same noise, only the released s differ.
+                    err[0] += relativeError(x, m, n, rr.release(stream(x, m, n), TestNoiseSources.seeded(seed * 100 + t)));
+                    err[1] += relativeError(x, m, n, rr.withShrinkage().release(stream(x, m, n),
+                            TestNoiseSources.seeded(seed * 100 + t)));
+                    err[2] += relativeError(x, m, n, hr.release(stream(x, m, n), TestNoiseSources.seeded(seed * 100 + 50 + t)));
+                    err[3] += relativeError(x, m, n, hr.withShrinkage().release(stream(x, m, n),
+                            TestNoiseSources.seeded(seed * 100 + 50 + t)));
+                }
+                out.append(String.format(Locale.ROOT, "| %s | %.4f | %.4f | %.4f | %.4f |%n", eps, err[0] / TRIALS,
+                        err[1] / TRIALS, err[2] / TRIALS, err[3] / TRIALS));
+            }
+        }
+        report("low-rank-shrinkage.md", out);
+    }
+
+    /** Prints the report and writes it to target/benchmarks/{@code name}. */
+    private static void report(String name, StringBuilder out) throws java.io.IOException {
         System.out.println(out);
-        Path report = Path.of("target/benchmarks/" + md);
+        Path report = Path.of("target/benchmarks/" + name);
         Files.createDirectories(report.getParent());
         Files.writeString(report, out.toString());
+    }
+
+    /** Mean relative error of RR and HR, and HR's pruned fraction, over {@link #TRIALS} seeded runs. */
+    private static double[] pair(double[] x, int m, int n, int p, double mu0, double eps, long seed) {
+        double[] b = hardtRoth(x, m, n, p, mu0, eps, seed);
+        return new double[] {randomizedResponse(x, m, n, eps, seed), b[0], b[1]};
+    }
+
+    private static double randomizedResponse(double[] x, int m, int n, double eps, long seed) {
+        double err = 0;
+        for (int t = 0; t < TRIALS; t++) {
+            Factorization a = RandomizedResponseMechanism.forApproxDp(m, n, K, 1, eps, 1e-6)
+                    .release(stream(x, m, n), TestNoiseSources.seeded(seed * 100 + t));
+            err += relativeError(x, m, n, a) / TRIALS;
+        }
+        return err;
+    }
+
+    private static double[] hardtRoth(double[] x, int m, int n, int p, double mu0, double eps, long seed) {
+        double[] r = new double[2];
+        for (int t = 0; t < TRIALS; t++) {
+            Factorization b = HardtRothMechanism.of(m, n, K, p, 1, mu0, BigDecimal.valueOf(eps),
+                    new BigDecimal("1e-6")).release(stream(x, m, n), TestNoiseSources.seeded(seed * 100 + 50 + t));
+            r[0] += relativeError(x, m, n, b) / TRIALS;
+            r[1] += ((Number) b.facts().get("prunedFraction")).doubleValue() / TRIALS;
+        }
+        return r;
     }
 
     @Test
@@ -260,9 +449,6 @@ class LowRankAccuracyBenchmark {
             double opt = kk == k ? optimal : exact.values()[0];
             out.append(String.format(Locale.ROOT, "| %s | %.2f s | %.4f |%n", name, seconds, captured / opt));
         }
-        System.out.println(out);
-        Path report = Path.of("target/benchmarks/low-rank-fmnist.md");
-        Files.createDirectories(report.getParent());
-        Files.writeString(report, out.toString());
+        report("low-rank-fmnist.md", out);
     }
 }
