@@ -200,6 +200,15 @@ public final class HardtRothMechanism {
         double t = Math.sqrt(2 * Math.log(4 / 0.05));
         facts.put("rangeFinderNoiseBound95", plan1.sigma() * (Math.sqrt(m) + Math.sqrt(l) + t));
         facts.put("projectionNoiseBound95", plan2.sigma() * maxScale * (Math.sqrt(l) + Math.sqrt(d) + t));
+        if (pruned == 0 && l - k >= 2) {
+            // Range finder: Y = [X σ₁I]·[Ω; G] is HMT's range finder on [X σ₁I] (seed 000, Thm 4.2), so
+            // E‖(I − QQᵀ)X‖_F ≤ √(1 + k/(p − 1))·(Σ_{j>k} σ_j(X)² + (m − k)σ₁²)^{1/2}. Projection: Q is
+            // orthonormal when nothing is pruned, and B's truncation obeys the bound of mechanisms.md §2.
+            facts.put("errorBound", String.format(java.util.Locale.ROOT, "E‖A − Âₖ‖_F ≤ %.4g·(‖A − A_k‖²_F + %d·"
+                    + "rangeFinderSigma²)^½ + ‖A − A_k‖_F + 2√(2k)·(σₖ₊₁(A) + projectionNoiseBound95), the last term "
+                    + "with probability ≥ 0.95 (seed 000 Thm 4.2 and Thm 4.7 for Gaussian noise; before shrinkage)",
+                    Math.sqrt(1 + (double) k / (l - k - 1)), m - k));
+        }
         return new Factorization(u, released, svd.v(), m, d, k, facts);
     }
 }

@@ -168,7 +168,8 @@ public final class RandomizedResponseMechanism {
         facts.put("l2Sensitivity", plan.loss().l2Sensitivity());
         double t = Math.sqrt(2 * Math.log(2 / 0.05));
         facts.put("noiseSpectralNormBound95", plan.sigma() * (Math.sqrt(m) + Math.sqrt(d) + t));
-        facts.put("errorBound", "‖A − Âₖ‖₂ ≤ σₖ₊₁(A) + 2·noiseSpectralNormBound95 with probability ≥ 0.95");
+        facts.put("errorBound", "‖A − Âₖ‖₂ ≤ σₖ₊₁(A) + 2·noiseSpectralNormBound95 with probability ≥ 0.95 "
+                + "(before shrinkage)");
         return facts;
     }
 }
