@@ -101,8 +101,10 @@ public class JobRepository {
         jdbc.update("UPDATE job SET error_code = ?, error_message = ? WHERE id = ?", code, message, id);
     }
 
-    public void progress(UUID id, double fraction) {
-        jdbc.update("UPDATE job SET progress = ? WHERE id = ? AND state = 'RUNNING'", fraction, id);
+    /** Updates a RUNNING job's progress; returns 0 when the job is not RUNNING under {@code worker}. */
+    public int progress(UUID id, String worker, double fraction) {
+        return jdbc.update("UPDATE job SET progress = ? WHERE id = ? AND state = 'RUNNING' AND lease_owner = ?",
+                fraction, id, worker);
     }
 
     public int heartbeat(Collection<UUID> ids, String worker, Instant now) {

@@ -6,6 +6,7 @@ import io.privmat.job.JobHandler;
 import io.privmat.job.JobOutput;
 import io.privmat.job.JobSettings;
 import io.privmat.job.JobState;
+import io.privmat.job.JobStoppedException;
 import io.privmat.job.jdbc.JobRepository;
 import io.privmat.ledger.BudgetService;
 import java.time.Clock;
@@ -92,7 +93,11 @@ public class JobExecutor {
         }
         JobOutput output;
         try {
-            output = handler.run(new Context(job));
+            output = handler.run(new Context(job, worker));
+        } catch (JobStoppedException e) {
+            // Cancelled or reaped while running: nothing to publish, and the state is not ours to change.
+            log.info("job {} stopped: no longer running under {}", job.id(), worker);
+            return;
         } catch (Throwable e) {
             log.warn("job {} failed: {}", job.id(), e.getClass().getName());
             fail(job.id(), worker, "JOB_FAILED", FAILED_MESSAGE);
@@ -175,12 +180,15 @@ public class JobExecutor {
         return n == null ? 0 : n;
     }
 
-    private final class Context implements JobContext {
+    /** The handler's view of its job; package-private so tests can drive it directly. */
+    final class Context implements JobContext {
         private final Job job;
+        private final String worker;
         private long lastUpdate;
 
-        Context(Job job) {
+        Context(Job job, String worker) {
             this.job = job;
+            this.worker = worker;
         }
 
         @Override
@@ -191,15 +199,20 @@ public class JobExecutor {
         @Override
         public void progress(double fraction) {
             long now = System.nanoTime();
-            if (now - lastUpdate < 250_000_000L && fraction < 1) {
+            if (lastUpdate != 0 && now - lastUpdate < 250_000_000L && fraction < 1) {
                 return;
             }
             lastUpdate = now;
             double clamped = Math.max(0, Math.min(1, fraction));
+            Integer updated;
             try {
-                separateTx.executeWithoutResult(s -> jobs.progress(job.id(), clamped));
+                updated = separateTx.execute(s -> jobs.progress(job.id(), worker, clamped));
             } catch (RuntimeException e) {
                 log.debug("progress update failed: {}", e.getClass().getName());
+                return;
+            }
+            if (updated != null && updated == 0) {
+                throw new JobStoppedException();
             }
         }
     }
