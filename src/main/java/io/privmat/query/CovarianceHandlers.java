@@ -1,9 +1,6 @@
 package io.privmat.query;
 
 import io.privmat.dataset.Dataset;
-import io.privmat.dataset.DatasetRows;
-import io.privmat.dataset.DatasetService;
-import io.privmat.dataset.MatrixChunk;
 import io.privmat.dataset.Neighbouring;
 import io.privmat.job.Job;
 import io.privmat.job.JobContext;
@@ -11,7 +8,6 @@ import io.privmat.job.JobHandler;
 import io.privmat.job.JobOutput;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.covariance.PostProcessing;
-import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.NoiseSources;
 import io.privmat.release.NewRelease;
@@ -22,7 +18,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Runs COVARIANCE and PCA jobs: streams the row chunks into XᵀX (and the column sums when
@@ -33,33 +28,24 @@ import tools.jackson.databind.json.JsonMapper;
 class CovarianceHandlers {
 
     @Bean
-    JobHandler covarianceHandler(DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json,
-            ReleaseService releases) {
-        return new Runner(QueryKind.COVARIANCE, datasets, rows, planner, json, releases);
+    JobHandler covarianceHandler(JobInputs inputs, ReleaseService releases) {
+        return new Runner(QueryKind.COVARIANCE, inputs, releases);
     }
 
     @Bean
-    JobHandler pcaHandler(DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json,
-            ReleaseService releases) {
-        return new Runner(QueryKind.PCA, datasets, rows, planner, json, releases);
+    JobHandler pcaHandler(JobInputs inputs, ReleaseService releases) {
+        return new Runner(QueryKind.PCA, inputs, releases);
     }
 
     static final class Runner implements JobHandler {
         private final QueryKind kind;
-        private final DatasetService datasets;
-        private final DatasetRows rows;
-        private final QueryPlanner planner;
-        private final JsonMapper json;
+        private final JobInputs inputs;
         private final ReleaseService releases;
 
-        Runner(QueryKind kind, DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json,
-                ReleaseService releases) {
-            this.releases = releases;
+        Runner(QueryKind kind, JobInputs inputs, ReleaseService releases) {
             this.kind = kind;
-            this.datasets = datasets;
-            this.rows = rows;
-            this.planner = planner;
-            this.json = json;
+            this.inputs = inputs;
+            this.releases = releases;
         }
 
         @Override
@@ -69,29 +55,22 @@ class CovarianceHandlers {
 
         @Override
         public JobOutput run(JobContext context) {
-            Job job = context.job();
-            Dataset dataset = datasets.get(job.datasetId());
-            QueryPlanner.Planned planned = planner.plan(dataset,
-                    json.readValue(job.parameters(), StoredRequest.class).toRequest());
+            JobInputs.Loaded in = inputs.load(context);
+            Job job = in.job();
+            Dataset dataset = in.dataset();
+            QueryPlanner.Planned planned = in.planned();
             CovarianceSpec spec = planned.covariance();
             int d = Math.toIntExact(dataset.cols());
             long n = dataset.rows();
-            GramAccumulator gram = new GramAccumulator(d);
             double[] sums = new double[d];
             boolean center = spec.mean() != null;
-            rows.forEachMatrixChunk(dataset.id(), (MatrixChunk chunk) -> {
-                double[] dense = chunk.toDense();
-                gram.addRows(dense, 0, chunk.rowCount());
-                if (center) {
-                    for (int r = 0; r < chunk.rowCount(); r++) {
-                        for (int c = 0; c < d; c++) {
-                            sums[c] += dense[r * d + c];
-                        }
+            double[] c = inputs.gram(dataset, context, 0.8, !center ? null : (dense, count) -> {
+                for (int r = 0; r < count; r++) {
+                    for (int j = 0; j < d; j++) {
+                        sums[j] += dense[r * d + j];
                     }
                 }
-                context.progress(0.8 * gram.rows() / Math.max(1, n));
             });
-            double[] c = gram.result();
             boolean nPublic = dataset.neighbouring() == Neighbouring.REPLACE_ONE;
             double b2 = dataset.rowNormBound() * dataset.rowNormBound();
             double upper = nPublic ? n * b2 : Double.POSITIVE_INFINITY;
@@ -119,25 +98,18 @@ class CovarianceHandlers {
                 context.progress(0.9);
                 release = PostProcessing.psdAndTopK(noisy, d, spec.k(), upper, !spec.pca());
             }
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("jobId", job.id());
-            body.put("datasetId", dataset.id());
-            body.put("kind", kind.name());
-            body.put("mechanism", planned.plan().mechanism());
-            body.put("neighbouring", dataset.neighbouring().name());
-            body.put("rowNormBound", dataset.rowNormBound());
+            Map<String, Object> body = in.resultHead(kind.name());
             body.put("centered", center);
             body.put("scale", center ? "sum over rows of (x − mean)(x − mean)ᵀ" : "sum over rows of x xᵀ (XᵀX)");
             if (nPublic) {
                 body.put("rows", n);
             }
-            body.put("loss", QueryService.lossDocument(planned.plan()));
             body.put("noise", planned.plan().noise());
             body.put("eigenvalues", release.eigenvalues());
             if (spec.pca()) {
                 body.put("k", release.k());
                 body.put("components", RowMajor.rows(release.components(), d, release.k()));
-                return new JobOutput(json.writeValueAsString(body), "components", new int[] {d, release.k()},
+                return new JobOutput(inputs.toJson(body), "components", new int[] {d, release.k()},
                         release.components());
             }
             if (releaseId != null) {
@@ -145,7 +117,7 @@ class CovarianceHandlers {
                 body.put("release", "/v1/releases/" + releaseId);
             }
             body.put("covariance", RowMajor.rows(release.covariance(), d, d));
-            return new JobOutput(json.writeValueAsString(body), "covariance", new int[] {d, d}, release.covariance());
+            return new JobOutput(inputs.toJson(body), "covariance", new int[] {d, d}, release.covariance());
         }
 
         private UUID storeRelease(Job job, Dataset dataset, QueryPlanner.Planned planned, double[] noisy, int d) {
@@ -163,7 +135,7 @@ class CovarianceHandlers {
             UUID id = UUID.randomUUID();
             releases.store(new NewRelease(id, dataset.id(), job.id(), ReleaseKind.COVARIANCE,
                     planned.plan().mechanism(), job.parameters(),
-                    json.writeValueAsString(QueryService.lossDocument(planned.plan())), meta, d, d, noisy, false));
+                    inputs.toJson(QueryService.lossDocument(planned.plan())), meta, d, d, noisy, false));
             return id;
         }
     }

@@ -1,25 +1,19 @@
 package io.privmat.query;
 
 import io.privmat.dataset.Dataset;
-import io.privmat.dataset.DatasetRows;
-import io.privmat.dataset.DatasetService;
 import io.privmat.dataset.MatrixChunk;
 import io.privmat.dataset.Neighbouring;
-import io.privmat.job.Job;
 import io.privmat.job.JobContext;
 import io.privmat.job.JobHandler;
 import io.privmat.job.JobOutput;
-import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.lowrank.GramOperator;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.NoiseSources;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Runs LOW_RANK and TOP_SINGULAR_VECTORS jobs. Row-based mechanisms (randomized response,
@@ -33,29 +27,22 @@ class LowRankHandlers {
     static final int INLINE_LIMIT = 100_000;
 
     @Bean
-    JobHandler lowRankHandler(DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json) {
-        return new Runner(QueryKind.LOW_RANK, datasets, rows, planner, json);
+    JobHandler lowRankHandler(JobInputs inputs) {
+        return new Runner(QueryKind.LOW_RANK, inputs);
     }
 
     @Bean
-    JobHandler topSingularVectorsHandler(DatasetService datasets, DatasetRows rows, QueryPlanner planner,
-            JsonMapper json) {
-        return new Runner(QueryKind.TOP_SINGULAR_VECTORS, datasets, rows, planner, json);
+    JobHandler topSingularVectorsHandler(JobInputs inputs) {
+        return new Runner(QueryKind.TOP_SINGULAR_VECTORS, inputs);
     }
 
     static final class Runner implements JobHandler {
         private final QueryKind kind;
-        private final DatasetService datasets;
-        private final DatasetRows rows;
-        private final QueryPlanner planner;
-        private final JsonMapper json;
+        private final JobInputs inputs;
 
-        Runner(QueryKind kind, DatasetService datasets, DatasetRows rows, QueryPlanner planner, JsonMapper json) {
+        Runner(QueryKind kind, JobInputs inputs) {
             this.kind = kind;
-            this.datasets = datasets;
-            this.rows = rows;
-            this.planner = planner;
-            this.json = json;
+            this.inputs = inputs;
         }
 
         @Override
@@ -69,7 +56,7 @@ class LowRankHandlers {
             int[] pass = {0};
             return visitor -> {
                 long[] seen = {0};
-                rows.forEachMatrixChunk(dataset.id(), (MatrixChunk chunk) -> {
+                inputs.rows().forEachMatrixChunk(dataset.id(), (MatrixChunk chunk) -> {
                     visitor.block(chunk.toDense(), chunk.rowCount(), seen[0]);
                     seen[0] += chunk.rowCount();
                     context.progress(0.9 * Math.min(1, (pass[0] + (double) seen[0] / Math.max(1, n)) / passes));
@@ -80,10 +67,9 @@ class LowRankHandlers {
 
         @Override
         public JobOutput run(JobContext context) {
-            Job job = context.job();
-            Dataset dataset = datasets.get(job.datasetId());
-            QueryPlanner.Planned planned = planner.plan(dataset,
-                    json.readValue(job.parameters(), StoredRequest.class).toRequest());
+            JobInputs.Loaded in = inputs.load(context);
+            Dataset dataset = in.dataset();
+            QueryPlanner.Planned planned = in.planned();
             LowRankSpec spec = planned.lowRank();
             int d = Math.toIntExact(dataset.cols());
             long n = dataset.rows();
@@ -100,12 +86,7 @@ class LowRankHandlers {
                 GramOperator op = GramOperator.ofRows(stream, d);
                 f = spec.noisyPower() != null ? spec.noisyPower().release(op, random) : spec.oja().release(op, random);
             } else {
-                GramAccumulator gram = new GramAccumulator(d);
-                rows.forEachMatrixChunk(dataset.id(), (MatrixChunk chunk) -> {
-                    gram.addRows(chunk.toDense(), 0, chunk.rowCount());
-                    context.progress(0.8 * gram.rows() / Math.max(1, n));
-                });
-                double[] c = gram.result();
+                double[] c = inputs.gram(dataset, context, 0.8, null);
                 if (spec.noisyPower() != null) {
                     f = spec.noisyPower().release(c, random);
                 } else if (spec.oja() != null) {
@@ -117,14 +98,7 @@ class LowRankHandlers {
                 }
             }
             context.progress(0.95);
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("jobId", job.id());
-            body.put("datasetId", dataset.id());
-            body.put("kind", kind.name());
-            body.put("mechanism", planned.plan().mechanism());
-            body.put("neighbouring", dataset.neighbouring().name());
-            body.put("rowNormBound", dataset.rowNormBound());
-            body.put("loss", QueryService.lossDocument(planned.plan()));
+            Map<String, Object> body = in.resultHead(kind.name());
             body.put("noise", planned.plan().noise());
             body.put("facts", f.facts());
             body.put("k", f.k());
@@ -137,9 +111,9 @@ class LowRankHandlers {
                 } else {
                     body.put("u", "m·k exceeds " + INLINE_LIMIT + ": ask for application/x-npy");
                 }
-                return new JobOutput(json.writeValueAsString(body), "u", new int[] {f.m(), f.k()}, f.u());
+                return new JobOutput(inputs.toJson(body), "u", new int[] {f.m(), f.k()}, f.u());
             }
-            return new JobOutput(json.writeValueAsString(body), "v", new int[] {d, f.k()}, f.v());
+            return new JobOutput(inputs.toJson(body), "v", new int[] {d, f.k()}, f.v());
         }
     }
 }

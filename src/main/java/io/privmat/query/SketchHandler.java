@@ -2,14 +2,11 @@ package io.privmat.query;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
-import io.privmat.dataset.DatasetRows;
-import io.privmat.dataset.DatasetService;
 import io.privmat.dataset.EdgeChunk;
 import io.privmat.job.Job;
 import io.privmat.job.JobContext;
 import io.privmat.job.JobHandler;
 import io.privmat.job.JobOutput;
-import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.noise.NoiseSources;
 import io.privmat.mechanism.sketch.JlParameters;
 import io.privmat.release.NewRelease;
@@ -19,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Runs SKETCH jobs: builds the planned sketch from the data (edges for a graph, the streamed Gram
@@ -29,19 +25,12 @@ import tools.jackson.databind.json.JsonMapper;
 @Component
 class SketchHandler implements JobHandler {
 
-    private final DatasetService datasets;
-    private final DatasetRows rows;
-    private final QueryPlanner planner;
+    private final JobInputs inputs;
     private final ReleaseService releases;
-    private final JsonMapper json;
 
-    SketchHandler(DatasetService datasets, DatasetRows rows, QueryPlanner planner, ReleaseService releases,
-            JsonMapper json) {
-        this.datasets = datasets;
-        this.rows = rows;
-        this.planner = planner;
+    SketchHandler(JobInputs inputs, ReleaseService releases) {
+        this.inputs = inputs;
         this.releases = releases;
-        this.json = json;
     }
 
     @Override
@@ -51,20 +40,20 @@ class SketchHandler implements JobHandler {
 
     @Override
     public JobOutput run(JobContext context) {
-        Job job = context.job();
-        Dataset dataset = datasets.get(job.datasetId());
-        QueryPlanner.Planned planned = planner.plan(dataset,
-                json.readValue(job.parameters(), StoredRequest.class).toRequest());
+        JobInputs.Loaded in = inputs.load(context);
+        Job job = in.job();
+        Dataset dataset = in.dataset();
+        QueryPlanner.Planned planned = in.planned();
         SketchSpec spec = planned.sketch();
         UUID releaseId = UUID.randomUUID();
         Map<String, Object> meta = new LinkedHashMap<>();
         NewRelease release;
-        String lossJson = json.writeValueAsString(QueryService.lossDocument(planned.plan()));
+        String lossJson = inputs.toJson(QueryService.lossDocument(planned.plan()));
         if (dataset.kind() == DatasetKind.GRAPH) {
             int n = Math.toIntExact(dataset.rows());
             long edges = dataset.nnz();
             long[] seen = {0};
-            double[] sketch = spec.graph().release(visitor -> rows.forEachEdgeChunk(dataset.id(), (EdgeChunk chunk) -> {
+            double[] sketch = spec.graph().release(visitor -> inputs.rows().forEachEdgeChunk(dataset.id(), (EdgeChunk chunk) -> {
                 for (int i = 0; i < chunk.count(); i++) {
                     visitor.edge(chunk.u()[i], chunk.v()[i], chunk.weight()[i]);
                 }
@@ -77,19 +66,14 @@ class SketchHandler implements JobHandler {
                     job.parameters(), lossJson, meta, spec.graph().parameters().r(), n, sketch, true);
         } else {
             int d = Math.toIntExact(dataset.cols());
-            long n = dataset.rows();
-            GramAccumulator gram = new GramAccumulator(d);
-            rows.forEachMatrixChunk(dataset.id(), chunk -> {
-                gram.addRows(chunk.toDense(), 0, chunk.rowCount());
-                context.progress(0.8 * gram.rows() / Math.max(1, n));
-            });
+            double[] gram = inputs.gram(dataset, context, 0.8, null);
             if (spec.matrix() != null) {
-                double[] m = spec.matrix().release(gram.result(), NoiseSources.secure());
+                double[] m = spec.matrix().release(gram, NoiseSources.secure());
                 jl(meta, spec.matrix().parameters());
                 release = new NewRelease(releaseId, dataset.id(), job.id(), ReleaseKind.MATRIX_SKETCH, "JL",
                         job.parameters(), lossJson, meta, spec.matrix().parameters().r(), d, m, false);
             } else {
-                double[] c = spec.wishart().release(gram.result(), NoiseSources.secure());
+                double[] c = spec.wishart().release(gram, NoiseSources.secure());
                 meta.put("degrees", spec.wishart().degrees());
                 meta.put("b2", dataset.rowNormBound() * dataset.rowNormBound());
                 meta.put("granularity", spec.wishart().granularity());
@@ -99,17 +83,12 @@ class SketchHandler implements JobHandler {
             }
         }
         releases.store(release);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jobId", job.id());
-        body.put("datasetId", dataset.id());
-        body.put("kind", "SKETCH");
-        body.put("mechanism", planned.plan().mechanism());
+        Map<String, Object> body = in.resultHead(QueryKind.SKETCH.name());
         body.put("releaseId", releaseId);
         body.put("release", "/v1/releases/" + releaseId);
         body.put("releaseKind", release.kind().name());
         body.put("meta", meta);
-        body.put("loss", QueryService.lossDocument(planned.plan()));
-        return JobOutput.json(json.writeValueAsString(body));
+        return JobOutput.json(inputs.toJson(body));
     }
 
     private static void jl(Map<String, Object> meta, JlParameters p) {
