@@ -34,13 +34,13 @@ public final class GaussianVectorMechanism {
     /** Calibrated so that the charged loss is at most ρ-zCDP (σ from the grid-inflated sensitivity). */
     public static GaussianVectorMechanism forRho(double l2Sensitivity, double rho, int dimension) {
         // The inflation is ≤ 2^-12·Δ; calibrate to the inflated bound so the charge never exceeds ρ.
-        double inflated = l2Sensitivity * (1 + 0x1p-11);
+        double inflated = l2Sensitivity * GridNoise.CALIBRATION_MARGIN;
         return withSigma(l2Sensitivity, GaussianCalibration.sigmaForRho(inflated, rho), dimension);
     }
 
     /** Analytic-Gaussian calibration (Balle–Wang) to (ε, δ)-DP, on the grid-inflated sensitivity. */
     public static GaussianVectorMechanism forApproxDp(double l2Sensitivity, double epsilon, double delta, int dimension) {
-        double inflated = l2Sensitivity * (1 + 0x1p-11);
+        double inflated = l2Sensitivity * GridNoise.CALIBRATION_MARGIN;
         return withSigma(l2Sensitivity, GaussianCalibration.analyticSigma(epsilon, delta, inflated), dimension);
     }
 

@@ -35,7 +35,7 @@ public final class AnalyzeGaussMechanism {
     /** Calibrated so that the loss is at most ρ-zCDP. */
     public static AnalyzeGaussMechanism forRho(int d, double rowBound, NeighbouringRelation relation, double rho) {
         double delta = sensitivity(rowBound, relation);
-        double sigma = GaussianCalibration.sigmaForRho(delta * (1 + 0x1p-11), rho);
+        double sigma = GaussianCalibration.sigmaForRho(delta * GridNoise.CALIBRATION_MARGIN, rho);
         return new AnalyzeGaussMechanism(d, GridNoise.gaussian(delta, sigma, (long) d * d));
     }
 
@@ -43,7 +43,7 @@ public final class AnalyzeGaussMechanism {
     public static AnalyzeGaussMechanism forApproxDp(int d, double rowBound, NeighbouringRelation relation,
             double epsilon, double delta) {
         double sens = sensitivity(rowBound, relation);
-        double sigma = GaussianCalibration.analyticSigma(epsilon, delta, sens * (1 + 0x1p-11));
+        double sigma = GaussianCalibration.analyticSigma(epsilon, delta, sens * GridNoise.CALIBRATION_MARGIN);
         return new AnalyzeGaussMechanism(d, GridNoise.gaussian(sens, sigma, (long) d * d));
     }
 

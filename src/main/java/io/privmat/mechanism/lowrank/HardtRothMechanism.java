@@ -67,10 +67,10 @@ public final class HardtRothMechanism {
         // probability is at most the δ/4 charged.
         this.delta0Exact = delta.divide(BigDecimal.valueOf(4));
         // μ* at (ε, 3δ/4) for unit sensitivity inflated by the grid; each step gets μ*/√2.
-        double sigmaStar = GaussianCalibration.analyticSigma(eps, 0.75 * del, 1 + 0x1p-11);
+        double sigmaStar = GaussianCalibration.analyticSigma(eps, 0.75 * del, GridNoise.CALIBRATION_MARGIN);
         this.unitSigma = Math.sqrt(2) * sigmaStar;
         this.approxDp = new ApproxDp(epsilon, delta);
-        double inflated = 1 + 0x1p-11;
+        double inflated = GridNoise.CALIBRATION_MARGIN;
         this.rhoPerStep = Math.nextUp(inflated * inflated / (2 * unitSigma * unitSigma));
     }
 

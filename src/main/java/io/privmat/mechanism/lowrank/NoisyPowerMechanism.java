@@ -43,7 +43,7 @@ public final class NoisyPowerMechanism {
     /** Total loss at most ρ-zCDP. */
     public static NoisyPowerMechanism forRho(int d, int k, int iterations, double rowBound, double rho) {
         double delta = sensitivity(rowBound, k);
-        double unitSigma = GaussianCalibration.sigmaForRho((1 + 0x1p-11) * Math.sqrt(iterations), rho);
+        double unitSigma = GaussianCalibration.sigmaForRho(GridNoise.CALIBRATION_MARGIN * Math.sqrt(iterations), rho);
         return new NoisyPowerMechanism(d, k, iterations, GridNoise.gaussian(delta, delta * unitSigma, (long) d * k));
     }
 
@@ -51,7 +51,8 @@ public final class NoisyPowerMechanism {
     public static NoisyPowerMechanism forApproxDp(int d, int k, int iterations, double rowBound, double epsilon,
             double delta) {
         double sens = sensitivity(rowBound, k);
-        double unitSigma = GaussianCalibration.analyticSigma(epsilon, delta, 1 + 0x1p-11) * Math.sqrt(iterations);
+        double unitSigma = GaussianCalibration.analyticSigma(epsilon, delta, GridNoise.CALIBRATION_MARGIN)
+                * Math.sqrt(iterations);
         return new NoisyPowerMechanism(d, k, iterations, GridNoise.gaussian(sens, sens * unitSigma, (long) d * k));
     }
 

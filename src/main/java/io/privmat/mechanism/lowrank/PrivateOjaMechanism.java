@@ -41,14 +41,15 @@ public final class PrivateOjaMechanism {
 
     public static PrivateOjaMechanism forRho(int d, int iterations, double stepSize, double rowBound, double rho) {
         double delta = sensitivity(rowBound);
-        double unitSigma = GaussianCalibration.sigmaForRho((1 + 0x1p-11) * Math.sqrt(iterations), rho);
+        double unitSigma = GaussianCalibration.sigmaForRho(GridNoise.CALIBRATION_MARGIN * Math.sqrt(iterations), rho);
         return new PrivateOjaMechanism(d, iterations, stepSize, GridNoise.gaussian(delta, delta * unitSigma, d));
     }
 
     public static PrivateOjaMechanism forApproxDp(int d, int iterations, double stepSize, double rowBound,
             double epsilon, double delta) {
         double sens = sensitivity(rowBound);
-        double unitSigma = GaussianCalibration.analyticSigma(epsilon, delta, 1 + 0x1p-11) * Math.sqrt(iterations);
+        double unitSigma = GaussianCalibration.analyticSigma(epsilon, delta, GridNoise.CALIBRATION_MARGIN)
+                * Math.sqrt(iterations);
         return new PrivateOjaMechanism(d, iterations, stepSize, GridNoise.gaussian(sens, sens * unitSigma, d));
     }
 

@@ -57,14 +57,15 @@ public final class RandomizedResponseMechanism {
     public static RandomizedResponseMechanism forRho(int m, int d, int k, double rowBound, double rho) {
         double delta = sensitivity(rowBound);
         return new RandomizedResponseMechanism(m, d, k, GridNoise.gaussian(delta,
-                GaussianCalibration.sigmaForRho(delta * (1 + 0x1p-11), rho), (long) m * d), false);
+                GaussianCalibration.sigmaForRho(delta * GridNoise.CALIBRATION_MARGIN, rho), (long) m * d), false);
     }
 
     public static RandomizedResponseMechanism forApproxDp(int m, int d, int k, double rowBound, double epsilon,
             double delta) {
         double sens = sensitivity(rowBound);
         return new RandomizedResponseMechanism(m, d, k, GridNoise.gaussian(sens,
-                GaussianCalibration.analyticSigma(epsilon, delta, sens * (1 + 0x1p-11)), (long) m * d), false);
+                GaussianCalibration.analyticSigma(epsilon, delta, sens * GridNoise.CALIBRATION_MARGIN), (long) m * d),
+                false);
     }
 
     public GaussianLoss privacyLoss() {

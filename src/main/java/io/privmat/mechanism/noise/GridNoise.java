@@ -17,6 +17,13 @@ public final class GridNoise {
 
     /** Relative size of the rounding inflation (and inverse resolution of noise): 2^-12. */
     static final int PRECISION_BITS = 12;
+
+    /**
+     * Calibrate σ for Δ·CALIBRATION_MARGIN, not Δ: a Gaussian plan charges the rounding-inflated
+     * sensitivity Δ + g·√p ≤ Δ·(1 + 2^-12), so this margin (1 + 2^-11) keeps the loss it charges
+     * within the budget the caller calibrated for.
+     */
+    public static final double CALIBRATION_MARGIN = 1 + 0x1p-11;
     private static final int SIGMA_MANTISSA_BITS = 20;
 
     private GridNoise() {}
