@@ -69,7 +69,16 @@ public class ReleaseService {
         return release;
     }
 
-    public List<Interval> directionalVariance(UUID id, Caller caller, List<List<Double>> vectors) {
+    /** Answers to free queries, with the coverage 1 − ν of their intervals. */
+    public record Answers(List<Interval> intervals, double confidence) {
+
+        static Answers of(List<Interval> intervals, Release release) {
+            Object nu = release.meta().get("nu");
+            return new Answers(intervals, nu instanceof Number n ? 1 - n.doubleValue() : 0.95);
+        }
+    }
+
+    public Answers directionalVariance(UUID id, Caller caller, List<List<Double>> vectors) {
         Release release = visible(id, caller);
         if (release.kind() == ReleaseKind.GRAPH_SKETCH) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is a graph sketch: it answers "
@@ -83,7 +92,7 @@ public class ReleaseService {
             double[] x = unit(vectors.get(q), d, q);
             answers.add(answer(release, data, d, x));
         }
-        return answers;
+        return Answers.of(answers, release);
     }
 
     private static Interval answer(Release release, double[] data, int d, double[] x) {
@@ -99,7 +108,7 @@ public class ReleaseService {
         return QuadraticForms.analyzeGauss(data, d, number(meta, "sigma"), number(meta, "granularity"), nu, x);
     }
 
-    public List<Interval> cuts(UUID id, Caller caller, List<List<String>> sets) {
+    public Answers cuts(UUID id, Caller caller, List<List<String>> sets) {
         Release release = visible(id, caller);
         if (release.kind() != ReleaseKind.GRAPH_SKETCH) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is not a graph sketch: it "
@@ -132,7 +141,7 @@ public class ReleaseService {
             }
             answers.add(JlGraphSketch.cut(sketch, n, p, members.stream().mapToInt(Integer::intValue).toArray()));
         }
-        return answers;
+        return Answers.of(answers, release);
     }
 
     private static void checkCount(String name, int count) {

@@ -2,7 +2,6 @@ package io.privmat.release.web;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.privmat.api.PrivmatException;
-import io.privmat.mechanism.sketch.Interval;
 import io.privmat.release.Release;
 import io.privmat.release.ReleaseService;
 import io.privmat.security.Caller;
@@ -80,8 +79,7 @@ class ReleaseController {
         if (request.vectors() == null) {
             throw PrivmatException.invalidParameter("vectors", "a list of vectors", "vectors is required");
         }
-        Caller caller = Caller.current();
-        return view(releases.directionalVariance(id, caller, request.vectors()), releases.visible(id, caller));
+        return view(releases.directionalVariance(id, Caller.current(), request.vectors()));
     }
 
     @PostMapping(path = "/{id}/cuts", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -90,14 +88,11 @@ class ReleaseController {
         if (request.sets() == null) {
             throw PrivmatException.invalidParameter("sets", "a list of label lists", "sets is required");
         }
-        Caller caller = Caller.current();
-        return view(releases.cuts(id, caller, request.sets()), releases.visible(id, caller));
+        return view(releases.cuts(id, Caller.current(), request.sets()));
     }
 
-    private static AnswersView view(List<Interval> answers, Release release) {
-        Object nu = release.meta().get("nu");
-        double confidence = nu instanceof Number n ? 1 - n.doubleValue() : 0.95;
-        return new AnswersView(answers.stream().map(a -> new AnswerView(a.estimate(), a.lower(), a.upper())).toList(),
-                confidence);
+    private static AnswersView view(ReleaseService.Answers answers) {
+        return new AnswersView(answers.intervals().stream().map(a -> new AnswerView(a.estimate(), a.lower(), a.upper()))
+                .toList(), answers.confidence());
     }
 }
