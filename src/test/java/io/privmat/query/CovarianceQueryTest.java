@@ -47,22 +47,6 @@ class CovarianceQueryTest extends ApiTest {
         return id;
     }
 
-    private JsonNode run(String dataset, String query) {
-        Response r = postJson("/v1/datasets/" + dataset + "/queries", query);
-        assertThat(r.status()).as(r.toString()).isEqualTo(202);
-        JsonNode job = awaitJob(r.json().get("id").asString());
-        assertThat(job.get("state").asString()).as(job.toString()).isEqualTo("DONE");
-        return get("/v1/jobs/" + job.get("id").asString() + "/result").json();
-    }
-
-    private static double[][] matrix(JsonNode node) {
-        double[][] m = new double[node.size()][];
-        for (int i = 0; i < node.size(); i++) {
-            m[i] = node.get(i).valueStream().mapToDouble(JsonNode::asDouble).toArray();
-        }
-        return m;
-    }
-
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "ANALYZE_GAUSS  | {\"kind\":\"PCA\",\"mechanism\":\"ANALYZE_GAUSS\",\"rho\":0.5,\"params\":{\"k\":2}}",
@@ -71,7 +55,7 @@ class CovarianceQueryTest extends ApiTest {
     })
     void pcaFindsTheSignalSubspaceWithOrthonormalComponents(String mechanism, String query) {
         String id = dataset("REPLACE_ONE", "{\"epsilon\":50,\"delta\":1e-6}");
-        JsonNode result = run(id, query);
+        JsonNode result = runQuery(id, query);
         double[][] v = matrix(result.get("components"));
         assertThat(v).hasNumberOfRows(D);
         assertThat(v[0]).hasSize(2);
@@ -136,7 +120,7 @@ class CovarianceQueryTest extends ApiTest {
         assertThat(quote.get("cost").get("rho").decimalValue()).isLessThanOrEqualTo(new java.math.BigDecimal("10"))
                 .isGreaterThan(new java.math.BigDecimal("9.95")); // within 0.5%, as before
         assertThat(quote.get("noise").has("meanSigma")).isTrue();
-        JsonNode result = run(id, q);
+        JsonNode result = runQuery(id, q);
         double[][] c = matrix(result.get("covariance"));
         // Uncentred c[0][0] would be ≈ 1000·0.26 = 260; centred ≈ 1000·0.01 = 10. The noise is secure
         // (not seeded) here: the private column sum (ρ = 1, σ ≈ 1.4) moves ŝ₀²/n by sd ≈ 1.4, so ±8 is

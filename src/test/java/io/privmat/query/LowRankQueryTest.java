@@ -37,22 +37,6 @@ class LowRankQueryTest extends ApiTest {
         return id;
     }
 
-    private JsonNode run(String dataset, String query) {
-        Response r = postJson("/v1/datasets/" + dataset + "/queries", query);
-        assertThat(r.status()).as(r.toString()).isEqualTo(202);
-        JsonNode job = awaitJob(r.json().get("id").asString());
-        assertThat(job.get("state").asString()).as(job.toString()).isEqualTo("DONE");
-        return get("/v1/jobs/" + job.get("id").asString() + "/result").json();
-    }
-
-    private static double[][] matrix(JsonNode node) {
-        double[][] m = new double[node.size()][];
-        for (int i = 0; i < node.size(); i++) {
-            m[i] = node.get(i).valueStream().mapToDouble(JsonNode::asDouble).toArray();
-        }
-        return m;
-    }
-
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "RANDOMIZED_RESPONSE | {\"kind\":\"TOP_SINGULAR_VECTORS\",\"mechanism\":\"RANDOMIZED_RESPONSE\",\"rho\":2,\"params\":{\"k\":1}}",
@@ -66,7 +50,7 @@ class LowRankQueryTest extends ApiTest {
         String id = dataset("REPLACE_ONE", "{\"epsilon\":60,\"delta\":1e-5}");
         JsonNode quote = postJson("/v1/datasets/" + id + "/queries/quote", query).json();
         assertThat(quote.get("admissible").asBoolean()).as(quote.toString()).isTrue();
-        JsonNode result = run(id, query);
+        JsonNode result = runQuery(id, query);
         double[][] v = matrix(result.get("v"));
         assertThat(v).hasNumberOfRows(D);
         assertThat(v[0]).hasSize(1);
@@ -128,10 +112,10 @@ class LowRankQueryTest extends ApiTest {
         // ρ = 0.01 on this small dataset: the noise (σ ≈ 14 per entry, spectral edge ≈ σ√N) swamps the
         // signal (σ₁ ≈ 36). Raw values sit at the edge; shrunk ones are 0, or small when the noise's
         // largest value pokes above the asymptotic edge (finite-sample fluctuation).
-        JsonNode raw = run(id, plain);
+        JsonNode raw = runQuery(id, plain);
         double edge = raw.get("facts").get("sigma").asDouble() * Math.sqrt(N);
         assertThat(raw.get("singularValues").valueStream().mapToDouble(JsonNode::asDouble)).allMatch(v -> v > 0.9 * edge);
-        JsonNode result = run(id, shrunk);
+        JsonNode result = runQuery(id, shrunk);
         assertThat(result.get("facts").get("componentsAboveNoise").asInt()).isBetween(0, 2);
         assertThat(result.get("singularValues").valueStream().mapToDouble(JsonNode::asDouble)).allMatch(v -> v < 0.25 * edge);
     }
@@ -144,7 +128,7 @@ class LowRankQueryTest extends ApiTest {
         JsonNode quote = postJson("/v1/datasets/" + id + "/queries/quote", q).json();
         assertThat(quote.get("cost").get("delta").decimalValue()).isEqualByComparingTo("1e-6");
         assertThat(quote.get("noise").get("pruningThreshold").asDouble()).isLessThan(1);
-        JsonNode result = run(id, q);
+        JsonNode result = runQuery(id, q);
         assertThat(result.get("loss").get("charged").get("notion").asString()).isEqualTo(
                 result.get("loss").get("mechanism").get("notion").asString());
         assertThat(result.get("facts").get("oversampledRank").asInt()).isEqualTo(3);
@@ -180,7 +164,7 @@ class LowRankQueryTest extends ApiTest {
                 "{\"kind\":\"TOP_SINGULAR_VECTORS\",\"mechanism\":\"RANDOMIZED_RESPONSE\",\"rho\":1,\"params\":{\"k\":1}}");
         assertThat(rr.status()).isEqualTo(400);
         assertThat(rr.json().get("parameter").asString()).isEqualTo("mechanism");
-        JsonNode power = run(addRemove,
+        JsonNode power = runQuery(addRemove,
                 "{\"kind\":\"TOP_SINGULAR_VECTORS\",\"mechanism\":\"NOISY_POWER\",\"rho\":1,\"params\":{\"k\":2}}");
         assertThat(matrix(power.get("v"))[0]).hasSize(2);
         assertThat(power.has("rows")).isFalse();
@@ -191,7 +175,7 @@ class LowRankQueryTest extends ApiTest {
                         + "\"params\":{\"k\":1}}");
         assertThat(gauss.status()).isEqualTo(422);
         assertThat(gauss.json().get("type").asString()).isEqualTo("https://privmat.io/problems/incompatible-accounting");
-        JsonNode orbit = run(pure,
+        JsonNode orbit = runQuery(pure,
                 "{\"kind\":\"TOP_SINGULAR_VECTORS\",\"mechanism\":\"ORBIT_SAMPLING\",\"epsilon\":2,\"params\":{\"k\":1}}");
         assertThat(orbit.get("loss").get("charged").get("epsilon").decimalValue()).isEqualByComparingTo("2");
     }
@@ -220,13 +204,13 @@ class LowRankQueryTest extends ApiTest {
         assertThat(get("/v1/datasets/" + id + "/budget").json().get("spent").get("tracks").get("rho").decimalValue())
                 .isZero();
         // Randomized response takes the wide path (3 × 5001 noisy entries, 3 × 3 row Gram).
-        JsonNode wide = run(id, "{\"kind\":\"LOW_RANK\",\"mechanism\":\"RANDOMIZED_RESPONSE\",\"rho\":1,"
+        JsonNode wide = runQuery(id, "{\"kind\":\"LOW_RANK\",\"mechanism\":\"RANDOMIZED_RESPONSE\",\"rho\":1,"
                 + "\"params\":{\"k\":2}}");
         assertThat(wide.get("v")).hasSize(5001);
         assertThat(wide.get("u")).hasSize(3);
         // The power method and Oja stream Xᵀ(X·V) from the rows instead (one pass per iteration).
         for (String mechanism : new String[] {"NOISY_POWER", "PRIVATE_OJA"}) {
-            JsonNode streamed = run(id, "{\"kind\":\"TOP_SINGULAR_VECTORS\",\"mechanism\":\"" + mechanism
+            JsonNode streamed = runQuery(id, "{\"kind\":\"TOP_SINGULAR_VECTORS\",\"mechanism\":\"" + mechanism
                     + "\",\"rho\":0.5,\"params\":{\"k\":1,\"iterations\":3}}");
             double[][] v = matrix(streamed.get("v"));
             assertThat(v).hasNumberOfRows(5001);

@@ -29,14 +29,6 @@ class SketchApiTest extends ApiTest {
         return id;
     }
 
-    private JsonNode sketch(String dataset, String query) {
-        Response r = postJson("/v1/datasets/" + dataset + "/queries", query);
-        assertThat(r.status()).as(r.toString()).isEqualTo(202);
-        JsonNode job = awaitJob(r.json().get("id").asString());
-        assertThat(job.get("state").asString()).as(job.toString()).isEqualTo("DONE");
-        return get("/v1/jobs/" + job.get("id").asString() + "/result").json();
-    }
-
     private long ledgerEntries(String dataset) {
         return jdbc.queryForObject("SELECT count(*) FROM ledger_entry WHERE dataset_id = ?::uuid", Long.class, dataset);
     }
@@ -44,7 +36,7 @@ class SketchApiTest extends ApiTest {
     @Test
     void graphSketchAnswersThousandsOfCutsForFree() {
         String g = graph(1500, 0.004, 1, "{\"epsilon\":10,\"delta\":1e-4}");
-        JsonNode result = sketch(g, "{\"kind\":\"SKETCH\",\"mechanism\":\"JL\",\"epsilon\":2,\"delta\":1e-6,"
+        JsonNode result = runQuery(g, "{\"kind\":\"SKETCH\",\"mechanism\":\"JL\",\"epsilon\":2,\"delta\":1e-6,"
                 + "\"params\":{\"eta\":0.3,\"nu\":0.1}}");
         assertThat(result.get("releaseKind").asString()).isEqualTo("GRAPH_SKETCH");
         String release = result.get("releaseId").asString();
@@ -118,7 +110,7 @@ class SketchApiTest extends ApiTest {
             "{\"kind\":\"SKETCH\",\"mechanism\":\"JL\",\"epsilon\":1,\"delta\":1e-6,\"params\":{\"eta\":0.1}}",
             "{\"kind\":\"SKETCH\",\"mechanism\":\"WISHART\",\"epsilon\":1,\"delta\":1e-6}",
             "{\"kind\":\"COVARIANCE\",\"mechanism\":\"ANALYZE_GAUSS\",\"epsilon\":1,\"delta\":1e-6}"}) {
-            JsonNode result = sketch(m, query);
+            JsonNode result = runQuery(m, query);
             String release = result.get("releaseId").asString();
             entries = ledgerEntries(m);
             StringBuilder body = new StringBuilder("{\"vectors\":[[1,0,0],[0,2,0]");
@@ -145,7 +137,7 @@ class SketchApiTest extends ApiTest {
     @Test
     void releasesFollowTheirJobAndTheirDatasetsVisibility() {
         String m = matrix();
-        JsonNode result = sketch(m, "{\"kind\":\"SKETCH\",\"mechanism\":\"WISHART\",\"epsilon\":1,\"delta\":1e-6}");
+        JsonNode result = runQuery(m, "{\"kind\":\"SKETCH\",\"mechanism\":\"WISHART\",\"epsilon\":1,\"delta\":1e-6}");
         String release = result.get("releaseId").asString();
         // Analysts see releases of granted datasets only; others get 404.
         assertThat(sendAs(analystKey(), java.net.http.HttpRequest.newBuilder(uri("/v1/releases/" + release)).GET())

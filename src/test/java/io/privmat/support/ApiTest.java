@@ -1,5 +1,7 @@
 package io.privmat.support;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -177,6 +179,24 @@ public abstract class ApiTest {
             }
         }
         throw new AssertionError("job " + jobId + " did not finish");
+    }
+
+    /** Submits a query, waits until its job is DONE and returns the result document. */
+    protected JsonNode runQuery(String datasetId, String query) {
+        Response r = postJson("/v1/datasets/" + datasetId + "/queries", query);
+        assertThat(r.status()).as(r.toString()).isEqualTo(202);
+        JsonNode job = awaitJob(r.json().get("id").asString());
+        assertThat(job.get("state").asString()).as(job.toString()).isEqualTo("DONE");
+        return get("/v1/jobs/" + job.get("id").asString() + "/result").json();
+    }
+
+    /** A JSON array of arrays as a double matrix. */
+    protected static double[][] matrix(JsonNode node) {
+        double[][] m = new double[node.size()][];
+        for (int i = 0; i < node.size(); i++) {
+            m[i] = node.get(i).valueStream().mapToDouble(JsonNode::asDouble).toArray();
+        }
+        return m;
     }
 
     /** An HTTP response. */
