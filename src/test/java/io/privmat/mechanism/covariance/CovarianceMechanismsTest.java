@@ -13,6 +13,7 @@ import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.privacy.GaussianCalibration;
 import java.math.BigDecimal;
 import java.util.SplittableRandom;
+import io.privmat.support.MatrixAssertions;
 import org.junit.jupiter.api.Test;
 
 class CovarianceMechanismsTest {
@@ -148,15 +149,7 @@ class CovarianceMechanismsTest {
     }
 
     static void assertOrthonormal(double[] v, int d, int k) {
-        for (int a = 0; a < k; a++) {
-            for (int b = 0; b < k; b++) {
-                double dot = 0;
-                for (int i = 0; i < d; i++) {
-                    dot += v[i * k + a] * v[i * k + b];
-                }
-                assertThat(dot).isCloseTo(a == b ? 1 : 0, within(1e-9));
-            }
-        }
+        MatrixAssertions.assertOrthonormal(v, d, k, 1e-9);
     }
 
     /** tr(VᵀCV). */

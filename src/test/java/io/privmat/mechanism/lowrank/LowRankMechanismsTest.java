@@ -13,6 +13,7 @@ import io.privmat.privacy.Conversions;
 import io.privmat.privacy.GaussianCalibration;
 import java.math.BigDecimal;
 import java.util.SplittableRandom;
+import io.privmat.support.MatrixAssertions;
 import org.junit.jupiter.api.Test;
 
 class LowRankMechanismsTest {
@@ -48,15 +49,7 @@ class LowRankMechanismsTest {
     }
 
     static void assertOrthonormal(double[] v, int d, int k) {
-        for (int a = 0; a < k; a++) {
-            for (int b = 0; b < k; b++) {
-                double dot = 0;
-                for (int i = 0; i < d; i++) {
-                    dot += v[i * k + a] * v[i * k + b];
-                }
-                assertThat(dot).isCloseTo(a == b ? 1 : 0, within(1e-8));
-            }
-        }
+        MatrixAssertions.assertOrthonormal(v, d, k, 1e-8);
     }
 
     /** Σ over the top-3 coordinates of the squared loadings of v: 3 means the subspace is found exactly. */
