@@ -12,6 +12,7 @@ import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.support.FashionMnist;
+import io.privmat.support.LowRankFixtures;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,37 +93,12 @@ class LowRankAccuracyBenchmark {
         return x;
     }
 
+    /** The rows in blocks of about 4 MiB, like stored chunks. */
     static RowStream stream(double[] x, int m, int d) {
-        int block = Math.max(1, (4 << 20) / (8 * d));
-        return visitor -> {
-            for (int s = 0; s < m; s += block) {
-                int count = Math.min(block, m - s);
-                double[] b = new double[count * d];
-                System.arraycopy(x, s * d, b, 0, count * d);
-                visitor.block(b, count, s);
-            }
-        };
+        return LowRankFixtures.stream(x, m, d, Math.max(1, (4 << 20) / (8 * d)));
     }
 
     /** ‖A − u·diag(s)·vᵀ‖_F / ‖A‖_F. */
-    static double relativeError(double[] x, int m, int d, Factorization f) {
-        int k = f.k();
-        double err = 0;
-        double total = 0;
-        for (int i = 0; i < m; i++) {
-            for (int j = 0; j < d; j++) {
-                double approx = 0;
-                for (int t = 0; t < k; t++) {
-                    approx += f.u()[i * k + t] * f.s()[t] * f.v()[j * k + t];
-                }
-                double a = x[i * d + j];
-                err += (a - approx) * (a - approx);
-                total += a * a;
-            }
-        }
-        return Math.sqrt(err / total);
-    }
-
     /** The optimum: ‖A − A_k‖_F / ‖A‖_F from the exact spectrum. */
     static double optimum(double[] x, int m, int d, int k) {
         double[] values;
@@ -173,10 +149,10 @@ class LowRankAccuracyBenchmark {
                 for (int t = 0; t < TRIALS; t++) {
                     Factorization a = RandomizedResponseMechanism.forApproxDp(m, n, K, 1, EPSILONS[e], 1e-6)
                             .release(stream(x, m, n), TestNoiseSources.seeded(100 + 10L * e + t));
-                    rr[e] += relativeError(x, m, n, a) / TRIALS;
+                    rr[e] += LowRankFixtures.relativeError(x, a) / TRIALS;
                     Factorization b = HardtRothMechanism.of(m, n, K, 5, 1, 4, BigDecimal.valueOf(EPSILONS[e]),
                             new BigDecimal("1e-6")).release(stream(x, m, n), TestNoiseSources.seeded(200 + 10L * e + t));
-                    hr[e] += relativeError(x, m, n, b) / TRIALS;
+                    hr[e] += LowRankFixtures.relativeError(x, b) / TRIALS;
                     pruned += ((Number) b.facts().get("prunedFraction")).doubleValue() / TRIALS;
                 }
                 out.append(String.format(Locale.ROOT, "| %s | %.4f | %.4f | %.4f |%n", EPSILONS[e], rr[e], hr[e], pruned));
@@ -336,11 +312,11 @@ class LowRankAccuracyBenchmark {
                     HardtRothMechanism hr = HardtRothMechanism.of(m, n, K, 10, 1, 4, BigDecimal.valueOf(eps),
                             new BigDecimal("1e-6"));
                     // Same seed with and without shrinkage: the same noise, only the released s differ.
-                    err[0] += relativeError(x, m, n, rr.release(stream(x, m, n), TestNoiseSources.seeded(seed * 100 + t)));
-                    err[1] += relativeError(x, m, n, rr.withShrinkage().release(stream(x, m, n),
+                    err[0] += LowRankFixtures.relativeError(x, rr.release(stream(x, m, n), TestNoiseSources.seeded(seed * 100 + t)));
+                    err[1] += LowRankFixtures.relativeError(x, rr.withShrinkage().release(stream(x, m, n),
                             TestNoiseSources.seeded(seed * 100 + t)));
-                    err[2] += relativeError(x, m, n, hr.release(stream(x, m, n), TestNoiseSources.seeded(seed * 100 + 50 + t)));
-                    err[3] += relativeError(x, m, n, hr.withShrinkage().release(stream(x, m, n),
+                    err[2] += LowRankFixtures.relativeError(x, hr.release(stream(x, m, n), TestNoiseSources.seeded(seed * 100 + 50 + t)));
+                    err[3] += LowRankFixtures.relativeError(x, hr.withShrinkage().release(stream(x, m, n),
                             TestNoiseSources.seeded(seed * 100 + 50 + t)));
                 }
                 out.append(String.format(Locale.ROOT, "| %s | %.4f | %.4f | %.4f | %.4f |%n", eps, err[0] / TRIALS,
@@ -369,7 +345,7 @@ class LowRankAccuracyBenchmark {
         for (int t = 0; t < TRIALS; t++) {
             Factorization a = RandomizedResponseMechanism.forApproxDp(m, n, K, 1, eps, 1e-6)
                     .release(stream(x, m, n), TestNoiseSources.seeded(seed * 100 + t));
-            err += relativeError(x, m, n, a) / TRIALS;
+            err += LowRankFixtures.relativeError(x, a) / TRIALS;
         }
         return err;
     }
@@ -379,7 +355,7 @@ class LowRankAccuracyBenchmark {
         for (int t = 0; t < TRIALS; t++) {
             Factorization b = HardtRothMechanism.of(m, n, K, p, 1, mu0, BigDecimal.valueOf(eps),
                     new BigDecimal("1e-6")).release(stream(x, m, n), TestNoiseSources.seeded(seed * 100 + 50 + t));
-            r[0] += relativeError(x, m, n, b) / TRIALS;
+            r[0] += LowRankFixtures.relativeError(x, b) / TRIALS;
             r[1] += ((Number) b.facts().get("prunedFraction")).doubleValue() / TRIALS;
         }
         return r;

@@ -13,6 +13,7 @@ import io.privmat.privacy.Conversions;
 import io.privmat.privacy.GaussianCalibration;
 import java.math.BigDecimal;
 import java.util.SplittableRandom;
+import io.privmat.support.LowRankFixtures;
 import io.privmat.support.MatrixAssertions;
 import org.junit.jupiter.api.Test;
 
@@ -38,14 +39,7 @@ class LowRankMechanismsTest {
     }
 
     static RowStream stream(double[] x, int m, int d, int blockRows) {
-        return visitor -> {
-            for (int start = 0; start < m; start += blockRows) {
-                int count = Math.min(blockRows, m - start);
-                double[] block = new double[count * d];
-                System.arraycopy(x, start * d, block, 0, count * d);
-                visitor.block(block, count, start);
-            }
-        };
+        return LowRankFixtures.stream(x, m, d, blockRows);
     }
 
     static void assertOrthonormal(double[] v, int d, int k) {
@@ -87,24 +81,6 @@ class LowRankMechanismsTest {
     }
 
     /** ‖A − u·diag(s)·vᵀ‖_F / ‖A‖_F. */
-    static double relativeError(double[] x, Factorization f) {
-        int k = f.k();
-        double err = 0;
-        double total = 0;
-        for (int i = 0; i < f.m(); i++) {
-            for (int j = 0; j < f.d(); j++) {
-                double approx = 0;
-                for (int t = 0; t < k; t++) {
-                    approx += f.u()[i * k + t] * f.s()[t] * f.v()[j * k + t];
-                }
-                double a = x[i * f.d() + j];
-                err += (a - approx) * (a - approx);
-                total += a * a;
-            }
-        }
-        return Math.sqrt(err / total);
-    }
-
     @Test
     void shrinkageZeroesTheNoiseBulkAndRecoversASpike() {
         // Below or at the bulk edge 1 + √β (in units σ√N) everything is noise.
@@ -131,15 +107,15 @@ class LowRankMechanismsTest {
         Factorization shrunk = weak.withShrinkage().release(stream(x, m, d, 700), TestNoiseSources.seeded(3));
         assertThat(shrunk.u()).containsExactly(raw.u());
         assertThat(shrunk.v()).containsExactly(raw.v());
-        assertThat(relativeError(x, raw)).isGreaterThan(3);
-        assertThat(relativeError(x, shrunk)).isLessThan(1.01);
+        assertThat(LowRankFixtures.relativeError(x, raw)).isGreaterThan(3);
+        assertThat(LowRankFixtures.relativeError(x, shrunk)).isLessThan(1.01);
         assertThat(shrunk.facts()).containsKey("componentsAboveNoise");
         // Signal-dominated (ρ = 50, σ ≈ 0.2): the components survive and the error does not grow.
         RandomizedResponseMechanism strong = RandomizedResponseMechanism.forRho(m, d, 3, 1, 50);
         Factorization raw2 = strong.release(stream(x, m, d, 700), TestNoiseSources.seeded(4));
         Factorization shrunk2 = strong.withShrinkage().release(stream(x, m, d, 700), TestNoiseSources.seeded(4));
         assertThat(shrunk2.facts()).containsEntry("componentsAboveNoise", 3);
-        assertThat(relativeError(x, shrunk2)).isLessThan(relativeError(x, raw2));
+        assertThat(LowRankFixtures.relativeError(x, shrunk2)).isLessThan(LowRankFixtures.relativeError(x, raw2));
     }
 
     @Test
@@ -155,8 +131,8 @@ class LowRankMechanismsTest {
         assertThat(shrunk.u()).containsExactly(raw.u());
         assertThat(shrunk.v()).containsExactly(raw.v());
         // Wide and ε = 1: the projection noise dominates B, raw HR is worse than zero, shrunk is not.
-        assertThat(relativeError(x, raw)).isGreaterThan(1.5);
-        assertThat(relativeError(x, shrunk)).isLessThan(1.01);
+        assertThat(LowRankFixtures.relativeError(x, raw)).isGreaterThan(1.5);
+        assertThat(LowRankFixtures.relativeError(x, shrunk)).isLessThan(1.01);
     }
 
     @Test
@@ -185,7 +161,7 @@ class LowRankMechanismsTest {
             for (double v : x) {
                 total += v * v;
             }
-            double error = relativeError(x, f) * Math.sqrt(total);
+            double error = LowRankFixtures.relativeError(x, f) * Math.sqrt(total);
             // Measured: errors 43.2 / 39.9 / 17.7 against bounds 3 897 / 276 / 47.8 (‖A‖_F = 42.9): valid,
             // and loose — the seed's √m·σ₁ term exceeds ‖A‖_F for unit-norm rows even at ε = 1 000.
             assertThat(error).as("ε = " + eps).isLessThan(bound);
