@@ -181,13 +181,8 @@ public final class HardtRothMechanism {
         double[] released = svd.s();
         Map<String, Object> facts = new LinkedHashMap<>();
         if (shrink) {
-            released = SingularValueShrinkage.frobenius(svd.s(), plan2.sigma() * maxScale, l, d);
-            int kept = 0;
-            for (double x : released) {
-                kept += x > 0 ? 1 : 0;
-            }
-            facts.put("shrinkage", "Gavish–Donoho optimal for Frobenius loss, projection noise at its largest row level");
-            facts.put("componentsAboveNoise", kept);
+            released = SingularValueShrinkage.forRelease(svd.s(), plan2.sigma() * maxScale, l, d,
+                    "projection noise at its largest row level", facts);
         }
         facts.put("oversampledRank", l);
         facts.put("rangeFinderSensitivity", delta1);
@@ -201,8 +196,8 @@ public final class HardtRothMechanism {
         facts.put("rangeFinderNoiseBound95", plan1.sigma() * (Math.sqrt(m) + Math.sqrt(l) + t));
         facts.put("projectionNoiseBound95", plan2.sigma() * maxScale * (Math.sqrt(l) + Math.sqrt(d) + t));
         if (pruned == 0 && l - k >= 2) {
-            // Range finder: Y = [X σ₁I]·[Ω; G] is HMT's range finder on [X σ₁I] (seed 000, Thm 4.2), so
-            // E‖(I − QQᵀ)X‖_F ≤ √(1 + k/(p − 1))·(Σ_{j>k} σ_j(X)² + (m − k)σ₁²)^{1/2}. Projection: Q is
+            // Range finder: Y = [X σ_Y·I]·[Ω; G] is HMT's range finder on [X σ_Y·I] (seed 000, Thm 4.2),
+            // so E‖(I − QQᵀ)X‖_F ≤ √(1 + k/(p − 1))·(Σ_{j>k} σ_j(X)² + (m − k)σ_Y²)^{1/2}. Projection: Q is
             // orthonormal when nothing is pruned, and B's truncation obeys the bound of mechanisms.md §2.
             facts.put("errorBound", String.format(java.util.Locale.ROOT, "E‖A − Âₖ‖_F ≤ %.4g·(‖A − A_k‖²_F + %d·"
                     + "rangeFinderSigma²)^½ + ‖A − A_k‖_F + 2√(2k)·(σₖ₊₁(A) + projectionNoiseBound95), the last term "

@@ -152,13 +152,7 @@ public final class RandomizedResponseMechanism {
         Map<String, Object> facts = facts();
         double[] released = s;
         if (shrink) {
-            released = SingularValueShrinkage.frobenius(s, plan.sigma(), m, d);
-            int kept = 0;
-            for (double x : released) {
-                kept += x > 0 ? 1 : 0;
-            }
-            facts.put("shrinkage", "Gavish–Donoho optimal for Frobenius loss, noise level sigma");
-            facts.put("componentsAboveNoise", kept);
+            released = SingularValueShrinkage.forRelease(s, plan.sigma(), m, d, "noise level sigma", facts);
         }
         return new Factorization(u, released, v, m, d, k, facts);
     }

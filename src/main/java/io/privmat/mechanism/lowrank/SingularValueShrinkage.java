@@ -1,5 +1,7 @@
 package io.privmat.mechanism.lowrank;
 
+import java.util.Map;
+
 /**
  * Optimal shrinkage of singular values under white Gaussian noise of known level (Gavish and
  * Donoho, "Optimal Shrinkage of Singular Values", IEEE Trans. Inf. Theory 63(4), 2017), for the
@@ -31,5 +33,20 @@ public final class SingularValueShrinkage {
             out[j] = scale * Math.sqrt(Math.max(a * a - 4 * beta, 0)) / y;
         }
         return out;
+    }
+
+    /**
+     * {@link #frobenius} for a release, recording in its {@code facts} that it was applied, at which
+     * noise level, and how many components rose above the noise.
+     */
+    static double[] forRelease(double[] s, double sigma, long m, long d, String noiseLevel, Map<String, Object> facts) {
+        double[] shrunk = frobenius(s, sigma, m, d);
+        int kept = 0;
+        for (double x : shrunk) {
+            kept += x > 0 ? 1 : 0;
+        }
+        facts.put("shrinkage", "Gavish–Donoho optimal for Frobenius loss, " + noiseLevel);
+        facts.put("componentsAboveNoise", kept);
+        return shrunk;
     }
 }
