@@ -11,5 +11,17 @@ public interface JobHandler {
     /** The job kind this handler computes, e.g. {@code COLUMN_SUMS}. */
     String kind();
 
+    /** All the job kinds this handler computes (by default just {@link #kind()}). */
+    default java.util.Set<String> kinds() {
+        return java.util.Set.of(kind());
+    }
+
+    /**
+     * Checks, before any data is read, that the job's stored plan still rebuilds into exactly the
+     * loss that was reserved. Throwing {@link PlanMismatchException} fails the job closed and refunds
+     * its charge (nothing was read).
+     */
+    default void verify(Job job) {}
+
     JobOutput run(JobContext context) throws Exception;
 }

@@ -10,10 +10,10 @@ import io.privmat.job.NewJob;
 import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.Reservation;
+import io.privmat.mechanism.catalog.Plan;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.Tracks;
 import io.privmat.security.Caller;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -28,16 +28,16 @@ import tools.jackson.databind.json.JsonMapper;
 public class QueryService {
 
     private final DatasetService datasets;
-    private final QueryPlanner planner;
+    private final QueryPlans plans;
     private final BudgetService budget;
     private final JobService jobs;
     private final TransactionTemplate tx;
     private final JsonMapper json;
 
-    public QueryService(DatasetService datasets, QueryPlanner planner, BudgetService budget, JobService jobs,
+    public QueryService(DatasetService datasets, QueryPlans plans, BudgetService budget, JobService jobs,
             TransactionTemplate tx, JsonMapper json) {
         this.datasets = datasets;
-        this.planner = planner;
+        this.plans = plans;
         this.budget = budget;
         this.jobs = jobs;
         this.tx = tx;
@@ -48,12 +48,12 @@ public class QueryService {
     public record Submission(Job job, boolean replayed) {}
 
     /** The cost of a query and the budget before and after it; charges nothing. */
-    public record Quote(QueryPlan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
+    public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
             @Nullable Tracks remainingAfter, java.math.@Nullable BigDecimal largestPureEpsilonAfter) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
-        QueryPlan plan = planner.plan(dataset, request).plan();
+        Plan plan = plans.plan(dataset, request);
         BudgetFilter filter = dataset.budget().filter();
         Tracks cost = filter.cost(plan.chargedLoss());
         BudgetAccount account = budget.account(datasetId, dataset.budget());
@@ -67,8 +67,8 @@ public class QueryService {
     public Submission submit(UUID datasetId, QueryRequest request, @Nullable String idempotencyKey, Caller who) {
         Dataset dataset = datasets.visible(datasetId, who);
         String caller = who.subject();
-        QueryPlan plan = planner.plan(dataset, request).plan();
-        String requestHash = Canonical.sha256(plan.parameters());
+        Plan plan = plans.plan(dataset, request);
+        String requestHash = Canonical.sha256(plan.spec().toMap());
         if (idempotencyKey != null) {
             Optional<Job> existing = jobs.findByIdempotencyKey(datasetId, caller, idempotencyKey);
             if (existing.isPresent()) {
@@ -76,13 +76,13 @@ public class QueryService {
             }
         }
         UUID jobId = UUID.randomUUID();
-        String parametersJson = json.writeValueAsString(plan.parameters());
-        String lossJson = json.writeValueAsString(lossDocument(plan));
+        String parametersJson = plans.specJson(plan);
+        String lossJson = json.writeValueAsString(QueryPlans.lossDocument(plan));
         try {
             Job job = tx.execute(s -> {
-                Tracks cost = budget.reserve(new Reservation(datasetId, dataset.budget(), jobId, plan.kind(),
-                        plan.mechanism(), parametersJson, plan.chargedLoss(), lossJson, caller));
-                jobs.enqueue(new NewJob(jobId, datasetId, dataset.owner(), plan.kind(), plan.mechanism(), parametersJson, requestHash,
+                Tracks cost = budget.reserve(new Reservation(datasetId, dataset.budget(), jobId, plan.spec().kind().name(),
+                        plan.spec().mechanism(), parametersJson, plan.chargedLoss(), lossJson, caller));
+                jobs.enqueue(new NewJob(jobId, datasetId, dataset.owner(), plan.spec().kind().name(), plan.spec().mechanism(), parametersJson, requestHash,
                         idempotencyKey, caller, lossJson, cost));
                 return null;
             });
@@ -101,13 +101,5 @@ public class QueryService {
                     + "different request on this dataset; use a new key.", Map.of("jobId", job.id().toString()));
         }
         return new Submission(job, true);
-    }
-
-    /** The loss document stored with the job and the ledger: as run, and as charged. */
-    static Map<String, Object> lossDocument(QueryPlan plan) {
-        Map<String, Object> loss = new LinkedHashMap<>();
-        loss.put("mechanism", Losses.describe(plan.mechanismLoss()));
-        loss.put("charged", Losses.describe(plan.chargedLoss()));
-        return loss;
     }
 }

@@ -7,6 +7,7 @@ import io.privmat.job.JobOutput;
 import io.privmat.job.JobSettings;
 import io.privmat.job.JobState;
 import io.privmat.job.JobStoppedException;
+import io.privmat.job.PlanMismatchException;
 import io.privmat.job.jdbc.JobRepository;
 import io.privmat.ledger.BudgetService;
 import java.time.Clock;
@@ -15,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -53,7 +52,14 @@ public class JobExecutor {
         this.separateTx.setPropagationBehavior(org.springframework.transaction.TransactionDefinition.PROPAGATION_REQUIRES_NEW);
         this.clock = clock;
         this.settings = settings;
-        this.handlers = handlers.stream().collect(Collectors.toMap(JobHandler::kind, Function.identity()));
+        this.handlers = new java.util.HashMap<>();
+        for (JobHandler h : handlers) {
+            for (String kind : h.kinds()) {
+                if (this.handlers.put(kind, h) != null) {
+                    throw new IllegalStateException("two handlers for job kind " + kind);
+                }
+            }
+        }
     }
 
     public Optional<Job> claim(String worker) {
@@ -86,6 +92,15 @@ public class JobExecutor {
         if (handler == null) {
             // Nothing was read: refund.
             finishBeforeDataAccess(job.id(), worker, "UNKNOWN_KIND", "No handler for this job kind in this replica.");
+            return;
+        }
+        try {
+            handler.verify(job);
+        } catch (PlanMismatchException e) {
+            // The stored plan no longer gives the reserved loss: fail closed before any row is read.
+            log.error("job {} refused before data access: {}", job.id(), e.getMessage());
+            finishBeforeDataAccess(job.id(), worker, "PLAN_MISMATCH", "The stored plan does not rebuild into the "
+                    + "reserved privacy loss; nothing was read.");
             return;
         }
         if (!startDataAccess(job.id(), worker)) {

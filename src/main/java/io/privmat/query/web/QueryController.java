@@ -67,7 +67,7 @@ class QueryController {
     QuoteView quote(@PathVariable UUID datasetId, @RequestBody QueryRequest request) {
         QueryService.Quote q = queries.quote(datasetId, request, Caller.current());
         AccountingMode mode = AccountingMode.valueOf(q.accounting());
-        return new QuoteView(q.plan().kind(), q.plan().mechanism(), q.accounting(), TrackView.of(q.cost(), mode),
+        return new QuoteView(q.plan().spec().kind().name(), q.plan().spec().mechanism(), q.accounting(), TrackView.of(q.cost(), mode),
                 q.admissible(), TrackView.of(q.remaining(), mode),
                 q.remainingAfter() == null ? null : TrackView.of(q.remainingAfter(), mode),
                 q.largestPureEpsilonAfter(), q.plan().noise());

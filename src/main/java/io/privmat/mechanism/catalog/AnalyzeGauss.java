@@ -1,0 +1,117 @@
+package io.privmat.mechanism.catalog;
+
+import io.privmat.mechanism.GaussianVectorMechanism;
+import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.covariance.AnalyzeGaussMechanism;
+import io.privmat.mechanism.covariance.PostProcessing;
+import io.privmat.privacy.ApproxDp;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * ANALYZE_GAUSS (Dwork–Talwar–Thakurta–Zhang 2014): XᵀX plus symmetric discrete Gaussian noise,
+ * Frobenius sensitivity B² (ADD_REMOVE) or √2·B² (REPLACE_ONE), {@link Sensitivities#gramFrobenius};
+ * docs/mechanisms/covariance.md. With {@code center} (REPLACE_ONE only: n must be public) it is a
+ * composite: 90% of the budget on XᵀX, 10% on the column sums, composed by
+ * {@link PrivacyMap#compose}; the scatter matrix XᵀX − ŝŝᵀ/n is post-processing.
+ */
+public final class AnalyzeGauss extends Described {
+
+    /** Share of the budget spent on the private column sums when centring. */
+    public static final BigDecimal CENTER_SHARE = new BigDecimal("0.1");
+
+    public AnalyzeGauss() {
+        super("ANALYZE_GAUSS", "XᵀX plus symmetric discrete Gaussian noise; PSD projection and top-k are "
+                + "post-processing.", EnumSet.of(QueryKind.COVARIANCE, QueryKind.PCA), MATRIX, BOTH,
+                Budget.Form.GAUSSIAN, Budget.MAX_EPSILON, Input.GRAM, List.of(
+                        Param.integer("k", 1, Limits.MAX_GRAM_DIMENSION, null, "PCA: the number of components (1..d)"),
+                        Param.bool("center", false, "REPLACE_ONE only: spend 10% of the budget on private column "
+                                + "sums and return the scatter matrix")));
+    }
+
+    @Override
+    public Sensitivity sensitivity(PublicFacts facts) {
+        return new Sensitivity("XᵀX", "Frobenius", Sensitivities.gramFrobenius(facts.rowNormBound(), facts.relation()),
+                "‖xxᵀ‖_F = ‖x‖² ≤ B²; replacing x by y: ‖xxᵀ − yyᵀ‖_F ≤ √2·B²");
+    }
+
+    @Override
+    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
+        return data.gram(false).gram();
+    }
+
+    @Override
+    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        int d = facts.cols();
+        double bound = facts.rowNormBound();
+        Limits.checkGramDimension(d, name());
+        boolean pca = kind == QueryKind.PCA;
+        int rank = Covariances.rank(kind, params, d, d);
+        boolean center = params.bool("center");
+        if (center && facts.publicRows() == null) {
+            throw PlanningException.invalid("params.center", "false", "centring needs a public row count "
+                    + "(REPLACE_ONE); under ADD_REMOVE n is private");
+        }
+        Budget covBudget = center ? budget.share(BigDecimal.ONE.subtract(CENTER_SHARE)) : budget;
+        AnalyzeGaussMechanism ag = covBudget.isRho()
+                ? AnalyzeGaussMechanism.forRho(d, bound, facts.relation(), covBudget.rhoDown())
+                : AnalyzeGaussMechanism.forApproxDp(d, bound, facts.relation(), covBudget.epsilonDown(),
+                        covBudget.deltaDown());
+        List<PrivacyMap> parts = new ArrayList<>();
+        parts.add(gaussianMap(ag.privacyLoss(), covBudget));
+        GaussianVectorMechanism mean = null;
+        if (center) {
+            Budget meanBudget = budget.share(CENTER_SHARE);
+            double l2 = Sensitivities.columnSumsL2(bound, facts.relation());
+            mean = meanBudget.isRho() ? GaussianVectorMechanism.forRho(l2, meanBudget.rhoDown(), d)
+                    : GaussianVectorMechanism.forApproxDp(l2, meanBudget.epsilonDown(), meanBudget.deltaDown(), d);
+            parts.add(gaussianMap(mean.privacyLoss(), meanBudget));
+        }
+        PrivacyMap privacy = parts.size() == 1 ? parts.get(0) : PrivacyMap.compose(parts);
+        if (center && !budget.isRho()) {
+            // The request's (ε, δ) is what the two shares were calibrated to in total.
+            privacy = new PrivacyMap(privacy.asRun(), new ApproxDp(budget.epsilon(), budget.delta()));
+        }
+        Map<String, Object> noise = new LinkedHashMap<>();
+        noise.put("frobeniusSensitivity", sensitivity(facts).value());
+        noise.put("distribution", "symmetric discrete Gaussian (G + Gᵀ)/2 on a grid");
+        noise.put("sigma", ag.sigma());
+        noise.put("granularity", ag.granularity());
+        if (mean != null) {
+            noise.put("meanSigma", mean.sigma());
+        }
+        GaussianVectorMechanism meanMechanism = mean;
+        return new Plan(spec(kind, budget, params, facts), privacy, noise, Input.GRAM, (data, random) -> {
+            DataAccess.Gram g = data.gram(center);
+            double[] noisy = ag.release(g.gram(), random);
+            Map<String, Object> meta = new LinkedHashMap<>();
+            double[] storable = null;
+            if (!pca && !center) {
+                storable = noisy.clone();
+                meta.put("sigma", ag.sigma());
+                meta.put("granularity", ag.granularity());
+                meta.put("nu", 0.05);
+            }
+            if (meanMechanism != null) {
+                double n = facts.publicRows();
+                double[] s = meanMechanism.release(g.sums(), random);
+                for (int i = 0; i < d; i++) {
+                    for (int j = 0; j < d; j++) {
+                        noisy[i * d + j] -= s[i] * s[j] / n;
+                    }
+                }
+            }
+            return new Release.Covariance(PostProcessing.psdAndTopK(noisy, d, rank, Covariances.upper(facts), !pca),
+                    pca, center, storable, meta);
+        });
+    }
+
+    /** A Gaussian part: its exact loss, and the (ε, δ) it was calibrated to when it was. */
+    static PrivacyMap gaussianMap(io.privmat.privacy.PrivacyLoss loss, Budget budget) {
+        return new PrivacyMap(loss, budget.isRho() ? null : new ApproxDp(budget.epsilon(), budget.delta()));
+    }
+}

@@ -1,0 +1,55 @@
+package io.privmat.mechanism.catalog;
+
+import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.covariance.EigenSamplingMechanism;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * EIGEN_SAMPLING (Amin, Dick, Kulesza, Muñoz Medina, Vassilvitskii 2019): eigenvalues by the discrete
+ * Laplace mechanism, eigenvectors by exact Bingham sampling, pure ε-DP by composition over k + 1
+ * steps. docs/mechanisms/covariance.md.
+ */
+public final class EigenSampling extends Described {
+
+    public EigenSampling() {
+        super("EIGEN_SAMPLING", "Laplace eigenvalues and Bingham-sampled eigenvectors (pure epsilon-DP).",
+                EnumSet.of(QueryKind.COVARIANCE, QueryKind.PCA), MATRIX, BOTH, Budget.Form.PURE_EPSILON,
+                Budget.MAX_EPSILON, Input.GRAM, List.of(Param.integer("k", 1, Limits.MAX_GRAM_DIMENSION, null,
+                        "the rank (PCA: required; COVARIANCE: default min(d, 10))")));
+    }
+
+    @Override
+    public Sensitivity sensitivity(PublicFacts facts) {
+        double b = facts.rowNormBound();
+        return new Sensitivity("XᵀX", "Spectral", b * b, "xxᵀ − yyᵀ has eigenvalues in [−B², B²]: the eigenvalues "
+                + "move by ≤ B² (Weyl) and each Bingham score uᵀCu by ≤ B²; L1 of the eigenvalues: "
+                + "Sensitivities.eigenvaluesL1");
+    }
+
+    @Override
+    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
+        return data.gram(false).gram();
+    }
+
+    @Override
+    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        int d = facts.cols();
+        Limits.checkGramDimension(d, name());
+        boolean pca = kind == QueryKind.PCA;
+        int rank = Covariances.rank(kind, params, d, Math.min(d, 10));
+        EigenSamplingMechanism m = EigenSamplingMechanism.of(d, rank, facts.rowNormBound(), facts.relation(),
+                budget.epsilon());
+        Map<String, Object> noise = new LinkedHashMap<>();
+        noise.put("frobeniusSensitivity", sensitivity(facts).value());
+        noise.put("distribution", "discrete Laplace eigenvalues + exact Bingham eigenvectors");
+        noise.put("epsilonPerStep", m.epsilonPerStep());
+        noise.put("rank", rank);
+        double upper = facts.publicRows() == null ? Double.POSITIVE_INFINITY : facts.publicRows();
+        return new Plan(spec(kind, budget, params, facts), PrivacyMap.of(m.privacyLoss()), noise, Input.GRAM,
+                (data, random) -> new Release.Covariance(m.release(data.gram(false).gram(), upper, !pca, random),
+                        pca, false, null, Map.of()));
+    }
+}

@@ -1,0 +1,59 @@
+package io.privmat.mechanism.catalog;
+
+import io.privmat.mechanism.lowrank.HardtRothMechanism;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * HARDT_ROTH (Hardt–Roth 2012): a Gaussian range finder X·Ω + N, public coherence pruning, and a
+ * Gaussian projection step; (ε, δ)-DP with δ/4 for Ω's norm bound, charged as δ/4-approximate ρ-zCDP
+ * under ZCDP and as its (ε, δ) under BASIC. REPLACE_ONE only. docs/mechanisms/low-rank.md.
+ */
+public final class HardtRoth extends Described {
+
+    static final int DEFAULT_OVERSAMPLING = 10;
+
+    public HardtRoth() {
+        super("HARDT_ROTH", "Private range finder plus projection; gains over randomized response when d ≫ m.",
+                EnumSet.of(QueryKind.LOW_RANK, QueryKind.TOP_SINGULAR_VECTORS), MATRIX, REPLACE_ONE,
+                Budget.Form.APPROXIMATE, Budget.MAX_EPSILON, Input.ROW_STREAM, List.of(LowRanks.k(Limits.MAX_K),
+                        Param.integer("oversampling", 1, 100, DEFAULT_OVERSAMPLING, "extra columns p of the range finder"),
+                        Param.number("coherence", 1, Double.MAX_VALUE, null, "the public incoherence μ₀ ≥ 1 the owner "
+                                + "asserts; sets the pruning threshold (absent: no pruning)"),
+                        LowRanks.shrink()));
+    }
+
+    @Override
+    public Sensitivity sensitivity(PublicFacts facts) {
+        return new Sensitivity("X", "L2", 2 * facts.rowNormBound(), "one replaced row moves X by ≤ 2B in Frobenius "
+                + "norm; the range finder's sensitivity is 2B‖Ω‖ with ‖Ω‖ bounded except with probability δ/4");
+    }
+
+    @Override
+    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
+        return LowRanks.rows(data, facts.cols());
+    }
+
+    @Override
+    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        int d = facts.cols();
+        int m = facts.requirePublicRows(name());
+        int k = Limits.requireK(params, Math.min(d, Limits.MAX_K), kind.name());
+        int p = params.integer("oversampling");
+        int l = Math.min(d, k + p);
+        Limits.checkFactorSize(m, l);
+        // Absent: τ = 1, nothing is pruned (no incoherence is assumed).
+        Double given = params.optionalNumber("coherence");
+        double coherence = given != null ? given : m / (4.0 * l * Math.log(Math.max(m, 3)));
+        HardtRothMechanism base = HardtRothMechanism.of(m, d, k, p, facts.rowNormBound(), coherence, budget.epsilon(),
+                budget.delta());
+        HardtRothMechanism hr = params.bool("shrink") ? base.withShrinkage() : base;
+        Map<String, Object> noise = LowRanks.noise("discrete Gaussian on the range finder and the projection, on a grid");
+        noise.put("oversampledRank", l);
+        noise.put("coherence", coherence);
+        noise.put("pruningThreshold", Math.sqrt(4 * coherence * l * Math.log(Math.max(m, 3)) / m));
+        return new Plan(spec(kind, budget, params, facts), new PrivacyMap(hr.approxZcdp(), hr.approxDp()), noise,
+                Input.ROW_STREAM, (data, random) -> LowRanks.factors(hr.release(data.rows(2), random), kind));
+    }
+}

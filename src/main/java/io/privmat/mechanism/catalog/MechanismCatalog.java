@@ -1,0 +1,136 @@
+package io.privmat.mechanism.catalog;
+
+import io.privmat.privacy.PrivacyArgumentException;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Every mechanism the service offers, and the one way to plan a query: find the mechanism, check the
+ * dataset's shape and relation, read the budget and the parameters against what the mechanism
+ * declares, and let it calibrate itself from public facts. The worker rebuilds a stored plan the same
+ * way ({@link #rebuild}).
+ */
+public final class MechanismCatalog {
+
+    private static final List<MechanismDefinition> ALL = List.of(
+            new GaussianColumnSums(),
+            new LaplaceColumnSums(),
+            new AnalyzeGauss(),
+            new Wishart(),
+            new EigenSampling(),
+            new JlSketch(),
+            new RandomizedResponse(),
+            new HardtRoth(),
+            new NoisyPower(),
+            new PrivateOja(),
+            new OrbitSampling());
+
+    private static final MechanismCatalog STANDARD = new MechanismCatalog(ALL);
+
+    private final Map<String, MechanismDefinition> byName = new LinkedHashMap<>();
+
+    public MechanismCatalog(List<MechanismDefinition> definitions) {
+        definitions.forEach(m -> {
+            if (byName.put(m.name(), m) != null) {
+                throw new IllegalArgumentException("duplicate mechanism " + m.name());
+            }
+        });
+    }
+
+    /** The catalogue of the service. */
+    public static MechanismCatalog standard() {
+        return STANDARD;
+    }
+
+    public List<MechanismDefinition> all() {
+        return List.copyOf(byName.values());
+    }
+
+    public Optional<MechanismDefinition> find(String name) {
+        return Optional.ofNullable(byName.get(name));
+    }
+
+    /** The mechanisms that answer {@code kind}, in catalogue order. */
+    public List<MechanismDefinition> forKind(QueryKind kind) {
+        return byName.values().stream().filter(m -> m.kinds().contains(kind)).toList();
+    }
+
+    /**
+     * Plans a query from the request's public values and the dataset's public facts.
+     *
+     * @throws PlanningException for anything that cannot be planned (nothing is charged)
+     */
+    public Plan plan(@Nullable String kindName, @Nullable String mechanismName, Budget budget,
+            @Nullable Map<String, ?> rawParams, PublicFacts facts) {
+        QueryKind kind = parseKind(kindName);
+        MechanismDefinition mechanism = parseMechanism(kind, mechanismName);
+        return plan(kind, mechanism, budget, rawParams, facts);
+    }
+
+    /**
+     * Rebuilds the plan a stored spec describes, through the same validation as a new request.
+     *
+     * @throws IllegalArgumentException when the document is not a spec this catalogue can rebuild
+     */
+    public Plan rebuild(Map<String, Object> storedSpec) {
+        MechanismSpec.ParsedSpec s = MechanismSpec.parse(storedSpec);
+        MechanismDefinition mechanism = find(s.mechanism())
+                .orElseThrow(() -> new IllegalArgumentException("unknown mechanism " + s.mechanism()));
+        return plan(s.kind(), mechanism, s.budget(), s.params(), s.facts());
+    }
+
+    private Plan plan(QueryKind kind, MechanismDefinition mechanism, Budget budget, @Nullable Map<String, ?> rawParams,
+            PublicFacts facts) {
+        if (!mechanism.kinds().contains(kind)) {
+            throw PlanningException.invalid("mechanism", names(kind), "mechanism for " + kind + " must be one of "
+                    + names(kind));
+        }
+        if (!mechanism.shapes().contains(facts.shape())) {
+            throw new PlanningException(PlanningException.Reason.WRONG_DATASET_KIND, mechanism.name() + " for " + kind
+                    + " needs a " + mechanism.shapes().iterator().next() + " dataset; this one is a " + facts.shape()
+                    + ".", Map.of());
+        }
+        if (!mechanism.relations().contains(facts.relation())) {
+            throw PlanningException.invalid("mechanism", "a mechanism supporting " + facts.relation(), mechanism.name()
+                    + " supports " + mechanism.relations() + " only; this dataset is " + facts.relation());
+        }
+        try {
+            Budget checked = budget.read(mechanism.budgetForm(), mechanism.name(), facts.mode(), mechanism.maxEpsilon());
+            Params params = Params.parse(mechanism.name(), mechanism.params(), rawParams);
+            return mechanism.plan(kind, checked, params, facts);
+        } catch (PrivacyArgumentException e) {
+            throw PlanningException.of(e);
+        }
+    }
+
+    private static QueryKind parseKind(@Nullable String kind) {
+        String allowed = String.join(" | ", Arrays.stream(QueryKind.values()).map(Enum::name).toList());
+        if (kind == null) {
+            throw PlanningException.invalid("kind", allowed, "kind is required: one of " + allowed);
+        }
+        try {
+            return QueryKind.valueOf(kind.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw PlanningException.invalid("kind", allowed, "kind must be one of " + allowed);
+        }
+    }
+
+    private MechanismDefinition parseMechanism(QueryKind kind, @Nullable String mechanism) {
+        String m = mechanism == null ? "" : mechanism.strip().toUpperCase(Locale.ROOT);
+        MechanismDefinition found = byName.get(m);
+        if (found == null || !found.kinds().contains(kind)) {
+            throw PlanningException.invalid("mechanism", names(kind), "mechanism for " + kind + " must be one of "
+                    + names(kind));
+        }
+        return found;
+    }
+
+    private String names(QueryKind kind) {
+        return String.join(" | ", forKind(kind).stream().map(MechanismDefinition::name).toList());
+    }
+}

@@ -1,0 +1,62 @@
+package io.privmat.mechanism.catalog;
+
+import io.privmat.mechanism.NeighbouringRelation;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One mechanism of the catalogue, describing itself (OpenDP's measurement — relation, measure, map —
+ * is the model). Implementations are stateless; {@link #plan} calibrates one instance from public
+ * parameters. Adding a mechanism: a class implementing this, its test (the mechanism contract suite
+ * picks it up), its doc under docs/mechanisms/, and one line in {@link MechanismCatalog}.
+ */
+public interface MechanismDefinition {
+
+    /** The name used in requests, e.g. {@code ANALYZE_GAUSS}. */
+    String name();
+
+    /** One sentence for the contract: what it releases and its guarantee. */
+    String summary();
+
+    /** The query kinds it answers. */
+    Set<QueryKind> kinds();
+
+    /** The dataset kinds it reads. */
+    Set<DataShape> shapes();
+
+    /** The neighbouring relations (of matrix rows) under which its analysis holds. */
+    Set<NeighbouringRelation> relations();
+
+    /** Which budget fields it takes. */
+    Budget.Form budgetForm();
+
+    /** Largest ε its analysis covers. */
+    default BigDecimal maxEpsilon() {
+        return Budget.MAX_EPSILON;
+    }
+
+    /** Its typed parameters (names, ranges, defaults). */
+    List<Param> params();
+
+    /** The exact statistic it reads. */
+    Input input();
+
+    /** Its declared sensitivity on these public facts (the contract tests check it empirically). */
+    Sensitivity sensitivity(PublicFacts facts);
+
+    /**
+     * The pre-noise statistic whose movement {@link #sensitivity} bounds, computed exactly from the
+     * data (for the contract tests; never released).
+     */
+    double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data);
+
+    /**
+     * Calibrates the mechanism for one query from public values only.
+     *
+     * @param budget already checked against {@link #budgetForm()} and the accounting mode
+     * @param params already checked against {@link #params()}
+     * @throws PlanningException for parameters that are invalid on these facts
+     */
+    Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts);
+}

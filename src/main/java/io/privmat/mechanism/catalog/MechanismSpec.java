@@ -1,0 +1,76 @@
+package io.privmat.mechanism.catalog;
+
+import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.privacy.AccountingMode;
+import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The canonical, versioned plan of a query: which mechanism, for which kind, with which budget and
+ * validated parameters (defaults filled in), on which public facts. It is what the ledger and the job
+ * store; the worker rebuilds the mechanism from it and checks the loss before reading any row.
+ */
+public record MechanismSpec(int version, QueryKind kind, String mechanism, Budget budget, Params params,
+        PublicFacts facts) {
+
+    /** The current spec version; bump when the meaning of a stored spec changes. */
+    public static final int VERSION = 1;
+
+    /** As a JSON-ready map with sorted keys and exact decimals. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> m = new TreeMap<>();
+        m.put("version", version);
+        m.put("kind", kind.name());
+        m.put("mechanism", mechanism);
+        m.putAll(budget.canonical());
+        m.put("params", new TreeMap<>(params.asMap()));
+        Map<String, Object> f = new TreeMap<>();
+        f.put("shape", facts.shape().name());
+        f.put("cols", facts.cols());
+        if (facts.publicRows() != null) {
+            f.put("rows", facts.publicRows());
+        }
+        f.put("rowNormBound", facts.rowNormBound());
+        f.put("relation", facts.relation().name());
+        f.put("accounting", facts.mode().name());
+        m.put("facts", f);
+        return m;
+    }
+
+    /**
+     * Reads a stored spec (as parsed JSON: maps, numbers, strings). Numbers of the budget come back as
+     * exact decimals.
+     *
+     * @throws IllegalArgumentException when the document is not a spec of this version
+     */
+    @SuppressWarnings("unchecked")
+    public static ParsedSpec parse(Map<String, Object> doc) {
+        Object v = doc.get("version");
+        if (!(v instanceof Number n) || n.intValue() != VERSION) {
+            throw new IllegalArgumentException("unsupported plan version " + v);
+        }
+        Map<String, Object> f = (Map<String, Object>) doc.get("facts");
+        Object rows = f.get("rows");
+        PublicFacts facts = new PublicFacts(DataShape.valueOf((String) f.get("shape")), ((Number) f.get("cols")).intValue(),
+                rows == null ? null : ((Number) rows).longValue(), ((Number) f.get("rowNormBound")).doubleValue(),
+                NeighbouringRelation.valueOf((String) f.get("relation")), AccountingMode.valueOf((String) f.get("accounting")));
+        Budget budget = new Budget(decimal(doc.get("epsilon")), decimal(doc.get("delta")), decimal(doc.get("rho")));
+        Map<String, Object> params = new LinkedHashMap<>((Map<String, Object>) doc.getOrDefault("params", Map.of()));
+        return new ParsedSpec(QueryKind.valueOf((String) doc.get("kind")), (String) doc.get("mechanism"), budget,
+                params, facts);
+    }
+
+    /** A stored spec read back, before its parameters are validated again by the mechanism. */
+    public record ParsedSpec(QueryKind kind, String mechanism, Budget budget, Map<String, Object> params,
+            PublicFacts facts) {}
+
+    private static @Nullable BigDecimal decimal(@Nullable Object o) {
+        if (o == null) {
+            return null;
+        }
+        return o instanceof BigDecimal b ? b : new BigDecimal(o.toString());
+    }
+}

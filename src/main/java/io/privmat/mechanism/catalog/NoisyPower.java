@@ -1,0 +1,58 @@
+package io.privmat.mechanism.catalog;
+
+import io.privmat.mechanism.lowrank.GramOperator;
+import io.privmat.mechanism.lowrank.NoisyPowerMechanism;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * NOISY_POWER (Hardt–Roth 2013, Hardt–Price 2014): L releases of C·V + G with Δ = B²√k per step
+ * (‖ΔC‖₂ ≤ B² under both relations), composed as μ-GDP. Holds XᵀX when d ≤ the Gram limit, else
+ * streams Xᵀ(X·V) from the rows once per iteration. docs/mechanisms/low-rank.md.
+ */
+public final class NoisyPower extends Described {
+
+    public NoisyPower() {
+        super("NOISY_POWER", "The noisy power method on XᵀX (Gaussian-DP composition over the iterations).",
+                EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.GAUSSIAN, Budget.MAX_EPSILON,
+                Input.GRAM_OR_ROW_STREAM, List.of(LowRanks.k(Limits.MAX_K),
+                        Param.integer("iterations", 1, 1000, 10, "power iterations (each one pass when d > 5000)")));
+    }
+
+    @Override
+    public Sensitivity sensitivity(PublicFacts facts) {
+        double b = facts.rowNormBound();
+        return new Sensitivity("XᵀX·V (V orthonormal d × k)", "L2", Math.nextUp(b * b * Math.sqrt(maxK(facts))),
+                "‖ΔC·V‖_F ≤ ‖ΔC‖₂·‖V‖_F ≤ B²√k (declared here for the largest k the facts allow)");
+    }
+
+    private static int maxK(PublicFacts facts) {
+        return Math.min(facts.cols(), Limits.MAX_K);
+    }
+
+    @Override
+    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
+        return LowRanks.gramTimesBasis(data, facts.cols(), maxK(facts));
+    }
+
+    @Override
+    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        int d = facts.cols();
+        int k = Limits.requireK(params, Math.min(d, Limits.MAX_K), kind.name());
+        Limits.checkFactorSize(d, k);
+        int iterations = params.integer("iterations");
+        double b = facts.rowNormBound();
+        NoisyPowerMechanism np = budget.isRho() ? NoisyPowerMechanism.forRho(d, k, iterations, b, budget.rhoDown())
+                : NoisyPowerMechanism.forApproxDp(d, k, iterations, b, budget.epsilonDown(), budget.deltaDown());
+        Map<String, Object> noise = LowRanks.noise("discrete Gaussian d × k per iteration, on a grid");
+        noise.put("sigma", np.sigma());
+        noise.put("l2Sensitivity", b * b * Math.sqrt(k));
+        noise.put("iterations", iterations);
+        boolean streamed = d > Limits.MAX_GRAM_DIMENSION;
+        return new Plan(spec(kind, budget, params, facts), AnalyzeGauss.gaussianMap(np.privacyLoss(), budget), noise,
+                streamed ? Input.ROW_STREAM : Input.GRAM, (data, random) -> LowRanks.factors(streamed
+                        ? np.release(GramOperator.ofRows(data.rows(iterations), d), random)
+                        : np.release(data.gram(false).gram(), random), kind));
+    }
+}

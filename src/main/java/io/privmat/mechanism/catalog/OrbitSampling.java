@@ -1,0 +1,51 @@
+package io.privmat.mechanism.catalog;
+
+import io.privmat.mechanism.lowrank.OrbitSamplingMechanism;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * ORBIT_SAMPLING (after Mangoubi–Vishnoi): Laplace eigenvalues and an exact matrix Bingham draw on the
+ * Grassmannian (PROJECTION) or sequential Bingham draws (PEELING); pure ε-DP by composition.
+ * docs/mechanisms/low-rank.md.
+ */
+public final class OrbitSampling extends Described {
+
+    public OrbitSampling() {
+        super("ORBIT_SAMPLING", "Exponential-mechanism sampling of the top-k subspace (pure epsilon-DP).",
+                EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.PURE_EPSILON,
+                Budget.MAX_EPSILON, Input.GRAM, List.of(LowRanks.k(Limits.MAX_K),
+                        Param.oneOf("spectrum", List.of("PROJECTION", "PEELING"), "PROJECTION",
+                                "PROJECTION: one Grassmann draw; PEELING: k sequential Bingham draws")));
+    }
+
+    @Override
+    public Sensitivity sensitivity(PublicFacts facts) {
+        double b = facts.rowNormBound();
+        return new Sensitivity("XᵀX", "Spectral", b * b, "xxᵀ − yyᵀ has eigenvalues in [−B², B²], so the score "
+                + "tr(PᵀCP) of a rank-k projection moves by ≤ k·B² and each eigenvalue by ≤ B²");
+    }
+
+    @Override
+    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
+        return data.gram(false).gram();
+    }
+
+    @Override
+    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        int d = facts.cols();
+        Limits.checkGramDimension(d, name());
+        int k = Limits.requireK(params, Math.min(d, Limits.MAX_K), kind.name());
+        OrbitSamplingMechanism.Spectrum spectrum = OrbitSamplingMechanism.Spectrum.valueOf(params.name("spectrum"));
+        OrbitSamplingMechanism orbit = OrbitSamplingMechanism.of(d, k, facts.rowNormBound(), facts.relation(),
+                budget.epsilon(), spectrum);
+        Map<String, Object> noise = LowRanks.noise(spectrum == OrbitSamplingMechanism.Spectrum.PROJECTION
+                ? "discrete Laplace eigenvalues (epsilon/4) + exact matrix Bingham on Gr(k, d) (3 epsilon/4)"
+                : "discrete Laplace eigenvalues + sequential Bingham draws (epsilon/(k+1) each)");
+        noise.put("spectrum", spectrum.name());
+        double upper = Covariances.upper(facts);
+        return new Plan(spec(kind, budget, params, facts), PrivacyMap.of(orbit.privacyLoss()), noise, Input.GRAM,
+                (data, random) -> LowRanks.factors(orbit.release(data.gram(false).gram(), upper, random), kind));
+    }
+}

@@ -1,0 +1,92 @@
+package io.privmat.mechanism.catalog;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A mechanism's validated parameter values: every parameter it declares, with defaults filled in
+ * (a parameter without default that was not given is absent). Canonical: sorted, normalised types.
+ */
+public final class Params {
+
+    private final Map<String, Object> values;
+
+    private Params(Map<String, Object> values) {
+        this.values = Collections.unmodifiableMap(values);
+    }
+
+    /**
+     * Validates raw request parameters against the declared ones: unknown names, wrong types and
+     * out-of-range values answer 400 naming the parameter.
+     */
+    public static Params parse(String mechanism, List<Param> declared, @Nullable Map<String, ?> raw) {
+        Map<String, ?> given = raw == null ? Map.of() : raw;
+        Map<String, Param> byName = new TreeMap<>();
+        declared.forEach(p -> byName.put(p.name(), p));
+        for (String key : given.keySet()) {
+            if (!byName.containsKey(key)) {
+                String allowed = byName.isEmpty() ? "none" : String.join(" | ", byName.keySet());
+                throw PlanningException.invalid("params." + truncate(key), allowed, byName.isEmpty()
+                        ? mechanism + " takes no params" : mechanism + " accepts params " + String.join(", ", byName.keySet()));
+            }
+        }
+        Map<String, Object> values = new TreeMap<>();
+        for (Param p : declared) {
+            Object raw1 = given.get(p.name());
+            if (raw1 != null) {
+                values.put(p.name(), p.parse(raw1));
+            } else if (p.defaultValue() != null) {
+                values.put(p.name(), p.defaultValue());
+            }
+        }
+        return new Params(values);
+    }
+
+    public Map<String, Object> asMap() {
+        return values;
+    }
+
+    public boolean has(String name) {
+        return values.containsKey(name);
+    }
+
+    public int integer(String name) {
+        return (Integer) require(name);
+    }
+
+    public @Nullable Integer optionalInteger(String name) {
+        return (Integer) values.get(name);
+    }
+
+    public double number(String name) {
+        return ((Number) require(name)).doubleValue();
+    }
+
+    public @Nullable Double optionalNumber(String name) {
+        Object v = values.get(name);
+        return v == null ? null : ((Number) v).doubleValue();
+    }
+
+    public boolean bool(String name) {
+        return Boolean.TRUE.equals(values.get(name));
+    }
+
+    public String name(String name) {
+        return (String) require(name);
+    }
+
+    private Object require(String name) {
+        Object v = values.get(name);
+        if (v == null) {
+            throw new IllegalStateException("parameter " + name + " has no value");
+        }
+        return v;
+    }
+
+    private static String truncate(String s) {
+        return s.length() <= 64 ? s : s.substring(0, 64) + "…";
+    }
+}

@@ -1,0 +1,56 @@
+package io.privmat.mechanism.catalog;
+
+import io.privmat.mechanism.lowrank.GramOperator;
+import io.privmat.mechanism.lowrank.PrivateOjaMechanism;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * PRIVATE_OJA (Jain–Thakkar–Thakurta style private Oja on XᵀX): Γ noisy steps v ← v + η(C·v + g),
+ * Δ = B² per step under both relations, composed as μ-GDP; the top singular vector (k = 1).
+ * docs/mechanisms/low-rank.md.
+ */
+public final class PrivateOja extends Described {
+
+    public PrivateOja() {
+        super("PRIVATE_OJA", "Private Oja iterations for the top singular vector (k = 1).",
+                EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.GAUSSIAN, Budget.MAX_EPSILON,
+                Input.GRAM_OR_ROW_STREAM, List.of(Param.integer("k", 1, 1, null, "the rank: 1 only"),
+                        Param.integer("iterations", 1, 1000, 30, "Oja steps (each one pass when d > 5000)"),
+                        Param.number("stepSize", Double.MIN_NORMAL, 1e12, null, "the public step size η (default 1/B²)")));
+    }
+
+    @Override
+    public Sensitivity sensitivity(PublicFacts facts) {
+        double b = facts.rowNormBound();
+        return new Sensitivity("XᵀX·v (unit v)", "L2", b * b, "‖ΔC·v‖ ≤ ‖ΔC‖₂ ≤ B² for a unit v");
+    }
+
+    @Override
+    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
+        return LowRanks.gramTimesBasis(data, facts.cols(), 1);
+    }
+
+    @Override
+    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        int d = facts.cols();
+        Limits.requireK(params, 1, kind.name());
+        int iterations = params.integer("iterations");
+        double b = facts.rowNormBound();
+        Double given = params.optionalNumber("stepSize");
+        double stepSize = given != null ? given : 1 / (b * b);
+        PrivateOjaMechanism oja = budget.isRho()
+                ? PrivateOjaMechanism.forRho(d, iterations, stepSize, b, budget.rhoDown())
+                : PrivateOjaMechanism.forApproxDp(d, iterations, stepSize, b, budget.epsilonDown(), budget.deltaDown());
+        Map<String, Object> noise = LowRanks.noise("discrete Gaussian d-vector per step, on a grid");
+        noise.put("l2Sensitivity", b * b);
+        noise.put("iterations", iterations);
+        noise.put("stepSize", stepSize);
+        boolean streamed = d > Limits.MAX_GRAM_DIMENSION;
+        return new Plan(spec(kind, budget, params, facts), AnalyzeGauss.gaussianMap(oja.privacyLoss(), budget), noise,
+                streamed ? Input.ROW_STREAM : Input.GRAM, (data, random) -> LowRanks.factors(streamed
+                        ? oja.release(GramOperator.ofRows(data.rows(iterations), d), random)
+                        : oja.release(data.gram(false).gram(), random), kind));
+    }
+}

@@ -1,0 +1,17 @@
+package io.privmat.mechanism.catalog;
+
+/** What an analyst asks for; each mechanism answers one or more kinds. */
+public enum QueryKind {
+    /** Noisy per-column sums Σᵢ xᵢ of a matrix. */
+    COLUMN_SUMS,
+    /** A private second-moment (or, centred, scatter) matrix, d × d. */
+    COVARIANCE,
+    /** A private top-k principal subspace and its eigenvalues. */
+    PCA,
+    /** A private sketch released once; directional variances or cuts are then answered for free. */
+    SKETCH,
+    /** A private rank-k factorisation u·diag(s)·vᵀ of the rows. */
+    LOW_RANK,
+    /** The private top-k right singular vectors v and singular values s. */
+    TOP_SINGULAR_VECTORS
+}

@@ -1,0 +1,59 @@
+package io.privmat.mechanism.catalog;
+
+import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * RANDOMIZED_RESPONSE: X plus discrete Gaussian noise on every entry (L2 sensitivity 2B of one
+ * replaced row), then the top-k SVD as post-processing; REPLACE_ONE only (one row per record is
+ * released, so m must be public). docs/mechanisms/low-rank.md.
+ */
+public final class RandomizedResponse extends Described {
+
+    public RandomizedResponse() {
+        super("RANDOMIZED_RESPONSE", "The rows plus Gaussian noise, then a rank-k SVD (input perturbation).",
+                EnumSet.of(QueryKind.LOW_RANK, QueryKind.TOP_SINGULAR_VECTORS), MATRIX, REPLACE_ONE,
+                Budget.Form.GAUSSIAN, Budget.MAX_EPSILON, Input.ROW_STREAM, List.of(LowRanks.k(Limits.MAX_K),
+                        LowRanks.shrink()));
+    }
+
+    @Override
+    public Sensitivity sensitivity(PublicFacts facts) {
+        return new Sensitivity("X", "L2", 2 * facts.rowNormBound(), "one replaced row: ‖x − y‖ ≤ 2B");
+    }
+
+    @Override
+    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
+        return LowRanks.rows(data, facts.cols());
+    }
+
+    @Override
+    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        int d = facts.cols();
+        int m = facts.requirePublicRows(name());
+        int k = Limits.requireK(params, Math.min(d, Limits.MAX_K), kind.name());
+        if (d > m) {
+            // Wide: the noisy matrix and its m × m Gram are held instead of the d × d Gram.
+            if ((long) m * d > RandomizedResponseMechanism.MAX_WIDE_ENTRIES || m > Limits.MAX_GRAM_DIMENSION) {
+                throw new PlanningException(PlanningException.Reason.DATASET_TOO_LARGE, "RANDOMIZED_RESPONSE on a "
+                        + "wide matrix holds the noisy m × d matrix: m·d = " + (long) m * d + " exceeds "
+                        + RandomizedResponseMechanism.MAX_WIDE_ENTRIES + ".", Map.of("rows", m, "cols", d));
+            }
+        } else {
+            Limits.checkGramDimension(d, name());
+        }
+        Limits.checkFactorSize(m, k);
+        RandomizedResponseMechanism base = budget.isRho()
+                ? RandomizedResponseMechanism.forRho(m, d, k, facts.rowNormBound(), budget.rhoDown())
+                : RandomizedResponseMechanism.forApproxDp(m, d, k, facts.rowNormBound(), budget.epsilonDown(),
+                        budget.deltaDown());
+        RandomizedResponseMechanism rr = params.bool("shrink") ? base.withShrinkage() : base;
+        Map<String, Object> noise = LowRanks.noise("discrete Gaussian on every entry, on a grid");
+        noise.put("sigma", rr.sigma());
+        noise.put("l2Sensitivity", sensitivity(facts).value());
+        return new Plan(spec(kind, budget, params, facts), AnalyzeGauss.gaussianMap(rr.privacyLoss(), budget), noise,
+                Input.ROW_STREAM, (data, random) -> LowRanks.factors(rr.release(data.rows(2), random), kind));
+    }
+}

@@ -1,0 +1,30 @@
+package io.privmat.mechanism.catalog;
+
+import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.lowrank.Factorization;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/** What a mechanism releases: one typed record per result kind. Everything in it is private output. */
+public sealed interface Release {
+
+    /** A noisy vector (column sums). */
+    record Vector(double[] values) implements Release {}
+
+    /**
+     * A covariance or PCA answer after post-processing, and the raw noisy d × d matrix when it can be
+     * kept as a reusable release (uncentred, non-PCA Gaussian or Wishart).
+     */
+    record Covariance(CovarianceRelease result, boolean pca, boolean centered, double @Nullable [] storable,
+            Map<String, Object> storableMeta) implements Release {}
+
+    /** A rank-k factorisation; {@code leftFactor} when u is part of the answer. */
+    record Factors(Factorization factorization, boolean leftFactor) implements Release {}
+
+    /**
+     * A sketch stored as a release: {@code graph} true for a graph cut sketch (float32, rows × vertices),
+     * false for a matrix sketch.
+     */
+    record Sketch(boolean graph, String sketchMechanism, int rows, int cols, double[] values,
+            Map<String, Object> meta) implements Release {}
+}

@@ -1,0 +1,124 @@
+package io.privmat.query;
+
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetRows;
+import io.privmat.dataset.DatasetService;
+import io.privmat.job.Job;
+import io.privmat.job.JobContext;
+import io.privmat.job.JobHandler;
+import io.privmat.job.JobOutput;
+import io.privmat.job.PlanMismatchException;
+import io.privmat.mechanism.catalog.Plan;
+import io.privmat.mechanism.catalog.PlanningException;
+import io.privmat.mechanism.catalog.QueryKind;
+import io.privmat.mechanism.catalog.Release;
+import io.privmat.mechanism.noise.NoiseSources;
+import java.math.BigDecimal;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Runs every query job the same way: rebuild the mechanism from the job's stored spec, check that it
+ * gives exactly the loss that was reserved (before data access), read the statistic it declares, and
+ * render its typed release ({@link ResultDocuments}).
+ */
+@Component
+class QueryJobHandler implements JobHandler {
+
+    private final DatasetService datasets;
+    private final DatasetRows rows;
+    private final QueryPlans plans;
+    private final ResultDocuments documents;
+    private final JsonMapper json;
+    /** Plans verified for jobs about to run, so that exactly the checked instance runs. */
+    private final Map<UUID, Plan> verified = new ConcurrentHashMap<>();
+
+    QueryJobHandler(DatasetService datasets, DatasetRows rows, QueryPlans plans, ResultDocuments documents,
+            JsonMapper json) {
+        this.datasets = datasets;
+        this.rows = rows;
+        this.plans = plans;
+        this.documents = documents;
+        this.json = json;
+    }
+
+    @Override
+    public String kind() {
+        return QueryKind.COLUMN_SUMS.name();
+    }
+
+    @Override
+    public Set<String> kinds() {
+        return Set.copyOf(Arrays.stream(QueryKind.values()).map(Enum::name).toList());
+    }
+
+    @Override
+    public void verify(Job job) {
+        verified.put(job.id(), checked(job));
+    }
+
+    /** The job's plan, rebuilt from its stored spec and checked against its reserved loss and dataset. */
+    private Plan checked(Job job) {
+        Plan plan;
+        try {
+            plan = plans.rebuild(job.parameters());
+        } catch (PlanningException | IllegalArgumentException | ClassCastException | NullPointerException e) {
+            throw new PlanMismatchException("the stored plan of job " + job.id() + " does not rebuild: "
+                    + e.getClass().getSimpleName());
+        }
+        if (!same(read(json.writeValueAsString(QueryPlans.lossDocument(plan))), read(job.loss()))) {
+            throw new PlanMismatchException("job " + job.id() + ": the rebuilt loss differs from the reserved one");
+        }
+        if (!plan.spec().facts().equals(QueryPlans.facts(datasets.get(job.datasetId())))) {
+            throw new PlanMismatchException("job " + job.id() + ": the dataset's public facts changed");
+        }
+        return plan;
+    }
+
+    @Override
+    public JobOutput run(JobContext context) {
+        Job job = context.job();
+        Plan plan = verified.remove(job.id());
+        if (plan == null) {
+            plan = checked(job);
+        }
+        Dataset dataset = datasets.get(job.datasetId());
+        Release release = plan.release(new StoredDataAccess(dataset.id(), rows, context, plan.spec().facts()),
+                NoiseSources.secure());
+        context.progress(0.95);
+        return documents.render(job, dataset, plan, release);
+    }
+
+    private Object read(String text) {
+        return json.readerFor(Object.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).readValue(text);
+    }
+
+    /** Structural equality with numbers compared by value (the database may reformat them). */
+    static boolean same(Object a, Object b) {
+        if (a instanceof Number x && b instanceof Number y) {
+            return new BigDecimal(x.toString()).compareTo(new BigDecimal(y.toString())) == 0;
+        }
+        if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y) {
+            return x.keySet().equals(y.keySet()) && x.keySet().stream().allMatch(k -> same(x.get(k), y.get(k)));
+        }
+        if (a instanceof List<?> x && b instanceof List<?> y) {
+            if (x.size() != y.size()) {
+                return false;
+            }
+            for (int i = 0; i < x.size(); i++) {
+                if (!same(x.get(i), y.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return a == null ? b == null : a.equals(b);
+    }
+}

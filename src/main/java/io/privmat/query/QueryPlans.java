@@ -1,0 +1,96 @@
+package io.privmat.query;
+
+import io.privmat.api.PrivmatException;
+import io.privmat.api.ProblemType;
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.DatasetStatus;
+import io.privmat.dataset.Neighbouring;
+import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.catalog.Budget;
+import io.privmat.mechanism.catalog.DataShape;
+import io.privmat.mechanism.catalog.MechanismCatalog;
+import io.privmat.mechanism.catalog.Plan;
+import io.privmat.mechanism.catalog.PlanningException;
+import io.privmat.mechanism.catalog.PublicFacts;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.stereotype.Component;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The catalogue seen from the service: a dataset's public facts, planning a request into a
+ * {@link Plan} (problem details for what cannot be planned), the stored spec as JSON, and the
+ * worker's rebuild of a stored spec.
+ */
+@Component
+public class QueryPlans {
+
+    private final MechanismCatalog catalog = MechanismCatalog.standard();
+    private final JsonMapper json;
+
+    QueryPlans(JsonMapper json) {
+        this.json = json;
+    }
+
+    public MechanismCatalog catalog() {
+        return catalog;
+    }
+
+    /** The facts a plan may use: shape, bound, relation, accounting, and n only where it is public. */
+    static PublicFacts facts(Dataset dataset) {
+        if (dataset.status() != DatasetStatus.READY || dataset.cols() == null) {
+            throw new PrivmatException(ProblemType.DATASET_NOT_READY,
+                    "Dataset " + dataset.id() + " has no data yet; upload it first.", Map.of());
+        }
+        boolean graph = dataset.kind() == DatasetKind.GRAPH;
+        NeighbouringRelation relation = dataset.neighbouring() == Neighbouring.ADD_REMOVE
+                ? NeighbouringRelation.ADD_REMOVE : NeighbouringRelation.REPLACE_ONE;
+        Long publicRows = graph || relation == NeighbouringRelation.REPLACE_ONE ? dataset.rows() : null;
+        double bound = graph || dataset.rowNormBound() == null ? 1.0 : dataset.rowNormBound();
+        return new PublicFacts(graph ? DataShape.GRAPH : DataShape.MATRIX, Math.toIntExact(dataset.cols()), publicRows,
+                bound, relation, dataset.budget().mode());
+    }
+
+    Plan plan(Dataset dataset, QueryRequest request) {
+        PublicFacts facts = facts(dataset);
+        try {
+            return catalog.plan(request.kind(), request.mechanism(),
+                    new Budget(request.epsilon(), request.delta(), request.rho()), request.params(), facts);
+        } catch (PlanningException e) {
+            throw problem(e);
+        }
+    }
+
+    /** Rebuilds a job's stored spec (JSON) through the same validation as a new request. */
+    Plan rebuild(String specJson) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = json.readerFor(LinkedHashMap.class)
+                .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).readValue(specJson);
+        return catalog.rebuild(doc);
+    }
+
+    String specJson(Plan plan) {
+        return json.writeValueAsString(plan.spec().toMap());
+    }
+
+    /** The loss document stored with the job and the ledger: as run, and as charged. */
+    static Map<String, Object> lossDocument(Plan plan) {
+        Map<String, Object> loss = new LinkedHashMap<>();
+        loss.put("mechanism", Losses.describe(plan.mechanismLoss()));
+        loss.put("charged", Losses.describe(plan.chargedLoss()));
+        return loss;
+    }
+
+    static PrivmatException problem(PlanningException e) {
+        ProblemType type = switch (e.reason()) {
+            case INVALID_PARAMETER -> ProblemType.INVALID_PARAMETER;
+            case INCOMPATIBLE_ACCOUNTING -> ProblemType.INCOMPATIBLE_ACCOUNTING;
+            case WRONG_DATASET_KIND -> ProblemType.WRONG_DATASET_KIND;
+            case DATASET_TOO_LARGE -> ProblemType.DATASET_TOO_LARGE;
+            case GRAPH_TOO_SMALL -> ProblemType.GRAPH_TOO_SMALL;
+        };
+        return new PrivmatException(type, e.getMessage(), e.properties());
+    }
+}

@@ -1,0 +1,110 @@
+package io.privmat.query;
+
+import io.privmat.dataset.DatasetRows;
+import io.privmat.dataset.EdgeChunk;
+import io.privmat.dataset.MatrixChunk;
+import io.privmat.job.JobContext;
+import io.privmat.mechanism.catalog.DataAccess;
+import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.linalg.GramAccumulator;
+import io.privmat.mechanism.lowrank.RowStream;
+import io.privmat.mechanism.sketch.JlGraphSketch;
+import java.util.UUID;
+
+/**
+ * The stored chunks of a dataset as the statistics a mechanism reads. Job progress is reported from
+ * public values only: where the row count is public (REPLACE_ONE matrices) as rows read over n; where
+ * it is private (ADD_REMOVE matrices, and a graph's edge count) only at the boundaries of the public
+ * number of passes, so no polled value depends on n (docs/adr/0005-mechanism-catalogue.md). Reading
+ * spans progress [0, {@value #READ_SHARE}].
+ */
+final class StoredDataAccess implements DataAccess {
+
+    static final double READ_SHARE = 0.9;
+
+    private final UUID datasetId;
+    private final DatasetRows rows;
+    private final JobContext context;
+    private final PublicFacts facts;
+
+    StoredDataAccess(UUID datasetId, DatasetRows rows, JobContext context, PublicFacts facts) {
+        this.datasetId = datasetId;
+        this.rows = rows;
+        this.context = context;
+        this.facts = facts;
+    }
+
+    /** Progress after {@code seen} rows of pass {@code pass} of {@code passes}: public values only. */
+    private void progress(int pass, int passes, long seen) {
+        double within = facts.publicRows() == null ? 0 : Math.min(1, (double) seen / Math.max(1, facts.publicRows()));
+        context.progress(READ_SHARE * (pass + within) / passes);
+    }
+
+    @Override
+    public double[] columnSums() {
+        int d = facts.cols();
+        double[] sum = new double[d];
+        double[] compensation = new double[d];
+        long[] seen = {0};
+        rows.forEachMatrixChunk(datasetId, (MatrixChunk chunk) -> {
+            chunk.forEachEntry((row, col, value) -> {
+                // Neumaier's compensated summation.
+                double t = sum[col] + value;
+                compensation[col] += Math.abs(sum[col]) >= Math.abs(value) ? (sum[col] - t) + value : (value - t) + sum[col];
+                sum[col] = t;
+            });
+            seen[0] += chunk.rowCount();
+            progress(0, 1, seen[0]);
+        });
+        for (int c = 0; c < d; c++) {
+            sum[c] += compensation[c];
+        }
+        return sum;
+    }
+
+    @Override
+    public Gram gram(boolean withSums) {
+        int d = facts.cols();
+        GramAccumulator gram = new GramAccumulator(d);
+        double[] sums = new double[withSums ? d : 0];
+        rows.forEachMatrixChunk(datasetId, chunk -> {
+            double[] dense = chunk.toDense();
+            int count = chunk.rowCount();
+            gram.addRows(dense, 0, count);
+            if (withSums) {
+                for (int r = 0; r < count; r++) {
+                    for (int j = 0; j < d; j++) {
+                        sums[j] += dense[r * d + j];
+                    }
+                }
+            }
+            progress(0, 1, gram.rows());
+        });
+        return new Gram(gram.result(), sums);
+    }
+
+    @Override
+    public RowStream rows(int passes) {
+        int[] pass = {0};
+        return visitor -> {
+            long[] seen = {0};
+            int current = Math.min(pass[0], passes - 1);
+            rows.forEachMatrixChunk(datasetId, (MatrixChunk chunk) -> {
+                visitor.block(chunk.toDense(), chunk.rowCount(), seen[0]);
+                seen[0] += chunk.rowCount();
+                progress(current, passes, seen[0]);
+            });
+            pass[0]++;
+        };
+    }
+
+    @Override
+    public JlGraphSketch.EdgeSource edges() {
+        return visitor -> rows.forEachEdgeChunk(datasetId, (EdgeChunk chunk) -> {
+            for (int i = 0; i < chunk.count(); i++) {
+                visitor.edge(chunk.u()[i], chunk.v()[i], chunk.weight()[i]);
+            }
+            progress(0, 1, 0);
+        });
+    }
+}
