@@ -123,6 +123,31 @@ class JobLifecycleTest extends ApiTest {
         accountConsistent(dataset);
     }
 
+    /**
+     * What was charged is what runs: the worker rebuilds the mechanism from the stored plan and
+     * compares its loss with the reserved one before reading any row. A plan that no longer matches
+     * (here: its stored rho altered) fails closed, with the charge refunded and no data access.
+     */
+    @Test
+    void aStoredPlanThatNoLongerGivesTheReservedLossFailsClosedAndIsRefunded() {
+        String dataset = readyMatrix("{\"epsilon\":1,\"delta\":1e-6}", "REPLACE_ONE");
+        String jobId = submit(dataset);
+        assertThat(jdbc.update("UPDATE job SET parameters = jsonb_set(parameters, '{rho}', '0.5') WHERE id = ?::uuid",
+                jobId)).isEqualTo(1);
+        Job job = claim("careful-worker", jobId);
+        executor.execute(job, "careful-worker");
+        var view = get("/v1/jobs/" + jobId).json();
+        assertThat(view.get("state").asString()).isEqualTo("FAILED");
+        assertThat(view.get("error").get("code").asString()).isEqualTo("PLAN_MISMATCH");
+        assertThat(view.get("dataAccessStarted").asBoolean()).isFalse();
+        assertThat(ledger(jobId)).hasSize(2).first().isEqualTo("RESERVE");
+        assertThat(ledger(jobId)).doesNotContain("COMMIT");
+        var budget = get("/v1/datasets/" + dataset + "/budget").json();
+        assertThat(budget.get("spent").get("tracks").get("rho").decimalValue()).isZero();
+        assertThat(budget.get("reserved").get("tracks").get("rho").decimalValue()).isZero();
+        accountConsistent(dataset);
+    }
+
     @Test
     void heartbeatsKeepALiveWorkersLease() {
         String dataset = readyMatrix("{\"epsilon\":1,\"delta\":1e-6}", "REPLACE_ONE");

@@ -1,0 +1,232 @@
+package io.privmat.query.web;
+
+import io.privmat.mechanism.catalog.Budget;
+import io.privmat.mechanism.catalog.MechanismCatalog;
+import io.privmat.mechanism.catalog.MechanismDefinition;
+import io.privmat.mechanism.catalog.Param;
+import io.privmat.mechanism.catalog.QueryKind;
+import io.swagger.v3.core.util.Json;
+import io.swagger.v3.oas.models.media.ArraySchema;
+import io.swagger.v3.oas.models.media.BooleanSchema;
+import io.swagger.v3.oas.models.media.ComposedSchema;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.Discriminator;
+import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.NumberSchema;
+import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The typed query contract, written from the mechanism catalogue so that it cannot drift from what
+ * the service validates: {@code QueryRequest} is a {@code oneOf} with {@code mechanism} as its
+ * discriminator, one request schema and one parameter schema per mechanism (types, ranges, defaults,
+ * a working example); {@code QueryResult} is a {@code oneOf} of the result kinds.
+ */
+@Configuration(proxyBeanMethods = false)
+class CatalogueSchemas {
+
+    private static final String REF = "#/components/schemas/";
+
+    @Bean
+    OpenApiCustomizer mechanismCatalogueCustomizer() {
+        return openApi -> {
+            var schemas = openApi.getComponents().getSchemas();
+            ComposedSchema request = new ComposedSchema();
+            Discriminator discriminator = new Discriminator().propertyName("mechanism");
+            for (MechanismDefinition m : MechanismCatalog.standard().all()) {
+                String name = pascal(m.name());
+                schemas.put(name + "Params", paramsSchema(m));
+                schemas.put(name + "Query", querySchema(m, name));
+                request.addOneOfItem(new Schema<>().$ref(REF + name + "Query"));
+                discriminator.mapping(m.name(), REF + name + "Query");
+            }
+            request.discriminator(discriminator);
+            request.description("A query: the mechanism (the discriminator), the kind it answers, its budget (rho, or "
+                    + "epsilon with delta, or epsilon alone, as the mechanism's schema says) and its typed params. "
+                    + "The cost is computed from these public values before any data is read.");
+            request.example(Json.mapper().valueToTree(example(MechanismCatalog.standard().all().get(0))));
+            schemas.put("QueryRequest", request);
+            results(schemas);
+            var result = openApi.getPaths().get("/v1/jobs/{id}/result");
+            if (result != null && result.getGet() != null && result.getGet().getResponses() != null) {
+                var ok = result.getGet().getResponses().get("200");
+                if (ok != null && ok.getContent() != null && ok.getContent().get("application/json") != null) {
+                    ok.getContent().get("application/json").schema(new Schema<>().$ref(REF + "QueryResult"));
+                }
+            }
+        };
+    }
+
+    static String pascal(String name) {
+        StringBuilder out = new StringBuilder();
+        for (String part : name.toLowerCase(Locale.ROOT).split("_")) {
+            out.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+        }
+        return out.toString();
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static Schema paramsSchema(MechanismDefinition m) {
+        ObjectSchema s = new ObjectSchema();
+        s.description("Parameters of " + m.name() + (m.params().isEmpty() ? " (none)" : ""));
+        s.additionalProperties(false);
+        for (Param p : m.params()) {
+            Schema ps = switch (p.type()) {
+                case INTEGER -> new IntegerSchema().minimum(BigDecimal.valueOf((long) (double) p.min()))
+                        .maximum(BigDecimal.valueOf((long) (double) p.max()));
+                case NUMBER -> {
+                    NumberSchema n = new NumberSchema();
+                    if (p.exclusiveBounds()) {
+                        n.exclusiveMinimumValue(BigDecimal.valueOf(p.min()))
+                                .exclusiveMaximumValue(BigDecimal.valueOf(p.max()));
+                    } else {
+                        n.minimum(BigDecimal.valueOf(p.min())).maximum(BigDecimal.valueOf(p.max()));
+                    }
+                    yield n;
+                }
+                case BOOLEAN -> new BooleanSchema();
+                case ENUM -> {
+                    StringSchema e = new StringSchema();
+                    p.values().forEach(e::addEnumItem);
+                    yield e;
+                }
+            };
+            ps.description(p.description());
+            if (p.defaultValue() != null) {
+                ps.setDefault(p.defaultValue());
+            }
+            s.addProperty(p.name(), ps);
+        }
+        return s;
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static Schema querySchema(MechanismDefinition m, String name) {
+        Schema<Object> s = new Schema<>();
+        s.type("object");
+        s.types(new java.util.LinkedHashSet<>(List.of("object")));
+        s.description(m.summary() + " Answers " + m.kinds().stream().sorted().map(Enum::name).toList()
+                + "; neighbouring relations " + m.relations().stream().sorted().map(Enum::name).toList() + ".");
+        StringSchema kind = new StringSchema();
+        m.kinds().stream().sorted().forEach(k -> kind.addEnumItem(k.name()));
+        s.addProperty("kind", kind);
+        s.addProperty("mechanism", new StringSchema()._enum(List.of(m.name())));
+        String maxEps = m.maxEpsilon().toPlainString();
+        NumberSchema epsilon = range(m.maxEpsilon(), "epsilon in (0, " + maxEps + "]");
+        NumberSchema delta = range(Budget.MAX_DELTA, "delta in (0, 0.01]");
+        switch (m.budgetForm()) {
+            case GAUSSIAN -> {
+                s.addProperty("epsilon", epsilon.description("epsilon in (0, " + maxEps + "], with delta"));
+                s.addProperty("delta", delta.description("delta in (0, 0.01], with epsilon"));
+                s.addProperty("rho", range(Budget.MAX_RHO, "rho in (0, 100], zCDP, instead of epsilon and delta "
+                        + "(ZCDP accounting only)"));
+            }
+            case PURE_EPSILON -> s.addProperty("epsilon", epsilon);
+            case APPROXIMATE -> {
+                s.addProperty("epsilon", epsilon);
+                s.addProperty("delta", delta);
+            }
+        }
+        s.addProperty("params", new Schema<>().$ref(REF + name + "Params"));
+        s.required(new ArrayList<>(List.of("kind", "mechanism")));
+        s.additionalProperties(false);
+        s.example(Json.mapper().valueToTree(example(m)));
+        return s;
+    }
+
+    private static NumberSchema range(BigDecimal max, String description) {
+        NumberSchema n = new NumberSchema();
+        n.exclusiveMinimumValue(BigDecimal.ZERO).maximum(max);
+        n.description(description);
+        return n;
+    }
+
+    /** A request for this mechanism that a READY dataset with the default budget admits. */
+    static Map<String, Object> example(MechanismDefinition m) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        QueryKind kind = m.kinds().stream().sorted().findFirst().orElseThrow();
+        e.put("kind", kind.name());
+        e.put("mechanism", m.name());
+        switch (m.budgetForm()) {
+            case GAUSSIAN -> e.put("rho", new BigDecimal("0.005"));
+            case PURE_EPSILON -> e.put("epsilon", new BigDecimal("0.1"));
+            case APPROXIMATE -> {
+                e.put("epsilon", new BigDecimal("0.5"));
+                e.put("delta", new BigDecimal("1e-7"));
+            }
+        }
+        if (kind == QueryKind.PCA || kind == QueryKind.LOW_RANK || kind == QueryKind.TOP_SINGULAR_VECTORS) {
+            e.put("params", Map.of("k", 1));
+        }
+        return e;
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static void results(Map<String, Schema> schemas) {
+        ArraySchema vector = new ArraySchema().items(new NumberSchema());
+        ArraySchema matrix = new ArraySchema().items(new ArraySchema().items(new NumberSchema()));
+        Map<String, Schema> kinds = new LinkedHashMap<>();
+        kinds.put("ColumnSumsResult", head("COLUMN_SUMS: the noisy column sums").addProperty("columnSums", vector));
+        kinds.put("CovarianceResult", head("COVARIANCE: the post-processed private matrix; releaseId names the raw "
+                + "release when it answers free directional variances")
+                .addProperty("centered", new BooleanSchema()).addProperty("scale", new StringSchema())
+                .addProperty("rows", new IntegerSchema().format("int64").description("n, only when it is public"))
+                .addProperty("eigenvalues", vector).addProperty("covariance", matrix)
+                .addProperty("releaseId", new StringSchema().format("uuid")).addProperty("release", new StringSchema()));
+        kinds.put("PcaResult", head("PCA: the top-k components (d × k) and the eigenvalues")
+                .addProperty("centered", new BooleanSchema()).addProperty("scale", new StringSchema())
+                .addProperty("rows", new IntegerSchema().format("int64")).addProperty("eigenvalues", vector)
+                .addProperty("k", new IntegerSchema()).addProperty("components", matrix));
+        kinds.put("FactorsResult", head("LOW_RANK and TOP_SINGULAR_VECTORS: s, v (d × k) and, for LOW_RANK, u "
+                + "(m × k, inline when m·k ≤ 100000, always as .npy)")
+                .addProperty("k", new IntegerSchema()).addProperty("singularValues", vector).addProperty("v", matrix)
+                .addProperty("rows", new IntegerSchema()).addProperty("u", new Schema<>().description(
+                        "m × k rows, or a note to ask for application/x-npy"))
+                .addProperty("facts", new ObjectSchema().additionalProperties(true)));
+        kinds.put("SketchResult", head("SKETCH: the stored release that answers cuts or directional variances for free")
+                .addProperty("releaseId", new StringSchema().format("uuid")).addProperty("release", new StringSchema())
+                .addProperty("releaseKind", new StringSchema()._enum(List.of("GRAPH_SKETCH", "MATRIX_SKETCH")))
+                .addProperty("meta", new ObjectSchema().additionalProperties(true)));
+        ComposedSchema result = new ComposedSchema();
+        Discriminator discriminator = new Discriminator().propertyName("kind");
+        kinds.forEach((name, schema) -> {
+            schemas.put(name, schema);
+            result.addOneOfItem(new Schema<>().$ref(REF + name));
+        });
+        discriminator.mapping("COLUMN_SUMS", REF + "ColumnSumsResult").mapping("COVARIANCE", REF + "CovarianceResult")
+                .mapping("PCA", REF + "PcaResult").mapping("LOW_RANK", REF + "FactorsResult")
+                .mapping("TOP_SINGULAR_VECTORS", REF + "FactorsResult").mapping("SKETCH", REF + "SketchResult");
+        result.discriminator(discriminator).description("A query's result; its kind says which schema. The main array "
+                + "is also served as application/x-npy.");
+        schemas.put("QueryResult", result);
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static ObjectSchema head(String description) {
+        ObjectSchema s = new ObjectSchema();
+        s.description(description);
+        s.addProperty("jobId", new StringSchema().format("uuid"));
+        s.addProperty("datasetId", new StringSchema().format("uuid"));
+        s.addProperty("kind", new StringSchema());
+        s.addProperty("mechanism", new StringSchema());
+        s.addProperty("neighbouring", new StringSchema()._enum(List.of("ADD_REMOVE", "REPLACE_ONE")));
+        s.addProperty("rowNormBound", new NumberSchema());
+        s.addProperty("loss", new ObjectSchema().additionalProperties(true).description(
+                "the loss as run (mechanism) and as charged (charged)"));
+        s.addProperty("noise", new ObjectSchema().additionalProperties(true).description(
+                "public facts about the noise: sigma or scale, granularity, sensitivity"));
+        s.required(new ArrayList<>(List.of("jobId", "datasetId", "kind", "mechanism", "loss")));
+        return s;
+    }
+}
