@@ -194,4 +194,29 @@ class SecurityTest extends ApiTest {
         assertThat(sendAs(null, HttpRequest.newBuilder(uri("/actuator/prometheus")).GET()).status()).isEqualTo(401);
         assertThat(sendAs(ownerKey(), HttpRequest.newBuilder(uri("/actuator/prometheus")).GET()).status()).isEqualTo(403);
     }
+
+    /**
+     * Running time grows with the data size: where that size is private (ADD_REMOVE), an analyst's view
+     * of a job has no start or finish time; the owner's has. Under REPLACE_ONE n is public and so are
+     * the times.
+     */
+    @Test
+    void analystsSeeNoRunningTimeWhereTheDataSizeIsPrivate() {
+        String subject = "analyst-timing-" + System.nanoTime();
+        String analyst = createKey(subject, "ANALYST");
+        for (String relation : java.util.List.of("ADD_REMOVE", "REPLACE_ONE")) {
+            String dataset = readyMatrix("{\"epsilon\":1,\"delta\":1e-6}", relation);
+            postJson("/v1/datasets/" + dataset + "/grants", "{\"analyst\":\"" + subject + "\"}");
+            Response submitted = as(analyst, "POST", "/v1/datasets/" + dataset + "/queries",
+                    "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.001}");
+            assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
+            String job = submitted.json().get("id").asString();
+            assertThat(awaitJob(job).get("finishedAt").isNull()).as("owner sees the times").isFalse();
+            JsonNode seen = as(analyst, "GET", "/v1/jobs/" + job, null).json();
+            assertThat(seen.get("state").asString()).isEqualTo("DONE");
+            boolean hidden = relation.equals("ADD_REMOVE");
+            assertThat(seen.get("startedAt").isNull()).as(relation).isEqualTo(hidden);
+            assertThat(seen.get("finishedAt").isNull()).as(relation).isEqualTo(hidden);
+        }
+    }
 }

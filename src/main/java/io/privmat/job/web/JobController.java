@@ -40,7 +40,7 @@ class JobController {
     @Operation(summary = "Get a job: state, progress, cost, timestamps, error")
     @ApiResponse(responseCode = "404", description = "No such job")
     JobView get(@PathVariable UUID id) {
-        return JobView.of(jobs.visible(id, Caller.current()));
+        return JobView.of(jobs.visible(id, Caller.current()), Caller.current());
     }
 
     @DeleteMapping(path = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -48,7 +48,7 @@ class JobController {
             + "otherwise the charge is kept and the result discarded.")
     @ApiResponse(responseCode = "409", description = "The job already finished")
     JobView cancel(@PathVariable UUID id) {
-        return JobView.of(jobs.cancel(id, Caller.current()));
+        return JobView.of(jobs.cancel(id, Caller.current()), Caller.current());
     }
 
     @GetMapping(path = "/{id}/result", produces = {MediaType.APPLICATION_JSON_VALUE, NPY})
