@@ -107,7 +107,7 @@ public class JobService {
         job.state().requireTransition(JobState.CANCELLED);
         repository.transition(id, JobState.CANCELLED, clock.instant());
         if (job.dataAccessStartedAt() == null) {
-            budget.release(id);
+            budget.refund(id);
             repository.recordError(id, "CANCELLED", "Cancelled before data access; the charge was refunded.");
         } else {
             repository.recordError(id, "CANCELLED", "Cancelled after data access started; the charge is kept.");

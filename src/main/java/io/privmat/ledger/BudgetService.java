@@ -79,8 +79,8 @@ public class BudgetService {
      * caller (the job engine) guarantees that; a job already committed is never refunded.
      */
     @Transactional(propagation = Propagation.MANDATORY)
-    public void release(UUID jobId) {
-        settle(jobId, EntryType.RELEASE);
+    public void refund(UUID jobId) {
+        settle(jobId, EntryType.REFUND);
     }
 
     private void settle(UUID jobId, EntryType type) {
@@ -89,7 +89,7 @@ public class BudgetService {
                 .orElseThrow(() -> new IllegalStateException("job has no reservation"));
         repository.lock(reserve.datasetId());
         List<LedgerEntry> locked = repository.entriesOfJob(jobId);
-        boolean settled = locked.stream().anyMatch(e -> e.type() == EntryType.COMMIT || e.type() == EntryType.RELEASE);
+        boolean settled = locked.stream().anyMatch(e -> e.type() == EntryType.COMMIT || e.type() == EntryType.REFUND);
         if (settled) {
             if (locked.stream().anyMatch(e -> e.type() == type)) {
                 return;

@@ -7,5 +7,5 @@ public enum EntryType {
     /** A worker durably started reading the data: the reservation is final, whatever happens next. */
     COMMIT,
     /** The job was cancelled or failed before reading any data: the reservation is refunded. */
-    RELEASE
+    REFUND
 }

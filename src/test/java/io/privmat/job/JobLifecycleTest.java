@@ -175,7 +175,7 @@ class JobLifecycleTest extends ApiTest {
         var job = get("/v1/jobs/" + jobId).json();
         assertThat(job.get("state").asString()).isEqualTo("FAILED");
         assertThat(job.get("error").get("message").asString()).contains("refunded");
-        assertThat(ledger(jobId)).containsExactly("RESERVE", "RELEASE");
+        assertThat(ledger(jobId)).containsExactly("RESERVE", "REFUND");
         assertThat(get("/v1/datasets/" + dataset + "/budget").json().get("remaining").get("tracks").get("rho")
                 .decimalValue()).isEqualByComparingTo(get("/v1/datasets/" + dataset + "/budget").json().get("total")
                 .get("tracks").get("rho").decimalValue());
@@ -189,7 +189,7 @@ class JobLifecycleTest extends ApiTest {
         Response r = delete("/v1/jobs/" + jobId);
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.json().get("state").asString()).isEqualTo("CANCELLED");
-        assertThat(ledger(jobId)).containsExactly("RESERVE", "RELEASE");
+        assertThat(ledger(jobId)).containsExactly("RESERVE", "REFUND");
         assertThat(executor.claim("any")).isEmpty();
         accountConsistent(dataset);
     }
@@ -201,7 +201,7 @@ class JobLifecycleTest extends ApiTest {
         claim("worker", jobId);
         assertThat(delete("/v1/jobs/" + jobId).json().get("state").asString()).isEqualTo("CANCELLED");
         assertThat(executor.startDataAccess(UUID.fromString(jobId), "worker")).isFalse();
-        assertThat(ledger(jobId)).containsExactly("RESERVE", "RELEASE");
+        assertThat(ledger(jobId)).containsExactly("RESERVE", "REFUND");
         accountConsistent(dataset);
     }
 

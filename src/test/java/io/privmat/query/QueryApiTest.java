@@ -61,7 +61,7 @@ class QueryApiTest extends ApiTest {
         assertThat(b.getDouble(10 + headerLength + 16)).isEqualTo(sums.get(2));
         assertThat(entries(id, "RESERVE")).isEqualTo(1);
         assertThat(entries(id, "COMMIT")).isEqualTo(1);
-        assertThat(entries(id, "RELEASE")).isZero();
+        assertThat(entries(id, "REFUND")).isZero();
     }
 
     @Test

@@ -156,7 +156,7 @@ public class JobExecutor {
             }
             jobs.transition(id, JobState.FAILED, clock.instant());
             jobs.recordError(id, code, message + " The charge was refunded.");
-            budget.release(id);
+            budget.refund(id);
         });
     }
 
@@ -180,7 +180,7 @@ public class JobExecutor {
                     jobs.transition(job.id(), JobState.FAILED, now);
                     jobs.recordError(job.id(), "WORKER_LOST",
                             "Workers stopped " + job.attempts() + " times before data access; the charge was refunded.");
-                    budget.release(job.id());
+                    budget.refund(job.id());
                 } else {
                     jobs.transition(job.id(), JobState.QUEUED, now);
                 }

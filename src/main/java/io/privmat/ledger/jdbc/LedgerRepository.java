@@ -103,11 +103,11 @@ public class LedgerRepository {
                 + "coalesce(sum(CASE WHEN entry_type = 'COMMIT' THEN rho END), 0) AS rc, "
                 + "coalesce(sum(CASE WHEN entry_type = 'COMMIT' THEN epsilon END), 0) AS ec, "
                 + "coalesce(sum(CASE WHEN entry_type = 'COMMIT' THEN delta END), 0) AS dc, "
-                + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN rho WHEN entry_type IN ('COMMIT', 'RELEASE') "
+                + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN rho WHEN entry_type IN ('COMMIT', 'REFUND') "
                 + "THEN -rho END), 0) AS rr, "
-                + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN epsilon WHEN entry_type IN ('COMMIT', 'RELEASE') "
+                + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN epsilon WHEN entry_type IN ('COMMIT', 'REFUND') "
                 + "THEN -epsilon END), 0) AS er, "
-                + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN delta WHEN entry_type IN ('COMMIT', 'RELEASE') "
+                + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN delta WHEN entry_type IN ('COMMIT', 'REFUND') "
                 + "THEN -delta END), 0) AS dr "
                 + "FROM ledger_entry WHERE dataset_id = ?", (ResultSet rs) -> {
                     rs.next();

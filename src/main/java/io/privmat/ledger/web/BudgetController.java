@@ -101,7 +101,7 @@ class BudgetController {
 
     /** One ledger entry. */
     @Schema(name = "LedgerEntry")
-    record EntryView(long id, UUID jobId, @Schema(allowableValues = {"RESERVE", "COMMIT", "RELEASE"}) String type,
+    record EntryView(long id, UUID jobId, @Schema(allowableValues = {"RESERVE", "COMMIT", "REFUND"}) String type,
             String kind, String mechanism, @Schema(type = "object") @JsonRawValue String parameters,
             @Schema(type = "object") @JsonRawValue String loss, BigDecimal rho, BigDecimal epsilon, BigDecimal delta,
             String caller, Instant createdAt) {
