@@ -39,10 +39,6 @@ public final class AnalyzeGauss extends Described {
                 "‖xxᵀ‖_F = ‖x‖² ≤ B²; replacing x by y: ‖xxᵀ − yyᵀ‖_F ≤ √2·B²");
     }
 
-    @Override
-    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
-        return data.gram(false).gram();
-    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {

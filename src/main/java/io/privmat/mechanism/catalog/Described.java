@@ -85,6 +85,25 @@ abstract class Described implements MechanismDefinition {
         return input;
     }
 
+    /**
+     * The statistic its input names: Σᵢ xᵢ, XᵀX or the rows themselves (mechanisms whose noise is
+     * added to something else override this).
+     */
+    @Override
+    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
+        return switch (input) {
+            case COLUMN_SUMS -> data.columnSums();
+            case ROW_STREAM -> LowRanks.rows(data, facts.cols());
+            default -> data.gram(false).gram();
+        };
+    }
+
+    /** XᵀX moves by xxᵀ or xxᵀ − yyᵀ: spectral norm at most B² under both relations. */
+    static Sensitivity spectralGram(PublicFacts facts, String derivation) {
+        double b = facts.rowNormBound();
+        return new Sensitivity("XᵀX", "Spectral", b * b, derivation);
+    }
+
     /** The canonical spec of a plan of this mechanism. */
     final MechanismSpec spec(QueryKind kind, Budget budget, Params p, PublicFacts facts) {
         return new MechanismSpec(MechanismSpec.VERSION, kind, name, budget, p, facts);

@@ -23,16 +23,11 @@ public final class EigenSampling extends Described {
 
     @Override
     public Sensitivity sensitivity(PublicFacts facts) {
-        double b = facts.rowNormBound();
-        return new Sensitivity("XᵀX", "Spectral", b * b, "xxᵀ − yyᵀ has eigenvalues in [−B², B²]: the eigenvalues "
+        return spectralGram(facts, "xxᵀ − yyᵀ has eigenvalues in [−B², B²]: the eigenvalues "
                 + "move by ≤ B² (Weyl) and each Bingham score uᵀCu by ≤ B²; L1 of the eigenvalues: "
                 + "Sensitivities.eigenvaluesL1");
     }
 
-    @Override
-    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
-        return data.gram(false).gram();
-    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {

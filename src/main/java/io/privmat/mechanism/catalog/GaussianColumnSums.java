@@ -27,10 +27,6 @@ public final class GaussianColumnSums extends Described {
                 "one row of norm ≤ B added/removed moves the sum by ≤ B; replaced, by ≤ 2B");
     }
 
-    @Override
-    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
-        return data.columnSums();
-    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {

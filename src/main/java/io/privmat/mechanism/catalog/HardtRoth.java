@@ -30,10 +30,6 @@ public final class HardtRoth extends Described {
                 + "norm; the range finder's sensitivity is 2B‖Ω‖ with ‖Ω‖ bounded except with probability δ/4");
     }
 
-    @Override
-    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
-        return LowRanks.rows(data, facts.cols());
-    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {

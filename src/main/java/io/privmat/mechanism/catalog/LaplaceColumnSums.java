@@ -26,10 +26,6 @@ public final class LaplaceColumnSums extends Described {
                 "‖x‖₁ ≤ √d·‖x‖₂ ≤ √d·B for one row; twice that when a row is replaced");
     }
 
-    @Override
-    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
-        return data.columnSums();
-    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {

@@ -22,15 +22,10 @@ public final class OrbitSampling extends Described {
 
     @Override
     public Sensitivity sensitivity(PublicFacts facts) {
-        double b = facts.rowNormBound();
-        return new Sensitivity("XᵀX", "Spectral", b * b, "xxᵀ − yyᵀ has eigenvalues in [−B², B²], so the score "
+        return spectralGram(facts, "xxᵀ − yyᵀ has eigenvalues in [−B², B²], so the score "
                 + "tr(PᵀCP) of a rank-k projection moves by ≤ k·B² and each eigenvalue by ≤ B²");
     }
 
-    @Override
-    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
-        return data.gram(false).gram();
-    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {

@@ -24,10 +24,6 @@ public final class RandomizedResponse extends Described {
         return new Sensitivity("X", "L2", 2 * facts.rowNormBound(), "one replaced row: ‖x − y‖ ≤ 2B");
     }
 
-    @Override
-    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
-        return LowRanks.rows(data, facts.cols());
-    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {

@@ -1,6 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.covariance.PostProcessing;
 import io.privmat.mechanism.covariance.WishartMechanism;
 import java.math.BigDecimal;
@@ -29,15 +28,10 @@ public final class Wishart extends Described {
 
     @Override
     public Sensitivity sensitivity(PublicFacts facts) {
-        double b = facts.rowNormBound();
-        return new Sensitivity("XᵀX", "Spectral", b * b, "one row changes XᵀX by xxᵀ (or xxᵀ − yyᵀ), of spectral "
+        return spectralGram(facts, "one row changes XᵀX by xxᵀ (or xxᵀ − yyᵀ), of spectral "
                 + "norm ≤ B² under both relations (Sheffet's analysis)");
     }
 
-    @Override
-    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
-        return data.gram(false).gram();
-    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
