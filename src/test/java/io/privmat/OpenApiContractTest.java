@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * openapi.yaml at the top level is the contract: it must equal what the running service serves.
@@ -82,6 +85,81 @@ class OpenApiContractTest extends ApiTest {
             }
         }
         assertThat(problems).isEmpty();
+    }
+
+    /**
+     * Swagger UI's "Try it out" body is the schema's example, or else built from its properties'
+     * examples, defaults, first enum values and type placeholders ("string", 0, true): sent as is, it
+     * must be accepted.
+     */
+    @Test
+    void swaggerUiExampleBodiesAreAccepted() {
+        JsonNode spec = get("/v3/api-docs").json();
+        JsonNode key = example(spec, "CreateApiKeyRequest");
+        Response created = sendAs(ADMIN_KEY, java.net.http.HttpRequest.newBuilder(uri("/v1/api-keys"))
+                .header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(key.toString())));
+        assertThat(created.status()).as(key + " -> " + created).isEqualTo(201);
+
+        JsonNode dataset = example(spec, "CreateDatasetRequest");
+        Response r = postJson("/v1/datasets", dataset.toString());
+        assertThat(r.status()).as(dataset + " -> " + r).isEqualTo(201);
+        String id = r.json().get("id").asString();
+
+        JsonNode grant = example(spec, "GrantRequest");
+        Response g = postJson("/v1/datasets/" + id + "/grants", grant.toString());
+        assertThat(g.status()).as(grant + " -> " + g).isEqualTo(201);
+
+        // The free release queries: a matrix sketch of the README's 3-column example matrix.
+        Response up = put("/v1/datasets/" + id + "/data", "text/csv",
+                "a,b,c\n0.1,0.2,-0.2\n3,4,0\n0,0.5,0.5\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(up.status()).as(up.toString()).isEqualTo(200);
+        JsonNode sketch = runQuery(id, "{\"kind\":\"SKETCH\",\"mechanism\":\"WISHART\",\"epsilon\":0.1,\"delta\":5e-8}");
+        JsonNode directional = example(spec, "DirectionalVarianceRequest");
+        Response d = postJson("/v1/releases/" + sketch.get("releaseId").asString() + "/directional-variance",
+                directional.toString());
+        assertThat(d.status()).as(directional + " -> " + d).isEqualTo(200);
+    }
+
+    /** Swagger UI's sample of a component schema (enough of its rules for privmat's request bodies). */
+    private static JsonNode example(JsonNode spec, String component) {
+        return sample(spec, spec.at("/components/schemas/" + component));
+    }
+
+    private static JsonNode sample(JsonNode spec, JsonNode schema) {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        if (schema.has("$ref")) {
+            String name = schema.get("$ref").asString().substring("#/components/schemas/".length());
+            return sample(spec, spec.at("/components/schemas/" + name));
+        }
+        if (schema.has("example")) {
+            return schema.get("example");
+        }
+        if (schema.has("default")) {
+            return schema.get("default");
+        }
+        if (schema.has("enum")) {
+            return schema.get("enum").get(0);
+        }
+        String type = schema.path("type").isArray() ? schema.get("type").get(0).asString()
+                : schema.path("type").asString("object");
+        return switch (type) {
+            case "string" -> f.stringNode("string");
+            case "number", "integer" -> f.numberNode(0);
+            case "boolean" -> f.booleanNode(true);
+            case "array" -> {
+                ArrayNode a = f.arrayNode();
+                a.add(sample(spec, schema.path("items")));
+                yield a;
+            }
+            default -> {
+                ObjectNode o = f.objectNode();
+                for (var property : schema.path("properties").properties()) {
+                    o.set(property.getKey(), sample(spec, property.getValue()));
+                }
+                yield o;
+            }
+        };
     }
 
     private static String normalise(String yaml) {

@@ -87,7 +87,7 @@ class DatasetController {
     }
 
     /** Body of POST /v1/datasets/{id}/grants. */
-    @Schema(name = "GrantRequest")
+    @Schema(name = "GrantRequest", example = "{\"analyst\": \"bob\"}")
     record GrantRequest(@Schema(description = "The analyst's subject", requiredMode = Schema.RequiredMode.REQUIRED)
             @Nullable String analyst) {}
 

@@ -50,13 +50,13 @@ class ReleaseController {
     }
 
     /** Body of a directional-variance request. */
-    @Schema(name = "DirectionalVarianceRequest")
+    @Schema(name = "DirectionalVarianceRequest", example = "{\"vectors\": [[1, 0, 0], [0.6, 0.8, 0]]}")
     record DirectionalRequest(@Schema(description = "Directions x (normalised here; zero vectors are refused); "
             + "the answer estimates ‖Xx‖²", requiredMode = Schema.RequiredMode.REQUIRED)
             @Nullable List<List<Double>> vectors) {}
 
     /** Body of a cut request. */
-    @Schema(name = "CutRequest")
+    @Schema(name = "CutRequest", example = "{\"sets\": [[\"a\", \"b\"], [\"c\"]]}")
     record CutRequest(@Schema(description = "Vertex sets S by their labels as uploaded; the answer estimates the "
             + "weight of the cut (S, V∖S)", requiredMode = Schema.RequiredMode.REQUIRED)
             @Nullable List<List<String>> sets) {}

@@ -39,7 +39,7 @@ class ApiKeyController {
     }
 
     /** Body of POST /v1/api-keys. */
-    @Schema(name = "CreateApiKeyRequest")
+    @Schema(name = "CreateApiKeyRequest", example = "{\"name\": \"bob\", \"role\": \"ANALYST\"}")
     record CreateRequest(
             @Schema(description = "A label for the key, 1–200 characters", requiredMode = Schema.RequiredMode.REQUIRED)
             @Nullable String name,
