@@ -10,12 +10,15 @@ import io.privmat.client.api.BudgetApi;
 import io.privmat.client.api.DatasetsApi;
 import io.privmat.client.api.JobsApi;
 import io.privmat.client.api.QueriesApi;
+import io.privmat.client.api.ReleasesApi;
+import io.privmat.client.model.Answers;
 import io.privmat.client.model.BudgetRequest;
 import io.privmat.client.model.BudgetStatus;
 import io.privmat.client.model.CreateApiKeyRequest;
 import io.privmat.client.model.CreateDatasetRequest;
 import io.privmat.client.model.CreatedApiKey;
 import io.privmat.client.model.Dataset;
+import io.privmat.client.model.DirectionalVarianceRequest;
 import io.privmat.client.model.GrantRequest;
 import io.privmat.client.model.Job;
 import io.privmat.client.model.LedgerEntry;
@@ -24,6 +27,7 @@ import io.privmat.client.model.PrivacyLoss;
 import io.privmat.client.model.Problem;
 import io.privmat.client.model.QueryRequest;
 import io.privmat.client.model.Quote;
+import io.privmat.client.model.Release;
 import io.privmat.support.ApiTest;
 import java.math.BigDecimal;
 import java.util.List;
@@ -118,13 +122,48 @@ class OpenApiClientFlowTest extends ApiTest {
                 e -> assertThat(e.getCode()).isEqualTo(404));
     }
 
-    /**
-     * The query part, kept in one place: whatever the QueryRequest schema generates. Gaussian
-     * column sums under rho = 0.005.
-     */
+    @Test
+    void aReleaseAndItsFreeQueriesThroughTheGeneratedClient() throws Exception {
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        CreatedApiKey owner = new ApiKeysApi(client(ADMIN_KEY)).createApiKey(new CreateApiKeyRequest()
+                .name("client-owner-" + suffix).role(CreateApiKeyRequest.RoleEnum.OWNER));
+        ApiClient asOwner = client(owner.getKey());
+        UUID id = new DatasetsApi(asOwner).createDataset(new CreateDatasetRequest().name("client-sketch")
+                .kind(CreateDatasetRequest.KindEnum.MATRIX).rowNormBound(1.0)
+                .budget(new BudgetRequest().epsilon(BigDecimal.ONE).delta(new BigDecimal("1e-6")))).getId();
+        csvUploads(owner.getKey()).uploadData(id, CSV, true);
+
+        JobsApi jobs = new JobsApi(asOwner);
+        Job done = await(jobs, new QueriesApi(asOwner).submit(id, matrixSketch(), null).getId());
+        assertThat(done.getState()).as("%s", done.getError()).isEqualTo(Job.StateEnum.DONE);
+        Object result = jobs.getJobResult(done.getId());
+        assertThat(result).isInstanceOf(Map.class);
+        UUID releaseId = UUID.fromString((String) ((Map<?, ?>) result).get("releaseId"));
+
+        ReleasesApi releases = new ReleasesApi(asOwner);
+        Release release = releases.getRelease(releaseId);
+        assertThat(release.getKind()).isEqualTo(Release.KindEnum.MATRIX_SKETCH);
+        assertThat(release.getJobId()).isEqualTo(done.getId());
+        assertThat(release.getLoss()).isEqualTo(done.getLoss());
+        assertThat(release.getParameters().getKind()).isEqualTo("SKETCH");
+        Answers answers = releases.directionalVariances(releaseId,
+                new DirectionalVarianceRequest().vectors(List.of(List.of(1.0, 0.0, 0.0), List.of(0.0, 0.6, 0.8))));
+        assertThat(answers.getAnswers()).hasSize(2)
+                .allSatisfy(a -> assertThat(a.getLower()).isLessThanOrEqualTo(a.getUpper()));
+    }
+
+    // The query part, kept in one place: whatever the QueryRequest schema generates.
+
+    /** Gaussian column sums under rho = 0.005. */
     private static QueryRequest columnSums() {
         return new QueryRequest().kind(QueryRequest.KindEnum.COLUMN_SUMS).mechanism("GAUSSIAN")
                 .rho(new BigDecimal("0.005"));
+    }
+
+    /** A Wishart matrix sketch under (0.1, 5e-8)-DP: a release that answers directional variances. */
+    private static QueryRequest matrixSketch() {
+        return new QueryRequest().kind(QueryRequest.KindEnum.SKETCH).mechanism("WISHART")
+                .epsilon(new BigDecimal("0.1")).delta(new BigDecimal("5e-8"));
     }
 
     /**
