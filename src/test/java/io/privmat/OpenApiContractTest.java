@@ -112,10 +112,18 @@ class OpenApiContractTest extends ApiTest {
         Response g = postJson("/v1/datasets/" + id + "/grants", grant.toString());
         assertThat(g.status()).as(grant + " -> " + g).isEqualTo(201);
 
-        // The free release queries: a matrix sketch of the README's 3-column example matrix.
-        Response up = put("/v1/datasets/" + id + "/data", "text/csv",
-                "a,b,c\n0.1,0.2,-0.2\n3,4,0\n0,0.5,0.5\n".getBytes(StandardCharsets.UTF_8));
-        assertThat(up.status()).as(up.toString()).isEqualTo(200);
+        // Each text upload format's example, into a dataset made from the example (it is a MATRIX).
+        JsonNode formats = spec.at("/paths/~1v1~1datasets~1{id}~1data/put/requestBody/content");
+        for (String format : List.of("text/csv", "text/tab-separated-values", "application/x-matrix-market")) {
+            String target = format.equals("text/csv") ? id : postJson("/v1/datasets", dataset.toString()).json()
+                    .get("id").asString();
+            String body = formats.at("/" + format.replace("/", "~1") + "/schema/example").asString();
+            Response up = put("/v1/datasets/" + target + "/data", format, body.getBytes(StandardCharsets.UTF_8));
+            assertThat(up.status()).as(format + " " + body + " -> " + up).isEqualTo(200);
+            assertThat(up.json().get("cols").asLong()).isEqualTo(3);
+        }
+
+        // The free release queries: a matrix sketch of the CSV example's 3 columns.
         JsonNode sketch = runQuery(id, "{\"kind\":\"SKETCH\",\"mechanism\":\"WISHART\",\"epsilon\":0.1,\"delta\":5e-8}");
         JsonNode directional = example(spec, "DirectionalVarianceRequest");
         Response d = postJson("/v1/releases/" + sketch.get("releaseId").asString() + "/directional-variance",

@@ -129,9 +129,13 @@ class DatasetController {
             + "strings; w defaults to 1 and must lie in [0, 1]; no self-loops or repeated edges). A failed upload "
             + "stores nothing and names the line and column (or byte offset) where it failed.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
-                    @Content(mediaType = "text/csv", schema = @Schema(type = "string")),
-                    @Content(mediaType = "text/tab-separated-values", schema = @Schema(type = "string")),
-                    @Content(mediaType = "application/x-matrix-market", schema = @Schema(type = "string")),
+                    @Content(mediaType = "text/csv", schema = @Schema(type = "string",
+                            example = "a,b,c\n0.1,0.2,-0.2\n3,4,0\n0,0.5,0.5\n")),
+                    @Content(mediaType = "text/tab-separated-values", schema = @Schema(type = "string",
+                            example = "0.1\t0.2\t-0.2\n3\t4\t0\n0\t0.5\t0.5\n")),
+                    @Content(mediaType = "application/x-matrix-market", schema = @Schema(type = "string",
+                            example = "%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 0.1\n1 2 0.2\n"
+                                    + "2 1 3\n3 3 0.5\n")),
                     @Content(mediaType = "application/x-npy", schema = @Schema(type = "string", format = "binary"))}))
     @ApiResponse(responseCode = "200", description = "Stored; the dataset with its shape")
     @ApiResponse(responseCode = "409", description = "Data already uploaded, or an upload is in progress",
