@@ -81,7 +81,7 @@ class OpenApiConfiguration {
 
     @SuppressWarnings("rawtypes")
     private static Schema problemSchema() {
-        Schema tracks = new Schema<>().$ref("#/components/schemas/" + TRACKS);
+        String tracks = "#/components/schemas/" + TRACKS;
         return new ObjectSchema()
                 .description("RFC 9457 problem details. type, title and status are always present; the "
                         + "extension members present depend on the type: parameter and allowedRange name an "
@@ -99,8 +99,8 @@ class OpenApiConfiguration {
                 .addProperty("column", new IntegerSchema().description("1-based column (field) of an upload"))
                 .addProperty("byteOffset", new IntegerSchema().format("int64").description("Byte offset in a binary upload"))
                 .addProperty("accounting", new StringSchema().description("The dataset's accounting mode"))
-                .addProperty("requested", new Schema<>().$ref(tracks.get$ref()).description("What the query would charge"))
-                .addProperty("remaining", new Schema<>().$ref(tracks.get$ref()).description("What the budget has left"))
+                .addProperty("requested", new Schema<>().$ref(tracks).description("What the query would charge"))
+                .addProperty("remaining", new Schema<>().$ref(tracks).description("What the budget has left"))
                 .addProperty("state", new StringSchema().description("The job's state"))
                 .addProperty("jobId", new StringSchema().format("uuid"))
                 .addProperty("datasetId", new StringSchema().format("uuid"))

@@ -45,8 +45,8 @@ class JobController {
     }
 
     @DeleteMapping(path = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(operationId = "cancelJob", summary = "Cancel a job", description = "Refunded if no worker had started reading the data; "
-            + "otherwise the charge is kept and the result discarded.")
+    @Operation(operationId = "cancelJob", summary = "Cancel a job", description = "Refunded if no worker had "
+            + "started reading the data; otherwise the charge is kept and the result discarded.")
     @ApiResponse(responseCode = "200", description = "The job, CANCELLED")
     @ApiResponse(responseCode = "409", description = "The job already finished")
     JobView cancel(@PathVariable UUID id) {
@@ -54,8 +54,8 @@ class JobController {
     }
 
     @GetMapping(path = "/{id}/result", produces = {MediaType.APPLICATION_JSON_VALUE, NPY})
-    @Operation(operationId = "getJobResult", summary = "Get a DONE job's result", description = "JSON by default; with Accept: application/x-npy "
-            + "the result's main array as a NumPy .npy file (float64, C order).")
+    @Operation(operationId = "getJobResult", summary = "Get a DONE job's result", description = "JSON by default; "
+            + "with Accept: application/x-npy the result's main array as a NumPy .npy file (float64, C order).")
     @ApiResponse(responseCode = "200", description = "The result", content = {
             @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(type = "object")),
             @Content(mediaType = NPY, schema = @Schema(type = "string", format = "binary"))})

@@ -65,8 +65,8 @@ class BudgetController {
     }
 
     @GetMapping("/ledger")
-    @Operation(operationId = "listLedgerEntries", summary = "The ledger entries, oldest first", description = "Keyset-paged: pass the last id seen as "
-            + "'after'.")
+    @Operation(operationId = "listLedgerEntries", summary = "The ledger entries, oldest first",
+            description = "Keyset-paged: pass the last id seen as 'after'.")
     LedgerPage ledger(@PathVariable UUID datasetId, @RequestParam(defaultValue = "0") long after,
             @RequestParam(defaultValue = "100") int limit) {
         datasets.visible(datasetId, Caller.current());
