@@ -2,6 +2,8 @@ package io.privmat.job;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.privmat.api.LossDocument;
+import io.privmat.api.ParametersDocument;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -18,9 +20,11 @@ public record JobView(
         String mechanism,
         @Schema(allowableValues = {"QUEUED", "RUNNING", "DONE", "FAILED", "CANCELLED"}) String state,
         @Schema(description = "0 to 1") double progress,
-        @Schema(description = "The query's public parameters", type = "object") @JsonRawValue String parameters,
+        @Schema(description = "The query's public parameters", implementation = ParametersDocument.class)
+        @JsonRawValue String parameters,
         @Schema(description = "The exact amounts charged to the budget tracks") Cost cost,
-        @Schema(description = "The privacy loss of the mechanism as run", type = "object") @JsonRawValue String loss,
+        @Schema(description = "The privacy loss of the mechanism as run, and as charged",
+                implementation = LossDocument.class) @JsonRawValue String loss,
         @Schema(description = "True once a worker durably started reading the data: the charge is final")
         boolean dataAccessStarted,
         Instant createdAt,

@@ -5,14 +5,15 @@ import java.math.BigDecimal;
 import org.jspecify.annotations.Nullable;
 
 /** Body of {@code POST /v1/datasets}. */
-@Schema(name = "CreateDatasetRequest")
+@Schema(name = "CreateDatasetRequest", example = "{\"name\": \"ratings-2026\", \"kind\": \"MATRIX\", "
+        + "\"rowNormBound\": 1.0, \"budget\": {\"epsilon\": 1, \"delta\": 1e-6}}")
 public record CreateDatasetRequest(
         @Schema(description = "Display name, 1–200 characters", requiredMode = Schema.RequiredMode.REQUIRED,
                 example = "ratings-2026") @Nullable String name,
         @Schema(description = "MATRIX (rows are privacy units) or GRAPH (edges are privacy units)",
                 allowableValues = {"MATRIX", "GRAPH"}, requiredMode = Schema.RequiredMode.REQUIRED) @Nullable String kind,
         @Schema(description = "Neighbouring relation; default REPLACE_ONE (n public). ADD_REMOVE keeps n private.",
-                allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}) @Nullable String neighbouring,
+                allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}, defaultValue = "REPLACE_ONE") @Nullable String neighbouring,
         @Schema(description = "Public L2 bound of a matrix row; rows are clipped to it at upload. "
                 + "Required for MATRIX, not allowed for GRAPH (edge weights must lie in [0, 1]).",
                 example = "1.0") @Nullable Double rowNormBound,
@@ -25,7 +26,8 @@ public record CreateDatasetRequest(
                     example = "1.0") @Nullable BigDecimal epsilon,
             @Schema(description = "Total delta: (0, 0.01] for ZCDP, [0, 0.01] for BASIC, 0 for PURE",
                     requiredMode = Schema.RequiredMode.REQUIRED, example = "1e-6") @Nullable BigDecimal delta,
-            @Schema(description = "Accounting mode; default ZCDP", allowableValues = {"ZCDP", "BASIC", "PURE"})
+            @Schema(description = "Accounting mode; default ZCDP", allowableValues = {"ZCDP", "BASIC", "PURE"},
+                    defaultValue = "ZCDP")
                     @Nullable String accounting,
             @Schema(description = "ZCDP only: share of delta reserved for (epsilon, delta)-only mechanisms, "
                     + "in [0, 1); default 0.1") @Nullable BigDecimal approxDeltaFraction) {}

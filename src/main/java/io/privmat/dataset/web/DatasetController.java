@@ -48,7 +48,7 @@ class DatasetController {
     }
 
     @PostMapping(consumes = "application/json")
-    @Operation(summary = "Create a dataset", description = "Fixes its kind, privacy unit, neighbouring relation "
+    @Operation(operationId = "createDataset", summary = "Create a dataset", description = "Fixes its kind, privacy unit, neighbouring relation "
             + "and budget. Data is uploaded separately with PUT /v1/datasets/{id}/data.")
     @ApiResponse(responseCode = "201", description = "Created; Location names the dataset")
     @ApiResponse(responseCode = "400", description = "A parameter is missing or out of range",
@@ -60,7 +60,7 @@ class DatasetController {
     }
 
     @GetMapping
-    @Operation(summary = "List datasets", description = "Oldest first, paged by offset and limit.")
+    @Operation(operationId = "listDatasets", summary = "List datasets", description = "Oldest first, paged by offset and limit.")
     DatasetPage list(@RequestParam(defaultValue = "0") int offset, @RequestParam(defaultValue = "50") int limit) {
         io.privmat.api.Paging.check("offset", offset, limit, 500);
         Caller caller = Caller.current();
@@ -69,7 +69,8 @@ class DatasetController {
     }
 
     @GetMapping("/{id}")
-    @Operation(summary = "Get a dataset")
+    @Operation(operationId = "getDataset", summary = "Get a dataset")
+    @ApiResponse(responseCode = "200", description = "The dataset as this caller may see it")
     @ApiResponse(responseCode = "404", description = "No such dataset",
             content = @Content(mediaType = "application/problem+json"))
     DatasetView get(@PathVariable UUID id) {
@@ -78,7 +79,7 @@ class DatasetController {
     }
 
     @DeleteMapping("/{id}")
-    @Operation(summary = "Delete a dataset and all its data")
+    @Operation(operationId = "deleteDataset", summary = "Delete a dataset and all its data")
     @ApiResponse(responseCode = "204", description = "Deleted")
     ResponseEntity<Void> delete(@PathVariable UUID id) {
         datasets.delete(id, Caller.current());
@@ -86,12 +87,12 @@ class DatasetController {
     }
 
     /** Body of POST /v1/datasets/{id}/grants. */
-    @Schema(name = "GrantRequest")
+    @Schema(name = "GrantRequest", example = "{\"analyst\": \"bob\"}")
     record GrantRequest(@Schema(description = "The analyst's subject", requiredMode = Schema.RequiredMode.REQUIRED)
             @Nullable String analyst) {}
 
     @PostMapping(path = "/{id}/grants", consumes = "application/json")
-    @Operation(summary = "Grant an analyst access", description = "The analyst (an API key subject) may then see "
+    @Operation(operationId = "grantAccess", summary = "Grant an analyst access", description = "The analyst (an API key subject) may then see "
             + "the dataset, quote and submit queries on it. Idempotent.")
     @ApiResponse(responseCode = "201", description = "Granted")
     ResponseEntity<Grant> grant(@PathVariable UUID id, @RequestBody GrantRequest request) {
@@ -104,13 +105,13 @@ class DatasetController {
     }
 
     @GetMapping("/{id}/grants")
-    @Operation(summary = "List the analysts granted access")
+    @Operation(operationId = "listGrants", summary = "List the analysts granted access")
     List<Grant> grants(@PathVariable UUID id) {
         return datasets.grants(id, Caller.current());
     }
 
     @DeleteMapping("/{id}/grants/{analyst}")
-    @Operation(summary = "Revoke an analyst's access", description = "Jobs already submitted keep running; the "
+    @Operation(operationId = "revokeGrant", summary = "Revoke an analyst's access", description = "Jobs already submitted keep running; the "
             + "analyst can no longer see the dataset or submit queries.")
     @ApiResponse(responseCode = "204", description = "Revoked")
     ResponseEntity<Void> revoke(@PathVariable UUID id, @PathVariable String analyst) {
@@ -120,7 +121,7 @@ class DatasetController {
 
     @PutMapping(path = "/{id}/data", consumes = {"text/csv", "text/tab-separated-values",
             "application/x-matrix-market", "text/x-matrix-market", "application/x-npy"})
-    @Operation(summary = "Upload the data (once)", description = "Streams the body into chunked storage. MATRIX: "
+    @Operation(operationId = "uploadData", summary = "Upload the data (once)", description = "Streams the body into chunked storage. MATRIX: "
             + "text/csv or text/tab-separated-values (dense rows, optional header), application/x-matrix-market "
             + "(coordinate or array; real, integer or pattern; general, symmetric or skew-symmetric), "
             + "application/x-npy (float64, float32 or integer, C order). Rows longer than rowNormBound are scaled "
@@ -128,9 +129,13 @@ class DatasetController {
             + "strings; w defaults to 1 and must lie in [0, 1]; no self-loops or repeated edges). A failed upload "
             + "stores nothing and names the line and column (or byte offset) where it failed.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
-                    @Content(mediaType = "text/csv", schema = @Schema(type = "string")),
-                    @Content(mediaType = "text/tab-separated-values", schema = @Schema(type = "string")),
-                    @Content(mediaType = "application/x-matrix-market", schema = @Schema(type = "string")),
+                    @Content(mediaType = "text/csv", schema = @Schema(type = "string",
+                            example = "a,b,c\n0.1,0.2,-0.2\n3,4,0\n0,0.5,0.5\n")),
+                    @Content(mediaType = "text/tab-separated-values", schema = @Schema(type = "string",
+                            example = "0.1\t0.2\t-0.2\n3\t4\t0\n0\t0.5\t0.5\n")),
+                    @Content(mediaType = "application/x-matrix-market", schema = @Schema(type = "string",
+                            example = "%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 0.1\n1 2 0.2\n"
+                                    + "2 1 3\n3 3 0.5\n")),
                     @Content(mediaType = "application/x-npy", schema = @Schema(type = "string", format = "binary"))}))
     @ApiResponse(responseCode = "200", description = "Stored; the dataset with its shape")
     @ApiResponse(responseCode = "409", description = "Data already uploaded, or an upload is in progress",

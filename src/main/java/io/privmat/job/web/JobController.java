@@ -37,29 +37,32 @@ class JobController {
     }
 
     @GetMapping(path = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Get a job: state, progress, cost, timestamps, error")
+    @Operation(operationId = "getJob", summary = "Get a job: state, progress, cost, timestamps, error")
+    @ApiResponse(responseCode = "200", description = "The job")
     @ApiResponse(responseCode = "404", description = "No such job")
     JobView get(@PathVariable UUID id) {
         return JobView.of(jobs.visible(id, Caller.current()), Caller.current());
     }
 
     @DeleteMapping(path = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Cancel a job", description = "Refunded if no worker had started reading the data; "
-            + "otherwise the charge is kept and the result discarded.")
+    @Operation(operationId = "cancelJob", summary = "Cancel a job", description = "Refunded if no worker had "
+            + "started reading the data; otherwise the charge is kept and the result discarded.")
+    @ApiResponse(responseCode = "200", description = "The job, CANCELLED")
     @ApiResponse(responseCode = "409", description = "The job already finished")
     JobView cancel(@PathVariable UUID id) {
         return JobView.of(jobs.cancel(id, Caller.current()), Caller.current());
     }
 
     @GetMapping(path = "/{id}/result", produces = {MediaType.APPLICATION_JSON_VALUE, NPY})
-    @Operation(summary = "Get a DONE job's result", description = "JSON by default; with Accept: application/x-npy "
-            + "the result's main array as a NumPy .npy file (float64, C order).")
+    @Operation(operationId = "getJobResult", summary = "Get a DONE job's result", description = "JSON by default; "
+            + "with Accept: application/x-npy the result's main array as a NumPy .npy file (float64, C order).")
     @ApiResponse(responseCode = "200", description = "The result", content = {
             @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(type = "object")),
             @Content(mediaType = NPY, schema = @Schema(type = "string", format = "binary"))})
     @ApiResponse(responseCode = "406", description = "The result has no array to serve as .npy")
     @ApiResponse(responseCode = "409", description = "The job is not DONE")
     ResponseEntity<byte[]> result(@PathVariable UUID id,
+            @io.swagger.v3.oas.annotations.Parameter(hidden = true) // content negotiation, not a parameter
             @org.springframework.web.bind.annotation.RequestHeader(value = "Accept", required = false) String accept) {
         JobResult result = jobs.result(id, Caller.current());
         boolean npy = accept != null && accept.contains(NPY) && !accept.contains(MediaType.APPLICATION_JSON_VALUE);

@@ -1,6 +1,8 @@
 package io.privmat.ledger.web;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.privmat.api.LossDocument;
+import io.privmat.api.ParametersDocument;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
 import io.privmat.ledger.BudgetAccount;
@@ -41,7 +43,7 @@ class BudgetController {
     }
 
     @GetMapping("/budget")
-    @Operation(summary = "The budget: total, spent (committed), reserved and remaining",
+    @Operation(operationId = "getBudget", summary = "The budget: total, spent (committed), reserved and remaining",
             description = "Each as amounts on the accounting mode's tracks (ZCDP: rho and delta; BASIC: epsilon and "
                     + "delta; PURE: epsilon) and as the (epsilon, delta)-DP guarantee they amount to.")
     BudgetView budget(@PathVariable UUID datasetId) {
@@ -63,8 +65,8 @@ class BudgetController {
     }
 
     @GetMapping("/ledger")
-    @Operation(summary = "The ledger entries, oldest first", description = "Keyset-paged: pass the last id seen as "
-            + "'after'.")
+    @Operation(operationId = "listLedgerEntries", summary = "The ledger entries, oldest first",
+            description = "Keyset-paged: pass the last id seen as 'after'.")
     LedgerPage ledger(@PathVariable UUID datasetId, @RequestParam(defaultValue = "0") long after,
             @RequestParam(defaultValue = "100") int limit) {
         datasets.visible(datasetId, Caller.current());
@@ -102,8 +104,8 @@ class BudgetController {
     /** One ledger entry. */
     @Schema(name = "LedgerEntry")
     record EntryView(long id, UUID jobId, @Schema(allowableValues = {"RESERVE", "COMMIT", "REFUND"}) String type,
-            String kind, String mechanism, @Schema(type = "object") @JsonRawValue String parameters,
-            @Schema(type = "object") @JsonRawValue String loss, BigDecimal rho, BigDecimal epsilon, BigDecimal delta,
+            String kind, String mechanism, @Schema(implementation = ParametersDocument.class) @JsonRawValue String parameters,
+            @Schema(implementation = LossDocument.class) @JsonRawValue String loss, BigDecimal rho, BigDecimal epsilon, BigDecimal delta,
             String caller, Instant createdAt) {
         static EntryView of(LedgerEntry e) {
             return new EntryView(e.id(), e.jobId(), e.type().name(), e.kind(), e.mechanism(), e.parameters(), e.loss(),

@@ -1,6 +1,8 @@
 package io.privmat.release.web;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.privmat.api.LossDocument;
+import io.privmat.api.ParametersDocument;
 import io.privmat.api.PrivmatException;
 import io.privmat.release.Release;
 import io.privmat.release.ReleaseService;
@@ -37,7 +39,8 @@ class ReleaseController {
     @Schema(name = "Release")
     record ReleaseView(UUID id, UUID datasetId, UUID jobId,
             @Schema(allowableValues = {"GRAPH_SKETCH", "MATRIX_SKETCH", "COVARIANCE"}) String kind, String mechanism,
-            @Schema(type = "object") @JsonRawValue String parameters, @Schema(type = "object") @JsonRawValue String loss,
+            @Schema(implementation = ParametersDocument.class) @JsonRawValue String parameters,
+            @Schema(implementation = LossDocument.class) @JsonRawValue String loss,
             @Schema(description = "Public facts behind the error bounds (r, W or w, eta, nu, sigma, degrees, …)")
             Map<String, Object> meta, int rows, int cols, Instant createdAt) {
         static ReleaseView of(Release r) {
@@ -47,13 +50,13 @@ class ReleaseController {
     }
 
     /** Body of a directional-variance request. */
-    @Schema(name = "DirectionalVarianceRequest")
+    @Schema(name = "DirectionalVarianceRequest", example = "{\"vectors\": [[1, 0, 0], [0.6, 0.8, 0]]}")
     record DirectionalRequest(@Schema(description = "Directions x (normalised here; zero vectors are refused); "
             + "the answer estimates ‖Xx‖²", requiredMode = Schema.RequiredMode.REQUIRED)
             @Nullable List<List<Double>> vectors) {}
 
     /** Body of a cut request. */
-    @Schema(name = "CutRequest")
+    @Schema(name = "CutRequest", example = "{\"sets\": [[\"a\", \"b\"], [\"c\"]]}")
     record CutRequest(@Schema(description = "Vertex sets S by their labels as uploaded; the answer estimates the "
             + "weight of the cut (S, V∖S)", requiredMode = Schema.RequiredMode.REQUIRED)
             @Nullable List<List<String>> sets) {}
@@ -68,13 +71,13 @@ class ReleaseController {
             @Schema(description = "Each interval holds with at least this probability (1 − nu)") double confidence) {}
 
     @GetMapping("/{id}")
-    @Operation(summary = "Get a release's provenance")
+    @Operation(operationId = "getRelease", summary = "Get a release's provenance")
     ReleaseView get(@PathVariable UUID id) {
         return ReleaseView.of(releases.visible(id, Caller.current()));
     }
 
     @PostMapping(path = "/{id}/directional-variance", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Directional variances ‖Xx‖² from a matrix sketch or covariance release (free)")
+    @Operation(operationId = "directionalVariances", summary = "Directional variances ‖Xx‖² from a matrix sketch or covariance release (free)")
     AnswersView directional(@PathVariable UUID id, @RequestBody DirectionalRequest request) {
         if (request.vectors() == null) {
             throw PrivmatException.invalidParameter("vectors", "a list of vectors", "vectors is required");
@@ -83,7 +86,7 @@ class ReleaseController {
     }
 
     @PostMapping(path = "/{id}/cuts", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Cut weights of vertex sets from a graph sketch (free)")
+    @Operation(operationId = "cutWeights", summary = "Cut weights of vertex sets from a graph sketch (free)")
     AnswersView cuts(@PathVariable UUID id, @RequestBody CutRequest request) {
         if (request.sets() == null) {
             throw PrivmatException.invalidParameter("sets", "a list of label lists", "sets is required");

@@ -39,7 +39,7 @@ class ApiKeyController {
     }
 
     /** Body of POST /v1/api-keys. */
-    @Schema(name = "CreateApiKeyRequest")
+    @Schema(name = "CreateApiKeyRequest", example = "{\"name\": \"bob\", \"role\": \"ANALYST\"}")
     record CreateRequest(
             @Schema(description = "A label for the key, 1–200 characters", requiredMode = Schema.RequiredMode.REQUIRED)
             @Nullable String name,
@@ -65,7 +65,7 @@ class ApiKeyController {
             String name, String subject, String role, Instant createdAt) {}
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(summary = "Create an API key", description = "The key is in the response only; privmat keeps a hash.")
+    @Operation(operationId = "createApiKey", summary = "Create an API key", description = "The key is in the response only; privmat keeps a hash.")
     @ApiResponse(responseCode = "201", description = "Created")
     ResponseEntity<CreatedView> create(@RequestBody CreateRequest request) {
         String name = text("name", request.name());
@@ -84,14 +84,14 @@ class ApiKeyController {
     }
 
     @GetMapping
-    @Operation(summary = "List API keys (prefixes only)")
+    @Operation(operationId = "listApiKeys", summary = "List API keys (prefixes only)")
     List<KeyView> list(@RequestParam(defaultValue = "0") int offset, @RequestParam(defaultValue = "100") int limit) {
         io.privmat.api.Paging.check("offset", offset, limit, 1000);
         return keys.list(offset, limit).stream().map(KeyView::of).toList();
     }
 
     @DeleteMapping("/{id}")
-    @Operation(summary = "Revoke an API key", description = "It stops working at once; the record stays.")
+    @Operation(operationId = "revokeApiKey", summary = "Revoke an API key", description = "It stops working at once; the record stays.")
     KeyView revoke(@PathVariable UUID id) {
         return KeyView.of(keys.revoke(id));
     }

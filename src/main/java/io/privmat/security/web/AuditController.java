@@ -29,7 +29,7 @@ class AuditController {
     record AuditPage(List<AuditEvent> events, @Nullable Long next) {}
 
     @GetMapping
-    @Operation(summary = "Audit events, oldest first", description = "Keyset-paged: pass the last id as 'after'.")
+    @Operation(operationId = "listAuditEvents", summary = "Audit events, oldest first", description = "Keyset-paged: pass the last id as 'after'.")
     AuditPage page(@RequestParam(defaultValue = "0") long after, @RequestParam(defaultValue = "100") int limit) {
         io.privmat.api.Paging.check("after", after, limit, 1000);
         List<AuditEvent> events = audit.page(after, limit);

@@ -1,0 +1,33 @@
+package io.privmat.api;
+
+import io.swagger.v3.oas.annotations.media.Schema;
+import java.math.BigDecimal;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The contract of the loss document stored with a job, its ledger entries and its release (JSON
+ * text, served as an object): the mechanism's privacy loss as run, and the loss charged to the
+ * budget's tracks. Only the schema of that document; it is written by the query layer.
+ */
+@Schema(name = "Loss", description = "The privacy loss of the mechanism as run, and as charged to the budget")
+public record LossDocument(
+        @Schema(description = "The mechanism's own privacy loss", requiredMode = Schema.RequiredMode.REQUIRED)
+        PrivacyLossView mechanism,
+        @Schema(description = "What the budget was charged: the mechanism's loss in a notion the dataset's "
+                + "accounting mode can compose", requiredMode = Schema.RequiredMode.REQUIRED)
+        PrivacyLossView charged) {
+
+    /** One privacy loss: its notion and the parameters that notion has. */
+    @Schema(name = "PrivacyLoss", description = "A privacy loss. pure-DP and bounded-range: epsilon; approx-DP: "
+            + "epsilon and delta; zCDP: rho; approx-zCDP: rho and delta; Gaussian: l2Sensitivity, sigma, rho and mu "
+            + "(Gaussian differential privacy)")
+    public record PrivacyLossView(
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = {"pure-DP", "approx-DP", "zCDP",
+                "approx-zCDP", "bounded-range", "Gaussian"}) String notion,
+            @Nullable BigDecimal epsilon,
+            @Nullable BigDecimal delta,
+            @Nullable BigDecimal rho,
+            @Schema(description = "Gaussian: L2 sensitivity of the released statistic") @Nullable Double l2Sensitivity,
+            @Schema(description = "Gaussian: standard deviation of the noise") @Nullable Double sigma,
+            @Schema(description = "Gaussian: mu of mu-GDP (l2Sensitivity / sigma)") @Nullable Double mu) {}
+}
