@@ -25,7 +25,12 @@ import io.privmat.client.model.LedgerEntry;
 import io.privmat.client.model.LedgerPage;
 import io.privmat.client.model.PrivacyLoss;
 import io.privmat.client.model.Problem;
+import io.privmat.client.model.ColumnSumsResult;
+import io.privmat.client.model.GaussianQuery;
 import io.privmat.client.model.QueryRequest;
+import io.privmat.client.model.SketchResult;
+import io.privmat.client.model.WishartParams;
+import io.privmat.client.model.WishartQuery;
 import io.privmat.client.model.Quote;
 import io.privmat.client.model.Release;
 import io.privmat.support.ApiTest;
@@ -95,8 +100,9 @@ class OpenApiClientFlowTest extends ApiTest {
         assertThat(done.getLoss().getMechanism().getSigma()).isPositive();
         assertThat(done.getLoss().getCharged().getRho()).isEqualByComparingTo(done.getCost().getRho());
 
-        assertThat(jobs.getJobResult(done.getId())).isInstanceOfSatisfying(Map.class,
-                result -> assertThat((List<?>) result.get("columnSums")).hasSize(3));
+        ColumnSumsResult sums = jobs.getJobResult(done.getId()).getColumnSumsResult();
+        assertThat(sums.getColumnSums()).hasSize(3);
+        assertThat(sums.getKind()).isEqualTo("COLUMN_SUMS");
 
         BudgetStatus budget = new BudgetApi(asAnalyst).getBudget(id);
         assertThat(budget.getAccounting()).isEqualTo("ZCDP");
@@ -136,9 +142,9 @@ class OpenApiClientFlowTest extends ApiTest {
         JobsApi jobs = new JobsApi(asOwner);
         Job done = await(jobs, new QueriesApi(asOwner).submit(id, matrixSketch(), null).getId());
         assertThat(done.getState()).as("%s", done.getError()).isEqualTo(Job.StateEnum.DONE);
-        Object result = jobs.getJobResult(done.getId());
-        assertThat(result).isInstanceOf(Map.class);
-        UUID releaseId = UUID.fromString((String) ((Map<?, ?>) result).get("releaseId"));
+        SketchResult sketch = jobs.getJobResult(done.getId()).getSketchResult();
+        assertThat(sketch.getReleaseKind()).isEqualTo(SketchResult.ReleaseKindEnum.MATRIX_SKETCH);
+        UUID releaseId = sketch.getReleaseId();
 
         ReleasesApi releases = new ReleasesApi(asOwner);
         Release release = releases.getRelease(releaseId);
@@ -156,14 +162,15 @@ class OpenApiClientFlowTest extends ApiTest {
 
     /** Gaussian column sums under rho = 0.005. */
     private static QueryRequest columnSums() {
-        return new QueryRequest().kind(QueryRequest.KindEnum.COLUMN_SUMS).mechanism("GAUSSIAN")
-                .rho(new BigDecimal("0.005"));
+        return new QueryRequest(new GaussianQuery().kind(GaussianQuery.KindEnum.COLUMN_SUMS)
+                .mechanism(GaussianQuery.MechanismEnum.GAUSSIAN).rho(new BigDecimal("0.005")));
     }
 
     /** A Wishart matrix sketch under (0.1, 5e-8)-DP: a release that answers directional variances. */
     private static QueryRequest matrixSketch() {
-        return new QueryRequest().kind(QueryRequest.KindEnum.SKETCH).mechanism("WISHART")
-                .epsilon(new BigDecimal("0.1")).delta(new BigDecimal("5e-8"));
+        return new QueryRequest(new WishartQuery().kind(WishartQuery.KindEnum.SKETCH)
+                .mechanism(WishartQuery.MechanismEnum.WISHART).epsilon(new BigDecimal("0.1"))
+                .delta(new BigDecimal("5e-8")).params(new WishartParams().nu(new BigDecimal("0.05"))));
     }
 
     /**

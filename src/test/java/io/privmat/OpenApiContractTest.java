@@ -123,6 +123,17 @@ class OpenApiContractTest extends ApiTest {
             assertThat(up.json().get("cols").asLong()).isEqualTo(3);
         }
 
+        // Every mechanism's example query (and the QueryRequest example Swagger UI shows first) is quoted
+        // as sent on the example dataset.
+        List<JsonNode> queries = new java.util.ArrayList<>(List.of(example(spec, "QueryRequest")));
+        spec.at("/components/schemas/QueryRequest/oneOf").forEach(variant -> queries.add(sample(spec, variant)));
+        assertThat(queries).hasSize(1 + spec.at("/components/schemas/QueryRequest/oneOf").size()).hasSizeGreaterThan(10);
+        for (JsonNode query : queries) {
+            Response q = postJson("/v1/datasets/" + id + "/queries/quote", query.toString());
+            assertThat(q.status()).as(query + " -> " + q).isEqualTo(200);
+            assertThat(q.json().get("admissible").asBoolean()).as(query + " -> " + q).isTrue();
+        }
+
         // The free release queries: a matrix sketch of the CSV example's 3 columns.
         JsonNode sketch = runQuery(id, "{\"kind\":\"SKETCH\",\"mechanism\":\"WISHART\",\"epsilon\":0.1,\"delta\":5e-8}");
         JsonNode directional = example(spec, "DirectionalVarianceRequest");

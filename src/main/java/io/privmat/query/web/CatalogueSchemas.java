@@ -162,8 +162,8 @@ class CatalogueSchemas {
             case GAUSSIAN -> e.put("rho", new BigDecimal("0.005"));
             case PURE_EPSILON -> e.put("epsilon", new BigDecimal("0.1"));
             case APPROXIMATE -> {
-                e.put("epsilon", new BigDecimal("0.5"));
-                e.put("delta", new BigDecimal("1e-7"));
+                e.put("epsilon", new BigDecimal("0.1"));
+                e.put("delta", new BigDecimal("1e-8"));
             }
         }
         if (kind == QueryKind.PCA || kind == QueryKind.LOW_RANK || kind == QueryKind.TOP_SINGULAR_VECTORS) {
