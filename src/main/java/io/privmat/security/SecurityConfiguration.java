@@ -31,8 +31,8 @@ class SecurityConfiguration {
     private static final String ADMIN = "ADMIN";
 
     @Bean
-    SecurityFilterChain securityFilterChain(HttpSecurity http, ApiKeyService keys, SecuritySettings settings)
-            throws Exception {
+    SecurityFilterChain securityFilterChain(HttpSecurity http, ApiKeyService keys, SecuritySettings settings,
+            org.springframework.context.ApplicationContext context) throws Exception {
         http.csrf(c -> c.disable())
                 .httpBasic(b -> b.disable())
                 .formLogin(f -> f.disable())
@@ -71,6 +71,8 @@ class SecurityConfiguration {
                         .requestMatchers(HttpMethod.GET, "/v1/releases/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.POST, "/v1/releases/*/directional-variance", "/v1/releases/*/cuts")
                                 .hasAnyRole(OWNER, ANALYST)
+                        // No handler at any method: let the dispatcher answer 404 rather than 403.
+                        .requestMatchers(new UnmappedRoute(context)).authenticated()
                         .anyRequest().denyAll());
         return http.build();
     }
