@@ -81,6 +81,24 @@ class ClientErrorsNot500Test extends ApiTest {
         assertThat(sendAs(analystKey(), HttpRequest.newBuilder(uri("/v1/audit")).GET()).status()).isEqualTo(403);
     }
 
+    @Test
+    void aSparseHeaderCannotDeclareAHugeDenseMatrix() {
+        String id = createMatrix(1);
+        long start = System.nanoTime();
+        Response r = put("/v1/datasets/" + id + "/data", "application/x-matrix-market",
+                "%%MatrixMarket matrix coordinate real general\n2147483647 1 1\n1 1 0.5\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+        assertThat(r.status()).as(r.toString()).isEqualTo(422);
+        assertThat(r.json().get("detail").asString()).contains("max-dense-size").contains("2147483647×1");
+        assertThat(System.nanoTime() - start).isLessThan(10_000_000_000L);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM data_chunk WHERE dataset_id = ?::uuid", Long.class, id))
+                .isZero();
+        // Within the cap, a sparse upload is fine.
+        Response ok = put("/v1/datasets/" + id + "/data", "application/x-matrix-market",
+                "%%MatrixMarket matrix coordinate real general\n1000 3 1\n1 1 0.5\n".getBytes(StandardCharsets.US_ASCII));
+        assertThat(ok.status()).as(ok.toString()).isEqualTo(200);
+    }
+
     /** A .npy file with the given shape and no data (the header alone must be refused). */
     private static byte[] npyHeaderOnly(String shape) {
         String header = "{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }";
