@@ -64,8 +64,10 @@ class SecurityConfiguration {
                         .requestMatchers("/v1/datasets/*/grants", "/v1/datasets/*/grants/**").hasRole(OWNER)
                         .requestMatchers(HttpMethod.POST, "/v1/datasets/*/queries", "/v1/datasets/*/queries/quote")
                                 .hasAnyRole(OWNER, ANALYST)
-                        .requestMatchers(HttpMethod.GET, "/v1/datasets", "/v1/datasets/*", "/v1/datasets/*/budget",
-                                "/v1/datasets/*/ledger").hasAnyRole(OWNER, ANALYST)
+                        .requestMatchers(HttpMethod.GET, "/v1/datasets", "/v1/datasets/*", "/v1/datasets/*/budget")
+                                .hasAnyRole(OWNER, ANALYST)
+                        // The privacy record: also for ADMIN (audit), and for owners after deletion.
+                        .requestMatchers(HttpMethod.GET, "/v1/datasets/*/ledger").hasAnyRole(OWNER, ANALYST, ADMIN)
                         .requestMatchers(HttpMethod.GET, "/v1/jobs/*", "/v1/jobs/*/result").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.DELETE, "/v1/jobs/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.GET, "/v1/releases/*").hasAnyRole(OWNER, ANALYST)

@@ -106,7 +106,7 @@ class AuthorizationMatrixTest extends ApiTest {
         t.put("GET /v1/datasets/{datasetId}/budget", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset() + "/budget"),
                 row("401 401 403 200 200 404 404")));
         t.put("GET /v1/datasets/{datasetId}/ledger", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset() + "/ledger"),
-                row("401 401 403 200 200 404 404")));
+                row("401 401 200 200 200 404 404")));
         t.put("GET /v1/jobs/{id}", new Row(f -> bare("GET", "/v1/jobs/" + f.job()), row("401 401 403 200 200 404 404")));
         t.put("GET /v1/jobs/{id}/result", new Row(f -> bare("GET", "/v1/jobs/" + f.job() + "/result"),
                 row("401 401 403 200 200 404 404")));

@@ -64,10 +64,11 @@ class BudgetController {
 
     @GetMapping("/ledger")
     @Operation(summary = "The ledger entries, oldest first", description = "Keyset-paged: pass the last id seen as "
-            + "'after'.")
+            + "'after'. Readable by the dataset's owner (also after the dataset is deleted), its granted analysts "
+            + "and ADMIN keys.")
     LedgerPage ledger(@PathVariable UUID datasetId, @RequestParam(defaultValue = "0") long after,
             @RequestParam(defaultValue = "100") int limit) {
-        datasets.visible(datasetId, Caller.current());
+        datasets.requireLedgerReadable(datasetId, Caller.current());
         io.privmat.api.Paging.check("after", after, limit, 1000);
         List<EntryView> entries = budget.entries(datasetId, after, limit).stream().map(EntryView::of).toList();
         Long next = entries.size() == limit ? entries.get(entries.size() - 1).id() : null;
