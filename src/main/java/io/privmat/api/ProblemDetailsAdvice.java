@@ -22,6 +22,12 @@ import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 /**
  * Maps every error to {@code application/problem+json} (RFC 9457) with a type from
@@ -63,9 +69,73 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
             HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        return problem(ProblemType.MALFORMED_REQUEST,
-                "The request body is not valid JSON of the expected shape (check field names and types).",
-                Map.of(), request);
+        return malformed(ex, request);
+    }
+
+    /**
+     * A 400 for a body that is not JSON of the expected shape. When Jackson knows where, the
+     * problem names the field ({@code parameter}, a JSON path such as {@code budget.epsilon}) and
+     * what is wrong with it; Jackson's own message is never echoed (it may quote the value).
+     */
+    static ResponseEntity<Object> malformed(Throwable ex, WebRequest request) {
+        Throwable cause = ex;
+        while (cause != null && !(cause instanceof JacksonException) && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        if (!(cause instanceof JacksonException jackson)) {
+            return problem(ProblemType.MALFORMED_REQUEST,
+                    "The request body is not valid JSON of the expected shape (check field names and types).",
+                    Map.of(), request);
+        }
+        String path = path(jackson);
+        String reason;
+        if (jackson instanceof UnrecognizedPropertyException unknown) {
+            path = path.isEmpty() ? bounded(unknown.getPropertyName()) : path;
+            reason = "is not a known field";
+        } else if (jackson instanceof StreamConstraintsException) {
+            reason = "exceeds a size limit of the JSON parser (number, string or nesting length)";
+        } else if (jackson instanceof InvalidFormatException || jackson instanceof MismatchedInputException) {
+            reason = jackson.getOriginalMessage() != null && jackson.getOriginalMessage().startsWith("number outside")
+                    ? "is a number outside the accepted range (decimal exponent beyond ±" + JsonNumberBounds.MAX_EXPONENT + ")"
+                    : "has the wrong type or format";
+        } else if (jackson instanceof StreamReadException) {
+            reason = "is not valid JSON";
+            path = "";
+        } else {
+            reason = "has the wrong type or format";
+        }
+        if (path.isEmpty()) {
+            return problem(ProblemType.MALFORMED_REQUEST, "The request body " + reason + ".", Map.of(), request);
+        }
+        return problem(ProblemType.MALFORMED_REQUEST, "Field '" + path + "' " + reason + ".",
+                Map.of("parameter", path), request);
+    }
+
+    /** The JSON path of a databind error ({@code budget.epsilon}, {@code vectors[2]}), bounded in length. */
+    private static String path(JacksonException e) {
+        StringBuilder out = new StringBuilder();
+        for (JacksonException.Reference ref : e.getPath()) {
+            if (ref.getPropertyName() != null) {
+                if (out.length() > 0) {
+                    out.append('.');
+                }
+                out.append(ref.getPropertyName());
+            } else if (ref.getIndex() >= 0) {
+                out.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return bounded(out.toString());
+    }
+
+    /** At most 100 printable characters of a client-supplied name. */
+    static String bounded(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder();
+        s.codePoints().limit(100).forEach(c -> out.appendCodePoint(Character.isISOControl(c)
+                || Character.getType(c) == Character.SURROGATE ? '?' : c));
+        return s.codePointCount(0, s.length()) > 100 ? out + "…" : out.toString();
     }
 
     @Override
@@ -109,9 +179,18 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         return new ResponseEntity<>(response.getBody(), merged, response.getStatusCode());
     }
 
+    /** Longest detail a problem carries; anything longer is cut (details never need more). */
+    static final int MAX_DETAIL_LENGTH = 1000;
+
+    static String boundedDetail(String detail) {
+        return detail != null && detail.length() > MAX_DETAIL_LENGTH
+                ? detail.substring(0, MAX_DETAIL_LENGTH) + "…" : detail;
+    }
+
     static ResponseEntity<Object> problem(ProblemType type, String detail, Map<String, ?> properties,
             WebRequest request) {
-        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(type.status()), detail);
+        ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(type.status()),
+                boundedDetail(detail));
         body.setType(URI.create(type.uri()));
         body.setTitle(type.title());
         if (request instanceof ServletWebRequest servlet) {

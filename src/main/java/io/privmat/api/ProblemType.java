@@ -26,6 +26,7 @@ public enum ProblemType {
     JOB_ALREADY_FINISHED("job-already-finished", "Job already finished", 409),
     UPLOAD_IN_PROGRESS("upload-in-progress", "Upload in progress", 409),
     WRONG_DATASET_KIND("wrong-dataset-kind", "Wrong dataset kind", 409),
+    SUBJECT_ROLE_CONFLICT("subject-role-conflict", "Subject already has another role", 409),
     PAYLOAD_TOO_LARGE("payload-too-large", "Payload too large", 413),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type", 415),
     RATE_LIMITED("rate-limited", "Too many requests", 429),

@@ -79,7 +79,10 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
                     EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                             .setPGStartupWait(Duration.ofSeconds(60))
                             .setServerConfig("max_connections", "100")
-                            .setServerConfig("fsync", "on");
+                            .setServerConfig("fsync", "on")
+                            // zonky defaults to synchronous_commit=off, which can lose committed ledger
+                            // entries in a crash; every commit waits for its WAL flush (docs/reliability.md).
+                            .setServerConfig("synchronous_commit", "on");
                     if (StringUtils.hasText(dataDir)) {
                         builder.setDataDirectory(Path.of(dataDir)).setCleanDataDirectory(false);
                     }

@@ -12,11 +12,13 @@ import java.io.InputStream;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -32,9 +34,11 @@ public class DatasetService implements DatasetRows {
     private final TransactionTemplate transactions;
     private final TransactionTemplate readOnly;
     private final Clock clock;
+    private final ApplicationEventPublisher events;
 
     public DatasetService(DatasetRepository repository, Ingester ingester, TransactionTemplate transactions,
-            Clock clock) {
+            Clock clock, ApplicationEventPublisher events) {
+        this.events = events;
         this.repository = repository;
         this.ingester = ingester;
         this.transactions = transactions;
@@ -89,9 +93,38 @@ public class DatasetService implements DatasetRows {
                 : caller.is(Role.ANALYST) ? repository.countGranted(caller.subject()) : 0;
     }
 
+    /**
+     * Deletes an owned dataset in one transaction: locks its row, lets listeners settle its jobs
+     * ({@link DatasetDeleting}: unfinished jobs are cancelled, refunded if they never read data),
+     * keeps a tombstone naming the owner (so that the ledger stays readable) and deletes it.
+     */
     public void delete(UUID id, Caller caller) {
         owned(id, caller);
-        if (!repository.delete(id)) {
+        transactions.executeWithoutResult(status -> {
+            Dataset dataset = repository.lockForDelete(id).orElseThrow(() -> new DatasetNotFoundException(id));
+            events.publishEvent(new DatasetDeleting(id));
+            if (!repository.delete(id, dataset.owner(), clock.instant())) {
+                throw new DatasetNotFoundException(id);
+            }
+        });
+    }
+
+    /**
+     * Whether the caller may read the dataset's ledger: its owner (also after deletion), a granted
+     * analyst (own entries only, see the ledger endpoint), or an ADMIN (any). Otherwise 404.
+     */
+    public void requireLedgerReadable(UUID id, Caller caller) {
+        if (caller.is(Role.ADMIN)) {
+            return;
+        }
+        Optional<Dataset> live = repository.find(id);
+        if (live.isPresent()) {
+            visible(id, caller);
+            return;
+        }
+        boolean formerOwner = caller.is(Role.OWNER)
+                && repository.deletedOwner(id).map(caller.subject()::equals).orElse(false);
+        if (!formerOwner) {
             throw new DatasetNotFoundException(id);
         }
     }

@@ -2,6 +2,7 @@ package io.privmat.job;
 
 import io.privmat.api.PrivmatException;
 import io.privmat.api.ProblemType;
+import io.privmat.dataset.DatasetDeleting;
 import io.privmat.job.jdbc.JobRepository;
 import io.privmat.ledger.BudgetService;
 import io.privmat.security.Caller;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -89,6 +91,28 @@ public class JobService {
                     + "; a result exists only for DONE jobs.", Map.of("state", job.state().name()));
         }
         return repository.result(id).orElseThrow(() -> new IllegalStateException("DONE job without result"));
+    }
+
+    /**
+     * Settles the jobs of a dataset being deleted, in the deleting transaction: every QUEUED job,
+     * and every RUNNING job that has not started reading data, is CANCELLED and refunded (a REFUND
+     * entry); a job that has read data keeps its COMMIT. So no reservation is left unsettled when
+     * the dataset's jobs are deleted with it.
+     */
+    @EventListener
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void onDatasetDeleting(DatasetDeleting event) {
+        for (Job job : repository.lockUnfinished(event.datasetId())) {
+            repository.transition(job.id(), JobState.CANCELLED, clock.instant());
+            if (job.dataAccessStartedAt() == null) {
+                budget.refund(job.id());
+                repository.recordError(job.id(), "DATASET_DELETED", "The dataset was deleted before data access; "
+                        + "the charge was refunded.");
+            } else {
+                repository.recordError(job.id(), "DATASET_DELETED", "The dataset was deleted after data access "
+                        + "started; the charge is kept.");
+            }
+        }
     }
 
     /**

@@ -112,6 +112,17 @@ public class BudgetService {
         return repository.count(datasetId);
     }
 
+    /** The entries charged to one subject (what an analyst may see of a shared ledger). */
+    @Transactional(readOnly = true)
+    public List<LedgerEntry> entriesOf(UUID datasetId, String caller, long afterId, int limit) {
+        return repository.entriesOf(datasetId, caller, afterId, limit);
+    }
+
+    @Transactional(readOnly = true)
+    public long entryCountOf(UUID datasetId, String caller) {
+        return repository.countOf(datasetId, caller);
+    }
+
     /** [committed, reserved] recomputed from the entries (for audits and tests). */
     @Transactional(readOnly = true)
     public Tracks[] resum(UUID datasetId) {

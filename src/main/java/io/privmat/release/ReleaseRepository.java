@@ -45,6 +45,12 @@ class ReleaseRepository {
     }
 
     /** A release whose job is DONE (a cancelled job's release is never served). */
+    /** The subject that submitted the job which produced a release. */
+    Optional<String> submitter(UUID releaseId) {
+        return jdbc.queryForList("SELECT j.caller FROM release r JOIN job j ON j.id = r.job_id WHERE r.id = ?",
+                String.class, releaseId).stream().findFirst();
+    }
+
     Optional<Release> findServable(UUID id) {
         return jdbc.query("SELECT r.id, r.dataset_id, r.job_id, r.kind, r.mechanism, r.parameters, r.loss, r.meta, "
                 + "r.rows, r.cols, r.encoding, r.created_at FROM release r JOIN job j ON j.id = r.job_id "

@@ -58,12 +58,20 @@ public class ReleaseService {
         repository.insert(release, clock.instant());
     }
 
-    /** A release the caller may see: its dataset is visible to it and its job is DONE. */
+    /**
+     * A release the caller may see: its job is DONE, and the caller is the dataset's owner or the
+     * analyst who submitted that job (still granted) — the same rule as for the job and its result.
+     */
     public Release visible(UUID id, Caller caller) {
         Release release = repository.findServable(id).orElseThrow(() -> notFound(id));
         try {
             datasets.visible(release.datasetId(), caller);
         } catch (PrivmatException hidden) {
+            throw notFound(id);
+        }
+        boolean owner = caller.is(io.privmat.security.Role.OWNER);
+        boolean submitter = repository.submitter(id).map(caller.subject()::equals).orElse(false);
+        if (!owner && !submitter) {
             throw notFound(id);
         }
         return release;

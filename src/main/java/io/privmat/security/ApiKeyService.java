@@ -35,7 +35,20 @@ public class ApiKeyService {
         this.clock = clock;
     }
 
+    /**
+     * Creates a key. A subject has one role for ever: a key whose subject already belongs to keys
+     * of another role (active or revoked) is refused with 409, or an ADMIN could mint an ANALYST
+     * key named like an owner and act as that owner's analyst.
+     */
+    @org.springframework.transaction.annotation.Transactional
     public Created create(String name, String subject, Role role, String createdBy) {
+        Optional<String> other = repository.lockSubjectRoles(subject).stream()
+                .filter(r -> !r.equals(role.name())).findFirst();
+        if (other.isPresent()) {
+            throw new PrivmatException(io.privmat.api.ProblemType.SUBJECT_ROLE_CONFLICT, "This subject already "
+                    + "belongs to keys of role " + other.get() + "; a subject has one role.",
+                    java.util.Map.of("parameter", "subject", "existingRole", other.get()));
+        }
         byte[] random = new byte[32];
         RANDOM.nextBytes(random);
         String secret = "pm_" + Base64.getUrlEncoder().withoutPadding().encodeToString(random);

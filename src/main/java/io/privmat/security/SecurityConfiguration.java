@@ -31,8 +31,8 @@ class SecurityConfiguration {
     private static final String ADMIN = "ADMIN";
 
     @Bean
-    SecurityFilterChain securityFilterChain(HttpSecurity http, ApiKeyService keys, SecuritySettings settings)
-            throws Exception {
+    SecurityFilterChain securityFilterChain(HttpSecurity http, ApiKeyService keys, SecuritySettings settings,
+            org.springframework.context.ApplicationContext context) throws Exception {
         http.csrf(c -> c.disable())
                 .httpBasic(b -> b.disable())
                 .formLogin(f -> f.disable())
@@ -64,13 +64,17 @@ class SecurityConfiguration {
                         .requestMatchers("/v1/datasets/*/grants", "/v1/datasets/*/grants/**").hasRole(OWNER)
                         .requestMatchers(HttpMethod.POST, "/v1/datasets/*/queries", "/v1/datasets/*/queries/quote")
                                 .hasAnyRole(OWNER, ANALYST)
-                        .requestMatchers(HttpMethod.GET, "/v1/datasets", "/v1/datasets/*", "/v1/datasets/*/budget",
-                                "/v1/datasets/*/ledger").hasAnyRole(OWNER, ANALYST)
+                        .requestMatchers(HttpMethod.GET, "/v1/datasets", "/v1/datasets/*", "/v1/datasets/*/budget")
+                                .hasAnyRole(OWNER, ANALYST)
+                        // The privacy record: also for ADMIN (audit), and for owners after deletion.
+                        .requestMatchers(HttpMethod.GET, "/v1/datasets/*/ledger").hasAnyRole(OWNER, ANALYST, ADMIN)
                         .requestMatchers(HttpMethod.GET, "/v1/jobs/*", "/v1/jobs/*/result").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.DELETE, "/v1/jobs/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.GET, "/v1/releases/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.POST, "/v1/releases/*/directional-variance", "/v1/releases/*/cuts")
                                 .hasAnyRole(OWNER, ANALYST)
+                        // No handler at any method: let the dispatcher answer 404 rather than 403.
+                        .requestMatchers(new UnmappedRoute(context)).authenticated()
                         .anyRequest().denyAll());
         return http.build();
     }

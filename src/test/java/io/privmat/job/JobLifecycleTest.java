@@ -83,6 +83,40 @@ class JobLifecycleTest extends ApiTest {
     }
 
     @Test
+    void deletingADatasetSettlesEveryReservationAndKeepsItsLedgerReadable() {
+        String dataset = readyMatrix("{\"epsilon\":1,\"delta\":1e-6}", "REPLACE_ONE");
+        String afterAccess = submit(dataset);
+        claim("w1", afterAccess);
+        assertThat(executor.startDataAccess(java.util.UUID.fromString(afterAccess), "w1")).isTrue();
+        String beforeAccess = submit(dataset);
+        claim("w2", beforeAccess);
+        String queued = submit(dataset);
+        Response del = delete("/v1/datasets/" + dataset);
+        assertThat(del.status()).as(del.toString()).isEqualTo(204);
+        assertThat(ledger(queued)).containsExactly("RESERVE", "REFUND");
+        assertThat(ledger(beforeAccess)).containsExactly("RESERVE", "REFUND");
+        assertThat(ledger(afterAccess)).containsExactly("RESERVE", "COMMIT");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM ledger_entry r WHERE r.dataset_id = ?::uuid "
+                + "AND r.entry_type = 'RESERVE' AND NOT EXISTS (SELECT 1 FROM ledger_entry s WHERE s.job_id = r.job_id "
+                + "AND s.entry_type <> 'RESERVE')", Long.class, dataset)).isZero();
+        // The worker that had not read data finds its job gone and reads nothing.
+        assertThat(executor.startDataAccess(java.util.UUID.fromString(beforeAccess), "w2")).isFalse();
+        // The ledger outlives the dataset: its owner and the admin read it, nobody else.
+        Response owner = get("/v1/datasets/" + dataset + "/ledger");
+        assertThat(owner.status()).as(owner.toString()).isEqualTo(200);
+        assertThat(owner.json().get("entries").size()).isEqualTo(6);
+        Response admin = sendAs(ADMIN_KEY, java.net.http.HttpRequest.newBuilder(uri("/v1/datasets/" + dataset
+                + "/ledger")).GET());
+        assertThat(admin.status()).as(admin.toString()).isEqualTo(200);
+        assertThat(admin.json().get("entries").size()).isEqualTo(6);
+        assertThat(sendAs(otherOwnerKey(), java.net.http.HttpRequest.newBuilder(uri("/v1/datasets/" + dataset
+                + "/ledger")).GET()).status()).isEqualTo(404);
+        assertThat(sendAs(analystKey(), java.net.http.HttpRequest.newBuilder(uri("/v1/datasets/" + dataset
+                + "/ledger")).GET()).status()).isEqualTo(404);
+        assertThat(get("/v1/datasets/" + dataset).status()).isEqualTo(404);
+    }
+
+    @Test
     void workerKilledBeforeDataAccessIsRequeuedAndTheJobRunsOnce() {
         String dataset = readyMatrix("{\"epsilon\":1,\"delta\":1e-6}", "REPLACE_ONE");
         String jobId = submit(dataset);

@@ -139,12 +139,29 @@ class SketchApiTest extends ApiTest {
         String m = matrix();
         JsonNode result = runQuery(m, "{\"kind\":\"SKETCH\",\"mechanism\":\"WISHART\",\"epsilon\":1,\"delta\":1e-6}");
         String release = result.get("releaseId").asString();
-        // Analysts see releases of granted datasets only; others get 404.
+        // A release is visible like its job: to the dataset's owner and the job's submitter (if still
+        // granted), not to other analysts of the dataset; others get 404.
         assertThat(sendAs(analystKey(), java.net.http.HttpRequest.newBuilder(uri("/v1/releases/" + release)).GET())
                 .status()).isEqualTo(404);
         postJson("/v1/datasets/" + m + "/grants", "{\"analyst\":\"" + ANALYST + "\"}");
         assertThat(sendAs(analystKey(), java.net.http.HttpRequest.newBuilder(uri("/v1/releases/" + release)).GET())
+                .status()).isEqualTo(404);
+        Response own = sendAs(analystKey(), java.net.http.HttpRequest.newBuilder(uri("/v1/datasets/" + m + "/queries"))
+                .header("Content-Type", "application/json").POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                        "{\"kind\":\"SKETCH\",\"mechanism\":\"WISHART\",\"epsilon\":1,\"delta\":1e-6}")));
+        String ownJob = own.json().get("id").asString();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!sendAs(analystKey(), java.net.http.HttpRequest.newBuilder(uri("/v1/jobs/" + ownJob)).GET()).json()
+                .get("state").asString().equals("DONE") && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        String ownRelease = sendAs(analystKey(), java.net.http.HttpRequest.newBuilder(uri("/v1/jobs/" + ownJob
+                + "/result")).GET()).json().get("releaseId").asString();
+        assertThat(sendAs(analystKey(), java.net.http.HttpRequest.newBuilder(uri("/v1/releases/" + ownRelease)).GET())
                 .status()).isEqualTo(200);
+        assertThat(get("/v1/releases/" + ownRelease).status()).isEqualTo(200);
+        assertThat(sendAs(otherAnalystKey(), java.net.http.HttpRequest.newBuilder(uri("/v1/releases/" + ownRelease))
+                .GET()).status()).isEqualTo(404);
         assertThat(sendAs(otherOwnerKey(), java.net.http.HttpRequest.newBuilder(uri("/v1/releases/" + release)).GET())
                 .status()).isEqualTo(404);
         // A release whose job did not end DONE is never served.

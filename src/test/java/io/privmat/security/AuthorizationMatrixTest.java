@@ -106,17 +106,17 @@ class AuthorizationMatrixTest extends ApiTest {
         t.put("GET /v1/datasets/{datasetId}/budget", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset() + "/budget"),
                 row("401 401 403 200 200 404 404")));
         t.put("GET /v1/datasets/{datasetId}/ledger", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset() + "/ledger"),
-                row("401 401 403 200 200 404 404")));
+                row("401 401 200 200 200 404 404")));
         t.put("GET /v1/jobs/{id}", new Row(f -> bare("GET", "/v1/jobs/" + f.job()), row("401 401 403 200 200 404 404")));
         t.put("GET /v1/jobs/{id}/result", new Row(f -> bare("GET", "/v1/jobs/" + f.job() + "/result"),
                 row("401 401 403 200 200 404 404")));
         t.put("GET /v1/releases/{id}", new Row(f -> bare("GET", "/v1/releases/" + f.release()),
-                row("401 401 403 200 200 404 404")));
+                row("401 401 403 200 404 404 404")));
         t.put("POST /v1/releases/{id}/directional-variance", new Row(f -> json("POST",
                 "/v1/releases/" + f.release() + "/directional-variance", "{\"vectors\":[[1,0,0]]}"),
-                row("401 401 403 200 200 404 404")));
+                row("401 401 403 200 404 404 404")));
         t.put("POST /v1/releases/{id}/cuts", new Row(f -> json("POST", "/v1/releases/" + f.release() + "/cuts",
-                "{\"sets\":[[\"a\"]]}"), row("401 401 403 409 409 404 404")));
+                "{\"sets\":[[\"a\"]]}"), row("401 401 403 409 404 404 404")));
         // The fixture's job is DONE: visible callers get 409 (already finished), others 404.
         t.put("DELETE /v1/jobs/{id}", new Row(f -> bare("DELETE", "/v1/jobs/" + f.job()),
                 row("401 401 403 409 409 404 404")));
@@ -145,6 +145,39 @@ class AuthorizationMatrixTest extends ApiTest {
             }
         }
         return endpoints;
+    }
+
+    @Test
+    void aSubjectKeepsOneRoleAcrossKeys() {
+        ownerKey(); // "owner-a" exists as an OWNER
+        for (String role : new String[] {"ANALYST", "ADMIN"}) {
+            Response r = sendAs(ADMIN_KEY, HttpRequest.newBuilder(uri("/v1/api-keys")).header("Content-Type",
+                    "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                    "{\"name\":\"impostor\",\"subject\":\"owner-a\",\"role\":\"" + role + "\"}")));
+            assertThat(r.status()).as(r.toString()).isEqualTo(409);
+            assertThat(r.json().get("type").asString()).endsWith("/subject-role-conflict");
+        }
+        // A second key of the same role (rotation) is fine.
+        assertThat(createKey("owner-a", "OWNER")).startsWith("pm_");
+    }
+
+    @Test
+    void analystsSeeOnlyTheirOwnLedgerEntries() {
+        String dataset = readyMatrix("{\"epsilon\":20,\"delta\":1e-6}", "REPLACE_ONE");
+        grant(dataset, ANALYST);
+        grant(dataset, "analyst-b");
+        for (String key : new String[] {analystKey(), otherAnalystKey(), ownerKey()}) {
+            Response r = sendAs(key, HttpRequest.newBuilder(uri("/v1/datasets/" + dataset + "/queries"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(QUERY)));
+            assertThat(r.status()).as(r.toString()).isEqualTo(202);
+        }
+        var mine = sendAs(analystKey(), HttpRequest.newBuilder(uri("/v1/datasets/" + dataset + "/ledger")).GET()).json();
+        assertThat(mine.get("entries").valueStream().map(e -> e.get("caller").asString()).distinct().toList())
+                .containsExactly(ANALYST);
+        assertThat(mine.get("total").asLong()).isEqualTo(mine.get("entries").size());
+        var all = get("/v1/datasets/" + dataset + "/ledger").json();
+        assertThat(all.get("entries").valueStream().map(e -> e.get("caller").asString()).distinct().toList())
+                .contains(ANALYST, "analyst-b", "owner-a");
     }
 
     @Test

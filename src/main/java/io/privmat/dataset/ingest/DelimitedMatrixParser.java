@@ -28,7 +28,7 @@ final class DelimitedMatrixParser {
             int firstNonNumeric = 0;
             for (int c = 1; c <= firstCount; c++) {
                 reader.nextField();
-                if (reader.fieldIsNumber()) {
+                if (reader.fieldLooksNumeric()) {
                     numeric++;
                 } else if (firstNonNumeric == 0) {
                     firstNonNumeric = c;

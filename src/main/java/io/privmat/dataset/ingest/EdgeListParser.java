@@ -64,7 +64,7 @@ final class EdgeListParser {
             reader.nextField();
             reader.nextField();
             reader.nextField();
-            skip = !reader.fieldIsNumber();
+            skip = !reader.fieldLooksNumeric();
             reader.rewindLine();
         }
         if (skip && !reader.nextLine()) {

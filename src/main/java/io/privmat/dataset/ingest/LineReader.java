@@ -229,6 +229,16 @@ final class LineReader {
         return !Double.isNaN(tryParse(line, fieldStart, fieldEnd));
     }
 
+    /**
+     * True when the current field is a number, finite or not ({@code NaN}, {@code -Infinity}): a
+     * line whose fields are numbers is data (to be refused with its position if not finite), never
+     * a header.
+     */
+    boolean fieldLooksNumeric() {
+        return fieldIsNumber()
+                || "NaN and infinite values are not allowed".equals(describeBad(line, fieldStart, fieldEnd));
+    }
+
     /** Parses the current field as a finite double or throws {@link InvalidDataException}. */
     double fieldDouble() {
         double v = tryParse(line, fieldStart, fieldEnd);

@@ -18,7 +18,7 @@ final class MatrixMarketParser {
 
     private MatrixMarketParser() {}
 
-    static MatrixWriter parse(InputStream in, int maxColumns, DatasetRepository repository,
+    static MatrixWriter parse(InputStream in, int maxColumns, long maxDenseBytes, DatasetRepository repository,
             IntFunction<MatrixWriter> writers) {
         LineReader reader = new LineReader(in, (byte) ' ');
         if (!reader.nextLine()) {
@@ -76,6 +76,13 @@ final class MatrixMarketParser {
         if (cols > maxColumns || rows > Integer.MAX_VALUE) {
             throw InvalidDataException.at(reader.lineNo, 0,
                     "too large: at most " + maxColumns + " columns and 2^31-1 rows are accepted");
+        }
+        if (coordinate && rows * cols > maxDenseBytes / Double.BYTES) {
+            // rows ≤ 2^31 and cols ≤ maxColumns, so the product cannot overflow a long.
+            throw InvalidDataException.at(reader.lineNo, 0, "the declared " + rows + "×" + cols
+                    + " matrix would take " + rows * cols * Double.BYTES + " bytes stored densely; a sparse "
+                    + "(coordinate) upload may declare at most " + maxDenseBytes
+                    + " bytes (privmat.ingest.max-dense-size)");
         }
         if (mirror && rows != cols) {
             throw InvalidDataException.at(reader.lineNo, 0, "a " + symmetry + " matrix must be square");

@@ -129,6 +129,9 @@ final class NpyParser {
             } catch (NumberFormatException e) {
                 throw InvalidDataException.atByte(offset, "malformed shape in the .npy header");
             }
+            if (dims[n - 1] < 0) {
+                throw InvalidDataException.atByte(offset, "negative dimension in the .npy shape");
+            }
         }
         if (n == 0) {
             throw InvalidDataException.atByte(offset, "0-D arrays (scalars) are not accepted");

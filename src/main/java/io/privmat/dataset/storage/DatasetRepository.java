@@ -140,8 +140,24 @@ public class DatasetRepository {
                 rs.getString(2), rs.getTimestamp(3).toInstant()), id);
     }
 
-    public boolean delete(UUID id) {
+    /**
+     * Locks the dataset row for deletion (waits for an upload in progress). While it is held, no
+     * job or budget account can be inserted for it: their foreign keys need a share lock on the row.
+     */
+    public Optional<Dataset> lockForDelete(UUID id) {
+        return jdbc.query("SELECT " + COLUMNS + " FROM dataset WHERE id = ? FOR UPDATE", MAPPER, id).stream().findFirst();
+    }
+
+    /** Deletes the dataset (its chunks, grants, account, jobs and releases cascade) and keeps a tombstone. */
+    public boolean delete(UUID id, String owner, Instant at) {
+        jdbc.update("INSERT INTO deleted_dataset (id, owner, deleted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                id, owner, Timestamp.from(at));
         return jdbc.update("DELETE FROM dataset WHERE id = ?", id) > 0;
+    }
+
+    /** The owner's subject of a deleted dataset. */
+    public Optional<String> deletedOwner(UUID id) {
+        return jdbc.queryForList("SELECT owner FROM deleted_dataset WHERE id = ?", String.class, id).stream().findFirst();
     }
 
     public void markReady(UUID id, long rows, long cols, long nnz, long clipped, String format, String storage,

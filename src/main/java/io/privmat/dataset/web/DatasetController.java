@@ -96,10 +96,7 @@ class DatasetController {
             + "the dataset, quote and submit queries on it. Idempotent.")
     @ApiResponse(responseCode = "201", description = "Granted")
     ResponseEntity<Grant> grant(@PathVariable UUID id, @RequestBody GrantRequest request) {
-        String analyst = request.analyst() == null ? "" : request.analyst().strip();
-        if (analyst.isEmpty() || analyst.length() > 200) {
-            throw PrivmatException.invalidParameter("analyst", "1–200 characters", "analyst must have 1–200 characters");
-        }
+        String analyst = io.privmat.api.TextChecks.name("analyst", request.analyst(), 200);
         Grant grant = datasets.grant(id, analyst, Caller.current());
         return ResponseEntity.created(URI.create("/v1/datasets/" + id + "/grants/" + analyst)).body(grant);
     }
@@ -157,11 +154,7 @@ class DatasetController {
     }
 
     private static NewDataset validate(CreateDatasetRequest r, String owner) {
-        String name = r.name() == null ? "" : r.name().strip();
-        if (name.isEmpty() || name.length() > 200) {
-            throw PrivmatException.invalidParameter("name", "1–200 characters",
-                    "name must have 1–200 characters but had " + name.length());
-        }
+        String name = io.privmat.api.TextChecks.name("name", r.name(), 200);
         DatasetKind kind = parseEnum("kind", r.kind(), DatasetKind.class, null);
         Neighbouring neighbouring = parseEnum("neighbouring", r.neighbouring(), Neighbouring.class,
                 Neighbouring.REPLACE_ONE);

@@ -59,6 +59,12 @@ public class JobRepository {
         return jdbc.query("SELECT * FROM job WHERE id = ?", JOB, id).stream().findFirst();
     }
 
+    /** Locks every unfinished job of a dataset, in id order (a fixed order: no deadlock between two callers). */
+    public List<Job> lockUnfinished(UUID datasetId) {
+        return jdbc.query("SELECT * FROM job WHERE dataset_id = ? AND state IN ('QUEUED', 'RUNNING') "
+                + "ORDER BY id FOR UPDATE", JOB, datasetId);
+    }
+
     public Optional<Job> lock(UUID id) {
         return jdbc.query("SELECT * FROM job WHERE id = ? FOR UPDATE", JOB, id).stream().findFirst();
     }

@@ -33,6 +33,7 @@ public class WorkerPool implements SmartLifecycle {
     private volatile boolean running;
     private ExecutorService workers;
     private ScheduledExecutorService scheduler;
+    private ScheduledExecutorService heartbeats;
 
     public WorkerPool(JobExecutor executor, JobSettings settings, JobWakeups wakeups) {
         this.executor = executor;
@@ -65,8 +66,14 @@ public class WorkerPool implements SmartLifecycle {
             t.setDaemon(true);
             return t;
         });
+        // Heartbeats have their own thread: retries must not wait behind the reaper, nor delay it.
+        heartbeats = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "privmat-heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
         long heartbeat = settings.heartbeatInterval().toMillis();
-        scheduler.scheduleWithFixedDelay(this::beat, heartbeat, heartbeat, TimeUnit.MILLISECONDS);
+        heartbeats.scheduleWithFixedDelay(this::beat, heartbeat, heartbeat, TimeUnit.MILLISECONDS);
         long reaper = settings.reaperInterval().toMillis();
         scheduler.scheduleWithFixedDelay(this::reapQuietly, reaper, reaper, TimeUnit.MILLISECONDS);
         log.info("{} started with {} worker threads", workerId, threads);
@@ -102,11 +109,68 @@ public class WorkerPool implements SmartLifecycle {
         }
     }
 
+    /** Nanos of the last heartbeat that reached the database. */
+    private volatile long lastBeat = System.nanoTime();
+
+    /**
+     * Renews the leases of this replica's running jobs. A failed write (a PostgreSQL restart, a
+     * dropped connection) is retried with exponential backoff from 100 ms up to the heartbeat
+     * interval, for as long as the lease can still be saved: until 90 % of the lease timeout has
+     * passed since the last successful heartbeat. Only then is the job given up (the reaper will
+     * take it). See docs/reliability.md.
+     */
     private void beat() {
-        try {
-            executor.heartbeat(Set.copyOf(active), workerId);
-        } catch (RuntimeException e) {
-            log.warn("heartbeat failed: {}", e.getClass().getName());
+        if (active.isEmpty()) {
+            lastBeat = System.nanoTime();
+            return;
+        }
+        // Keep a tenth of the lease as margin for the write itself and for clock skew between replicas.
+        long lease = settings.leaseTimeout().toNanos();
+        long deadline = lastBeat + lease - lease / 10;
+        boolean ok = retryUntil(() -> executor.heartbeat(Set.copyOf(active), workerId), deadline,
+                100, Math.max(100, settings.heartbeatInterval().toMillis()), Thread::sleep);
+        if (ok) {
+            lastBeat = System.nanoTime();
+        } else {
+            log.warn("{}: heartbeats failed until close to the lease timeout; running jobs may be reaped", workerId);
+        }
+    }
+
+    /** Sleeps for the given milliseconds (a test replaces it). */
+    interface Sleeper {
+        void sleep(long millis) throws InterruptedException;
+    }
+
+    /**
+     * Runs {@code action} until it succeeds, sleeping {@code firstBackoffMs}, twice that, … (at most
+     * {@code maxBackoffMs}) between attempts, and gives up when the next attempt would start after
+     * {@code deadlineNanos} ({@link System#nanoTime()}). Logs failure types only.
+     *
+     * @return whether an attempt succeeded
+     */
+    static boolean retryUntil(Runnable action, long deadlineNanos, long firstBackoffMs, long maxBackoffMs,
+            Sleeper sleeper) {
+        long backoff = firstBackoffMs;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                action.run();
+                if (attempt > 1) {
+                    log.info("heartbeat succeeded on attempt {}", attempt);
+                }
+                return true;
+            } catch (RuntimeException e) {
+                log.warn("heartbeat attempt {} failed: {}", attempt, e.getClass().getName());
+            }
+            if (System.nanoTime() + backoff * 1_000_000L > deadlineNanos) {
+                return false;
+            }
+            try {
+                sleeper.sleep(backoff);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            backoff = Math.min(backoff * 2, maxBackoffMs);
         }
     }
 
@@ -137,6 +201,7 @@ public class WorkerPool implements SmartLifecycle {
                 workers.shutdownNow();
             }
             scheduler.shutdownNow();
+            heartbeats.shutdownNow();
         }
     }
 

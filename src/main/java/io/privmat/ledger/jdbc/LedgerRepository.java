@@ -92,6 +92,18 @@ public class LedgerRepository {
                 datasetId, afterId, limit);
     }
 
+    /** Entries of one caller (subject) only. */
+    public List<LedgerEntry> entriesOf(UUID datasetId, String caller, long afterId, int limit) {
+        return jdbc.query("SELECT * FROM ledger_entry WHERE dataset_id = ? AND caller = ? AND id > ? ORDER BY id LIMIT ?",
+                ENTRY, datasetId, caller, afterId, limit);
+    }
+
+    public long countOf(UUID datasetId, String caller) {
+        Long n = jdbc.queryForObject("SELECT count(*) FROM ledger_entry WHERE dataset_id = ? AND caller = ?", Long.class,
+                datasetId, caller);
+        return n == null ? 0 : n;
+    }
+
     public long count(UUID datasetId) {
         Long n = jdbc.queryForObject("SELECT count(*) FROM ledger_entry WHERE dataset_id = ?", Long.class, datasetId);
         return n == null ? 0 : n;

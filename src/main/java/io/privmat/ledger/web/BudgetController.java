@@ -66,14 +66,22 @@ class BudgetController {
 
     @GetMapping("/ledger")
     @Operation(operationId = "listLedgerEntries", summary = "The ledger entries, oldest first",
-            description = "Keyset-paged: pass the last id seen as 'after'.")
+            description = "Keyset-paged: pass the last id seen as 'after'. The dataset's owner (also after the "
+                    + "dataset is deleted) and ADMIN keys see every entry; a granted analyst sees only the entries of "
+                    + "its own jobs.")
     LedgerPage ledger(@PathVariable UUID datasetId, @RequestParam(defaultValue = "0") long after,
             @RequestParam(defaultValue = "100") int limit) {
-        datasets.visible(datasetId, Caller.current());
+        Caller caller = Caller.current();
+        datasets.requireLedgerReadable(datasetId, caller);
         io.privmat.api.Paging.check("after", after, limit, 1000);
-        List<EntryView> entries = budget.entries(datasetId, after, limit).stream().map(EntryView::of).toList();
+        // Analysts see their own entries only (other analysts' subjects, jobs and parameters are not
+        // theirs to see); the owner and ADMIN see all. The budget totals stay dataset-wide.
+        boolean own = caller.is(io.privmat.security.Role.ANALYST);
+        List<EntryView> entries = (own ? budget.entriesOf(datasetId, caller.subject(), after, limit)
+                : budget.entries(datasetId, after, limit)).stream().map(EntryView::of).toList();
         Long next = entries.size() == limit ? entries.get(entries.size() - 1).id() : null;
-        return new LedgerPage(entries, budget.entryCount(datasetId), next);
+        return new LedgerPage(entries, own ? budget.entryCountOf(datasetId, caller.subject())
+                : budget.entryCount(datasetId), next);
     }
 
     /** The budget of a dataset. */

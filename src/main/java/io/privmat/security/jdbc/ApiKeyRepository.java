@@ -42,6 +42,15 @@ public class ApiKeyRepository {
         return n != null && n > 0;
     }
 
+    /**
+     * The roles of every key (active or revoked) of a subject, after taking a transaction-scoped
+     * lock on the subject so that two concurrent creations cannot both pass the check.
+     */
+    public List<String> lockSubjectRoles(String subject) {
+        jdbc.queryForList("SELECT pg_advisory_xact_lock(hashtext('api_key_subject:' || ?))", subject);
+        return jdbc.queryForList("SELECT DISTINCT role FROM api_key WHERE subject = ?", String.class, subject);
+    }
+
     public long countActiveAdmins() {
         Long n = jdbc.queryForObject("SELECT count(*) FROM api_key WHERE role = 'ADMIN' AND revoked_at IS NULL",
                 Long.class);

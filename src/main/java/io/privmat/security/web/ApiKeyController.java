@@ -97,11 +97,6 @@ class ApiKeyController {
     }
 
     private static String text(String parameter, @Nullable String value) {
-        String v = value == null ? "" : value.strip();
-        if (v.isEmpty() || v.length() > 200) {
-            throw PrivmatException.invalidParameter(parameter, "1–200 characters",
-                    parameter + " must have 1–200 characters");
-        }
-        return v;
+        return io.privmat.api.TextChecks.name(parameter, value, 200);
     }
 }
