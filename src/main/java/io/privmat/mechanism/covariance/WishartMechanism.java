@@ -5,6 +5,7 @@ import io.privmat.mechanism.noise.ContinuousSamplers;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.ApproxDp;
 import io.privmat.privacy.Decimals;
+import io.privmat.privacy.PrivacyFloors;
 
 /**
  * The additive Wishart mechanism (Sheffet, ALT 2019, technique (ii)): release XᵀX + W with
@@ -41,6 +42,7 @@ public final class WishartMechanism {
     public static WishartMechanism of(int d, double rowBound, java.math.BigDecimal epsilon, java.math.BigDecimal delta) {
         double eps = Decimals.toDoubleDown(epsilon);
         double del = Decimals.toDoubleDown(delta);
+        PrivacyFloors.epsilon("epsilon", eps);
         if (!(eps > 0 && eps <= 2)) {
             throw new IllegalArgumentException("epsilon must be in (0, 2] for the Wishart mechanism");
         }

@@ -9,6 +9,8 @@ import io.privmat.mechanism.covariance.GrassmannSampler;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.NoiseSource;
+import io.privmat.privacy.Decimals;
+import io.privmat.privacy.PrivacyFloors;
 import io.privmat.privacy.PureDp;
 import java.math.BigDecimal;
 import java.util.Arrays;
@@ -63,6 +65,12 @@ public final class OrbitSamplingMechanism {
         if (k < 1 || k > d) {
             throw new IllegalArgumentException("k must be in [1, d]");
         }
+        // The smallest share of ε (ε/4 for the eigenvalues, or ε/(k+1) when peeling) is checked
+        // here, at planning, not when the release builds its noise after the charge.
+        double eps = Decimals.toDoubleDown(epsilon);
+        PrivacyFloors.epsilon("epsilon", eps);
+        PrivacyFloors.epsilon("epsilon / " + (spectrum == Spectrum.PEELING ? k + 1 : 4),
+                Math.nextDown(eps / (spectrum == Spectrum.PEELING ? k + 1 : 4)));
         return new OrbitSamplingMechanism(d, k, rowBound, relation, epsilon, spectrum);
     }
 
