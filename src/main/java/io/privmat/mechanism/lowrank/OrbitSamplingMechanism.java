@@ -10,6 +10,7 @@ import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.Decimals;
+import io.privmat.privacy.PrivacyArgumentException;
 import io.privmat.privacy.PrivacyFloors;
 import io.privmat.privacy.PureDp;
 import java.math.BigDecimal;
@@ -36,7 +37,11 @@ import java.util.Map;
  *       ε/(k+1) per step). Pure ε-DP by composition; it samples a different distribution than MV
  *       Algorithm 1 and MV's utility theorem does not apply ("MV-inspired").</li>
  * </ul>
- * The projection sampler fails closed after its proposal limit (the job fails, charge kept).
+ * <b>Sampler failure</b> is data-independent: PROJECTION is offered for k = 1 only (the matrix
+ * Bingham sampler for k ≥ 2 has no acceptance bound that holds for every input, and failed on
+ * concentrated spectra), and both spectra refuse d above {@link
+ * io.privmat.mechanism.covariance.BinghamAcceptance#maxDimension()}; below it, the proposal cap
+ * makes a failure at most 2^-50 likely on every input (docs/mechanisms/low-rank.md).
  */
 public final class OrbitSamplingMechanism {
 
@@ -65,6 +70,14 @@ public final class OrbitSamplingMechanism {
         if (k < 1 || k > d) {
             throw new IllegalArgumentException("k must be in [1, d]");
         }
+        if (spectrum == Spectrum.PROJECTION && k > 1) {
+            // The matrix Bingham sampler's acceptance decays like (vector rate)^k and has no
+            // data-independent bound: on concentrated spectra it failed, a data-dependent bit.
+            throw new PrivacyArgumentException("params.k", "1 for spectrum PROJECTION", "spectrum PROJECTION "
+                    + "samples exactly only k = 1 with a failure probability bounded independently of the data; "
+                    + "use spectrum PEELING for k = " + k);
+        }
+        EigenSamplingMechanism.requireBoundedSampler(d);
         // The smallest share of ε (ε/4 for the eigenvalues, or ε/(k+1) when peeling) is checked
         // here, at planning, not when the release builds its noise after the charge.
         double eps = Decimals.toDoubleDown(epsilon);
