@@ -95,8 +95,10 @@ public final class OrbitSamplingMechanism {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("spectrum", spectrum.name());
         if (spectrum == Spectrum.PEELING) {
+            // upperClamp bounds XᵀX's eigenvalues (n·B²); eigenvector sampling clamps the normalised
+            // eigenvalues of XᵀX/B², whose bound is n: divide, or B < 1 truncates the top eigenvalues.
             CovarianceRelease r = EigenSamplingMechanism.of(d, k, rowBound, relation, epsilon)
-                    .release(gram, upperClamp, false, random);
+                    .release(gram, upperClamp / (rowBound * rowBound), false, random);
             double[] s = Arrays.stream(r.eigenvalues()).map(x -> Math.sqrt(Math.max(x, 0))).toArray();
             facts.put("guarantee", "pure epsilon-DP by composition of k+1 steps (peeling); MV-inspired");
             return new Factorization(null, s, r.components(), 0, d, k, facts);
