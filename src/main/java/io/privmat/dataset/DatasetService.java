@@ -51,7 +51,17 @@ public class DatasetService implements DatasetRows {
         Dataset dataset = new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
                 request.rowNormBound(), DatasetStatus.EMPTY, null, null, null, null, null, null, null,
                 request.budget(), clock.instant(), null);
-        repository.insert(dataset);
+        List<String> vertices = request.vertexLabels();
+        if (vertices == null) {
+            repository.insert(dataset);
+            return dataset;
+        }
+        // The declared universe is written with the dataset: ids 0..N−1 in declared order, fixed
+        // before any edge is seen (docs/adr/0006-privacy-hardening.md).
+        transactions.executeWithoutResult(status -> {
+            repository.insert(dataset);
+            repository.declareVertices(dataset.id(), vertices);
+        });
         return dataset;
     }
 

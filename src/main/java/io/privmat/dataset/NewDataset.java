@@ -1,8 +1,20 @@
 package io.privmat.dataset;
 
 import io.privmat.privacy.Budget;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
-/** A validated request to create a dataset. */
+/**
+ * A validated request to create a dataset.
+ *
+ * @param vertexLabels a graph's declared vertex universe (ids in this order), or null if undeclared
+ */
 public record NewDataset(String owner, String name, DatasetKind kind, Neighbouring neighbouring, @Nullable Double rowNormBound,
-        Budget budget) {}
+        Budget budget, @Nullable List<String> vertexLabels) {
+
+    /** Without a declared vertex universe. */
+    public NewDataset(String owner, String name, DatasetKind kind, Neighbouring neighbouring,
+            @Nullable Double rowNormBound, Budget budget) {
+        this(owner, name, kind, neighbouring, rowNormBound, budget, null);
+    }
+}

@@ -18,12 +18,13 @@ public final class GaussianCalibration {
      * The smallest σ (up to a relative 1e-12, rounded up) for which the Gaussian mechanism with
      * L2 sensitivity Δ is (ε, δ)-DP.
      *
-     * @param epsilon ε ∈ (0, 1000]
+     * @param epsilon ε ∈ [{@link PrivacyFloors#MIN_EPSILON}, 1000]
      * @param delta δ ∈ (0, 1)
      * @param l2Sensitivity Δ ∈ (0, ∞)
      */
     public static double analyticSigma(double epsilon, double delta, double l2Sensitivity) {
         Checks.inOpenClosed("epsilon", epsilon, 0, 1000);
+        PrivacyFloors.epsilon("epsilon", epsilon);
         Checks.inOpen("delta", delta, 0, 1);
         Checks.positive("l2Sensitivity", l2Sensitivity);
         // δ(μ) increases with μ = Δ/σ: find the largest μ with δ(μ) ≤ target.
@@ -58,15 +59,21 @@ public final class GaussianCalibration {
      */
     public static double classicSigma(double epsilon, double delta, double l2Sensitivity) {
         Checks.inOpen("epsilon", epsilon, 0, 1);
+        PrivacyFloors.epsilon("epsilon", epsilon);
         Checks.inOpen("delta", delta, 0, 1);
         Checks.positive("l2Sensitivity", l2Sensitivity);
         return Rounding.up(l2Sensitivity * Math.sqrt(2 * Math.log(1.25 / delta)) / epsilon);
     }
 
-    /** σ = Δ/√(2ρ): the σ at which a Gaussian of sensitivity Δ costs exactly ρ. Rounded up. */
+    /**
+     * σ = Δ/√(2ρ): the σ at which a Gaussian of sensitivity Δ costs exactly ρ. Rounded up.
+     *
+     * @param rho ρ ≥ {@link PrivacyFloors#MIN_RHO}
+     */
     public static double sigmaForRho(double l2Sensitivity, double rho) {
         Checks.positive("l2Sensitivity", l2Sensitivity);
         Checks.positive("rho", rho);
+        PrivacyFloors.rho("rho", rho);
         return Rounding.up(l2Sensitivity / Math.sqrt(2 * rho));
     }
 }

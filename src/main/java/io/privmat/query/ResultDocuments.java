@@ -73,6 +73,8 @@ class ResultDocuments {
             body.put("rows", plan.spec().facts().publicRows());
         }
         body.put("eigenvalues", r.eigenvalues());
+        // True when the answer says more about the noise than about the data (assessed for Wishart).
+        body.put("noiseDominated", r.noiseDominated());
         if (c.pca()) {
             body.put("k", r.k());
             body.put("components", RowMajor.rows(r.components(), d, r.k()));

@@ -13,8 +13,10 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Undirected weighted edge lists {@code u,v[,w]} (CSV or TSV): labels are arbitrary strings mapped
- * to dense ids 0..V−1 in order of first appearance; w defaults to 1 and must lie in [0, 1];
+ * Undirected weighted edge lists {@code u,v[,w]} (CSV or TSV). If the owner declared the vertex
+ * universe at creation, labels must belong to it and keep its ids (V is the declared count, whatever
+ * the edges touch); otherwise labels are arbitrary strings mapped to dense ids 0..V−1 in order of
+ * first appearance; w defaults to 1 and must lie in [0, 1];
  * self-loops and repeated edges (in either orientation) are refused. Bounded memory: labels are
  * resolved per batch against {@code graph_vertex}, and duplicates are found by PostgreSQL over a
  * staged copy of the edges.
@@ -42,9 +44,15 @@ final class EdgeListParser {
     private double[] chunkW;
     private int chunkFill;
 
+    /** True when the owner declared the vertex universe: labels are looked up, never created. */
+    private final boolean declared;
+
     private EdgeListParser(DatasetRepository repository, UUID datasetId, long chunkBytes) {
         this.repository = repository;
         this.datasetId = datasetId;
+        Integer universe = repository.declaredVertices(datasetId);
+        this.declared = universe != null;
+        this.vertices = universe == null ? 0 : universe;
         this.edgesPerChunk = (int) Math.max(1, Math.min(1 << 22, chunkBytes / 16));
         this.chunkU = new int[edgesPerChunk];
         this.chunkV = new int[edgesPerChunk];
@@ -133,6 +141,14 @@ final class EdgeListParser {
             distinct.add(vs[i]);
         }
         Map<String, Integer> ids = new HashMap<>(repository.vertexIds(datasetId, distinct.toArray(String[]::new)));
+        if (declared) {
+            for (int i = 0; i < pending; i++) {
+                if (!ids.containsKey(us[i]) || !ids.containsKey(vs[i])) {
+                    throw InvalidDataException.at(lines[i], ids.containsKey(us[i]) ? 2 : 1,
+                            "vertex label is not in the graph's declared vertex set");
+                }
+            }
+        }
         List<String> fresh = new ArrayList<>();
         for (String label : distinct) {
             if (!ids.containsKey(label)) {

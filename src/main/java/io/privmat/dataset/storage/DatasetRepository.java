@@ -222,6 +222,19 @@ public class DatasetRepository {
         return out;
     }
 
+    /** Declares a graph's vertex universe: its labels get ids 0..N−1 in this order. */
+    public void declareVertices(UUID id, List<String> labels) {
+        jdbc.update("UPDATE dataset SET declared_vertices = ? WHERE id = ?", labels.size(), id);
+        for (int from = 0; from < labels.size(); from += 50_000) {
+            insertVertices(id, labels.subList(from, Math.min(labels.size(), from + 50_000)), from);
+        }
+    }
+
+    /** The size of a graph's declared vertex universe, or null if it derives its vertices from its edges. */
+    public @Nullable Integer declaredVertices(UUID id) {
+        return jdbc.queryForObject("SELECT declared_vertices FROM dataset WHERE id = ?", Integer.class, id);
+    }
+
     public void insertVertices(UUID id, List<String> labels, int firstId) {
         jdbc.batchUpdate("INSERT INTO graph_vertex (dataset_id, vertex_id, label) VALUES (?,?,?)",
                 new org.springframework.jdbc.core.BatchPreparedStatementSetter() {

@@ -2,6 +2,7 @@ package io.privmat.dataset.web;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.math.BigDecimal;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /** Body of {@code POST /v1/datasets}. */
@@ -17,7 +18,25 @@ public record CreateDatasetRequest(
         @Schema(description = "Public L2 bound of a matrix row; rows are clipped to it at upload. "
                 + "Required for MATRIX, not allowed for GRAPH (edge weights must lie in [0, 1]).",
                 example = "1.0") @Nullable Double rowNormBound,
-        @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @Nullable BudgetRequest budget) {
+        @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @Nullable BudgetRequest budget,
+        @Schema(description = "GRAPH only: the public vertex universe, declared by the owner. The upload may use "
+                + "only these labels; a declared vertex without edges is a valid vertex. Omit only for a graph "
+                + "whose vertex set may be derived from its edges (that set then reveals which vertices have "
+                + "edges).") @Nullable VerticesRequest vertices) {
+
+    /** Body without a vertex declaration. */
+    public CreateDatasetRequest(@Nullable String name, @Nullable String kind, @Nullable String neighbouring,
+            @Nullable Double rowNormBound, @Nullable BudgetRequest budget) {
+        this(name, kind, neighbouring, rowNormBound, budget, null);
+    }
+
+    /** A graph's declared vertex universe: either a count (labels "0" … "count − 1") or the labels. */
+    @Schema(name = "VerticesRequest")
+    public record VerticesRequest(
+            @Schema(description = "Labels \"0\" … \"count − 1\"; in [1, 1000000]", example = "1500")
+                    @Nullable Integer count,
+            @Schema(description = "Distinct labels, 1–1000 characters each, at most 1000000") @Nullable
+                    List<String> labels) {}
 
     /** The dataset's total privacy budget. */
     @Schema(name = "BudgetRequest")

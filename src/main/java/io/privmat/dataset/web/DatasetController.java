@@ -177,7 +177,8 @@ class DatasetController {
             Budget budget = new Budget(b.epsilon(), b.delta(), mode,
                     b.approxDeltaFraction() == null ? Budget.DEFAULT_APPROX_DELTA_FRACTION : b.approxDeltaFraction());
             budget.filter(); // fails early if the budget cannot be turned into a filter
-            return new NewDataset(owner, name, kind, neighbouring, bound, budget);
+            return new NewDataset(owner, name, kind, neighbouring, bound, budget,
+                    VertexUniverse.validate(kind, r.vertices()));
         } catch (PrivacyArgumentException e) {
             throw PrivmatException.invalidParameter("budget." + e.parameter(), e.allowedRange(), "budget." + e.getMessage());
         }

@@ -1,6 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.covariance.PostProcessing;
 import io.privmat.mechanism.covariance.WishartMechanism;
 import java.math.BigDecimal;
 import java.util.EnumSet;
@@ -61,7 +60,8 @@ public final class Wishart extends Described {
         return new Plan(spec(kind, budget, params, facts), privacy, noise, Input.GRAM, (data, random) -> {
             double[] noisy = w.release(data.gram(false).gram(), random);
             double[] storable = pca ? null : noisy.clone();
-            return new Release.Covariance(PostProcessing.psdAndTopK(noisy, d, rank, Covariances.upper(facts), !pca),
+            // Debias (subtract k·B²·I), then project: docs/mechanisms/covariance.md.
+            return new Release.Covariance(w.estimate(noisy, rank, Covariances.upper(facts), !pca),
                     pca, false, storable, pca ? Map.of() : meta(w, b2, DEFAULT_NU));
         });
     }

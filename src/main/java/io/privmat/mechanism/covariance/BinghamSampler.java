@@ -13,8 +13,10 @@ import io.privmat.mechanism.noise.NoiseSource;
  * variant that divides (diffprivlib, OpenDP) samples a different, over-concentrated distribution
  * and voids the exponential mechanism's guarantee (mechanisms.md §0.2, §7.3–7.4).
  *
- * <p>Fails closed: after {@link #MAX_PROPOSALS} proposals it throws rather than answer anything
- * else. The number of proposals is never returned or logged.
+ * <p>Fails closed: after a proposal cap it throws rather than answer anything else. The cap is
+ * fixed from the public dimension q ({@link BinghamAcceptance#proposals}) so that the failure
+ * probability is at most 2^-50 for every input: the outcome FAILED is not a data-dependent bit
+ * beyond that data-independent bound. The number of proposals is never returned or logged.
  */
 public final class BinghamSampler {
 
@@ -32,6 +34,10 @@ public final class BinghamSampler {
         if (q == 1) {
             return new double[] {1};
         }
+        // The cap is sized from q alone (BinghamAcceptance) so that a failure has probability at most
+        // 2^-50 whatever the data; mechanisms refuse at planning the q for which that is too much work.
+        long cap = BinghamAcceptance.proposals(q);
+        long maxProposals = cap > 0 ? Math.max(cap, MAX_PROPOSALS) : MAX_PROPOSALS;
         Envelope env = Envelope.of(a);
         double[] shifted = env.shifted();
         double[] omega = env.omega();
@@ -39,7 +45,7 @@ public final class BinghamSampler {
         double b = env.b();
         double logM = -(q - b) / 2 + (q / 2.0) * Math.log(q / b);
         double[] x = new double[q];
-        for (int proposal = 0; proposal < MAX_PROPOSALS; proposal++) {
+        for (long proposal = 0; proposal < maxProposals; proposal++) {
             double norm2 = 0;
             for (int j = 0; j < q; j++) {
                 x[j] = ContinuousSamplers.standardNormal(random) * scale[j];

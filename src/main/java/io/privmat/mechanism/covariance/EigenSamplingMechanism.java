@@ -7,6 +7,7 @@ import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.NoiseSource;
+import io.privmat.privacy.PrivacyArgumentException;
 import io.privmat.privacy.PureDp;
 import java.math.BigDecimal;
 import java.util.Arrays;
@@ -51,7 +52,26 @@ public final class EigenSamplingMechanism {
         if (k < 1 || k > d) {
             throw new IllegalArgumentException("k must be in [1, d]");
         }
+        requireBoundedSampler(d);
         return new EigenSamplingMechanism(d, k, rowBound, epsilon, relation);
+    }
+
+    /**
+     * Refuses, from the public d alone, the dimensions for which the Bingham sampler's failure
+     * probability cannot be bounded by 2^-50 with a bounded amount of work (BinghamAcceptance).
+     */
+    public static void requireBoundedSampler(int d) {
+        int max = BinghamAcceptance.maxDimension();
+        if (d > max) {
+            throw new PrivacyArgumentException("cols", "[1, " + max + "]", "the exact Bingham sampler's failure "
+                    + "probability is bounded independently of the data only for at most " + max + " columns; this "
+                    + "dataset has " + d + " (use ANALYZE_GAUSS or WISHART)");
+        }
+    }
+
+    /** The data-independent bound on the probability that a release fails (sampler cap reached). */
+    public double failureProbabilityBound() {
+        return k * BinghamAcceptance.FAILURE_BOUND;
     }
 
     public PureDp privacyLoss() {

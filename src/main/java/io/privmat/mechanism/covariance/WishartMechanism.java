@@ -1,10 +1,12 @@
 package io.privmat.mechanism.covariance;
 
 import io.privmat.mechanism.linalg.GramAccumulator;
+import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.noise.ContinuousSamplers;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.ApproxDp;
 import io.privmat.privacy.Decimals;
+import io.privmat.privacy.PrivacyFloors;
 
 /**
  * The additive Wishart mechanism (Sheffet, ALT 2019, technique (ii)): release XᵀX + W with
@@ -41,6 +43,7 @@ public final class WishartMechanism {
     public static WishartMechanism of(int d, double rowBound, java.math.BigDecimal epsilon, java.math.BigDecimal delta) {
         double eps = Decimals.toDoubleDown(epsilon);
         double del = Decimals.toDoubleDown(delta);
+        PrivacyFloors.epsilon("epsilon", eps);
         if (!(eps > 0 && eps <= 2)) {
             throw new IllegalArgumentException("epsilon must be in (0, 2] for the Wishart mechanism");
         }
@@ -62,6 +65,37 @@ public final class WishartMechanism {
 
     public double granularity() {
         return Math.scalb(1.0, Math.getExponent(rowBound * rowBound) - 20);
+    }
+
+    /**
+     * The typical spectral size of the centred noise W − k·B²·I: B²·(2√(k·d) + d), the upper edge
+     * of the Marchenko–Pastur law for Wishart_d(B²·I, k) minus its mean. Public.
+     */
+    public double noiseLevel() {
+        return rowBound * rowBound * (2 * Math.sqrt((double) degrees * d) + d);
+    }
+
+    /**
+     * Free post-processing of a {@link #release}: subtract the noise mean k·B²·I (the result is an
+     * unbiased estimate of XᵀX), then project (eigenvalues clamped to [0, upperClamp], upperClamp =
+     * n·B² when n is public, else +∞) and take the top k. Projecting before debiasing, as the
+     * covariance handler did, flattened every answer to n·B²·I whenever k·B² ≥ n·B².
+     * {@link CovarianceRelease#noiseDominated()} is set when the debiased estimate's largest
+     * eigenvalue is at most twice {@link #noiseLevel()}.
+     */
+    public CovarianceRelease estimate(double[] released, int k, double upperClamp, boolean keepMatrix) {
+        if (released.length != d * d) {
+            throw new IllegalArgumentException("expected a " + d + "×" + d + " release");
+        }
+        double[] debiased = released.clone();
+        double bias = degrees * rowBound * rowBound;
+        for (int i = 0; i < d; i++) {
+            debiased[i * d + i] -= bias;
+        }
+        double top = LinearAlgebra.eigen(debiased, d).values()[0];
+        CovarianceRelease projected = PostProcessing.psdAndTopK(debiased, d, k, upperClamp, keepMatrix);
+        return new CovarianceRelease(d, projected.covariance(), projected.eigenvalues(), projected.components(), k,
+                top <= 2 * noiseLevel());
     }
 
     /** XᵀX + W, snapped to the grid; always PSD up to the snapping. */

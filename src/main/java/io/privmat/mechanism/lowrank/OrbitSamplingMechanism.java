@@ -9,6 +9,9 @@ import io.privmat.mechanism.covariance.GrassmannSampler;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.NoiseSource;
+import io.privmat.privacy.Decimals;
+import io.privmat.privacy.PrivacyArgumentException;
+import io.privmat.privacy.PrivacyFloors;
 import io.privmat.privacy.PureDp;
 import java.math.BigDecimal;
 import java.util.Arrays;
@@ -34,7 +37,11 @@ import java.util.Map;
  *       ε/(k+1) per step). Pure ε-DP by composition; it samples a different distribution than MV
  *       Algorithm 1 and MV's utility theorem does not apply ("MV-inspired").</li>
  * </ul>
- * The projection sampler fails closed after its proposal limit (the job fails, charge kept).
+ * <b>Sampler failure</b> is data-independent: PROJECTION is offered for k = 1 only (the matrix
+ * Bingham sampler for k ≥ 2 has no acceptance bound that holds for every input, and failed on
+ * concentrated spectra), and both spectra refuse d above {@link
+ * io.privmat.mechanism.covariance.BinghamAcceptance#maxDimension()}; below it, the proposal cap
+ * makes a failure at most 2^-50 likely on every input (docs/mechanisms/low-rank.md).
  */
 public final class OrbitSamplingMechanism {
 
@@ -63,6 +70,20 @@ public final class OrbitSamplingMechanism {
         if (k < 1 || k > d) {
             throw new IllegalArgumentException("k must be in [1, d]");
         }
+        if (spectrum == Spectrum.PROJECTION && k > 1) {
+            // The matrix Bingham sampler's acceptance decays like (vector rate)^k and has no
+            // data-independent bound: on concentrated spectra it failed, a data-dependent bit.
+            throw new PrivacyArgumentException("params.k", "1 for spectrum PROJECTION", "spectrum PROJECTION "
+                    + "samples exactly only k = 1 with a failure probability bounded independently of the data; "
+                    + "use spectrum PEELING for k = " + k);
+        }
+        EigenSamplingMechanism.requireBoundedSampler(d);
+        // The smallest share of ε (ε/4 for the eigenvalues, or ε/(k+1) when peeling) is checked
+        // here, at planning, not when the release builds its noise after the charge.
+        double eps = Decimals.toDoubleDown(epsilon);
+        PrivacyFloors.epsilon("epsilon", eps);
+        PrivacyFloors.epsilon("epsilon / " + (spectrum == Spectrum.PEELING ? k + 1 : 4),
+                Math.nextDown(eps / (spectrum == Spectrum.PEELING ? k + 1 : 4)));
         return new OrbitSamplingMechanism(d, k, rowBound, relation, epsilon, spectrum);
     }
 
@@ -74,8 +95,10 @@ public final class OrbitSamplingMechanism {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("spectrum", spectrum.name());
         if (spectrum == Spectrum.PEELING) {
+            // upperClamp bounds XᵀX's eigenvalues (n·B²); eigenvector sampling clamps the normalised
+            // eigenvalues of XᵀX/B², whose bound is n: divide, or B < 1 truncates the top eigenvalues.
             CovarianceRelease r = EigenSamplingMechanism.of(d, k, rowBound, relation, epsilon)
-                    .release(gram, upperClamp, false, random);
+                    .release(gram, upperClamp / (rowBound * rowBound), false, random);
             double[] s = Arrays.stream(r.eigenvalues()).map(x -> Math.sqrt(Math.max(x, 0))).toArray();
             facts.put("guarantee", "pure epsilon-DP by composition of k+1 steps (peeling); MV-inspired");
             return new Factorization(null, s, r.components(), 0, d, k, facts);

@@ -1,6 +1,7 @@
 package io.privmat.mechanism.noise;
 
 import io.privmat.privacy.GaussianLoss;
+import io.privmat.privacy.PrivacyFloors;
 
 /**
  * Plans for adding exact integer noise on a power-of-two grid, computed from public parameters
@@ -24,7 +25,11 @@ public final class GridNoise {
      * within the budget the caller calibrated for.
      */
     public static final double CALIBRATION_MARGIN = 1 + 0x1p-11;
-    private static final int SIGMA_MANTISSA_BITS = 20;
+    /**
+     * Largest discrete Laplace scale in grid steps: the sampler computes u + t·v in a long, with v
+     * geometric, so 2^53 leaves 2^10 for v (overflow probability below e^-1000).
+     */
+    static final double MAX_LAPLACE_STEPS = 0x1p53;
 
     private GridNoise() {}
 
@@ -70,34 +75,32 @@ public final class GridNoise {
             double inflated = Math.nextUp(l2Sensitivity + Math.nextUp(g * rootP));
             return new GaussianPlan(g, s * s, 1, sigmaUsed, new GaussianLoss(inflated, sigmaUsed));
         }
-        int exponent = Math.getExponent(sigmaGrid);
-        int shift = SIGMA_MANTISSA_BITS - exponent;
-        long mantissa = (long) Math.ceil(Math.scalb(sigmaGrid, shift));
-        long num;
-        long den;
-        if (shift >= 0) {
-            num = Math.multiplyExact(mantissa, mantissa);
-            den = 1L << Math.multiplyExact(2, shift);
-        } else {
-            num = Math.multiplyExact(Math.multiplyExact(mantissa, mantissa), 1L << Math.multiplyExact(-2, shift));
-            den = 1;
-        }
-        double sigmaUsed = Math.scalb((double) mantissa, -shift) * g;
-        double inflated = Math.nextUp(l2Sensitivity + Math.nextUp(g * rootP));
-        return new GaussianPlan(g, num, den, sigmaUsed, new GaussianLoss(inflated, sigmaUsed));
+        // σ_grid ≥ 2^31 means σ² in grid steps is at least 2^62, past what the exact sampler's 64-bit
+        // numerator holds (the earlier mantissa·2^k encoding overflowed, or for k ≥ 32 wrapped its
+        // shift and sampled far less noise than it charged). It happens only for losses far below any
+        // useful one (σ·√p/Δ ≥ 2^18): refuse, as io.privmat.privacy.PrivacyFloors documents.
+        throw PrivacyFloors.noiseTooLarge("sigma", "σ·√p/Δ < 2^18",
+                "Gaussian noise of standard deviation " + sigma + " for sensitivity " + l2Sensitivity + " in "
+                        + dimension + " dimensions");
     }
 
     /** Plans Laplace noise achieving at most ε for a p-dimensional query of L1 sensitivity Δ₁. */
     public static LaplacePlan laplace(double l1Sensitivity, double epsilon, long dimension) {
         requirePositive("l1Sensitivity", l1Sensitivity);
-        requirePositive("epsilon", epsilon);
+        PrivacyFloors.epsilon("epsilon", epsilon);
         if (dimension < 1) {
             throw new IllegalArgumentException("dimension must be >= 1");
         }
         double scale = l1Sensitivity / epsilon;
         double g = powerOfTwoAtMost(Math.min(scale, l1Sensitivity / dimension) * 0x1p-12);
         double inflatedSteps = Math.nextUp((l1Sensitivity + g * dimension) / g);
-        long t = (long) Math.ceil(Math.nextUp(inflatedSteps / epsilon));
+        double steps = Math.ceil(Math.nextUp(inflatedSteps / epsilon));
+        if (!(steps <= MAX_LAPLACE_STEPS)) {
+            // A long would saturate (and the charge fall below the loss); refuse instead.
+            throw PrivacyFloors.noiseTooLarge("epsilon", "ε ≥ " + inflatedSteps + "·2^-53",
+                    "a Laplace scale of " + steps + " grid steps (more than 2^53)");
+        }
+        long t = (long) steps;
         double achieved = inflatedSteps / t;
         return new LaplacePlan(g, t, Math.nextUp(achieved));
     }

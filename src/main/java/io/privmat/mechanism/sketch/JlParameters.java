@@ -1,5 +1,7 @@
 package io.privmat.mechanism.sketch;
 
+import io.privmat.privacy.PrivacyFloors;
+
 /**
  * Public parameters of a JL sketch (mechanisms.md §5.1): r = ⌈8·ln(2/ν)/η²⌉ projections, so that
  * a fixed quadratic form is estimated within relative error η with probability ≥ 1 − ν (χ²
@@ -17,6 +19,7 @@ public record JlParameters(int r, double floor, double epsilon, double delta, do
     public static final int MAX_R = 100_000;
 
     public static JlParameters of(double epsilon, double delta, double eta, double nu, double b2) {
+        PrivacyFloors.epsilon("epsilon", epsilon);
         require(epsilon > 0 && epsilon <= 10, "epsilon must be in (0, 10]");
         require(delta > 0 && delta < 0.1, "delta must be in (0, 0.1)");
         require(eta > 0 && eta < 1, "eta must be in (0, 1)");

@@ -183,10 +183,13 @@ class CatalogueSchemas {
                 .addProperty("centered", new BooleanSchema()).addProperty("scale", new StringSchema())
                 .addProperty("rows", new IntegerSchema().format("int64").description("n, only when it is public"))
                 .addProperty("eigenvalues", vector).addProperty("covariance", matrix)
+                .addProperty("noiseDominated", new BooleanSchema().description("the estimate is within the noise's "
+                        + "own typical size (assessed for WISHART; false where not assessed)"))
                 .addProperty("releaseId", new StringSchema().format("uuid")).addProperty("release", new StringSchema()));
         kinds.put("PcaResult", head("PCA: the top-k components (d × k) and the eigenvalues")
                 .addProperty("centered", new BooleanSchema()).addProperty("scale", new StringSchema())
                 .addProperty("rows", new IntegerSchema().format("int64")).addProperty("eigenvalues", vector)
+                .addProperty("noiseDominated", new BooleanSchema())
                 .addProperty("k", new IntegerSchema()).addProperty("components", matrix));
         kinds.put("FactorsResult", head("LOW_RANK and TOP_SINGULAR_VECTORS: s, v (d × k) and, for LOW_RANK, u "
                 + "(m × k, inline when m·k ≤ 100000, always as .npy)")

@@ -311,15 +311,19 @@ class LowRankMechanismsTest {
             }
         }
         assertThat(inTop2).isGreaterThan(1.8);
-        // The exact rank-2 projection sampler works when the spectrum is not too concentrated
-        // (small ε), and fails closed rather than answer otherwise.
-        Factorization projection = OrbitSamplingMechanism.of(d, 2, 1, NeighbouringRelation.REPLACE_ONE,
-                new BigDecimal("0.002"), OrbitSamplingMechanism.Spectrum.PROJECTION).release(c, m,
-                TestNoiseSources.seeded(13));
-        assertOrthonormal(projection.v(), d, 2);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OrbitSamplingMechanism.of(d, 2, 1,
-                NeighbouringRelation.REPLACE_ONE, new BigDecimal("5"), OrbitSamplingMechanism.Spectrum.PROJECTION)
-                .release(c, m, TestNoiseSources.seeded(14)))
-                .isInstanceOf(io.privmat.mechanism.covariance.BinghamSampler.SamplerFailureException.class);
+        // The rank-2 projection sampler failed on concentrated spectra (ε = 5) and not on flat ones
+        // (ε = 0.002): a data-dependent bit. It is now refused at planning, whatever ε and the data.
+        for (String eps : new String[] {"0.002", "5"}) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> OrbitSamplingMechanism.of(d, 2, 1,
+                    NeighbouringRelation.REPLACE_ONE, new BigDecimal(eps), OrbitSamplingMechanism.Spectrum.PROJECTION))
+                    .isInstanceOf(io.privmat.privacy.PrivacyArgumentException.class);
+        }
+        // Dimensions past the data-independent acceptance bound are refused for both spectra.
+        int tooWide = io.privmat.mechanism.covariance.BinghamAcceptance.maxDimension() + 1;
+        for (OrbitSamplingMechanism.Spectrum spectrum : OrbitSamplingMechanism.Spectrum.values()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> OrbitSamplingMechanism.of(tooWide, 1, 1,
+                    NeighbouringRelation.REPLACE_ONE, BigDecimal.ONE, spectrum))
+                    .isInstanceOf(io.privmat.privacy.PrivacyArgumentException.class);
+        }
     }
 }

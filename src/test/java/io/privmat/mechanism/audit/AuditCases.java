@@ -1,0 +1,273 @@
+package io.privmat.mechanism.audit;
+
+import io.privmat.mechanism.GaussianVectorMechanism;
+import io.privmat.mechanism.LaplaceVectorMechanism;
+import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.covariance.AnalyzeGaussMechanism;
+import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.covariance.EigenSamplingMechanism;
+import io.privmat.mechanism.covariance.WishartMechanism;
+import io.privmat.mechanism.lowrank.Factorization;
+import io.privmat.mechanism.lowrank.OrbitSamplingMechanism;
+import io.privmat.mechanism.noise.NoiseSource;
+import io.privmat.mechanism.noise.TestNoiseSources;
+import io.privmat.mechanism.sketch.JlGraphSketch;
+import io.privmat.mechanism.sketch.JlMatrixSketch;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The audited mechanisms: each on a small exact instance, with a worst-case neighbouring pair for
+ * its relation (docs/privacy-audit.md), the claimed (ε, δ), and a mutant that under-calibrates its
+ * noise. Every output is reduced to one or two post-processed statistics, which cannot increase
+ * the privacy loss, so a lower bound on the statistics' ε is a lower bound on the mechanism's.
+ */
+final class AuditCases {
+
+    private AuditCases() {}
+
+    /** One release on a fixed input, reduced to its audited statistics. */
+    @FunctionalInterface
+    interface Release {
+        double[] sample(NoiseSource random);
+    }
+
+    /**
+     * @param samples samples per side (D and D′) in CI; the benchmark multiplies it
+     */
+    record AuditCase(String mechanism, String relation, double claimedEpsilon, double delta, String mutation,
+            int samples, Release honestD, Release honestNeighbour, Release mutantD, Release mutantNeighbour) {
+
+        @Override
+        public String toString() {
+            return mechanism + " / " + relation;
+        }
+    }
+
+    static final double B = 1;
+    private static final double R = 1 / Math.sqrt(2);
+
+    static List<AuditCase> all() {
+        List<AuditCase> cases = new ArrayList<>();
+        for (NeighbouringRelation rel : NeighbouringRelation.values()) {
+            cases.add(laplace(rel));
+        }
+        cases.add(laplaceEpsilonTimes15());
+        for (NeighbouringRelation rel : NeighbouringRelation.values()) {
+            cases.add(gaussian(rel));
+        }
+        for (NeighbouringRelation rel : NeighbouringRelation.values()) {
+            cases.add(analyzeGauss(rel));
+        }
+        for (NeighbouringRelation rel : NeighbouringRelation.values()) {
+            cases.add(wishart(rel));
+        }
+        cases.add(jlMatrix());
+        cases.add(jlGraph());
+        for (NeighbouringRelation rel : NeighbouringRelation.values()) {
+            cases.add(eigenSampling(rel));
+        }
+        for (NeighbouringRelation rel : NeighbouringRelation.values()) {
+            cases.add(orbitProjection(rel));
+        }
+        return cases;
+    }
+
+    /** Column sums, d = 1: the row x = B against its absence (ADD_REMOVE) or against −B (REPLACE_ONE). */
+    static AuditCase laplace(NeighbouringRelation rel) {
+        double eps = 1;
+        double l1 = Sensitivities.columnSumsL1(B, 1, rel);
+        LaplaceVectorMechanism honest = LaplaceVectorMechanism.of(l1, eps, 1);
+        LaplaceVectorMechanism mutant = LaplaceVectorMechanism.of(l1 / 2, eps, 1);
+        double[] d = {B};
+        double[] n = rel == NeighbouringRelation.ADD_REMOVE ? new double[] {0} : new double[] {-B};
+        return new AuditCase("Laplace column sums (d=1)", rel.name(), eps, 0, "sensitivity halved", 100_000,
+                r -> honest.release(d, r), r -> honest.release(n, r),
+                r -> mutant.release(d, r), r -> mutant.release(n, r));
+    }
+
+    /** As {@link #laplace} under ADD_REMOVE, with a mutant whose noise is calibrated to ε × 1.5. */
+    static AuditCase laplaceEpsilonTimes15() {
+        double eps = 1;
+        double l1 = Sensitivities.columnSumsL1(B, 1, NeighbouringRelation.ADD_REMOVE);
+        LaplaceVectorMechanism honest = LaplaceVectorMechanism.of(l1, eps, 1);
+        LaplaceVectorMechanism mutant = LaplaceVectorMechanism.of(l1, 1.5 * eps, 1);
+        double[] d = {B};
+        double[] n = {0};
+        return new AuditCase("Laplace column sums (d=1)", "ADD_REMOVE", eps, 0, "noise for epsilon x 1.5", 100_000,
+                r -> honest.release(d, r), r -> honest.release(n, r),
+                r -> mutant.release(d, r), r -> mutant.release(n, r));
+    }
+
+    /**
+     * Column sums, d = 2, ρ = 0.5 (μ ≈ 1): the row (B, B)/√2 against its absence or its negation;
+     * statistic out₀ + out₁ (the projection on the difference). Claimed δ is the loss's exact δ(ε = 1).
+     */
+    static AuditCase gaussian(NeighbouringRelation rel) {
+        double l2 = Sensitivities.columnSumsL2(B, rel);
+        GaussianVectorMechanism honest = GaussianVectorMechanism.forRho(l2, 0.5, 2);
+        GaussianVectorMechanism mutant = GaussianVectorMechanism.forRho(l2 / 2, 0.5, 2);
+        double eps = 1;
+        double delta = honest.privacyLoss().delta(eps);
+        double[] d = {B * R, B * R};
+        double[] n = rel == NeighbouringRelation.ADD_REMOVE ? new double[] {0, 0} : new double[] {-B * R, -B * R};
+        return new AuditCase("Gaussian column sums (d=2, rho=0.5)", rel.name(), eps, delta, "sensitivity halved",
+                100_000, r -> sum(honest.release(d, r)), r -> sum(honest.release(n, r)),
+                r -> sum(mutant.release(d, r)), r -> sum(mutant.release(n, r)));
+    }
+
+    /**
+     * Analyze Gauss, d = 2, ρ = 0.5: XᵀX = e₁e₁ᵀ against 0 (ADD_REMOVE; statistic C₀₀) or against
+     * e₂e₂ᵀ (REPLACE_ONE, orthogonal rows are the worst case; statistic C₀₀ − C₁₁).
+     */
+    static AuditCase analyzeGauss(NeighbouringRelation rel) {
+        AnalyzeGaussMechanism honest = AnalyzeGaussMechanism.forRho(2, B, rel, 0.5);
+        AnalyzeGaussMechanism mutant = AnalyzeGaussMechanism.forRho(2, B * R, rel, 0.5);
+        double eps = 1;
+        double delta = honest.privacyLoss().delta(eps);
+        double[] d = {B * B, 0, 0, 0};
+        double[] n = rel == NeighbouringRelation.ADD_REMOVE ? new double[] {0, 0, 0, 0} : new double[] {0, 0, 0, B * B};
+        // 15 000 samples: each release splits its d² draws over the cores, which costs more than the draws.
+        return new AuditCase("Analyze Gauss (d=2, rho=0.5)", rel.name(), eps, delta, "sensitivity halved",
+                15_000, r -> diagonal(honest.release(d, r), rel), r -> diagonal(honest.release(n, r), rel),
+                r -> diagonal(mutant.release(d, r), rel), r -> diagonal(mutant.release(n, r), rel));
+    }
+
+    /** Additive Wishart (ε, δ) = (1, 0.01), same pairs and statistics as Analyze Gauss. */
+    static AuditCase wishart(NeighbouringRelation rel) {
+        BigDecimal eps = BigDecimal.ONE;
+        BigDecimal delta = new BigDecimal("0.01");
+        WishartMechanism honest = WishartMechanism.of(2, B, eps, delta);
+        // Noise scale B²/64 while the rows still have norm B: a sensitivity 64 times too small.
+        WishartMechanism mutant = WishartMechanism.of(2, B / 8, eps, delta);
+        double[] d = {B * B, 0, 0, 0};
+        double[] n = rel == NeighbouringRelation.ADD_REMOVE ? new double[] {0, 0, 0, 0} : new double[] {0, 0, 0, B * B};
+        return new AuditCase("Wishart (d=2, k=" + honest.degrees() + ")", rel.name(), 1, 0.01,
+                "noise scale B^2/64", 100_000, r -> diagonal(honest.release(d, r), rel),
+                r -> diagonal(honest.release(n, r), rel), r -> diagonal(mutant.release(d, r), rel),
+                r -> diagonal(mutant.release(n, r), rel));
+    }
+
+    /**
+     * JL matrix sketch, d = 1, (ε, δ) = (1, 0.01), η = 0.9, ν = 0.5 (r = 14): the row B against its
+     * absence (the sketch treats ADD_REMOVE and REPLACE_ONE alike; a rank-one change of norm B²);
+     * statistic ln‖M‖².
+     */
+    static AuditCase jlMatrix() {
+        BigDecimal eps = BigDecimal.ONE;
+        BigDecimal delta = new BigDecimal("0.01");
+        JlMatrixSketch honest = JlMatrixSketch.of(1, B, eps, delta, 0.9, 0.5);
+        JlMatrixSketch mutant = JlMatrixSketch.of(1, B / 8, eps, delta, 0.9, 0.5);
+        double[] d = {B * B};
+        double[] n = {0};
+        return new AuditCase("JL matrix sketch (d=1, r=" + honest.parameters().r() + ")", "ADD_REMOVE", 1, 0.01,
+                "floor W/64", 100_000, r -> logNorm(honest.release(d, r)), r -> logNorm(honest.release(n, r)),
+                r -> logNorm(mutant.release(d, r)), r -> logNorm(mutant.release(n, r)));
+    }
+
+    /**
+     * JL graph sketch on the smallest admitted vertex set, (ε, δ) = (1, 0.05), η = 0.95, ν = 0.9:
+     * one edge {0, 1} of weight 1 against no edge; statistic ln‖M(e₀ − e₁)‖².
+     */
+    static AuditCase jlGraph() {
+        BigDecimal eps = BigDecimal.ONE;
+        BigDecimal delta = new BigDecimal("0.05");
+        // Twice the smallest admitted vertex count, so that the edge keeps half its weight (1 − w/n = 1/2).
+        int vertices = 2 * (int) Math.ceil(JlGraphSketch.of(1_000_000, eps, delta, 0.95, 0.9).parameters().floor());
+        JlGraphSketch honest = JlGraphSketch.of(vertices, eps, delta, 0.95, 0.9);
+        // The mutant claims the same (ε, δ) for a weight change of 256 (256 parallel unit edges).
+        int r = honest.parameters().r();
+        JlGraphSketch.EdgeSource one = v -> v.edge(0, 1, 1);
+        JlGraphSketch.EdgeSource heavy = v -> {
+            for (int i = 0; i < 256; i++) {
+                v.edge(0, 1, 1);
+            }
+        };
+        JlGraphSketch.EdgeSource none = v -> { };
+        return new AuditCase("JL graph sketch (n=" + vertices + ", r=" + r + ")", "EDGE", 1, 0.05,
+                "edge weight 256", 5_000, rr -> edgeStat(honest.release(one, rr), r),
+                rr -> edgeStat(honest.release(none, rr), r), rr -> edgeStat(honest.release(heavy, rr), r),
+                rr -> edgeStat(honest.release(none, rr), r));
+    }
+
+    /**
+     * Eigenvector sampling, d = 2, k = 1, ε = 1: {e₁} against {} (ADD_REMOVE) or {e₁, e₁} against
+     * {e₁, e₂} (REPLACE_ONE: eigenvalues (2, 0) vs (1, 1), utility of e₁ 2 vs 1); statistics
+     * (top released eigenvalue, |u₀|).
+     */
+    static AuditCase eigenSampling(NeighbouringRelation rel) {
+        BigDecimal eps = BigDecimal.ONE;
+        EigenSamplingMechanism honest = EigenSamplingMechanism.of(2, 1, B, rel, eps);
+        EigenSamplingMechanism mutant = EigenSamplingMechanism.of(2, 1, B / 3, rel, eps);
+        double[][] pair = coveragePair(rel);
+        double inf = Double.POSITIVE_INFINITY;
+        return new AuditCase("Eigenvector sampling (d=2, k=1)", rel.name(), 1, 0, "sensitivity / 9", 40_000,
+                r -> covStat(honest.release(pair[0], inf, false, r)), r -> covStat(honest.release(pair[1], inf, false, r)),
+                r -> covStat(mutant.release(pair[0], inf, false, r)), r -> covStat(mutant.release(pair[1], inf, false, r)));
+    }
+
+    /** Orbit sampling, PROJECTION, d = 2, k = 1, ε = 1; pairs and statistics as eigenvector sampling. */
+    static AuditCase orbitProjection(NeighbouringRelation rel) {
+        BigDecimal eps = BigDecimal.ONE;
+        OrbitSamplingMechanism honest = OrbitSamplingMechanism.of(2, 1, B, rel, eps,
+                OrbitSamplingMechanism.Spectrum.PROJECTION);
+        OrbitSamplingMechanism mutant = OrbitSamplingMechanism.of(2, 1, B / 3, rel, eps,
+                OrbitSamplingMechanism.Spectrum.PROJECTION);
+        double[][] pair = coveragePair(rel);
+        double inf = Double.POSITIVE_INFINITY;
+        return new AuditCase("Orbit sampling PROJECTION (d=2, k=1)", rel.name(), 1, 0, "sensitivity / 9", 40_000,
+                r -> orbitStat(honest.release(pair[0], inf, r)), r -> orbitStat(honest.release(pair[1], inf, r)),
+                r -> orbitStat(mutant.release(pair[0], inf, r)), r -> orbitStat(mutant.release(pair[1], inf, r)));
+    }
+
+    private static double[][] coveragePair(NeighbouringRelation rel) {
+        return rel == NeighbouringRelation.ADD_REMOVE
+                ? new double[][] {{B * B, 0, 0, 0}, {0, 0, 0, 0}}
+                : new double[][] {{2 * B * B, 0, 0, 0}, {B * B, 0, 0, B * B}};
+    }
+
+    private static double[] sum(double[] v) {
+        return new double[] {v[0] + v[1]};
+    }
+
+    private static double[] diagonal(double[] c, NeighbouringRelation rel) {
+        return new double[] {rel == NeighbouringRelation.ADD_REMOVE ? c[0] : c[0] - c[3]};
+    }
+
+    private static double[] logNorm(double[] m) {
+        double s = 0;
+        for (double v : m) {
+            s += v * v;
+        }
+        return new double[] {Math.log(s)};
+    }
+
+    private static double[] edgeStat(double[] sketch, int r) {
+        double s = 0;
+        for (int j = 0; j < r; j++) {
+            double v = sketch[j] - sketch[r + j];
+            s += v * v;
+        }
+        return new double[] {Math.log(s)};
+    }
+
+    private static double[] covStat(CovarianceRelease release) {
+        return new double[] {release.eigenvalues()[0], Math.abs(release.components()[0])};
+    }
+
+    private static double[] orbitStat(Factorization f) {
+        return new double[] {f.s()[0], Math.abs(f.v()[0])};
+    }
+
+    /** n outputs of one release from a seeded source. */
+    static double[][] draw(Release release, int n, long seed) {
+        NoiseSource random = TestNoiseSources.seeded(seed);
+        double[][] out = new double[n][];
+        for (int i = 0; i < n; i++) {
+            out[i] = release.sample(random);
+        }
+        return out;
+    }
+}
