@@ -210,9 +210,12 @@ public final class GridNoise {
         requireSquare(matrix, d);
         double g = plan.granularity();
         double[] out = new double[d * d];
+        long[] noise = new long[(int) ((long) d * (d + 1) / 2)];
+        ExactSamplers.fillDiscreteGaussian(random, plan.sigmaSquaredNum(), plan.sigmaSquaredDen(), noise);
+        int next = 0;
         for (int i = 0; i < d; i++) {
             for (int j = i; j < d; j++) {
-                long z = ExactSamplers.discreteGaussian(random, plan.sigmaSquaredNum(), plan.sigmaSquaredDen());
+                long z = noise[next++];
                 double value = (roundToGrid(matrix[i * d + j], g) + z) * g;
                 out[i * d + j] = value;
                 out[j * d + i] = value;
