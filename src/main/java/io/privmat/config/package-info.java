@@ -1,4 +1,7 @@
-/** Cross-cutting start-up configuration: the embedded PostgreSQL used when no database is configured. */
+/**
+ * Cross-cutting start-up configuration: the embedded PostgreSQL used when no database is
+ * configured, and the choice of native BLAS/LAPACK (system, bundled OpenBLAS or pure Java).
+ */
 @NullMarked
 package io.privmat.config;
 

@@ -14,5 +14,11 @@ public enum AccountingMode {
      */
     BASIC,
     /** Pure ε-DP: δ_B = 0 and Σε ≤ ε_B. See {@link PureFilter}. */
-    PURE
+    PURE,
+    /**
+     * Gaussian DP: Σμ_i² ≤ μ_B² with μ_B exact for (ε_B, δ_B); exact for Gaussian mechanisms and
+     * valid under fully adaptive composition (Smith and Thakurta 2022). Charges Gaussian and pure
+     * losses only. See {@link GdpFilter} and docs/adr/0007-gdp-accounting.md.
+     */
+    GDP
 }

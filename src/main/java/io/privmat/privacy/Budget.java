@@ -5,8 +5,8 @@ import java.math.BigDecimal;
 /**
  * A dataset's total privacy budget (ε_B, δ_B) and its accounting mode.
  *
- * <p>Allowed ranges: ε_B ∈ (0, 100]. δ_B ∈ (0, 0.01] for {@code ZCDP} (the zCDP conversion needs
- * δ &gt; 0), δ_B ∈ [0, 0.01] for {@code BASIC} and δ_B = 0 for {@code PURE}. δ_B above 1% is
+ * <p>Allowed ranges: ε_B ∈ (0, 100]. δ_B ∈ (0, 0.01] for {@code ZCDP} and {@code GDP} (their
+ * conversions need δ &gt; 0), δ_B ∈ [0, 0.01] for {@code BASIC} and δ_B = 0 for {@code PURE}. δ_B above 1% is
  * refused: it no longer describes a meaningful guarantee for datasets of any realistic size.
  * {@code approxDeltaFraction} ∈ [0, 1) is the share of δ_B reserved (ZCDP only) for (ε, δ)-only
  * mechanisms such as JL or Wishart; the rest is spent by the zCDP → (ε, δ) conversion.
@@ -27,13 +27,13 @@ public record Budget(BigDecimal epsilon, BigDecimal delta, AccountingMode mode, 
 
     public Budget {
         if (mode == null) {
-            throw new PrivacyArgumentException("accounting", "ZCDP | BASIC | PURE",
-                    "accounting must be one of ZCDP, BASIC, PURE");
+            throw new PrivacyArgumentException("accounting", "ZCDP | BASIC | PURE | GDP",
+                    "accounting must be one of ZCDP, BASIC, PURE, GDP");
         }
         Checks.inOpenClosed("epsilon", epsilon, BigDecimal.ZERO, MAX_EPSILON);
         Checks.present("delta", delta);
         switch (mode) {
-            case ZCDP -> Checks.inOpenClosed("delta", delta, BigDecimal.ZERO, MAX_DELTA);
+            case ZCDP, GDP -> Checks.inOpenClosed("delta", delta, BigDecimal.ZERO, MAX_DELTA);
             case BASIC -> Checks.inClosed("delta", delta, BigDecimal.ZERO, MAX_DELTA);
             case PURE -> {
                 if (delta.signum() != 0) {
@@ -63,6 +63,7 @@ public record Budget(BigDecimal epsilon, BigDecimal delta, AccountingMode mode, 
             case ZCDP -> new ZcdpFilter(this);
             case BASIC -> new BasicFilter(this);
             case PURE -> new PureFilter(this);
+            case GDP -> new GdpFilter(this);
         };
     }
 }

@@ -10,7 +10,7 @@ import java.math.BigDecimal;
  * <p>Admission depends only on public state (earlier charges, computed from public parameters),
  * so a refusal costs nothing. Costs are rounded up, caps and remainders down.
  */
-public sealed interface BudgetFilter permits ZcdpFilter, BasicFilter, PureFilter {
+public sealed interface BudgetFilter permits ZcdpFilter, BasicFilter, PureFilter, GdpFilter {
 
     Budget budget();
 

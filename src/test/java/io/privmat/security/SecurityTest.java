@@ -219,4 +219,12 @@ class SecurityTest extends ApiTest {
             assertThat(seen.get("finishedAt").isNull()).as(relation).isEqualTo(hidden);
         }
     }
+
+    @Test
+    void infoNamesTheBlasBackendForAdmins() {
+        JsonNode blas = sendAs(ADMIN_KEY, HttpRequest.newBuilder(uri("/actuator/info")).GET()).json().get("blas");
+        assertThat(blas.get("implementation").asString()).isEqualTo(io.privmat.mechanism.linalg.LinearAlgebra.implementation());
+        assertThat(blas.get("native").asBoolean()).isEqualTo(io.privmat.mechanism.linalg.LinearAlgebra.isNative());
+        assertThat(sendAs(ownerKey(), HttpRequest.newBuilder(uri("/actuator/info")).GET()).status()).isEqualTo(403);
+    }
 }

@@ -49,9 +49,30 @@ public class DatasetRepository {
     public DatasetRepository(JdbcTemplate jdbc, DataSource dataSource) {
         this.jdbc = jdbc;
         this.dataSource = dataSource;
-        this.streaming = new JdbcTemplate(dataSource);
+        this.streaming = new JdbcTemplate(dataSource) {
+            @Override
+            protected void applyStatementSettings(java.sql.Statement statement) throws SQLException {
+                super.applyStatementSettings(statement);
+                binaryFromFirstExecution(statement);
+            }
+        };
         // One chunk (a few MiB) per round trip; needs a transaction (cursor-based fetch).
         this.streaming.setFetchSize(1);
+    }
+
+    /**
+     * Chunk reads get binary results from their first execution on every connection. pgJDBC runs
+     * the first four executions of a statement per connection unnamed (its prepareThreshold, 5),
+     * and unnamed statements get text results: bytea then arrives as hex, twice the bytes plus a
+     * decode — the first jobs after each start (and after each pool connection renewal) read
+     * data about 3× slower (docs/benchmarks.md, "Cold start"). A negative threshold on the
+     * statement makes pgJDBC prepare it on the server and ask for binary results at once; it is set
+     * on each statement, so it holds for every connection, embedded or external database alike.
+     */
+    public static void binaryFromFirstExecution(java.sql.Statement statement) throws SQLException {
+        if (statement.isWrapperFor(org.postgresql.PGStatement.class)) {
+            statement.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(-1);
+        }
     }
 
     private static final RowMapper<Dataset> MAPPER = (rs, i) -> new Dataset(

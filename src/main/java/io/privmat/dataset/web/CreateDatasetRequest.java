@@ -43,9 +43,9 @@ public record CreateDatasetRequest(
     public record BudgetRequest(
             @Schema(description = "Total epsilon, in (0, 100]", requiredMode = Schema.RequiredMode.REQUIRED,
                     example = "1.0") @Nullable BigDecimal epsilon,
-            @Schema(description = "Total delta: (0, 0.01] for ZCDP, [0, 0.01] for BASIC, 0 for PURE",
+            @Schema(description = "Total delta: (0, 0.01] for ZCDP and GDP, [0, 0.01] for BASIC, 0 for PURE",
                     requiredMode = Schema.RequiredMode.REQUIRED, example = "1e-6") @Nullable BigDecimal delta,
-            @Schema(description = "Accounting mode; default ZCDP", allowableValues = {"ZCDP", "BASIC", "PURE"},
+            @Schema(description = "Accounting mode; default ZCDP", allowableValues = {"ZCDP", "BASIC", "PURE", "GDP"},
                     defaultValue = "ZCDP")
                     @Nullable String accounting,
             @Schema(description = "ZCDP only: share of delta reserved for (epsilon, delta)-only mechanisms, "

@@ -40,7 +40,7 @@ public record DatasetView(
     /** The configured budget. */
     @Schema(name = "Budget")
     public record BudgetView(BigDecimal epsilon, BigDecimal delta,
-            @Schema(allowableValues = {"ZCDP", "BASIC", "PURE"}) String accounting,
+            @Schema(allowableValues = {"ZCDP", "BASIC", "PURE", "GDP"}) String accounting,
             BigDecimal approxDeltaFraction) {}
 
     /**

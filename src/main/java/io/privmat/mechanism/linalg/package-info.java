@@ -1,6 +1,7 @@
 /**
- * A thin facade over the linear algebra we use: BLAS/LAPACK through dev.ludovic.netlib (the
- * system's OpenBLAS when installed, a pure-Java implementation otherwise) for the large products
+ * A thin facade over the linear algebra we use: BLAS/LAPACK through dev.ludovic.netlib (native
+ * OpenBLAS, system or bundled, as bound at start-up by io.privmat.config.NativeBlas; a pure-Java
+ * implementation otherwise) for the large products
  * and the symmetric eigendecomposition, EJML for small decompositions. Pure Java API.
  */
 @NullMarked

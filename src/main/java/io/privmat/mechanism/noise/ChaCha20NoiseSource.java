@@ -26,6 +26,9 @@ final class ChaCha20NoiseSource implements NoiseSource {
     private Cipher cipher;
     private long bytesSinceKey;
     private int position = BUFFER_BYTES;
+    /** Unused bits of the last word taken for {@link #nextBit()}, most significant first. */
+    private long bits;
+    private int bitCount;
 
     /** Keys from a fresh {@link SecureRandom}. */
     ChaCha20NoiseSource() {
@@ -40,12 +43,34 @@ final class ChaCha20NoiseSource implements NoiseSource {
 
     @Override
     public long nextLong() {
-        if (position == BUFFER_BYTES) {
+        if (position > BUFFER_BYTES - 8) {
             refill();
         }
         long v = view.getLong(position);
         position += 8;
         return v;
+    }
+
+    @Override
+    public int nextInt() {
+        if (position > BUFFER_BYTES - 4) {
+            refill();
+        }
+        int v = view.getInt(position);
+        position += 4;
+        return v;
+    }
+
+    @Override
+    public boolean nextBit() {
+        if (bitCount == 0) {
+            bits = nextLong();
+            bitCount = 64;
+        }
+        boolean bit = bits < 0;
+        bits <<= 1;
+        bitCount--;
+        return bit;
     }
 
     @Override

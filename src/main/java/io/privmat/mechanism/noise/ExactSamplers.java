@@ -15,9 +15,66 @@ public final class ExactSamplers {
 
     private ExactSamplers() {}
 
-    /** Bernoulli(num/den), 0 ≤ num ≤ den, den &gt; 0: exact by a uniform draw below den. */
+    /**
+     * Bernoulli(num/den), num ≥ 0, den &gt; 0 (true when num ≥ den): exact, by comparing uniform
+     * random bits U = 0.b₁b₂… with the binary expansion of num/den digit by digit (digits from
+     * exact doubling of the remainder) until they differ; U &lt; num/den exactly when the first
+     * differing digit of num/den is 1. Two random bits are used on average, instead of a 64-bit
+     * draw below den.
+     */
     public static boolean bernoulli(NoiseSource random, long num, long den) {
-        return random.nextLong(den) < num;
+        if (num >= den) {
+            return true;
+        }
+        if (num <= 0) {
+            return false;
+        }
+        long r = num;
+        while (true) {
+            // r < den < 2^63, so 2r < 2^64 fits as an unsigned value.
+            r <<= 1;
+            boolean digit = Long.compareUnsigned(r, den) >= 0;
+            if (digit) {
+                r -= den;
+            }
+            if (random.nextBit() != digit) {
+                return digit;
+            }
+            if (r == 0) {
+                // The expansion ends here: U < num/den would need all further bits of U to be 0.
+                return false;
+            }
+        }
+    }
+
+    /** As {@link #bernoulli(NoiseSource, long, long)} for 128-bit unsigned num &lt; den. */
+    static boolean bernoulli(NoiseSource random, UInt128 num, UInt128 den) {
+        if (num.compareTo(den) >= 0) {
+            return true;
+        }
+        long hi = num.hi();
+        long lo = num.lo();
+        long denHi = den.hi();
+        long denLo = den.lo();
+        while (true) {
+            // r < den; 2r may need 129 bits: carry holds the 129th.
+            boolean carry = hi < 0;
+            hi = (hi << 1) | (lo >>> 63);
+            lo <<= 1;
+            boolean digit = carry || Long.compareUnsigned(hi, denHi) > 0
+                    || (hi == denHi && Long.compareUnsigned(lo, denLo) >= 0);
+            if (digit) {
+                long borrow = Long.compareUnsigned(lo, denLo) < 0 ? 1 : 0;
+                lo -= denLo;
+                hi = hi - denHi - borrow;
+            }
+            if (random.nextBit() != digit) {
+                return digit;
+            }
+            if (hi == 0 && lo == 0) {
+                return false;
+            }
+        }
     }
 
     static boolean bernoulli(NoiseSource random, BigInteger num, BigInteger den) {
@@ -76,7 +133,7 @@ public final class ExactSamplers {
         while (true) {
             long scaled = multiplyOrMinusOne(den, k);
             boolean a = scaled > 0 ? bernoulli(random, num, scaled)
-                    : random.nextLong(k) == 0 && bernoulli(random, num, den);
+                    : bernoulli(random, 1, k) && bernoulli(random, num, den);
             if (!a) {
                 return (k & 1) == 1;
             }
@@ -109,7 +166,7 @@ public final class ExactSamplers {
         }
         long k = 1;
         while (true) {
-            boolean a = random.nextLong(k) == 0 && UInt128.uniformBelow(random, den).compareTo(remainder) < 0;
+            boolean a = bernoulli(random, 1, k) && bernoulli(random, remainder, den);
             if (!a) {
                 return (k & 1) == 1;
             }
@@ -141,7 +198,7 @@ public final class ExactSamplers {
     private static boolean bernoulliExpMinusAtMostOneBig(NoiseSource random, BigInteger num, BigInteger den, long from) {
         long k = from;
         while (true) {
-            boolean a = random.nextLong(k) == 0 && bernoulli(random, num, den);
+            boolean a = bernoulli(random, 1, k) && bernoulli(random, num, den);
             if (!a) {
                 return (k & 1) == 1;
             }
@@ -160,7 +217,8 @@ public final class ExactSamplers {
         }
         while (true) {
             long u = random.nextLong(t);
-            if (!bernoulliExpMinus(random, u, t)) {
+            // u/t < 1: Algorithm 1 directly, no whole part to split off.
+            if (!bernoulliExpMinusAtMostOne(random, u, t)) {
                 continue;
             }
             long v = 0;
@@ -168,7 +226,7 @@ public final class ExactSamplers {
                 v++;
             }
             long x = u + Math.multiplyExact(t, v);
-            long y = x / s;
+            long y = s == 1 ? x : x / s;
             boolean negative = random.nextBoolean();
             if (negative && y == 0) {
                 continue;
@@ -204,6 +262,27 @@ public final class ExactSamplers {
                 return y;
             }
         }
+    }
+
+    /**
+     * Fills {@code out} with independent N_ℤ(0, num/den) samples, split into
+     * {@link GridNoise#stripes} parts run over the cores; each part draws from its own split of
+     * {@code random}, split in a fixed order, so a seeded or replayed source gives the same values
+     * whatever the number of CPUs.
+     */
+    public static void fillDiscreteGaussian(NoiseSource random, long num, long den, long[] out) {
+        int parts = GridNoise.stripes(out.length);
+        NoiseSource[] sources = new NoiseSource[parts];
+        for (int p = 0; p < parts; p++) {
+            sources[p] = random.split();
+        }
+        java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> {
+            int from = (int) ((long) p * out.length / parts);
+            int to = (int) ((long) (p + 1) * out.length / parts);
+            for (int i = from; i < to; i++) {
+                out[i] = discreteGaussian(sources[p], num, den);
+            }
+        });
     }
 
     /** 2·num·den·t², or −1 if it overflows (no exceptions on this hot path). */

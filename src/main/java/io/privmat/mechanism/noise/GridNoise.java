@@ -31,6 +31,17 @@ public final class GridNoise {
      */
     static final double MAX_LAPLACE_STEPS = 0x1p53;
 
+    /**
+     * Most stripes a bulk fill is split into. The partition of a fill into stripes, each drawing
+     * from its own split of the source, is a function of the fill's length only (public), never of
+     * the machine: a replayed stream (randomized response's second pass) then draws the same noise
+     * whatever the number of CPUs, and a seeded source gives the same output everywhere. 16
+     * stripes keep up to 16 cores busy.
+     */
+    public static final int MAX_STRIPES = 16;
+    /** Fewest samples per stripe worth a split (a split keys a new ChaCha20 stream). */
+    static final int MIN_STRIPE = 4096;
+
     private GridNoise() {}
 
     /**
@@ -115,13 +126,15 @@ public final class GridNoise {
     }
 
     /**
-     * As {@link #addGaussian}, with the coordinates split over the cores; each part draws from its
-     * own split of {@code random}, in a fixed order, so a seeded or replayed source reproduces it.
+     * As {@link #addGaussian}, with the coordinates split into {@link #stripes} parts run over the
+     * cores; each part draws from its own split of {@code random}, split in a fixed order, and the
+     * parts depend on {@code length} only — so a seeded or replayed source reproduces the noise
+     * whatever the number of CPUs.
      */
     public static void addGaussianParallel(GaussianPlan plan, double[] f, int offset, int length, double[] out,
             NoiseSource random) {
         double g = plan.granularity();
-        int parts = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), length / 4096 + 1));
+        int parts = stripes(length);
         NoiseSource[] sources = new NoiseSource[parts];
         for (int p = 0; p < parts; p++) {
             sources[p] = random.split();
@@ -134,6 +147,14 @@ public final class GridNoise {
                 out[offset + i] = (roundToGrid(f[offset + i], g) + z) * g;
             }
         });
+    }
+
+    /**
+     * The number of stripes a bulk fill of {@code length} samples is split into: from the length
+     * alone, 1 up to {@link #MAX_STRIPES}, at least {@link #MIN_STRIPE} samples each where possible.
+     */
+    public static int stripes(long length) {
+        return (int) Math.max(1, Math.min(MAX_STRIPES, length / MIN_STRIPE));
     }
 
     /** g·(round(f/g) + Z), Z discrete Laplace per coordinate; writes into {@code out}. */
@@ -155,9 +176,9 @@ public final class GridNoise {
         requireSquare(matrix, d);
         double g = plan.granularity();
         long[] noise = new long[d * d];
-        // d² exact samples: split the rows over the cores, each part with its own split source
-        // (deterministic for a seeded source: parts and their row ranges are fixed).
-        int parts = Math.max(1, Math.min(d, Runtime.getRuntime().availableProcessors()));
+        // d² exact samples: split the rows into stripes, each with its own split source; the stripes
+        // depend on d only (see MAX_STRIPES), so a seeded source gives the same noise on any machine.
+        int parts = Math.max(1, Math.min(d, stripes((long) d * d)));
         NoiseSource[] sources = new NoiseSource[parts];
         for (int p = 0; p < parts; p++) {
             sources[p] = random.split();
@@ -192,9 +213,12 @@ public final class GridNoise {
         requireSquare(matrix, d);
         double g = plan.granularity();
         double[] out = new double[d * d];
+        long[] noise = new long[(int) ((long) d * (d + 1) / 2)];
+        ExactSamplers.fillDiscreteGaussian(random, plan.sigmaSquaredNum(), plan.sigmaSquaredDen(), noise);
+        int next = 0;
         for (int i = 0; i < d; i++) {
             for (int j = i; j < d; j++) {
-                long z = ExactSamplers.discreteGaussian(random, plan.sigmaSquaredNum(), plan.sigmaSquaredDen());
+                long z = noise[next++];
                 double value = (roundToGrid(matrix[i * d + j], g) + z) * g;
                 out[i * d + j] = value;
                 out[j * d + i] = value;

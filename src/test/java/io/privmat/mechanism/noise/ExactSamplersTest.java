@@ -208,4 +208,59 @@ class ExactSamplersTest {
         ChaCha20NoiseSource.KeySupplier keys = ChaCha20NoiseSource.derivedKeys(new byte[44]);
         assertThat(keys.next()).isNotEqualTo(keys.next());
     }
+
+    /** The bit-by-bit Bernoulli(num/den) against its probability: |z| < 5 on 400 000 draws. */
+    @ParameterizedTest
+    @CsvSource({"1, 3", "5, 8", "2, 7", "1, 1000", "4611686018427387903, 9223372036854775807",
+            "6148914691236517205, 9223372036854775807"})
+    void bitwiseBernoulliHasItsProbability(long num, long den) {
+        NoiseSource random = TestNoiseSources.seeded(num ^ den);
+        int n = 400_000;
+        int hits = 0;
+        for (int i = 0; i < n; i++) {
+            hits += ExactSamplers.bernoulli(random, num, den) ? 1 : 0;
+        }
+        double p = (double) num / den;
+        double z = (hits - n * p) / Math.sqrt(n * p * (1 - p));
+        assertThat(Math.abs(z)).as("hits %d of %d for p = %s", hits, n, p).isLessThan(5);
+        assertThat(ExactSamplers.bernoulli(random, 0, 5)).isFalse();
+        assertThat(ExactSamplers.bernoulli(random, 5, 5)).isTrue();
+    }
+
+    /** The 128-bit Bernoulli: p = num/den with den ≥ 2^64, including a 2r that needs 129 bits. */
+    @Test
+    void wideBitwiseBernoulliHasItsProbability() {
+        UInt128[][] cases = {
+            {new UInt128(1, 0), new UInt128(3, 0)},                      // 1/3
+            {new UInt128(0x7000000000000000L, 5), new UInt128(-1L, -1L)}, // ≈ 0.4375, 2r ≥ 2^128
+            {UInt128.multiply(123456789L, 987654321L), UInt128.multiply(987654321L, 1L << 40)}};
+        double[] p = {1.0 / 3, 0x7000000000000000L / 0x1p64 + 0x1p-128 * 5,
+            (123456789.0 * 987654321.0) / (987654321.0 * 0x1p40)};
+        NoiseSource random = TestNoiseSources.seeded(128);
+        int n = 400_000;
+        for (int c = 0; c < cases.length; c++) {
+            int hits = 0;
+            for (int i = 0; i < n; i++) {
+                hits += ExactSamplers.bernoulli(random, cases[c][0], cases[c][1]) ? 1 : 0;
+            }
+            double z = (hits - n * p[c]) / Math.sqrt(n * p[c] * (1 - p[c]));
+            assertThat(Math.abs(z)).as("case %d: hits %d of %d for p = %s", c, hits, n, p[c]).isLessThan(5);
+        }
+    }
+
+    /** Bulk fills are parallel over split streams, yet a seeded source reproduces them. */
+    @Test
+    void bulkFillIsReproducibleAndHasTheRightVariance() {
+        long[] a = new long[300_000];
+        long[] b = new long[300_000];
+        ExactSamplers.fillDiscreteGaussian(TestNoiseSources.seeded(3), 10_000, 1, a);
+        ExactSamplers.fillDiscreteGaussian(TestNoiseSources.seeded(3), 10_000, 1, b);
+        assertThat(a).isEqualTo(b);
+        double sumSquares = 0;
+        for (long z : a) {
+            sumSquares += (double) z * z;
+        }
+        // Var of N_Z(0, 100^2) is within 1e-10 of 10 000; the estimate's sd is 10 000·√(2/n) ≈ 26.
+        assertThat(sumSquares / a.length).isCloseTo(10_000, org.assertj.core.data.Offset.offset(130.0));
+    }
 }
