@@ -99,10 +99,11 @@ class DatasetApiTest extends ApiTest {
 
     @Test
     void unknownPathsAndMethodsAreDeniedAsProblems() {
-        // Every route has an explicit rule; anything else is denied (never silently open).
+        // A path no route serves is 404 to an authenticated caller; a path that exists with a
+        // method it lacks stays under the deny-all rule (never silently open).
         Response r = get("/v1/nothing-here");
-        assertThat(r.status()).isEqualTo(403);
-        assertThat(r.json().get("type").asString()).isEqualTo("https://privmat.io/problems/forbidden");
+        assertThat(r.status()).isEqualTo(404);
+        assertThat(r.json().get("type").asString()).isEqualTo("https://privmat.io/problems/not-found");
         Response m = send(java.net.http.HttpRequest.newBuilder(uri("/v1/datasets"))
                 .method("PATCH", java.net.http.HttpRequest.BodyPublishers.noBody()));
         assertThat(m.status()).isEqualTo(403);
