@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
 
     private static final Set<String> CAPABILITIES =
-            Set.of("privacy", "mechanism", "dataset", "ledger", "job", "query", "release", "security", "api", "config");
+            Set.of("privacy", "mechanism", "dataset", "ledger", "job", "query", "release", "security", "api", "config", "problem");
 
     private static JavaClasses classes;
 

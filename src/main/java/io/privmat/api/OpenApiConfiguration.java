@@ -1,5 +1,6 @@
 package io.privmat.api;
 
+import io.privmat.problem.ProblemType;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.info.License;

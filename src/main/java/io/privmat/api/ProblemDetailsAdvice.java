@@ -1,5 +1,7 @@
 package io.privmat.api;
 
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.privacy.PrivacyArgumentException;
 import java.net.URI;
 import java.util.Map;

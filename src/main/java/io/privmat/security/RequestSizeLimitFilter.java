@@ -1,8 +1,8 @@
 package io.privmat.security;
 
-import io.privmat.api.PrivmatException;
+import io.privmat.problem.PrivmatException;
 import io.privmat.api.ProblemResponses;
-import io.privmat.api.ProblemType;
+import io.privmat.problem.ProblemType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;

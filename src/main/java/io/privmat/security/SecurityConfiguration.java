@@ -1,7 +1,7 @@
 package io.privmat.security;
 
 import io.privmat.api.ProblemResponses;
-import io.privmat.api.ProblemType;
+import io.privmat.problem.ProblemType;
 import io.privmat.security.jdbc.AuditRepository;
 import java.time.Clock;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.privmat.dataset.ingest;
 
-import io.privmat.api.PrivmatException;
-import io.privmat.api.ProblemType;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.dataset.DatasetKind;
 import java.util.List;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package io.privmat.dataset.web;
 
-import io.privmat.api.PrivmatException;
+import io.privmat.problem.PrivmatException;
 import io.privmat.dataset.DatasetKind;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -68,7 +68,7 @@ class JobController {
         boolean npy = accept != null && accept.contains(NPY) && !accept.contains(MediaType.APPLICATION_JSON_VALUE);
         if (npy) {
             if (result.arrayLittleEndianFloat64() == null || result.arrayShape() == null) {
-                throw new io.privmat.api.PrivmatException(io.privmat.api.ProblemType.NOT_ACCEPTABLE,
+                throw new io.privmat.problem.PrivmatException(io.privmat.problem.ProblemType.NOT_ACCEPTABLE,
                         "This result has no array to serve as .npy; ask for application/json.", java.util.Map.of());
             }
             return ResponseEntity.ok().contentType(MediaType.parseMediaType(NPY))

@@ -1,6 +1,6 @@
 package io.privmat.query.web;
 
-import io.privmat.api.PrivmatException;
+import io.privmat.problem.PrivmatException;
 import io.privmat.job.JobView;
 import io.privmat.ledger.TrackView;
 import io.privmat.privacy.AccountingMode;

@@ -3,7 +3,7 @@ package io.privmat.release.web;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.privmat.api.LossDocument;
 import io.privmat.api.ParametersDocument;
-import io.privmat.api.PrivmatException;
+import io.privmat.problem.PrivmatException;
 import io.privmat.release.Release;
 import io.privmat.release.ReleaseService;
 import io.privmat.security.Caller;

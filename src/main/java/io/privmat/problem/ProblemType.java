@@ -1,4 +1,4 @@
-package io.privmat.api;
+package io.privmat.problem;
 
 /**
  * The problem catalogue: every error the API returns has one of these stable types
