@@ -28,8 +28,8 @@ public record JobView(
         @Schema(description = "True once a worker durably started reading the data: the charge is final")
         boolean dataAccessStarted,
         Instant createdAt,
-        @Schema(description = "Absent for analysts where the data size is private") @Nullable Instant startedAt,
-        @Schema(description = "Absent for analysts where the data size is private") @Nullable Instant finishedAt,
+        @Schema(description = "Owner and admin only: a job's running time depends on the data") @Nullable Instant startedAt,
+        @Schema(description = "Owner and admin only: a job's running time depends on the data") @Nullable Instant finishedAt,
         @Nullable Error error,
         @Schema(description = "Where to fetch the result once DONE") String result) {
 
@@ -45,32 +45,22 @@ public record JobView(
             .build();
 
     /**
-     * The job as {@code caller} may see it. A job's running time grows with the data size, so where
-     * that size is private (ADD_REMOVE matrices, whose row count is not in the plan's public facts;
-     * graphs, whose edge count is private) analysts get no start and finish times; the dataset's
-     * owner and the admin do. docs/adr/0005-mechanism-catalogue.md says what polling still shows.
+     * The job as {@code caller} may see it. Start and finish times are set by the worker, and a job's
+     * running time depends on the data (its size, its sparsity, a sampler's work), so analysts get
+     * neither, on any dataset; the dataset's owner and the admin do. Analysts keep {@code createdAt},
+     * their own submission time. docs/adr/0006-privacy-hardening.md says what polling still shows.
      */
     public static JobView of(Job j, io.privmat.security.Caller caller) {
         JobView v = of(j);
         boolean insider = caller.is(io.privmat.security.Role.ADMIN) || caller.subject().equals(j.datasetOwner());
-        if (insider || sizeIsPublic(j.parameters())) {
+        if (insider) {
             return v;
         }
         return new JobView(v.id, v.datasetId, v.kind, v.mechanism, v.state, v.progress, v.parameters, v.cost, v.loss,
                 v.dataAccessStarted, v.createdAt, null, null, v.error, v.result);
     }
 
-    /** True when the plan's public facts hold the row count of a matrix (so running time reveals nothing). */
-    static boolean sizeIsPublic(String parameters) {
-        try {
-            var facts = JSON.readTree(parameters).get("facts");
-            return facts != null && facts.has("rows") && "MATRIX".equals(facts.path("shape").asString());
-        } catch (RuntimeException e) {
-            return false;
-        }
-    }
-
-    public static JobView of(Job j) {
+    private static JobView of(Job j) {
         return new JobView(j.id(), j.datasetId(), j.kind(), j.mechanism(), j.state().name(), j.progress(),
                 j.parameters(), new Cost(j.cost().rho(), j.cost().epsilon(), j.cost().delta()), j.loss(),
                 j.dataAccessStartedAt() != null, j.createdAt(), j.startedAt(), j.finishedAt(),

@@ -56,9 +56,10 @@ class QueryController {
             throw PrivmatException.invalidParameter("Idempotency-Key", "1–200 characters",
                     "Idempotency-Key must have 1–200 characters");
         }
-        QueryService.Submission s = queries.submit(datasetId, request, idempotencyKey, Caller.current());
+        Caller caller = Caller.current();
+        QueryService.Submission s = queries.submit(datasetId, request, idempotencyKey, caller);
         return ResponseEntity.status(HttpStatus.ACCEPTED).location(URI.create("/v1/jobs/" + s.job().id()))
-                .header("Idempotent-Replayed", Boolean.toString(s.replayed())).body(JobView.of(s.job()));
+                .header("Idempotent-Replayed", Boolean.toString(s.replayed())).body(JobView.of(s.job(), caller));
     }
 
     @PostMapping(path = "/quote", consumes = MediaType.APPLICATION_JSON_VALUE)

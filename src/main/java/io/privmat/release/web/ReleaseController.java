@@ -42,10 +42,13 @@ class ReleaseController {
             @Schema(implementation = ParametersDocument.class) @JsonRawValue String parameters,
             @Schema(implementation = LossDocument.class) @JsonRawValue String loss,
             @Schema(description = "Public facts behind the error bounds (r, W or w, eta, nu, sigma, degrees, …)")
-            Map<String, Object> meta, int rows, int cols, Instant createdAt) {
-        static ReleaseView of(Release r) {
+            Map<String, Object> meta, int rows, int cols,
+            @Schema(description = "When the job stored it; owner only (for an analyst it would time the job, whose "
+                    + "running time depends on the data)") @Nullable Instant createdAt) {
+        static ReleaseView of(Release r, Caller caller) {
+            boolean owner = caller.is(io.privmat.security.Role.OWNER);
             return new ReleaseView(r.id(), r.datasetId(), r.jobId(), r.kind().name(), r.mechanism(), r.parameters(),
-                    r.loss(), r.meta(), r.rows(), r.cols(), r.createdAt());
+                    r.loss(), r.meta(), r.rows(), r.cols(), owner ? r.createdAt() : null);
         }
     }
 
@@ -73,7 +76,8 @@ class ReleaseController {
     @GetMapping("/{id}")
     @Operation(operationId = "getRelease", summary = "Get a release's provenance")
     ReleaseView get(@PathVariable UUID id) {
-        return ReleaseView.of(releases.visible(id, Caller.current()));
+        Caller caller = Caller.current();
+        return ReleaseView.of(releases.visible(id, caller), caller);
     }
 
     @PostMapping(path = "/{id}/directional-variance", consumes = MediaType.APPLICATION_JSON_VALUE)
