@@ -5,5 +5,10 @@ public enum DatasetKind {
     /** A real matrix whose rows are the privacy units (rows are clipped to a public L2 bound). */
     MATRIX,
     /** An undirected weighted graph whose edges (weights in [0, 1]) are the privacy units. */
-    GRAPH
+    GRAPH,
+    /**
+     * Counts of records over the product of public attribute domains declared at creation
+     * ({@link HistogramSchema}); one record is the privacy unit.
+     */
+    HISTOGRAM
 }

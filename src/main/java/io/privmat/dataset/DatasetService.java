@@ -50,7 +50,7 @@ public class DatasetService implements DatasetRows {
     public Dataset create(NewDataset request) {
         Dataset dataset = new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
                 request.rowNormBound(), DatasetStatus.EMPTY, null, null, null, null, null, null, null,
-                request.budget(), clock.instant(), null);
+                request.budget(), clock.instant(), null, request.schema());
         List<String> vertices = request.vertexLabels();
         if (vertices == null) {
             repository.insert(dataset);
@@ -208,6 +208,18 @@ public class DatasetService implements DatasetRows {
     public void forEachEdgeChunk(UUID datasetId, Consumer<EdgeChunk> consumer) {
         requireReady(datasetId, DatasetKind.GRAPH);
         readOnly.executeWithoutResult(s -> repository.streamEdgeChunks(datasetId, consumer));
+    }
+
+    @Override
+    public double[] histogramCounts(UUID datasetId) {
+        Dataset dataset = requireReady(datasetId, DatasetKind.HISTOGRAM);
+        int cells = Math.toIntExact(dataset.cols());
+        double[] counts = new double[cells];
+        readOnly.executeWithoutResult(s -> repository.streamMatrixChunks(datasetId, cells, chunk -> {
+            // One stored row holds all the cells.
+            chunk.forEachEntry((row, col, value) -> counts[col] = value);
+        }));
+        return counts;
     }
 
     private Dataset requireReady(UUID id, DatasetKind kind) {

@@ -5,10 +5,12 @@ import io.privmat.problem.ProblemType;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.DatasetStatus;
+import io.privmat.dataset.HistogramSchema;
 import io.privmat.dataset.Neighbouring;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.DataShape;
+import io.privmat.mechanism.catalog.HistogramDomain;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PlanningException;
@@ -47,6 +49,12 @@ public class QueryPlans {
         boolean graph = dataset.kind() == DatasetKind.GRAPH;
         NeighbouringRelation relation = dataset.neighbouring() == Neighbouring.ADD_REMOVE
                 ? NeighbouringRelation.ADD_REMOVE : NeighbouringRelation.REPLACE_ONE;
+        if (dataset.schema() instanceof HistogramSchema h) {
+            // One record adds 1 to one cell; its count is public only under REPLACE_ONE.
+            Long records = relation == NeighbouringRelation.REPLACE_ONE ? dataset.rows() : null;
+            return new PublicFacts(DataShape.HISTOGRAM, h.cells(), records, 1.0, relation, dataset.budget().mode(),
+                    new HistogramDomain(h.names(), java.util.Arrays.stream(h.sizes()).boxed().toList()));
+        }
         Long publicRows = graph || relation == NeighbouringRelation.REPLACE_ONE ? dataset.rows() : null;
         double bound = graph || dataset.rowNormBound() == null ? 1.0 : dataset.rowNormBound();
         return new PublicFacts(graph ? DataShape.GRAPH : DataShape.MATRIX, Math.toIntExact(dataset.cols()), publicRows,

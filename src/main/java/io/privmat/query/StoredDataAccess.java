@@ -99,6 +99,13 @@ final class StoredDataAccess implements DataAccess {
     }
 
     @Override
+    public double[] histogram() {
+        double[] counts = rows.histogramCounts(datasetId);
+        progress(0, 1, 0);
+        return counts;
+    }
+
+    @Override
     public JlGraphSketch.EdgeSource edges() {
         return visitor -> rows.forEachEdgeChunk(datasetId, (EdgeChunk chunk) -> {
             for (int i = 0; i < chunk.count(); i++) {

@@ -2,6 +2,7 @@ package io.privmat.dataset.ingest;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.HistogramSchema;
 import io.privmat.dataset.storage.DatasetRepository;
 import java.io.BufferedInputStream;
 import java.io.InputStream;
@@ -44,6 +45,9 @@ public class Ingester {
             return EdgeListParser.parse(in, delimiter, header, repository, dataset.id(), chunkBytes,
                     format.name(), counted::count);
         }
+        if (dataset.kind() == DatasetKind.HISTOGRAM) {
+            return histogram(dataset, format, header, in, chunkBytes, counted);
+        }
         double bound = dataset.rowNormBound() == null ? Double.NaN : dataset.rowNormBound();
         java.util.function.IntFunction<MatrixWriter> writers =
                 cols -> new MatrixWriter(repository, dataset.id(), cols, bound, chunkBytes);
@@ -55,5 +59,32 @@ public class Ingester {
             case NPY -> NpyParser.parse(in, maxColumns, writers);
         };
         return writer.finish(format.name(), counted.count());
+    }
+
+    /**
+     * A histogram's counts, stored as one row of {@code cells} values (dense or sparse, whichever is
+     * smaller; no clipping: a count is not a norm-bounded row). The stats say records, cells and
+     * non-empty cells.
+     */
+    private UploadStats histogram(Dataset dataset, UploadFormat format, @Nullable Boolean header, InputStream in,
+            long chunkBytes, LimitedInputStream counted) {
+        HistogramSchema schema = (HistogramSchema) dataset.schema();
+        long[] counts = switch (format) {
+            case CSV -> HistogramParser.records(in, (byte) ',', header, schema);
+            case TSV -> HistogramParser.records(in, (byte) '\t', header, schema);
+            case NPY -> HistogramParser.npy(in, schema);
+            default -> throw new IllegalStateException("format " + format + " is not accepted for histograms");
+        };
+        long records = HistogramParser.total(counts);
+        double[] row = new double[counts.length];
+        long nonEmpty = 0;
+        for (int i = 0; i < counts.length; i++) {
+            row[i] = counts[i];
+            nonEmpty += counts[i] == 0 ? 0 : 1;
+        }
+        MatrixWriter writer = new MatrixWriter(repository, dataset.id(), counts.length, Double.NaN, chunkBytes);
+        writer.denseRow(row);
+        UploadStats stored = writer.finish(format.name(), counted.count());
+        return new UploadStats(records, counts.length, nonEmpty, 0, format.name(), stored.storage(), stored.bytes());
     }
 }

@@ -26,7 +26,11 @@ public enum UploadFormat {
 
     /** The media types a dataset of this kind accepts. */
     public static List<UploadFormat> accepted(DatasetKind kind) {
-        return kind == DatasetKind.MATRIX ? List.of(CSV, TSV, MATRIX_MARKET, NPY) : List.of(CSV, TSV);
+        return switch (kind) {
+            case MATRIX -> List.of(CSV, TSV, MATRIX_MARKET, NPY);
+            case HISTOGRAM -> List.of(CSV, TSV, NPY);
+            default -> List.of(CSV, TSV);
+        };
     }
 
     /** Resolves a Content-Type header (parameters such as charset are ignored) or answers 415. */

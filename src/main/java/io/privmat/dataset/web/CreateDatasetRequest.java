@@ -11,8 +11,10 @@ import org.jspecify.annotations.Nullable;
 public record CreateDatasetRequest(
         @Schema(description = "Display name, 1–200 characters", requiredMode = Schema.RequiredMode.REQUIRED,
                 example = "ratings-2026") @Nullable String name,
-        @Schema(description = "MATRIX (rows are privacy units) or GRAPH (edges are privacy units)",
-                allowableValues = {"MATRIX", "GRAPH"}, requiredMode = Schema.RequiredMode.REQUIRED) @Nullable String kind,
+        @Schema(description = "MATRIX (rows are privacy units), GRAPH (edges are privacy units) or HISTOGRAM "
+                + "(counts of records over declared attributes; one record is the privacy unit)",
+                allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM"}, requiredMode = Schema.RequiredMode.REQUIRED)
+                @Nullable String kind,
         @Schema(description = "Neighbouring relation; default REPLACE_ONE (n public). ADD_REMOVE keeps n private.",
                 allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}, defaultValue = "REPLACE_ONE") @Nullable String neighbouring,
         @Schema(description = "Public L2 bound of a matrix row; rows are clipped to it at upload. "
@@ -22,13 +24,26 @@ public record CreateDatasetRequest(
         @Schema(description = "GRAPH only: the public vertex universe, declared by the owner. The upload may use "
                 + "only these labels; a declared vertex without edges is a valid vertex. Omit only for a graph "
                 + "whose vertex set may be derived from its edges (that set then reveals which vertices have "
-                + "edges).") @Nullable VerticesRequest vertices) {
+                + "edges).") @Nullable VerticesRequest vertices,
+        @Schema(description = "HISTOGRAM only (required there): the attributes of a record and their public "
+                + "domains. The histogram's cells are the product of the domains (at most 1048576), first "
+                + "attribute slowest.") @Nullable List<AttributeRequest> attributes) {
 
-    /** Body without a vertex declaration. */
+    /** Body without a vertex declaration or attributes. */
     public CreateDatasetRequest(@Nullable String name, @Nullable String kind, @Nullable String neighbouring,
             @Nullable Double rowNormBound, @Nullable BudgetRequest budget) {
-        this(name, kind, neighbouring, rowNormBound, budget, null);
+        this(name, kind, neighbouring, rowNormBound, budget, null, null);
     }
+
+    /** One attribute of a histogram's records: its name and its domain, by size, by labels, or both. */
+    @Schema(name = "AttributeRequest", example = "{\"name\": \"region\", \"labels\": [\"north\", \"south\"]}")
+    public record AttributeRequest(
+            @Schema(description = "1–200 characters, distinct", requiredMode = Schema.RequiredMode.REQUIRED,
+                    example = "age") @Nullable String name,
+            @Schema(description = "Values are coded 0 … size − 1; optional when labels are given", example = "16")
+                    @Nullable Integer size,
+            @Schema(description = "Names of the values in code order (distinct, 1–200 characters); uploads may use "
+                    + "a label or its code") @Nullable List<String> labels) {}
 
     /** A graph's declared vertex universe: either a count (labels "0" … "count − 1") or the labels. */
     @Schema(name = "VerticesRequest")

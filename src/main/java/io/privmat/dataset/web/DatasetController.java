@@ -3,6 +3,7 @@ package io.privmat.dataset.web;
 import io.privmat.problem.PrivmatException;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.HistogramSchema;
 import io.privmat.dataset.DatasetService;
 import io.privmat.dataset.Grant;
 import io.privmat.dataset.Neighbouring;
@@ -123,7 +124,11 @@ class DatasetController {
             + "(coordinate or array; real, integer or pattern; general, symmetric or skew-symmetric), "
             + "application/x-npy (float64, float32 or integer, C order). Rows longer than rowNormBound are scaled "
             + "down to it and counted in clippedRows. GRAPH: an edge list u,v[,w] as CSV or TSV (labels are "
-            + "strings; w defaults to 1 and must lie in [0, 1]; no self-loops or repeated edges). A failed upload "
+            + "strings; w defaults to 1 and must lie in [0, 1]; no self-loops or repeated edges). HISTOGRAM: records "
+            + "as CSV or TSV, one record a line with one field per declared attribute (a code 0 … size − 1 or a "
+            + "declared label; an optional header names the attributes in any order), or the counts vector as "
+            + "application/x-npy (the cells in row-major order, first attribute slowest; non-negative integers). "
+            + "A failed upload "
             + "stores nothing and names the line and column (or byte offset) where it failed.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
                     @Content(mediaType = "text/csv", schema = @Schema(type = "string",
@@ -165,9 +170,11 @@ class DatasetController {
                         "rowNormBound is required for a MATRIX and must be in (0, 1e12] but was " + bound);
             }
         } else if (bound != null) {
-            throw PrivmatException.invalidParameter("rowNormBound", "absent",
-                    "rowNormBound does not apply to a GRAPH (edge weights are bounded by 1)");
+            throw PrivmatException.invalidParameter("rowNormBound", "absent", kind == DatasetKind.GRAPH
+                    ? "rowNormBound does not apply to a GRAPH (edge weights are bounded by 1)"
+                    : "rowNormBound does not apply to a " + kind + " (one record adds 1 to one cell)");
         }
+        HistogramSchema schema = HistogramAttributes.validate(kind, r.attributes());
         CreateDatasetRequest.BudgetRequest b = r.budget();
         if (b == null) {
             throw PrivmatException.invalidParameter("budget", null, "budget is required");
@@ -178,7 +185,7 @@ class DatasetController {
                     b.approxDeltaFraction() == null ? Budget.DEFAULT_APPROX_DELTA_FRACTION : b.approxDeltaFraction());
             budget.filter(); // fails early if the budget cannot be turned into a filter
             return new NewDataset(owner, name, kind, neighbouring, bound, budget,
-                    VertexUniverse.validate(kind, r.vertices()));
+                    VertexUniverse.validate(kind, r.vertices()), schema);
         } catch (PrivacyArgumentException e) {
             throw PrivmatException.invalidParameter("budget." + e.parameter(), e.allowedRange(), "budget." + e.getMessage());
         }

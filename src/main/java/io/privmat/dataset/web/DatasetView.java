@@ -2,6 +2,7 @@ package io.privmat.dataset.web;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.HistogramSchema;
 import io.privmat.dataset.Neighbouring;
 import io.privmat.privacy.Budget;
 import io.privmat.security.Caller;
@@ -9,6 +10,7 @@ import io.privmat.security.Role;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -18,16 +20,17 @@ public record DatasetView(
         UUID id,
         String name,
         @Schema(description = "The subject that owns the dataset") String owner,
-        @Schema(allowableValues = {"MATRIX", "GRAPH"}) String kind,
+        @Schema(allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM"}) String kind,
         @Schema(allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}) String neighbouring,
         @Schema(description = "What one privacy unit is") String privacyUnit,
         @Schema(description = "Public L2 row bound (MATRIX)") @Nullable Double rowNormBound,
         @Schema(description = "Public bound of an edge weight (GRAPH): weights lie in [0, this]") @Nullable Double edgeWeightBound,
         @Schema(allowableValues = {"EMPTY", "READY"}) String status,
-        @Schema(description = "Matrix rows, or graph vertices. Hidden from analysts under ADD_REMOVE, where n is "
-                + "private") @Nullable Long rows,
-        @Schema(description = "Matrix columns, or graph vertices") @Nullable Long cols,
-        @Schema(description = "Stored non-zero entries, or graph edges (owner only: data-dependent)") @Nullable Long nnz,
+        @Schema(description = "Matrix rows, graph vertices, or a histogram's records. Hidden from analysts under "
+                + "ADD_REMOVE, where n is private") @Nullable Long rows,
+        @Schema(description = "Matrix columns, graph vertices, or a histogram's cells") @Nullable Long cols,
+        @Schema(description = "Stored non-zero entries, graph edges, or non-empty cells (owner only: "
+                + "data-dependent)") @Nullable Long nnz,
         @Schema(description = "Rows scaled down to rowNormBound at upload (owner only: data-dependent)")
         @Nullable Long clippedRows,
         @Schema(description = "Format of the upload: CSV, TSV, MATRIX_MARKET or NPY") @Nullable String sourceFormat,
@@ -35,7 +38,13 @@ public record DatasetView(
         @Schema(description = "Bytes received in the upload") @Nullable Long uploadBytes,
         BudgetView budget,
         Instant createdAt,
-        @Nullable Instant uploadedAt) {
+        @Nullable Instant uploadedAt,
+        @Schema(description = "HISTOGRAM: the declared attributes and their public domains") @Nullable
+                List<Attribute> attributes) {
+
+    /** A histogram attribute as declared. */
+    @Schema(name = "HistogramAttribute")
+    public record Attribute(String name, int size, @Nullable List<String> labels) {}
 
     /** The configured budget. */
     @Schema(name = "Budget")
@@ -51,17 +60,22 @@ public record DatasetView(
     static DatasetView of(Dataset d, Caller caller) {
         Budget b = d.budget();
         boolean matrix = d.kind() == DatasetKind.MATRIX;
+        boolean histogram = d.kind() == DatasetKind.HISTOGRAM;
         boolean owner = caller.is(Role.OWNER) && d.owner().equals(caller.subject());
         boolean nPublic = d.neighbouring() == Neighbouring.REPLACE_ONE;
-        String unit = matrix ? "one row (L2 norm at most rowNormBound)" : "one edge (weight in [0, 1])";
-        // A graph's vertex set is public (its edges are the private units, counted by nnz).
-        Long rows = owner || nPublic || !matrix ? d.rows() : null;
+        String unit = matrix ? "one row (L2 norm at most rowNormBound)"
+                : histogram ? "one record (adds 1 to one cell)" : "one edge (weight in [0, 1])";
+        // A graph's vertex set is public (its edges are the private units, counted by nnz); a
+        // histogram's record count is private under ADD_REMOVE like a matrix's rows.
+        Long rows = owner || nPublic || d.kind() == DatasetKind.GRAPH ? d.rows() : null;
+        List<Attribute> attributes = d.schema() instanceof HistogramSchema h ? h.attributes().stream()
+                .map(a -> new Attribute(a.name(), a.size(), a.labels())).toList() : null;
         Long cols = d.cols(); // d (and a graph's vertex set) is public
         return new DatasetView(d.id(), d.name(), d.owner(), d.kind().name(), d.neighbouring().name(), unit,
-                d.rowNormBound(), matrix ? null : 1.0, d.status().name(), rows, cols,
+                d.rowNormBound(), d.kind() == DatasetKind.GRAPH ? 1.0 : null, d.status().name(), rows, cols,
                 owner ? d.nnz() : null, owner ? d.clippedRows() : null,
                 d.sourceFormat(), owner ? d.storage() : null, owner ? d.uploadBytes() : null,
                 new BudgetView(b.epsilon(), b.delta(), b.mode().name(), b.approxDeltaFraction()),
-                d.createdAt(), d.uploadedAt());
+                d.createdAt(), d.uploadedAt(), attributes);
     }
 }

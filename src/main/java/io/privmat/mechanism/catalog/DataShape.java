@@ -5,5 +5,10 @@ public enum DataShape {
     /** Rows of d values, each of L2 norm at most the public bound B; a row is the privacy unit. */
     MATRIX,
     /** An undirected graph with edge weights in [0, 1]; an edge is the privacy unit. */
-    GRAPH
+    GRAPH,
+    /**
+     * Counts of records over the cells of a public product domain ({@link HistogramDomain}); one
+     * record (adding 1 to one cell) is the privacy unit.
+     */
+    HISTOGRAM
 }

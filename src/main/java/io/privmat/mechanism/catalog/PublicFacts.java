@@ -9,19 +9,32 @@ import org.jspecify.annotations.Nullable;
  * only where it is public (REPLACE_ONE matrices; a graph's declared vertex count), so a mechanism
  * cannot make its noise or clamping depend on a private n.
  *
- * @param cols d for a matrix; the vertex count for a graph
- * @param publicRows n when it is public, else null
+ * @param cols d for a matrix; the vertex count for a graph; the number of cells of a histogram
+ * @param publicRows n (a histogram's record count) when it is public, else null
+ * @param domain a histogram's declared attributes, else null
  */
 public record PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, double rowNormBound,
-        NeighbouringRelation relation, AccountingMode mode) {
+        NeighbouringRelation relation, AccountingMode mode, @Nullable HistogramDomain domain) {
 
     public PublicFacts {
         if (cols < 1) {
             throw new IllegalArgumentException("cols must be ≥ 1");
         }
-        if (relation == NeighbouringRelation.ADD_REMOVE && shape == DataShape.MATRIX && publicRows != null) {
+        if (relation == NeighbouringRelation.ADD_REMOVE && shape != DataShape.GRAPH && publicRows != null) {
             throw new IllegalArgumentException("under ADD_REMOVE the row count is private");
         }
+        if ((shape == DataShape.HISTOGRAM) != (domain != null)) {
+            throw new IllegalArgumentException("a histogram, and only a histogram, has a domain");
+        }
+        if (domain != null && domain.cells() != cols) {
+            throw new IllegalArgumentException("a histogram's cells are the product of its domain's sizes");
+        }
+    }
+
+    /** Facts of a matrix or a graph (no declared domain). */
+    public PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, double rowNormBound,
+            NeighbouringRelation relation, AccountingMode mode) {
+        this(shape, cols, publicRows, rowNormBound, relation, mode, null);
     }
 
     /** n, for mechanisms that need it public; refused (400) otherwise. */

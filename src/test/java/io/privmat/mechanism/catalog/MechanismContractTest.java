@@ -123,7 +123,7 @@ class MechanismContractTest {
         assertThat(rebuilt.chargedLoss()).isEqualTo(a.chargedLoss());
         assertThat(rebuilt.mechanismLoss()).isEqualTo(a.mechanismLoss());
         // The facts carry n only where it is public.
-        assertThat(a.spec().facts().publicRows() == null)
+        assertThat(a.spec().facts().publicRows() == null).as(c.toString())
                 .isEqualTo(c.shape() == DataShape.MATRIX && c.relation() == NeighbouringRelation.ADD_REMOVE);
     }
 
