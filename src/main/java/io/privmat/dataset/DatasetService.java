@@ -192,6 +192,27 @@ public class DatasetService implements DatasetRows {
         }
     }
 
+    /**
+     * Reads a small public matrix (a query workload, …) from an upload in the formats a MATRIX dataset
+     * accepts, into memory, at most {@code maxEntries} values; nothing is stored. 415 for another
+     * media type, 413 beyond the upload limit, 422 with a position for malformed content.
+     */
+    public ParsedMatrix readMatrix(@Nullable String contentType, long contentLength, @Nullable Boolean header,
+            InputStream body, long maxEntries) {
+        ingester.checkDeclaredLength(contentLength);
+        UploadFormat format = UploadFormat.resolve(contentType, DatasetKind.MATRIX);
+        try {
+            if (format != UploadFormat.MATRIX_MARKET) {
+                return ingester.readMatrix(format, header, body, maxEntries); // no database needed
+            }
+            // Coordinate entries are sorted in a temporary table, which needs a transaction.
+            return transactions.execute(status -> ingester.readMatrix(format, header, body, maxEntries));
+        } catch (java.io.UncheckedIOException e) {
+            throw new PrivmatException(ProblemType.MALFORMED_REQUEST,
+                    "The upload ended before its body was complete.", Map.of());
+        }
+    }
+
     /** Every vertex label of a graph with its dense id (the vertex set is public). */
     public Map<String, Integer> vertexIndex(UUID id) {
         return readOnly.execute(s -> repository.allVertexIds(id));

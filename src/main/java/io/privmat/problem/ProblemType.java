@@ -19,6 +19,7 @@ public enum ProblemType {
     METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed", 405),
     NOT_ACCEPTABLE("not-acceptable", "Not acceptable", 406),
     JOB_NOT_FOUND("job-not-found", "Job not found", 404),
+    WORKLOAD_NOT_FOUND("workload-not-found", "Workload not found", 404),
     DATA_ALREADY_UPLOADED("data-already-uploaded", "Data already uploaded", 409),
     DATASET_NOT_READY("dataset-not-ready", "Dataset has no data", 409),
     BUDGET_EXHAUSTED("budget-exhausted", "Privacy budget exhausted", 409),

@@ -73,6 +73,8 @@ class SecurityConfiguration {
                         .requestMatchers(HttpMethod.GET, "/v1/releases/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.POST, "/v1/releases/*/directional-variance", "/v1/releases/*/cuts")
                                 .hasAnyRole(OWNER, ANALYST)
+                        // Workloads are public query batches: any owner or analyst uploads, reads and uses them.
+                        .requestMatchers("/v1/workloads", "/v1/workloads/*").hasAnyRole(OWNER, ANALYST)
                         // No handler at any method: let the dispatcher answer 404 rather than 403.
                         .requestMatchers(new UnmappedRoute(context)).authenticated()
                         .anyRequest().denyAll());

@@ -35,7 +35,8 @@ class AuthorizationMatrixTest extends ApiTest {
     record Call(String method, String path, String contentType, byte[] body) {}
 
     /** Fresh fixtures: a READY dataset owned by the OWNER and granted to the analyst, a DONE job of the analyst. */
-    record Fixture(String dataset, String emptyDataset, String job, String throwawayKeyId, String release) {}
+    record Fixture(String dataset, String emptyDataset, String job, String throwawayKeyId, String release,
+            String workload) {}
 
     private Fixture fixture() {
         String dataset = readyMatrix("{\"epsilon\":20,\"delta\":1e-6}", "REPLACE_ONE");
@@ -54,7 +55,11 @@ class AuthorizationMatrixTest extends ApiTest {
         String covJob = cov.json().get("id").asString();
         awaitJob(covJob);
         String release = get("/v1/jobs/" + covJob + "/result").json().get("releaseId").asString();
-        return new Fixture(dataset, empty, jobId, key.json().get("id").asString(), release);
+        Response workload = send(HttpRequest.newBuilder(uri("/v1/workloads")).header("Content-Type", "text/csv")
+                .POST(HttpRequest.BodyPublishers.ofString("1,1,0\n0,1,1\n")));
+        assertThat(workload.status()).as(workload.toString()).isEqualTo(201);
+        return new Fixture(dataset, empty, jobId, key.json().get("id").asString(), release,
+                workload.json().get("id").asString());
     }
 
     private static final String QUERY = "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.001}";
@@ -117,6 +122,14 @@ class AuthorizationMatrixTest extends ApiTest {
                 row("401 401 403 200 404 404 404")));
         t.put("POST /v1/releases/{id}/cuts", new Row(f -> json("POST", "/v1/releases/" + f.release() + "/cuts",
                 "{\"sets\":[[\"a\"]]}"), row("401 401 403 409 404 404 404")));
+        // Workloads are public: any owner or analyst uploads, lists its own, reads any; the creator deletes.
+        t.put("POST /v1/workloads", new Row(f -> new Call("POST", "/v1/workloads", "text/csv", "1,0\n".getBytes()),
+                row("401 401 403 201 201 201 201")));
+        t.put("GET /v1/workloads", new Row(f -> bare("GET", "/v1/workloads"), row("401 401 403 200 200 200 200")));
+        t.put("GET /v1/workloads/{id}", new Row(f -> bare("GET", "/v1/workloads/" + f.workload()),
+                row("401 401 403 200 200 200 200")));
+        t.put("DELETE /v1/workloads/{id}", new Row(f -> bare("DELETE", "/v1/workloads/" + f.workload()),
+                row("401 401 403 204 404 404 404")));
         // The fixture's job is DONE: visible callers get 409 (already finished), others 404.
         t.put("DELETE /v1/jobs/{id}", new Row(f -> bare("DELETE", "/v1/jobs/" + f.job()),
                 row("401 401 403 409 409 404 404")));

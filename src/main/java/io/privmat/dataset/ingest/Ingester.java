@@ -3,6 +3,7 @@ package io.privmat.dataset.ingest;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.HistogramSchema;
+import io.privmat.dataset.ParsedMatrix;
 import io.privmat.dataset.storage.DatasetRepository;
 import java.io.BufferedInputStream;
 import java.io.InputStream;
@@ -59,6 +60,28 @@ public class Ingester {
             case NPY -> NpyParser.parse(in, maxColumns, writers);
         };
         return writer.finish(format.name(), counted.count());
+    }
+
+    /**
+     * Reads a whole matrix into memory (a public input, not a dataset): CSV/TSV (dense rows, header
+     * detected as for matrices), Matrix Market or .npy, at most {@code maxEntries} values. Runs in the
+     * caller's transaction (Matrix Market coordinate entries are sorted in a temporary table).
+     */
+    public ParsedMatrix readMatrix(UploadFormat format, @Nullable Boolean header, InputStream body, long maxEntries) {
+        LimitedInputStream counted = new LimitedInputStream(body, maxUploadBytes());
+        InputStream in = new BufferedInputStream(counted, 1 << 16);
+        int maxColumns = (int) Math.min(Integer.MAX_VALUE, maxEntries);
+        java.util.function.IntFunction<InMemoryMatrix> sinks = cols -> new InMemoryMatrix(cols, maxEntries);
+        InMemoryMatrix m = switch (format) {
+            case CSV -> DelimitedMatrixParser.parse(in, (byte) ',', header, maxColumns, sinks);
+            case TSV -> DelimitedMatrixParser.parse(in, (byte) '\t', header, maxColumns, sinks);
+            case MATRIX_MARKET -> MatrixMarketParser.parse(in, maxColumns, maxEntries * Double.BYTES, repository, sinks);
+            case NPY -> NpyParser.parse(in, maxColumns, sinks);
+        };
+        if (m.rows() == 0) {
+            throw InvalidDataException.whole("the upload contains no rows");
+        }
+        return new ParsedMatrix(m.rows(), m.cols(), m.values(), format.name(), counted.count());
     }
 
     /**

@@ -18,8 +18,8 @@ final class MatrixMarketParser {
 
     private MatrixMarketParser() {}
 
-    static MatrixWriter parse(InputStream in, int maxColumns, long maxDenseBytes, DatasetRepository repository,
-            IntFunction<MatrixWriter> writers) {
+    static <W extends RowSink> W parse(InputStream in, int maxColumns, long maxDenseBytes,
+            DatasetRepository repository, IntFunction<W> writers) {
         LineReader reader = new LineReader(in, (byte) ' ');
         if (!reader.nextLine()) {
             throw InvalidDataException.whole("the upload is empty");
@@ -164,7 +164,7 @@ final class MatrixMarketParser {
         if (inBatch > 0) {
             repository.copyIn("COPY mm_stage FROM STDIN", new StringReader(batch.toString()));
         }
-        MatrixWriter writer = writers.apply((int) cols);
+        W writer = writers.apply((int) cols);
         SortedEntryAssembler assembler = new SortedEntryAssembler(writer, rows, (int) cols);
         repository.stream("SELECT r, c, v, line FROM mm_stage ORDER BY r, c, line", 10_000,
                 rs -> assembler.accept(rs.getInt(1), rs.getInt(2), rs.getDouble(3), rs.getLong(4)));
@@ -179,7 +179,7 @@ final class MatrixMarketParser {
 
     /** Turns (row, col)-sorted entries into rows, zero rows included; refuses duplicates. */
     private static final class SortedEntryAssembler {
-        private final MatrixWriter writer;
+        private final RowSink writer;
         private final long rows;
         private final int[] columns;
         private final double[] values;
@@ -188,7 +188,7 @@ final class MatrixMarketParser {
         private int lastCol = -1;
         private long lastLine;
 
-        SortedEntryAssembler(MatrixWriter writer, long rows, int cols) {
+        SortedEntryAssembler(RowSink writer, long rows, int cols) {
             this.writer = writer;
             this.rows = rows;
             this.columns = new int[cols];

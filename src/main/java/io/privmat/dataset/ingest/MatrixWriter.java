@@ -45,7 +45,8 @@ final class MatrixWriter implements RowSink {
     }
 
     /** Adds a sparse row: {@code n} entries with distinct column indices in [0, cols). */
-    void sparseRow(int n, int[] columns, double[] values) {
+    @Override
+    public void sparseRow(int n, int[] columns, double[] values) {
         int base = bufferedRows * cols;
         Arrays.fill(buffer, base, base + cols, 0.0);
         for (int k = 0; k < n; k++) {
