@@ -140,6 +140,32 @@ final class ChaCha20NoiseSource implements NoiseSource {
         bytesSinceKey = 0;
     }
 
+    /** Domain tag in the first 4 nonce bytes of the keyed derivation ("pmsk", privmat stream key). */
+    private static final byte[] KEYED_TAG = {'p', 'm', 's', 'k'};
+
+    /**
+     * The source for one index of a keyed family: its 44 bytes of key material are the first 44
+     * bytes of the ChaCha20 keystream under the 256-bit {@code key} with nonce = tag ‖ le64(index)
+     * (ChaCha20 used as a pseudo-random function of the index). Distinct indices give unrelated
+     * streams; the same (key, index) always gives the same stream.
+     */
+    static ChaCha20NoiseSource keyed(byte[] key, long index) {
+        byte[] nonce = new byte[12];
+        System.arraycopy(KEYED_TAG, 0, nonce, 0, 4);
+        for (int b = 0; b < 8; b++) {
+            nonce[4 + b] = (byte) (index >>> (8 * b));
+        }
+        byte[] material;
+        try {
+            Cipher c = Cipher.getInstance("ChaCha20");
+            c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, 0, 32, "ChaCha20"), new ChaCha20ParameterSpec(nonce, 0));
+            material = c.update(new byte[44]);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("ChaCha20 is not available in this JDK", e);
+        }
+        return new ChaCha20NoiseSource(derivedKeys(material));
+    }
+
     static KeySupplier secureKeys(SecureRandom random) {
         return () -> {
             byte[] material = new byte[44];
