@@ -48,4 +48,16 @@ public final class Sensitivities {
         double b2 = Math.nextUp(bound(rowBound) * bound(rowBound));
         return relation == NeighbouringRelation.ADD_REMOVE ? b2 : 2 * b2;
     }
+
+    /**
+     * One weighted edge event's term of a graph Laplacian, in Frobenius norm (vec(L) in L2). An edge
+     * {u, v} of weight w ∈ [0, 1] is the row √w·(e_u − e_v), whose Gram term is w·bbᵀ with
+     * b = e_u − e_v, ‖b‖² = 2, so ‖w·bbᵀ‖_F = w·‖b‖² ≤ 2 under ADD_REMOVE (the edge event present
+     * or absent). Under REPLACE_ONE (one edge event replaced by another, any pair and weight):
+     * ‖w·bbᵀ − w′·b′b′ᵀ‖_F² = 4w² + 4w′² − 2ww′(bᵀb′)² ≤ 8, so 2√2. These equal
+     * {@link #gramFrobenius} at B = √2 (the row norm of a unit-weight edge).
+     */
+    public static double edgeLaplacianFrobenius(NeighbouringRelation relation) {
+        return relation == NeighbouringRelation.ADD_REMOVE ? 2.0 : Math.nextUp(Math.sqrt(8.0));
+    }
 }
