@@ -2,7 +2,6 @@ package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.GaussianVectorMechanism;
 import io.privmat.mechanism.Sensitivities;
-import io.privmat.privacy.ApproxDp;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,8 +38,7 @@ public final class GaussianColumnSums extends Described {
         noise.put("sigma", m.sigma());
         noise.put("granularity", m.granularity());
         noise.put("l2Sensitivity", sensitivity);
-        PrivacyMap privacy = new PrivacyMap(m.privacyLoss(),
-                budget.isRho() ? null : new ApproxDp(budget.epsilon(), budget.delta()));
+        PrivacyMap privacy = PrivacyMap.calibrated(m.privacyLoss(), budget);
         return new Plan(spec(kind, budget, params, facts), privacy, noise, Input.COLUMN_SUMS,
                 (data, random) -> new Release.Vector(m.release(data.columnSums(), random)));
     }

@@ -31,6 +31,15 @@ public final class HardtRoth extends Described {
     }
 
 
+    /**
+     * The two Gaussian steps (calibrated together to (ε, 3δ/4) by Gaussian-DP composition) composed
+     * with the failure event of Ω's norm bound (δ/4): δ/4-approximate 2ρ-zCDP, and (ε, δ).
+     */
+    public static PrivacyMap privacy(HardtRothMechanism hr) {
+        PrivacyMap steps = PrivacyMap.compose(2, PrivacyMap.of(hr.stepLoss())).calibratedTo(hr.stepsCalibration());
+        return PrivacyMap.compose(List.of(steps, PrivacyMap.failure(hr.projectionFailureProbability())));
+    }
+
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
         int d = facts.cols();
@@ -49,7 +58,7 @@ public final class HardtRoth extends Described {
         noise.put("oversampledRank", l);
         noise.put("coherence", coherence);
         noise.put("pruningThreshold", Math.sqrt(4 * coherence * l * Math.log(Math.max(m, 3)) / m));
-        return new Plan(spec(kind, budget, params, facts), new PrivacyMap(hr.approxZcdp(), hr.approxDp()), noise,
+        return new Plan(spec(kind, budget, params, facts), privacy(hr), noise,
                 Input.ROW_STREAM, (data, random) -> LowRanks.factors(hr.release(data.rows(2), random), kind));
     }
 }

@@ -36,6 +36,14 @@ public final class NoisyPower extends Described {
         return LowRanks.gramTimesBasis(data, facts.cols(), maxK(facts));
     }
 
+    /**
+     * The L Gaussian steps composed ({@link PrivacyMap#compose(int, PrivacyMap)}: ρ's add), calibrated
+     * together to the budget's (ε, δ) when it is one (Gaussian-DP composition: each step μ* / √L).
+     */
+    public static PrivacyMap privacy(NoisyPowerMechanism np, Budget budget) {
+        return PrivacyMap.compose(np.iterations(), PrivacyMap.of(np.stepLoss())).calibratedTo(budget);
+    }
+
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
         int d = facts.cols();
@@ -50,7 +58,7 @@ public final class NoisyPower extends Described {
         noise.put("l2Sensitivity", b * b * Math.sqrt(k));
         noise.put("iterations", iterations);
         boolean streamed = d > Limits.MAX_GRAM_DIMENSION;
-        return new Plan(spec(kind, budget, params, facts), AnalyzeGauss.gaussianMap(np.privacyLoss(), budget), noise,
+        return new Plan(spec(kind, budget, params, facts), privacy(np, budget), noise,
                 streamed ? Input.ROW_STREAM : Input.GRAM, (data, random) -> LowRanks.factors(streamed
                         ? np.release(GramOperator.ofRows(data.rows(iterations), d), random)
                         : np.release(data.gram(false).gram(), random), kind));

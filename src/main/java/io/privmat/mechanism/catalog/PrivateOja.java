@@ -32,6 +32,14 @@ public final class PrivateOja extends Described {
         return LowRanks.gramTimesBasis(data, facts.cols(), 1);
     }
 
+    /**
+     * The L Gaussian steps composed ({@link PrivacyMap#compose(int, PrivacyMap)}: ρ's add), calibrated
+     * together to the budget's (ε, δ) when it is one (Gaussian-DP composition: each step μ* / √L).
+     */
+    public static PrivacyMap privacy(PrivateOjaMechanism oja, Budget budget) {
+        return PrivacyMap.compose(oja.iterations(), PrivacyMap.of(oja.stepLoss())).calibratedTo(budget);
+    }
+
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
         int d = facts.cols();
@@ -48,7 +56,7 @@ public final class PrivateOja extends Described {
         noise.put("iterations", iterations);
         noise.put("stepSize", stepSize);
         boolean streamed = d > Limits.MAX_GRAM_DIMENSION;
-        return new Plan(spec(kind, budget, params, facts), AnalyzeGauss.gaussianMap(oja.privacyLoss(), budget), noise,
+        return new Plan(spec(kind, budget, params, facts), privacy(oja, budget), noise,
                 streamed ? Input.ROW_STREAM : Input.GRAM, (data, random) -> LowRanks.factors(streamed
                         ? oja.release(GramOperator.ofRows(data.rows(iterations), d), random)
                         : oja.release(data.gram(false).gram(), random), kind));

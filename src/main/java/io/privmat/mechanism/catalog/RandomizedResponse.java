@@ -49,7 +49,7 @@ public final class RandomizedResponse extends Described {
         Map<String, Object> noise = LowRanks.noise("discrete Gaussian on every entry, on a grid");
         noise.put("sigma", rr.sigma());
         noise.put("l2Sensitivity", sensitivity(facts).value());
-        return new Plan(spec(kind, budget, params, facts), AnalyzeGauss.gaussianMap(rr.privacyLoss(), budget), noise,
+        return new Plan(spec(kind, budget, params, facts), PrivacyMap.calibrated(rr.privacyLoss(), budget), noise,
                 Input.ROW_STREAM, (data, random) -> LowRanks.factors(rr.release(data.rows(2), random), kind));
     }
 }

@@ -5,9 +5,9 @@ import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.ApproxDp;
-import io.privmat.privacy.ApproxZcdp;
 import io.privmat.privacy.Decimals;
 import io.privmat.privacy.GaussianCalibration;
+import io.privmat.privacy.Zcdp;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -33,7 +33,9 @@ import java.util.Map;
  * </ol>
  * <b>Privacy</b>: δ₀ = δ/4 for Ω; the two Gaussian steps share (ε, 3δ/4) by Gaussian-DP composition
  * (μ₁ = μ₂ = μ* / √2 with μ* the analytic-Gaussian μ at (ε, 3δ/4)). Charged as (ε, δ) under BASIC and
- * as δ₀-approximate ρ-zCDP with ρ = μ*²/2 (inflated for the grid) under ZCDP. REPLACE_ONE only
+ * as δ₀-approximate ρ-zCDP with ρ = μ*²/2 (inflated for the grid) under ZCDP; the catalogue composes
+ * {@link #stepLoss()} twice with the failure event {@link #projectionFailureProbability()}
+ * ({@code io.privmat.mechanism.catalog.PrivacyMap#compose}). REPLACE_ONE only
  * (the output has one row per record). u is Q̃·U_B and need not be orthonormal (Q̃ is pruned).
  */
 public final class HardtRothMechanism {
@@ -87,14 +89,32 @@ public final class HardtRothMechanism {
         return new HardtRothMechanism(m, d, k, l - k, rowBound, coherence, approxDp.epsilon(), approxDp.delta(), true);
     }
 
-    /** The (ε, δ) this run satisfies (charged under BASIC). */
+    /** The (ε, δ) this run satisfies (charged under BASIC): the two steps' (ε, 3δ/4) plus Ω's δ/4. */
     public ApproxDp approxDp() {
         return approxDp;
     }
 
-    /** δ₀-approximate ρ-zCDP (charged under ZCDP): two Gaussian steps plus Ω's failure probability. */
-    public ApproxZcdp approxZcdp() {
-        return new ApproxZcdp(Decimals.exact(Math.nextUp(2 * rhoPerStep)), delta0Exact);
+    /**
+     * The (ε, δ) the two Gaussian steps were calibrated to together, by Gaussian-DP composition:
+     * (ε, 3δ/4).
+     */
+    public ApproxDp stepsCalibration() {
+        return new ApproxDp(approxDp.epsilon(), approxDp.delta().multiply(new BigDecimal("0.75")));
+    }
+
+    /**
+     * The loss of one of the two Gaussian steps: ρ = Δ′²/(2σ²) for unit sensitivity inflated by the
+     * grid. Rounded up by two ulps, not one: the two steps were charged nextUp(2ρ) before their
+     * composition moved into the catalogue, and nextUp(2ρ) = 2·nextUp(ρ) exactly, so stored plans
+     * rebuild to the same loss.
+     */
+    public Zcdp stepLoss() {
+        return new Zcdp(Decimals.exact(Math.nextUp(rhoPerStep)));
+    }
+
+    /** The probability δ/4 (exact) that Ω's norm bound fails, charged as δ on top of the two steps. */
+    public BigDecimal projectionFailureProbability() {
+        return delta0Exact;
     }
 
     public Factorization release(RowStream rows, NoiseSource random) {

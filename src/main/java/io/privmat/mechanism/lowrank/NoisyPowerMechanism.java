@@ -6,7 +6,7 @@ import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.GaussianCalibration;
-import io.privmat.privacy.Zcdp;
+import io.privmat.privacy.GaussianLoss;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -56,9 +56,16 @@ public final class NoisyPowerMechanism {
         return new NoisyPowerMechanism(d, k, iterations, GridNoise.gaussian(sens, sens * unitSigma, (long) d * k));
     }
 
-    /** L identical Gaussian steps: ρ = L·Δ′²/(2σ²). */
-    public Zcdp privacyLoss() {
-        return new Zcdp(plan.loss().rho().multiply(java.math.BigDecimal.valueOf(iterations)));
+    /**
+     * The loss of one step, a Gaussian mechanism with the grid-inflated sensitivity Δ′ and σ; the run
+     * is {@link #iterations()} of them (composed in the catalogue: ρ = L·Δ′²/(2σ²)).
+     */
+    public GaussianLoss stepLoss() {
+        return plan.loss();
+    }
+
+    public int iterations() {
+        return iterations;
     }
 
     public double sigma() {

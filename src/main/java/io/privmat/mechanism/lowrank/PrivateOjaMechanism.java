@@ -6,7 +6,7 @@ import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.GaussianCalibration;
-import io.privmat.privacy.Zcdp;
+import io.privmat.privacy.GaussianLoss;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -53,8 +53,16 @@ public final class PrivateOjaMechanism {
         return new PrivateOjaMechanism(d, iterations, stepSize, GridNoise.gaussian(sens, sens * unitSigma, d));
     }
 
-    public Zcdp privacyLoss() {
-        return new Zcdp(plan.loss().rho().multiply(java.math.BigDecimal.valueOf(iterations)));
+    /**
+     * The loss of one step, a Gaussian mechanism with the grid-inflated sensitivity Δ′ and σ; the run
+     * is {@link #iterations()} of them (composed in the catalogue: ρ = L·Δ′²/(2σ²)).
+     */
+    public GaussianLoss stepLoss() {
+        return plan.loss();
+    }
+
+    public int iterations() {
+        return iterations;
     }
 
     public Factorization release(double[] gram, NoiseSource random) {
