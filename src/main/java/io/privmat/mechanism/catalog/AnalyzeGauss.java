@@ -33,11 +33,21 @@ public final class AnalyzeGauss extends Described {
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         return new Sensitivity("XᵀX", "Frobenius", Sensitivities.gramFrobenius(facts.rowNormBound(), facts.relation()),
                 "‖xxᵀ‖_F = ‖x‖² ≤ B²; replacing x by y: ‖xxᵀ − yyᵀ‖_F ≤ √2·B²");
     }
 
+
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return rankOneFor(kind, QueryKind.PCA);
+    }
+
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return orthogonalRows(facts);
+    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
@@ -70,7 +80,7 @@ public final class AnalyzeGauss extends Described {
         // bounds their basic composition; calibratedTo checks that and states it.
         PrivacyMap privacy = center ? PrivacyMap.compose(parts).calibratedTo(budget) : parts.get(0);
         Map<String, Object> noise = new LinkedHashMap<>();
-        noise.put("frobeniusSensitivity", sensitivity(facts).value());
+        noise.put("frobeniusSensitivity", sensitivity(kind, params, facts).value());
         noise.put("distribution", "symmetric discrete Gaussian (G + Gᵀ)/2 on a grid");
         noise.put("sigma", ag.sigma());
         noise.put("granularity", ag.granularity());

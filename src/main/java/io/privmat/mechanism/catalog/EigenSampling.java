@@ -22,12 +22,22 @@ public final class EigenSampling extends Described {
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         return spectralGram(facts, "xxᵀ − yyᵀ has eigenvalues in [−B², B²]: the eigenvalues "
                 + "move by ≤ B² (Weyl) and each Bingham score uᵀCu by ≤ B²; L1 of the eigenvalues: "
                 + "Sensitivities.eigenvaluesL1");
     }
 
+
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return rankOneFor(kind, QueryKind.PCA);
+    }
+
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return orthogonalRows(facts);
+    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
@@ -38,7 +48,7 @@ public final class EigenSampling extends Described {
         EigenSamplingMechanism m = EigenSamplingMechanism.of(d, rank, facts.rowNormBound(), facts.relation(),
                 budget.epsilon());
         Map<String, Object> noise = new LinkedHashMap<>();
-        noise.put("frobeniusSensitivity", sensitivity(facts).value());
+        noise.put("frobeniusSensitivity", sensitivity(kind, params, facts).value());
         noise.put("distribution", "discrete Laplace eigenvalues + exact Bingham eigenvectors");
         noise.put("epsilonPerStep", m.epsilonPerStep());
         noise.put("rank", rank);

@@ -25,11 +25,21 @@ public final class HardtRoth extends Described {
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         return new Sensitivity("X", "L2", 2 * facts.rowNormBound(), "one replaced row moves X by ≤ 2B in Frobenius "
                 + "norm; the range finder's sensitivity is 2B‖Ω‖ with ‖Ω‖ bounded except with probability δ/4");
     }
 
+
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return Map.of("k", 1);
+    }
+
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return rowAgainstNegation(facts, axis(facts, 0));
+    }
 
     /**
      * The two Gaussian steps (calibrated together to (ε, 3δ/4) by Gaussian-DP composition) composed

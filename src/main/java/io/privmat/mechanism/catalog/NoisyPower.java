@@ -21,19 +21,27 @@ public final class NoisyPower extends Described {
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         double b = facts.rowNormBound();
-        return new Sensitivity("XᵀX·V (V orthonormal d × k)", "L2", Math.nextUp(b * b * Math.sqrt(maxK(facts))),
-                "‖ΔC·V‖_F ≤ ‖ΔC‖₂·‖V‖_F ≤ B²√k (declared here for the largest k the facts allow)");
+        return new Sensitivity("XᵀX·V (V orthonormal d × k)", "L2", Math.nextUp(b * b * Math.sqrt(params.integer("k"))),
+                "‖ΔC·V‖_F ≤ ‖ΔC‖₂·‖V‖_F ≤ B²√k; attained at k = 1 (at k ≥ 2 a rank-one or rank-two ΔC moves it by "
+                + "at most √2·B², so the declaration is conservative there)");
     }
 
-    private static int maxK(PublicFacts facts) {
-        return Math.min(facts.cols(), Limits.MAX_K);
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return Map.of("k", 1);
+    }
+
+    /** Rows inside span(V) (V = the first k unit vectors), so that ΔC·V keeps ΔC's norm. */
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return orthogonalRows(facts);
     }
 
     @Override
     public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
-        return LowRanks.gramTimesBasis(data, facts.cols(), maxK(facts));
+        return LowRanks.gramTimesBasis(data, facts.cols(), params.integer("k"));
     }
 
     /**

@@ -21,11 +21,21 @@ public final class OrbitSampling extends Described {
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         return spectralGram(facts, "xxᵀ − yyᵀ has eigenvalues in [−B², B²], so the score "
                 + "tr(PᵀCP) of a rank-k projection moves by ≤ k·B² and each eigenvalue by ≤ B²");
     }
 
+
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return Map.of("k", 1);
+    }
+
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return orthogonalRows(facts);
+    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {

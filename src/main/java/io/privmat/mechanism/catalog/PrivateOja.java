@@ -22,9 +22,20 @@ public final class PrivateOja extends Described {
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         double b = facts.rowNormBound();
         return new Sensitivity("XᵀX·v (unit v)", "L2", b * b, "‖ΔC·v‖ ≤ ‖ΔC‖₂ ≤ B² for a unit v");
+    }
+
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return Map.of("k", 1);
+    }
+
+    /** Rows along v = e₁ (the statistic's public unit vector): ‖ΔC·e₁‖ = B². */
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return orthogonalRows(facts);
     }
 
     @Override

@@ -166,8 +166,9 @@ class CatalogueSchemas {
                 e.put("delta", new BigDecimal("1e-8"));
             }
         }
-        if (kind == QueryKind.PCA || kind == QueryKind.LOW_RANK || kind == QueryKind.TOP_SINGULAR_VECTORS) {
-            e.put("params", Map.of("k", 1));
+        Map<String, Object> params = m.exampleParams(kind);
+        if (!params.isEmpty()) {
+            e.put("params", new java.util.TreeMap<>(params));
         }
         return e;
     }
