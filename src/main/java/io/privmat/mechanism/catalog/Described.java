@@ -81,8 +81,9 @@ abstract class Described implements MechanismDefinition {
         return params;
     }
 
+    /** The input given at construction, for every shape (a mechanism whose input depends on it overrides). */
     @Override
-    public final Input input() {
+    public Input input(DataShape shape) {
         return input;
     }
 

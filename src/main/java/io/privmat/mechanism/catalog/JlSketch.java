@@ -37,6 +37,12 @@ public final class JlSketch extends Described {
                         facts.rowNormBound(), facts.relation()), "as for ANALYZE_GAUSS; the JL analysis uses B²");
     }
 
+    /** Graphs: the edge list; matrices: XᵀX. */
+    @Override
+    public Input input(DataShape shape) {
+        return shape == DataShape.GRAPH ? Input.EDGES : Input.GRAM;
+    }
+
     @Override
     public Map<String, Object> exampleParams(QueryKind kind) {
         return Map.of();

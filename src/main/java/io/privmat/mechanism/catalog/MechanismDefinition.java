@@ -48,8 +48,8 @@ public interface MechanismDefinition {
      */
     Map<String, Object> exampleParams(QueryKind kind);
 
-    /** The exact statistic it reads. */
-    Input input();
+    /** The exact statistic it reads from a dataset of this shape (what its plans' releases read). */
+    Input input(DataShape shape);
 
     /**
      * Its declared sensitivity for this kind, these validated parameters and these public facts (the

@@ -13,11 +13,12 @@ import java.util.Map;
 public final class OrbitSampling extends Described {
 
     public OrbitSampling() {
-        super("ORBIT_SAMPLING", "Exponential-mechanism sampling of the top-k subspace (pure epsilon-DP).",
-                EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.PURE_EPSILON,
-                Budget.MAX_EPSILON, Input.GRAM, List.of(LowRanks.k(Limits.MAX_K),
+        super("ORBIT_SAMPLING", "Exponential-mechanism sampling of the top-k subspace (pure epsilon-DP). "
+                + Samplers.LIMIT, EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.PURE_EPSILON,
+                Budget.MAX_EPSILON, Input.GRAM, List.of(LowRanks.k(Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS)),
                         Param.oneOf("spectrum", List.of("PROJECTION", "PEELING"), "PROJECTION",
-                                "PROJECTION: one Grassmann draw; PEELING: k sequential Bingham draws")));
+                                "PROJECTION: one exact draw on the Grassmannian, k = 1 only; PEELING: k sequential "
+                                + "Bingham draws (any k)")));
     }
 
     @Override
@@ -49,6 +50,8 @@ public final class OrbitSampling extends Described {
                 ? "discrete Laplace eigenvalues (epsilon/4) + exact matrix Bingham on Gr(k, d) (3 epsilon/4)"
                 : "discrete Laplace eigenvalues + sequential Bingham draws (epsilon/(k+1) each)");
         noise.put("spectrum", spectrum.name());
+        noise.put("samplerFailureBound", orbit.failureProbabilityBound());
+        noise.put("samplerPolicy", Samplers.POLICY);
         double upper = Covariances.upper(facts);
         return new Plan(spec(kind, budget, params, facts), PrivacyMap.of(orbit.privacyLoss()), noise, Input.GRAM,
                 (data, random) -> LowRanks.factors(orbit.release(data.gram(false).gram(), upper, random), kind));

@@ -63,7 +63,7 @@ public final class Wishart extends Described {
         Limits.refuse(params, "nu", "params.nu applies to SKETCH");
         boolean pca = kind == QueryKind.PCA;
         int rank = Covariances.rank(kind, params, d, d);
-        noise.put("frobeniusSensitivity", sensitivity(kind, params, facts).value());
+        noise.put("spectralSensitivity", sensitivity(kind, params, facts).value());
         noise.put("distribution", "Wishart_d(B²·I, k)");
         noise.put("degreesOfFreedom", w.degrees());
         noise.put("granularity", w.granularity());

@@ -87,6 +87,14 @@ public final class OrbitSamplingMechanism {
         return new OrbitSamplingMechanism(d, k, rowBound, relation, epsilon, spectrum);
     }
 
+    /**
+     * The data-independent bound on the probability that a release fails (a sampler reaches its
+     * proposal cap): one vector Bingham draw for PROJECTION (k = 1), k draws when PEELING.
+     */
+    public double failureProbabilityBound() {
+        return (spectrum == Spectrum.PEELING ? k : 1) * io.privmat.mechanism.covariance.BinghamAcceptance.FAILURE_BOUND;
+    }
+
     public PureDp privacyLoss() {
         return new PureDp(epsilon);
     }

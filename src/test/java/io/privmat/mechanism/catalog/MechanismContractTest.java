@@ -306,6 +306,96 @@ class MechanismContractTest {
         }
     }
 
+    /**
+     * What a release carries besides the private values is declared: factorisation facts and release
+     * metadata use only names and types of {@link FactVocabulary} (the served contract's schemas), for
+     * the example parameters and for each variant that sets a boolean parameter or picks another enum
+     * value (the noise facts are checked when the plan is made).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void releaseFactsAreDeclared(Case c) {
+        Plan example = plan(c, 1);
+        PublicFacts facts = example.spec().facts();
+        DataAccess data = c.shape() == DataShape.GRAPH ? graphPair(facts.cols(), new SplittableRandom(4), 1)[0]
+                : matrixPair(c.relation(), new SplittableRandom(4), 1)[0];
+        List<Map<String, Object>> variants = new ArrayList<>(List.of(params(c)));
+        for (Param p : c.mechanism().params()) {
+            if (p.type() == Param.Type.BOOLEAN) {
+                variants.add(with(params(c), p.name(), true));
+            }
+            for (String value : p.values()) {
+                variants.add(with(params(c), p.name(), value));
+            }
+        }
+        int checked = 0;
+        for (Map<String, Object> variant : variants) {
+            Plan plan;
+            try {
+                plan = MechanismCatalog.standard().plan(c.kind().name(), c.mechanism().name(),
+                        budget(c.mechanism(), c.shape(), 1), variant, facts);
+            } catch (PlanningException e) {
+                continue; // a variant this case does not admit (e.g. center under ADD_REMOVE)
+            }
+            Release r = plan.release(data, seeded(9));
+            if (r instanceof Release.Factors f) {
+                FactVocabulary.FACTORIZATION.check(f.factorization().facts());
+            } else if (r instanceof Release.Sketch sk) {
+                FactVocabulary.RELEASE_META.check(sk.meta());
+            } else if (r instanceof Release.Covariance cov) {
+                FactVocabulary.RELEASE_META.check(cov.storableMeta());
+            }
+            checked++;
+        }
+        assertThat(checked).as("%s: the example parameters plan", c).isPositive();
+    }
+
+    /** The input a plan reads is the one its mechanism declares for the dataset's shape. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void planReadsTheDeclaredInput(Case c) {
+        Input declared = c.mechanism().input(c.shape());
+        Input read = plan(c, 1).input();
+        if (declared == Input.GRAM_OR_ROW_STREAM) {
+            assertThat(read).isIn(Input.GRAM, Input.ROW_STREAM);
+        } else {
+            assertThat(read).isEqualTo(declared);
+        }
+    }
+
+    /**
+     * The noise is calibrated to no less than the declared sensitivity: a Gaussian loss as run carries
+     * its (grid-inflated) sensitivity, and a noise fact naming the declared norm's sensitivity must be
+     * at least the declared value.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void noiseIsCalibratedToAtLeastTheDeclaredSensitivity(Case c) {
+        Plan plan = plan(c, 1);
+        Sensitivity declared = declared(c, plan);
+        if (plan.mechanismLoss() instanceof io.privmat.privacy.GaussianLoss g) {
+            assertThat(g.l2Sensitivity()).as("%s: Gaussian loss sensitivity", c)
+                    .isGreaterThanOrEqualTo(declared.value() * (1 - 1e-12));
+        }
+        String key = switch (declared.norm()) {
+            case "L1" -> "l1Sensitivity";
+            case "L2" -> "l2Sensitivity";
+            case "Frobenius" -> "frobeniusSensitivity";
+            default -> "spectralSensitivity";
+        };
+        Object stated = plan.noise().get(key);
+        if (stated != null) {
+            assertThat(((Number) stated).doubleValue()).as("%s: noise fact %s", c, key)
+                    .isGreaterThanOrEqualTo(declared.value() * (1 - 1e-12));
+        }
+    }
+
+    static Map<String, Object> with(Map<String, Object> params, String name, Object value) {
+        Map<String, Object> out = new java.util.LinkedHashMap<>(params);
+        out.put(name, value);
+        return out;
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void privacyMapIsMonotone(Case c) {
