@@ -41,7 +41,7 @@ class ReleaseController {
             @Schema(allowableValues = {"GRAPH_SKETCH", "MATRIX_SKETCH", "COVARIANCE"}) String kind, String mechanism,
             @Schema(implementation = ParametersDocument.class) @JsonRawValue String parameters,
             @Schema(implementation = LossDocument.class) @JsonRawValue String loss,
-            @Schema(description = "Public facts behind the error bounds (r, W or w, eta, nu, sigma, degrees, …)")
+            @Schema(description = "Public facts behind the error bounds (typed as ReleaseMeta)")
             Map<String, Object> meta, int rows, int cols, Instant createdAt) {
         static ReleaseView of(Release r) {
             return new ReleaseView(r.id(), r.datasetId(), r.jobId(), r.kind().name(), r.mechanism(), r.parameters(),
