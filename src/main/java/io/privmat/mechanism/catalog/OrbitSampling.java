@@ -23,8 +23,8 @@ public final class OrbitSampling extends Described {
 
     @Override
     public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
-        return spectralGram(facts, "xxᵀ − yyᵀ has eigenvalues in [−B², B²], so the score "
-                + "tr(PᵀCP) of a rank-k projection moves by ≤ k·B² and each eigenvalue by ≤ B²");
+        return spectralGram(facts, "xxᵀ − yyᵀ has eigenvalues in [−B², B²], so the score tr(UᵀCU) of an "
+                + "orthonormal d × k U moves by at most B² (‖Uᵀx‖² ≤ ‖x‖²) and each eigenvalue by at most B²");
     }
 
 

@@ -11,7 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The private (noisy) power method (Hardt–Roth 2013, Hardt–Price 2014; mechanisms.md §3.2) on the
+ * The private (noisy) power method (Hardt–Roth 2013, Hardt–Price 2014; docs/mechanisms/low-rank.md,
+ * "Noisy power method") on the
  * Gram matrix C = XᵀX, for row-level privacy.
  *
  * <p>X₀ is a data-independent random orthonormal d × k start; each of L iterations releases

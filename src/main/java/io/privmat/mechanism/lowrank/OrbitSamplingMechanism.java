@@ -19,7 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Pure ε-DP matrix approximation on the unitary orbit (Mangoubi and Vishnoi 2022; mechanisms.md §8),
+ * Pure ε-DP matrix approximation on the unitary orbit (Mangoubi and Vishnoi, "Private matrix
+ * approximation and geometry of unitary orbits", 2022; docs/mechanisms/low-rank.md, "Orbit sampling"),
  * on M = XᵀX with rows of norm ≤ B.
  *
  * <p><b>Algorithm 2 (unknown spectrum)</b>: ε₁ = ε/4 releases the eigenvalues with discrete Laplace

@@ -11,8 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Private Oja: the private top singular vector (Jain, Thakkar, Thakurta, ICML 2018, Algorithm 2;
- * mechanisms.md §10.2). Each of Γ steps releases (XᵀX)v + σ‖v‖h and updates
+ * Private Oja: the private top singular vector (Jain, Thakkar, Thakurta, "Differentially private matrix
+ * completion revisited", ICML 2018, Algorithm 2; docs/mechanisms/low-rank.md, "Private Oja"). Each of Γ steps releases (XᵀX)v + σ‖v‖h and updates
  * v ← (v + η·release)/‖·‖. The noisy vector is sampled directly (N·v ~ N(0, σ²‖v‖²I)), never an
  * n × n noise matrix.
  *

@@ -177,7 +177,7 @@ class LowRankMechanismsTest {
             }
             double error = LowRankFixtures.relativeError(x, f) * Math.sqrt(total);
             // Measured: errors 43.2 / 39.9 / 17.7 against bounds 3 897 / 276 / 47.8 (‖A‖_F = 42.9): valid,
-            // and loose — the seed's √m·σ₁ term exceeds ‖A‖_F for unit-norm rows even at ε = 1 000.
+            // and loose — the paper's √m·σ₁ term exceeds ‖A‖_F for unit-norm rows even at ε = 1 000.
             assertThat(error).as("ε = " + eps).isLessThan(bound);
         }
     }
