@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * <p>A composite mechanism (several releases, or a release plus a failure event) builds its map from
  * its parts with {@link #compose} — the one composition rule — and, when it was calibrated as a whole
  * to a requested (ε, δ), states that with {@link #calibratedTo}. No mechanism adds losses by hand.
- * The facts behind the rule are in docs/accounting.md ("Composition").
+ * The facts behind the rule are in docs/accounting.md §2 (Composition).
  */
 public record PrivacyMap(PrivacyLoss asRun, @Nullable ApproxDp approxDp) {
 
