@@ -14,7 +14,7 @@ import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The package rules of architecture.md, enforced. */
+/** The package rules of README.md ("Layout"), enforced. */
 class ArchitectureTest {
 
     private static final Set<String> CAPABILITIES =

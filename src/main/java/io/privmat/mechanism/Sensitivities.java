@@ -1,7 +1,7 @@
 package io.privmat.mechanism;
 
 /**
- * The one table of sensitivities (mechanisms.md §1.2). Every mechanism takes its sensitivity
+ * The one table of sensitivities (docs/mechanisms/neighbouring-and-sensitivities.md). Every mechanism takes its sensitivity
  * from here, never ad hoc; the factor between the relations is where silent DP bugs live.
  */
 public final class Sensitivities {
@@ -42,7 +42,7 @@ public final class Sensitivities {
 
     /**
      * The eigenvalue vector λ(XᵀX) in L1: B² under ADD_REMOVE, 2B² under REPLACE_ONE (Weyl
-     * interlacing plus the trace; mechanisms.md §1.2).
+     * interlacing plus the trace; docs/mechanisms/neighbouring-and-sensitivities.md).
      */
     public static double eigenvaluesL1(double rowBound, NeighbouringRelation relation) {
         double b2 = Math.nextUp(bound(rowBound) * bound(rowBound));

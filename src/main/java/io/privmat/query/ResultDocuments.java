@@ -102,10 +102,11 @@ class ResultDocuments {
         body.put("v", RowMajor.rows(f.v(), d, f.k()));
         if (r.leftFactor() && f.u() != null) {
             body.put("rows", f.m());
-            if ((long) f.m() * f.k() <= INLINE_LIMIT) {
+            // Inline up to INLINE_LIMIT values; always in the .npy body.
+            boolean inline = (long) f.m() * f.k() <= INLINE_LIMIT;
+            body.put("uInline", inline);
+            if (inline) {
                 body.put("u", RowMajor.rows(f.u(), f.m(), f.k()));
-            } else {
-                body.put("u", "m·k exceeds " + INLINE_LIMIT + ": ask for application/x-npy");
             }
             return new JobOutput(json.writeValueAsString(body), "u", new int[] {f.m(), f.k()}, f.u());
         }

@@ -11,7 +11,7 @@ import io.privmat.mechanism.noise.NoiseSource;
  * b solving Σ_j 1/(b + 2a_j) = 1; the acceptance ratio is exp(−xᵀAx)·(xᵀΩx)^{q/2}/M with
  * log M = −(q − b)/2 + (q/2)·ln(q/b). Note the ratio <em>multiplies</em> by (xᵀΩx)^{q/2}: the
  * variant that divides (diffprivlib, OpenDP) samples a different, over-concentrated distribution
- * and voids the exponential mechanism's guarantee (mechanisms.md §0.2, §7.3–7.4).
+ * and voids the exponential mechanism's guarantee (docs/mechanisms/covariance.md, "Eigenvector sampling").
  *
  * <p>Fails closed: after a proposal cap it throws rather than answer anything else. The cap is
  * fixed from the public dimension q ({@link BinghamAcceptance#proposals}) so that the failure

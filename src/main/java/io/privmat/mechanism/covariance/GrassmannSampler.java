@@ -8,7 +8,7 @@ import org.ejml.interfaces.decomposition.QRDecomposition;
 
 /**
  * Exact sampler for the matrix Bingham distribution on k-dimensional subspaces,
- * f(X) ∝ exp(−tr(XᵀAX)) for q × k X with XᵀX = I (mechanisms.md §7.5): rejection from the matrix
+ * f(X) ∝ exp(−tr(XᵀAX)) for q × k X with XᵀX = I (docs/mechanisms/low-rank.md, "Samplers"): rejection from the matrix
  * angular central Gaussian MACG(Ω), Ω = I + 2A/b (b as in {@link BinghamSampler}), with
  * log M_k = k·(−(q − b)/2 + (q/2)·ln(q/b)) and acceptance exp(−tr(XᵀAX))·det(XᵀΩX)^{q/2}/M_k.
  * Each factor of the ratio is bounded by the vector-case M, so the product is ≤ M^k: exact, with an

@@ -19,7 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Pure ε-DP matrix approximation on the unitary orbit (Mangoubi and Vishnoi 2022; mechanisms.md §8),
+ * Pure ε-DP matrix approximation on the unitary orbit (Mangoubi and Vishnoi, "Private matrix
+ * approximation and geometry of unitary orbits", 2022; docs/mechanisms/low-rank.md, "Orbit sampling"),
  * on M = XᵀX with rows of norm ≤ B.
  *
  * <p><b>Algorithm 2 (unknown spectrum)</b>: ε₁ = ε/4 releases the eigenvalues with discrete Laplace
@@ -85,6 +86,14 @@ public final class OrbitSamplingMechanism {
         PrivacyFloors.epsilon("epsilon / " + (spectrum == Spectrum.PEELING ? k + 1 : 4),
                 Math.nextDown(eps / (spectrum == Spectrum.PEELING ? k + 1 : 4)));
         return new OrbitSamplingMechanism(d, k, rowBound, relation, epsilon, spectrum);
+    }
+
+    /**
+     * The data-independent bound on the probability that a release fails (a sampler reaches its
+     * proposal cap): one vector Bingham draw for PROJECTION (k = 1), k draws when PEELING.
+     */
+    public double failureProbabilityBound() {
+        return (spectrum == Spectrum.PEELING ? k : 1) * io.privmat.mechanism.covariance.BinghamAcceptance.FAILURE_BOUND;
     }
 
     public PureDp privacyLoss() {

@@ -83,6 +83,5 @@ class QueryController {
             @Schema(description = "Remaining after this query (absent if not admissible)") @Nullable TrackView remainingAfter,
             @Schema(description = "Largest epsilon of one more pure-DP query after this one") @Nullable BigDecimal
                     largestPureEpsilonAfter,
-            @Schema(description = "Public facts about the noise: sigma or scale, granularity, sensitivity")
-            Map<String, Object> noise) {}
+            @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Map<String, Object> noise) {}
 }

@@ -41,7 +41,7 @@ class ReleaseController {
             @Schema(allowableValues = {"GRAPH_SKETCH", "MATRIX_SKETCH", "COVARIANCE"}) String kind, String mechanism,
             @Schema(implementation = ParametersDocument.class) @JsonRawValue String parameters,
             @Schema(implementation = LossDocument.class) @JsonRawValue String loss,
-            @Schema(description = "Public facts behind the error bounds (r, W or w, eta, nu, sigma, degrees, …)")
+            @Schema(description = "Public facts behind the error bounds (typed as ReleaseMeta)")
             Map<String, Object> meta, int rows, int cols,
             @Schema(description = "When the job stored it; owner only (for an analyst it would time the job, whose "
                     + "running time depends on the data)") @Nullable Instant createdAt) {
