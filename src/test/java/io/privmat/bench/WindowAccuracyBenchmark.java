@@ -40,7 +40,8 @@ import org.netlib.util.intW;
  * factorisation, and the naive baseline that re-runs Analyze Gauss on every window with ρ/w (each
  * row is in w windows). One seeded stream key per run. Run:
  * {@code ./mvnw -o test -Pbenchmark -Dtest=WindowAccuracyBenchmark#accuracy} (about 30 min on 2
- * cores) and {@code ...#throughput}. Writes target/benchmarks/windows*.md and plots under docs/accuracy/.
+ * cores; {@code -Dwindows.syntheticOnly=true} for the synthetic stream alone, 2 min) and
+ * {@code ...#throughput}. Writes target/benchmarks/windows*.md and plots under docs/accuracy/.
  */
 @Tag("benchmark")
 class WindowAccuracyBenchmark {
@@ -70,7 +71,9 @@ class WindowAccuracyBenchmark {
         out.append(String.format(Locale.ROOT, "W = %d rows, ρ = %s for the whole stream, ADD_REMOVE, B = 1.%n%n",
                 WINDOW_ROWS, RHO));
         List<Rows> datasets = new ArrayList<>();
-        if (FashionMnist.available()) {
+        if (Boolean.getBoolean("windows.syntheticOnly")) {
+            out.append("Synthetic stream only (-Dwindows.syntheticOnly=true).\n\n");
+        } else if (FashionMnist.available()) {
             datasets.add(fashionMnist());
         } else {
             out.append("dataset-fashion-mnist is not installed: Fashion-MNIST skipped.\n\n");
@@ -126,8 +129,10 @@ class WindowAccuracyBenchmark {
 
         double[] top = topDirection(data);
         double[] random = randomUnit(d, 99);
-        int evalEvery = blocks >= 300 ? 2 : 1;
-        int pcaEvery = Math.max(1, blocks / 30);
+        // Every block: the tree's error depends on the block's position in the dyadic grid (a sawtooth).
+        int evalEvery = 1;
+        // PCA checkpoints (4 eigendecompositions each): about 30 at d = 784, 60 at d = 50.
+        int pcaEvery = Math.max(1, blocks / (d > 100 ? 30 : 60));
         double[][] exactBlocks = new double[w][];
         double[] rows = new double[b * d];
         Series s = new Series(naive ? NAIVE : mechanism, new ArrayList<>(), new ArrayList<>(), new ArrayList<>(),
@@ -166,8 +171,16 @@ class WindowAccuracyBenchmark {
             s.dirTop().add(Math.abs(quadratic(error, d, top)));
             s.dirRandom().add(Math.abs(quadratic(error, d, random)));
             s.dirPredicted().add(Math.sqrt(tau2 * 2 / Math.PI));
-            if (t % pcaEvery == pcaEvery - 1 && t >= w - 1) {
-                s.pca().add(new double[] {t, captured(exact, estimate, d, 5), alignment(exact, estimate, d)});
+            if ((t % pcaEvery == 0 && t >= w - 1) || t == blocks - 1) {
+                double[] u = LinearAlgebra.eigen(exact, d).topVectors(1);
+                double[] v = LinearAlgebra.eigen(estimate, d).topVectors(1);
+                double dot = 0;
+                for (int i = 0; i < d; i++) {
+                    dot += u[i] * v[i];
+                }
+                // {block, top-5 captured / optimum, |⟨û₁, u₁⟩|, |û₁·e₂|, |u₁·e₂|}
+                s.pca().add(new double[] {t, captured(exact, estimate, d, 5), Math.abs(dot), Math.abs(v[1]),
+                        Math.abs(u[1])});
             }
             if (t % 50 == 0) {
                 System.out.printf(Locale.ROOT, "%s b=%d %s block %d/%d ‖E‖=%.1f (%.0f s)%n", data.d(), b, mechanism, t,
@@ -203,17 +216,6 @@ class WindowAccuracyBenchmark {
             total += v[i] * cv[i];
         }
         return total / optimum;
-    }
-
-    /** |⟨û₁, u₁⟩| between the top eigenvectors of the estimate and of the exact window. */
-    static double alignment(double[] exact, double[] estimate, int d) {
-        double[] u = LinearAlgebra.eigen(exact, d).topVectors(1);
-        double[] v = LinearAlgebra.eigen(estimate, d).topVectors(1);
-        double dot = 0;
-        for (int i = 0; i < d; i++) {
-            dot += u[i] * v[i];
-        }
-        return Math.abs(dot);
     }
 
     /** max |λ| of a symmetric matrix (LAPACK dsyev, eigenvalues only). */
@@ -318,13 +320,33 @@ class WindowAccuracyBenchmark {
             }
             t.append('\n');
         }
+        if (name.startsWith("synthetic")) {
+            t.append("\nTracking the rotation (principal direction e₁ → e₂ at row 30 000): |û₁·e₂| of each estimate "
+                    + "and |u₁·e₂| of the exact window:\n\n| block | rows seen | exact |");
+            for (String m : all.keySet()) {
+                t.append(' ').append(m).append(" |");
+            }
+            t.append("\n|---|---|---|").append("---|".repeat(all.size())).append('\n');
+            for (int i = 0; i < np; i++) {
+                double block = first.pca().get(i)[0];
+                long rows = (long) (block + 1) * b;
+                if (rows < 28_000 || rows > 42_000) {
+                    continue;
+                }
+                t.append(String.format(Locale.ROOT, "| %.0f | %d | %.3f |", block, rows, first.pca().get(i)[4]));
+                for (Series s : all.values()) {
+                    t.append(String.format(Locale.ROOT, " %.3f |", s.pca().get(i)[3]));
+                }
+                t.append('\n');
+            }
+        }
         return t.toString();
     }
 
     static void plot(String name, int b, Map<String, Series> all, int d) throws Exception {
         XYChart chart = new XYChartBuilder().width(900).height(520)
-                .title(String.format(Locale.ROOT, "%s, W = %d, b = %d, ρ = %s: spectral error of the window estimate",
-                        name, WINDOW_ROWS, b, RHO))
+                .title(String.format(Locale.ROOT, "%s, W = %d, b = %d, ρ = %s: spectral error", name, WINDOW_ROWS, b,
+                        RHO))
                 .xAxisTitle("rows streamed").yAxisTitle("‖Ĉ_W − C_W‖₂").build();
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         for (Series s : all.values()) {
@@ -336,6 +358,21 @@ class WindowAccuracyBenchmark {
                 d == 784 ? "fashion-mnist" : "synthetic", b);
         Files.createDirectories(Path.of("docs/accuracy"));
         BitmapEncoder.saveBitmap(chart, file, BitmapEncoder.BitmapFormat.PNG);
+        if (d != 784) {
+            XYChart track = new XYChartBuilder().width(900).height(520)
+                    .title(String.format(Locale.ROOT, "Synthetic rotation, W = %d, b = %d, ρ = %s: top direction",
+                            WINDOW_ROWS, b, RHO))
+                    .xAxisTitle("rows streamed").yAxisTitle("|û₁·e₂|").build();
+            track.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+            Series first = all.values().iterator().next();
+            track.addSeries("exact window", first.pca().stream().mapToDouble(v -> (v[0] + 1) * b).toArray(),
+                    first.pca().stream().mapToDouble(v -> v[4]).toArray()).setMarker(SeriesMarkers.NONE);
+            for (Series s : all.values()) {
+                track.addSeries(s.mechanism(), s.pca().stream().mapToDouble(v -> (v[0] + 1) * b).toArray(),
+                        s.pca().stream().mapToDouble(v -> v[3]).toArray()).setMarker(SeriesMarkers.NONE);
+            }
+            BitmapEncoder.saveBitmap(track, file + "-tracking", BitmapEncoder.BitmapFormat.PNG);
+        }
     }
 
     /** Fashion-MNIST training images in order, kept as bytes. */

@@ -14,8 +14,8 @@ import java.util.function.DoubleUnaryOperator;
  * x̂ₜ = yₜ − Σ₁≤ₖ₍ₚ cₖ·x̂ₜ₋ₖ (c₀ = 1), and the window is Σ of the last w decoded blocks.
  * (Henzinger, Upadhyay, Upadhyay, "Almost tight error bounds on differentially private continual
  * counting", SODA 2023, and Fichtenberger, Henzinger, Upadhyay, ICML 2023, for the square-root
- * Toeplitz factorisation; Denisov, McMahan, Rush, Smith, Thakurta, NeurIPS 2022, and McKenna et
- * al. / Kalinin–Lampert for banded factorisations.)
+ * Toeplitz factorisation; Denisov, McMahan, Rush, Smith, Thakurta, NeurIPS 2022; Choquette-Choo et
+ * al., NeurIPS 2023, and Kalinin and Lampert, NeurIPS 2024, for banded factorisations.)
  *
  * <p><b>Privacy.</b> y = Cx + z is the Gaussian mechanism on the linear map x ↦ Cx. A row in
  * block s changes xₛ by at most Δ_F in Frobenius norm and hence yₛ₊ₖ by |cₖ|·Δ_F for k &lt; p

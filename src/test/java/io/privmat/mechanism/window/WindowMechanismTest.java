@@ -54,6 +54,25 @@ class WindowMechanismTest {
         assertThat(m.privacyLoss().delta(1.0)).isGreaterThan(0.5e-6);
     }
 
+    /** Below the exact grid's range (σ/g ≥ 2³¹) planning refuses with the 400 privacy-argument error. */
+    @Test
+    void tooSmallRhoIsRefusedAtPlanning() {
+        WindowParameters p = WindowParameters.rows(784, 1, 100, 100, 1000, AR);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WindowMechanism.forRho(
+                WindowMechanismKind.FACTORIZATION, p, 1e-4, WindowMechanism.Options.DEFAULT))
+                .isInstanceOf(io.privmat.privacy.PrivacyArgumentException.class);
+        assertThat(WindowMechanism.forRho(WindowMechanismKind.FACTORIZATION, p, 1e-3, WindowMechanism.Options.DEFAULT)
+                .privacyLoss().rho()).isLessThanOrEqualTo(new BigDecimal("0.001"));
+        assertThat(WindowMechanism.forRho(WindowMechanismKind.BLOCKS, p, 1e-5, WindowMechanism.Options.DEFAULT)
+                .sigma()).isPositive();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WindowMechanism.forRho(
+                WindowMechanismKind.DYADIC_TREE, p, 1, new WindowMechanism.Options(8, 0)))
+                .isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WindowMechanism.forRho(
+                WindowMechanismKind.FACTORIZATION, p, 1, new WindowMechanism.Options(0, 401)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Test
     void defaultStructureFollowsTheWindow() {
         WindowParameters p = WindowParameters.rows(4, 1, 10, 100, 10_000, AR);
