@@ -168,6 +168,20 @@ public final class LinearRegression {
                 RegressionResult.Intervals.EXACT_T, lower.clone(), upper.clone(), se);
     }
 
+    /** Every column but the response (the default predictors); empty when the response is not a column. */
+    public static int[] otherColumns(int d, int response) {
+        if (response < 0 || response >= d) {
+            return new int[0];
+        }
+        int[] out = new int[d - 1];
+        for (int j = 0, c = 0; j < d; j++) {
+            if (j != response) {
+                out[c++] = j;
+            }
+        }
+        return out;
+    }
+
     static void checkColumns(int d, int response, int[] predictors) {
         String range = "[0, " + (d - 1) + "]";
         AnalyticsArgumentException.check(response >= 0 && response < d, "response", range,
