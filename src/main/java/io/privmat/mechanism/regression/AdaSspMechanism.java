@@ -117,20 +117,20 @@ public final class AdaSspMechanism {
         return gramPlan.sigma() * (Math.sqrt(2.0 * p) + Math.sqrt(2 * Math.log(4 / nu))) + p * gramPlan.granularity() / 2;
     }
 
-    /** The released values besides the coefficients. */
+    /** The coefficients with their intervals, the released λ̂_min, its lower bound λ̃ and η. */
     public record Released(RegressionResult regression, double minEigenvalue, double minEigenvalueLowerBound,
             double eta) {}
 
+    /** The three noisy statistics, the mechanism's output before post-processing. */
+    public record Statistics(double minEigenvalue, double[] gram, double[] cross) {}
+
     /**
-     * The only method that touches data.
+     * The only method that touches data: the three releases.
      *
      * @param gram XᵀX of the whole dataset (d × d, row-major), from which the predictor block and the
      *     predictor–response column are read
-     * @param publicRows n when public (then yᵀy ≤ n·B² bounds the coefficients when λ &gt; 0), else null
-     * @param level coverage of the stated intervals (post-processing)
      */
-    public Released release(double[] gram, int d, int response, int[] predictors, @Nullable Long publicRows,
-            double level, NoiseSource random) {
+    public Statistics statistics(double[] gram, int d, int response, int[] predictors, NoiseSource random) {
         if (predictors.length != p || gram.length != d * d) {
             throw new IllegalArgumentException("expected " + p + " predictors of a " + d + "×" + d + " Gram matrix");
         }
@@ -142,13 +142,32 @@ public final class AdaSspMechanism {
             }
             xy[i] = gram[predictors[i] * d + response];
         }
-        double lambdaMin = LinearAlgebra.eigen(xx, p).values()[p - 1];
+        double lambdaMin = p == 1 ? xx[0] : LinearAlgebra.eigen(xx, p).values()[p - 1];
         double[] minOut = new double[1];
         GridNoise.addGaussian(minPlan, new double[] {lambdaMin}, minOut, random);
         double[] noisyXx = GridNoise.symmetricGaussian(gramPlan, xx, p, random);
         double[] noisyXy = new double[p];
         GridNoise.addGaussian(crossPlan, xy, noisyXy, random);
-        // Post-processing of the three releases only.
+        return new Statistics(minOut[0], noisyXx, noisyXy);
+    }
+
+    /**
+     * {@link #statistics} and their post-processing (the coefficients with their intervals).
+     *
+     * @param publicRows n when public (then yᵀy ≤ n·B² bounds the coefficients when λ &gt; 0), else null
+     * @param level coverage of the stated intervals (post-processing)
+     */
+    public Released release(double[] gram, int d, int response, int[] predictors, @Nullable Long publicRows,
+            double level, NoiseSource random) {
+        return postProcess(statistics(gram, d, response, predictors, random), response, predictors, publicRows, level);
+    }
+
+    /** Free post-processing of released statistics (class comment). */
+    public Released postProcess(Statistics released, int response, int[] predictors, @Nullable Long publicRows,
+            double level) {
+        double[] noisyXx = released.gram();
+        double[] noisyXy = released.cross();
+        double[] minOut = {released.minEigenvalue()};
         double lower = Math.max(0, minOut[0] - minPlan.sigma() * Tails.normalUpper(nu / 2));
         double eta = eta();
         double lambda = Math.max(0, eta - lower);
