@@ -57,7 +57,6 @@ class OrbitCovarianceMechanismTest {
                 double cos = 0;
                 for (int i = 0; i < D; i++) {
                     cos += r.components()[i * k + j] * truth.vectors()[i * D + j];
-                    // U·Λ̂·Uᵀ is the released matrix.
                 }
                 assertThat(Math.abs(cos)).as("k = %d, column %d", k, j).isGreaterThan(0.99);
             }
