@@ -60,4 +60,23 @@ public final class Sensitivities {
     public static double edgeLaplacianFrobenius(NeighbouringRelation relation) {
         return relation == NeighbouringRelation.ADD_REMOVE ? 2.0 : Math.nextUp(Math.sqrt(8.0));
     }
+
+    /**
+     * λ_min(XᵀX) of rows with ‖x‖₂ ≤ B: B² under both relations. Adding xxᵀ raises every eigenvalue
+     * by between 0 and ‖x‖² (Weyl); replacing x by x′ adds x′x′ᵀ − xxᵀ, whose eigenvalues lie in
+     * [−B², B²], so λ_min moves by at most B² (Weyl).
+     */
+    public static double minEigenvalue(double rowBound) {
+        return Math.nextUp(bound(rowBound) * bound(rowBound));
+    }
+
+    /**
+     * The cross moment Xᵀy in L2, where each row z = (x, y, …) has ‖z‖₂ ≤ B (x some columns, y another):
+     * ‖x·y‖ = ‖x‖·|y| ≤ (‖x‖² + y²)/2 ≤ B²/2 under ADD_REMOVE, and ‖x·y − x′·y′‖ ≤ B² under
+     * REPLACE_ONE.
+     */
+    public static double crossMomentL2(double rowBound, NeighbouringRelation relation) {
+        double b2 = Math.nextUp(bound(rowBound) * bound(rowBound));
+        return relation == NeighbouringRelation.ADD_REMOVE ? Math.nextUp(b2 / 2) : b2;
+    }
 }

@@ -71,7 +71,9 @@ class SecurityConfiguration {
                         .requestMatchers(HttpMethod.GET, "/v1/jobs/*", "/v1/jobs/*/result").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.DELETE, "/v1/jobs/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.GET, "/v1/releases/*").hasAnyRole(OWNER, ANALYST)
-                        .requestMatchers(HttpMethod.POST, "/v1/releases/*/directional-variance", "/v1/releases/*/cuts")
+                        .requestMatchers(HttpMethod.POST, "/v1/releases/*/directional-variance", "/v1/releases/*/cuts",
+                                "/v1/releases/*/regression", "/v1/releases/*/sparse-pca",
+                                "/v1/releases/*/nonnegative-pca", "/v1/releases/*/low-rank")
                                 .hasAnyRole(OWNER, ANALYST)
                         // Workloads are public query batches: any owner or analyst uploads, reads and uses them.
                         .requestMatchers("/v1/workloads", "/v1/workloads/*").hasAnyRole(OWNER, ANALYST)

@@ -120,6 +120,14 @@ class AuthorizationMatrixTest extends ApiTest {
         t.put("POST /v1/releases/{id}/directional-variance", new Row(f -> json("POST",
                 "/v1/releases/" + f.release() + "/directional-variance", "{\"vectors\":[[1,0,0]]}"),
                 row("401 401 403 200 404 404 404")));
+        t.put("POST /v1/releases/{id}/regression", new Row(f -> json("POST",
+                "/v1/releases/" + f.release() + "/regression", "{\"response\":2}"), row("401 401 403 200 404 404 404")));
+        t.put("POST /v1/releases/{id}/sparse-pca", new Row(f -> json("POST",
+                "/v1/releases/" + f.release() + "/sparse-pca", "{\"s\":1}"), row("401 401 403 200 404 404 404")));
+        t.put("POST /v1/releases/{id}/nonnegative-pca", new Row(f -> json("POST",
+                "/v1/releases/" + f.release() + "/nonnegative-pca", "{}"), row("401 401 403 200 404 404 404")));
+        t.put("POST /v1/releases/{id}/low-rank", new Row(f -> json("POST",
+                "/v1/releases/" + f.release() + "/low-rank", "{\"k\":1}"), row("401 401 403 200 404 404 404")));
         t.put("POST /v1/releases/{id}/cuts", new Row(f -> json("POST", "/v1/releases/" + f.release() + "/cuts",
                 "{\"sets\":[[\"a\"]]}"), row("401 401 403 409 404 404 404")));
         // Workloads are public: any owner or analyst uploads, lists its own, reads any; the creator deletes.

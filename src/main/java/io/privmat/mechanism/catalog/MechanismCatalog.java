@@ -28,7 +28,8 @@ public final class MechanismCatalog {
             new HardtRoth(),
             new NoisyPower(),
             new PrivateOja(),
-            new OrbitSampling());
+            new OrbitSampling(),
+            new AdaSsp());
 
     private static final MechanismCatalog STANDARD = new MechanismCatalog(ALL);
 

@@ -150,6 +150,7 @@ class CatalogueSchemas {
                 case INTEGER -> new IntegerSchema();
                 case NUMBER -> new NumberSchema();
                 case BOOLEAN -> new BooleanSchema();
+                case INTEGER_LIST -> new ArraySchema().items(new IntegerSchema());
                 case ENUM -> {
                     StringSchema e = new StringSchema();
                     values.get(name).forEach(e::addEnumItem);
@@ -181,6 +182,9 @@ class CatalogueSchemas {
                     yield n;
                 }
                 case BOOLEAN -> new BooleanSchema();
+                case INTEGER_LIST -> new ArraySchema().items(new IntegerSchema()
+                        .minimum(BigDecimal.valueOf((long) (double) p.min()))
+                        .maximum(BigDecimal.valueOf((long) (double) p.max()))).minItems(1).uniqueItems(true);
                 case ENUM -> {
                     StringSchema e = new StringSchema();
                     p.values().forEach(e::addEnumItem);
@@ -289,6 +293,20 @@ class CatalogueSchemas {
                 .addProperty("releaseId", new StringSchema().format("uuid")).addProperty("release", new StringSchema())
                 .addProperty("releaseKind", new StringSchema()._enum(List.of("GRAPH_SKETCH", "MATRIX_SKETCH")))
                 .addProperty("meta", new Schema<>().$ref(REF + FactVocabulary.RELEASE_META.name())));
+        kinds.put("RegressionResult", head("REGRESSION: coefficients of the response on the predictors, each with "
+                + "its interval (lower/upper of the kind `intervals` names; null where no finite bound follows) and "
+                + "a first-order approximate interval; the estimand is the data's ridge solution at `ridge`")
+                .addProperty("response", new IntegerSchema()).addProperty("predictors", new ArraySchema()
+                        .items(new IntegerSchema())).addProperty("ridge", new NumberSchema())
+                .addProperty("ridgeRule", new StringSchema()).addProperty("estimand", new StringSchema())
+                .addProperty("level", new NumberSchema())
+                .addProperty("intervals", new StringSchema()._enum(List.of("SIMULTANEOUS_BOUND", "EXACT_T")))
+                .addProperty("coefficients", new ArraySchema().items(new Schema<>().$ref(REF + "RegressionCoefficient")))
+                .addProperty("released", new ObjectSchema().additionalProperties(false).description(
+                        "other released values of ADASSP: the private λ_min, its lower bound and η")
+                        .addProperty("minEigenvalue", new NumberSchema())
+                        .addProperty("minEigenvalueLowerBound", new NumberSchema())
+                        .addProperty("eta", new NumberSchema())));
         ComposedSchema result = new ComposedSchema();
         Discriminator discriminator = new Discriminator().propertyName("kind");
         kinds.forEach((name, schema) -> {
@@ -297,7 +315,8 @@ class CatalogueSchemas {
         });
         discriminator.mapping("COLUMN_SUMS", REF + "ColumnSumsResult").mapping("COVARIANCE", REF + "CovarianceResult")
                 .mapping("PCA", REF + "PcaResult").mapping("LOW_RANK", REF + "FactorsResult")
-                .mapping("TOP_SINGULAR_VECTORS", REF + "FactorsResult").mapping("SKETCH", REF + "SketchResult");
+                .mapping("TOP_SINGULAR_VECTORS", REF + "FactorsResult").mapping("SKETCH", REF + "SketchResult")
+                .mapping("REGRESSION", REF + "RegressionResult");
         result.discriminator(discriminator).description("A query's result; its kind says which schema. The main array "
                 + "is also served as application/x-npy.");
         schemas.put("QueryResult", result);

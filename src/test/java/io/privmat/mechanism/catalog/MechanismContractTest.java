@@ -298,6 +298,11 @@ class MechanismContractTest {
                     assertThat(fz.u()).hasSize(N * fz.k());
                 }
             }
+            case REGRESSION -> {
+                Release.Regression g = (Release.Regression) first;
+                assertThat(g.result().estimate()).hasSize(d - 1);
+                assertThat(g.result().lower()).hasSize(d - 1);
+            }
             case SKETCH -> {
                 Release.Sketch s = (Release.Sketch) first;
                 assertThat(s.values()).hasSize(s.rows() * s.cols());
@@ -525,6 +530,9 @@ class MechanismContractTest {
         if (r instanceof Release.Factors f) {
             Factorization fz = f.factorization();
             return concat(fz.s(), fz.v(), fz.u() == null ? new double[0] : fz.u());
+        }
+        if (r instanceof Release.Regression g) {
+            return concat(g.result().estimate(), g.result().lower(), g.result().upper());
         }
         return ((Release.Sketch) r).values();
     }
