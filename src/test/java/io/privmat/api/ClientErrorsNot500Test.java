@@ -99,6 +99,19 @@ class ClientErrorsNot500Test extends ApiTest {
         assertThat(ok.status()).as(ok.toString()).isEqualTo(200);
     }
 
+    /**
+     * What Spring Security's request firewall refuses (here a path parameter) goes through the
+     * servlet error page: a problem too, not Spring Boot's default error body.
+     */
+    @Test
+    void requestsRefusedBeforeAnyControllerAreProblems() {
+        Response r = get("/v1/datasets;x=1");
+        assertThat(r.status()).as(r.toString()).isEqualTo(400);
+        assertThat(r.contentType()).isEqualTo("application/problem+json");
+        assertThat(r.json().get("status").asInt()).isEqualTo(400);
+        assertThat(r.json().get("type").asString()).startsWith("https://privmat.io/problems/");
+    }
+
     /** A .npy file with the given shape and no data (the header alone must be refused). */
     private static byte[] npyHeaderOnly(String shape) {
         String header = "{'descr': '<f8', 'fortran_order': False, 'shape': " + shape + ", }";
