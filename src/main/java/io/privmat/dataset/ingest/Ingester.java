@@ -50,8 +50,8 @@ public class Ingester {
         MatrixWriter writer = switch (format) {
             case CSV -> DelimitedMatrixParser.parse(in, (byte) ',', header, maxColumns, writers);
             case TSV -> DelimitedMatrixParser.parse(in, (byte) '\t', header, maxColumns, writers);
-            case MATRIX_MARKET -> MatrixMarketParser.parse(in, maxColumns,
-                    settings.maxDenseSize().toBytes(), repository, writers);
+            case MATRIX_MARKET -> MatrixMarketParser.parse(in, maxColumns, settings.maxDenseSize().toBytes(),
+                    settings::maxSparseRows, counted::count, repository, writers);
             case NPY -> NpyParser.parse(in, maxColumns, writers);
         };
         return writer.finish(format.name(), counted.count());
