@@ -124,7 +124,8 @@ class DatasetController {
             + "application/x-npy (float64, float32 or integer, C order). Rows longer than rowNormBound are scaled "
             + "down to it and counted in clippedRows. GRAPH: an edge list u,v[,w] as CSV or TSV (labels are "
             + "strings; w defaults to 1 and must lie in [0, 1]; no self-loops or repeated edges). A failed upload "
-            + "stores nothing and names the line and column (or byte offset) where it failed.",
+            + "stores nothing and names the line and column (or byte offset) where it failed. The body must "
+            + "arrive at a minimum rate and within a time limit (docs/reliability.md).",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
                     @Content(mediaType = "text/csv", schema = @Schema(type = "string",
                             example = "a,b,c\n0.1,0.2,-0.2\n3,4,0\n0,0.5,0.5\n")),
@@ -137,12 +138,17 @@ class DatasetController {
     @ApiResponse(responseCode = "200", description = "Stored; the dataset with its shape")
     @ApiResponse(responseCode = "409", description = "Data already uploaded, or an upload is in progress",
             content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "408", description = "The body arrived too slowly (privmat.ingest.min-upload-rate, "
+            + "max-upload-duration); nothing was stored", content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "413", description = "Larger than privmat.ingest.max-upload-size",
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "415", description = "Media type not accepted for this dataset kind",
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "422", description = "Malformed content; the problem names the position",
             content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "503", description = "This replica already receives its maximum of uploads "
+            + "(privmat.ingest.max-concurrent-uploads), is shutting down, or cannot reach the database; nothing "
+            + "was stored (Retry-After)", content = @Content(mediaType = "application/problem+json"))
     DatasetView upload(@PathVariable UUID id,
             @Parameter(description = "true: the first line is a header; false: it is data; absent: detect (CSV/TSV "
                     + "matrices: a first line without numbers; edge lists: a non-numeric third field)")
