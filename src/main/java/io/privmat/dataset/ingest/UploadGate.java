@@ -89,8 +89,11 @@ public class UploadGate implements SmartLifecycle {
         return limit - permits.availablePermits();
     }
 
+    /** Opens the gate, also again after a stop (a paused test context is restarted). */
     @Override
     public void start() {
+        closed = false;
+        aborting = false;
         running = true;
     }
 
