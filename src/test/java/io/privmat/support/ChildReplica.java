@@ -63,7 +63,7 @@ public final class ChildReplica implements AutoCloseable {
             }
             Thread.sleep(250);
         }
-        replica.kill9();
+        replica.close();
         throw new IllegalStateException("replica " + name + " not ready after 120 s; see " + log);
     }
 
@@ -118,10 +118,17 @@ public final class ChildReplica implements AutoCloseable {
         return Files.readString(log, StandardCharsets.UTF_8);
     }
 
+    /**
+     * Ends the replica if a test left it running: SIGTERM first, so that an embedded PostgreSQL it
+     * runs is stopped too (a postmaster outlives a kill -9 of its JVM), then SIGKILL after 30 s.
+     */
     @Override
-    public void close() {
+    public void close() throws InterruptedException {
         if (process.isAlive()) {
-            process.destroyForcibly();
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
         }
     }
 }
