@@ -181,6 +181,7 @@ class SigtermFaultTest {
             assertThat(audited(db, aborted)).containsExactly(503);
             LedgerInvariants.check(db, false);
         }
+        org.springframework.util.FileSystemUtils.deleteRecursively(dataDir);
     }
 
     private static String state(JdbcTemplate db, UUID job) {
