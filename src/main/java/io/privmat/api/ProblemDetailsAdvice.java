@@ -62,6 +62,11 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> handleUnexpected(Exception e, WebRequest request) {
+        if (io.privmat.problem.DatabaseFailures.isUnavailable(e)) {
+            log.warn("database unavailable: {}", e.getClass().getName());
+            PrivmatException unavailable = io.privmat.problem.DatabaseFailures.unavailable(e);
+            return problem(unavailable.type(), unavailable.getMessage(), unavailable.properties(), request);
+        }
         // Log the type and where, never the message: it could carry data values.
         log.error("unexpected {} at {}", e.getClass().getName(),
                 e.getStackTrace().length > 0 ? e.getStackTrace()[0] : "?");
@@ -199,6 +204,11 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
             body.setInstance(URI.create(servlet.getRequest().getRequestURI()));
         }
         properties.forEach(body::setProperty);
-        return ResponseEntity.status(type.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(body);
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(type.status())
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        if (properties.get("retryAfterSeconds") instanceof Number seconds) {
+            response.header(HttpHeaders.RETRY_AFTER, Long.toString(seconds.longValue()));
+        }
+        return response.body(body);
     }
 }

@@ -26,6 +26,9 @@ public final class ProblemResponses {
         body.putAll(properties);
         response.setStatus(type.status());
         response.setContentType("application/problem+json");
+        if (properties.get("retryAfterSeconds") instanceof Number seconds) {
+            response.setHeader("Retry-After", Long.toString(seconds.longValue()));
+        }
         response.getOutputStream().write(JSON.writeValueAsBytes(body));
     }
 }

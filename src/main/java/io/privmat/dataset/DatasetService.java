@@ -3,6 +3,7 @@ package io.privmat.dataset;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import io.privmat.dataset.ingest.Ingester;
+import io.privmat.dataset.ingest.UploadGate;
 import io.privmat.dataset.ingest.UploadFormat;
 import io.privmat.dataset.ingest.UploadStats;
 import io.privmat.dataset.storage.DatasetRepository;
@@ -31,14 +32,16 @@ public class DatasetService implements DatasetRows {
 
     private final DatasetRepository repository;
     private final Ingester ingester;
+    private final UploadGate gate;
     private final TransactionTemplate transactions;
     private final TransactionTemplate readOnly;
     private final Clock clock;
     private final ApplicationEventPublisher events;
 
-    public DatasetService(DatasetRepository repository, Ingester ingester, TransactionTemplate transactions,
-            Clock clock, ApplicationEventPublisher events) {
+    public DatasetService(DatasetRepository repository, Ingester ingester, UploadGate gate,
+            TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
         this.events = events;
+        this.gate = gate;
         this.repository = repository;
         this.ingester = ingester;
         this.transactions = transactions;
@@ -160,22 +163,23 @@ public class DatasetService implements DatasetRows {
     /**
      * Stores the dataset's data from one upload, all or nothing. Answers 409 if data is already
      * there or another upload of the same dataset is running, 415 for a media type the kind does
-     * not accept, 413 beyond the size limit and 422 with a position for malformed content.
+     * not accept, 413 beyond the size limit, 408 for a body that arrives too slowly, 503 when this
+     * replica already receives its maximum of uploads, and 422 with a position for malformed
+     * content. The first part of the body is received before a database connection is taken, and
+     * everything is written in one transaction (docs/reliability.md).
      */
     public Dataset upload(UUID id, Caller caller, @Nullable String contentType, long contentLength,
             @Nullable Boolean header, InputStream body) {
-        owned(id, caller);
+        Dataset owned = owned(id, caller);
         ingester.checkDeclaredLength(contentLength);
-        try {
+        requireNoData(owned);
+        UploadFormat format = UploadFormat.resolve(contentType, owned.kind());
+        try (UploadGate.Permit permit = gate.enter()) {
+            Ingester.Received received = ingester.receive(body);
             return transactions.execute(status -> {
                 Dataset dataset = repository.lockForUpload(id).orElseThrow(() -> new DatasetNotFoundException(id));
-                if (dataset.status() == DatasetStatus.READY) {
-                    throw new PrivmatException(ProblemType.DATA_ALREADY_UPLOADED,
-                            "This dataset already has data; create a new dataset to upload other data.",
-                            Map.of("datasetId", id.toString()));
-                }
-                UploadFormat format = UploadFormat.resolve(contentType, dataset.kind());
-                UploadStats stats = ingester.ingest(dataset, format, header, body);
+                requireNoData(dataset);
+                UploadStats stats = ingester.ingest(dataset, format, header, received);
                 repository.markReady(id, stats.rows(), stats.cols(), stats.nnz(), stats.clippedRows(), stats.format(),
                         stats.storage(), stats.bytes(), clock.instant());
                 // Shape only: never values.
@@ -194,22 +198,32 @@ public class DatasetService implements DatasetRows {
 
     /**
      * Reads a small public matrix (a query workload, …) from an upload in the formats a MATRIX dataset
-     * accepts, into memory, at most {@code maxEntries} values; nothing is stored. 415 for another
-     * media type, 413 beyond the upload limit, 422 with a position for malformed content.
+     * accepts, into memory, at most {@code maxEntries} values; nothing is stored. The same limits as a
+     * dataset upload (size, rate, time, concurrent uploads: docs/reliability.md); 415 for another media
+     * type, 422 with a position for malformed content.
      */
     public ParsedMatrix readMatrix(@Nullable String contentType, long contentLength, @Nullable Boolean header,
             InputStream body, long maxEntries) {
         ingester.checkDeclaredLength(contentLength);
         UploadFormat format = UploadFormat.resolve(contentType, DatasetKind.MATRIX);
-        try {
+        try (UploadGate.Permit permit = gate.enter()) {
+            Ingester.Received received = ingester.receive(body);
             if (format != UploadFormat.MATRIX_MARKET) {
-                return ingester.readMatrix(format, header, body, maxEntries); // no database needed
+                return ingester.readMatrix(format, header, received, maxEntries); // no database needed
             }
             // Coordinate entries are sorted in a temporary table, which needs a transaction.
-            return transactions.execute(status -> ingester.readMatrix(format, header, body, maxEntries));
+            return transactions.execute(status -> ingester.readMatrix(format, header, received, maxEntries));
         } catch (java.io.UncheckedIOException e) {
             throw new PrivmatException(ProblemType.MALFORMED_REQUEST,
                     "The upload ended before its body was complete.", Map.of());
+        }
+    }
+
+    private static void requireNoData(Dataset dataset) {
+        if (dataset.status() == DatasetStatus.READY) {
+            throw new PrivmatException(ProblemType.DATA_ALREADY_UPLOADED,
+                    "This dataset already has data; create a new dataset to upload other data.",
+                    Map.of("datasetId", dataset.id().toString()));
         }
     }
 

@@ -30,8 +30,11 @@ public enum ProblemType {
     SUBJECT_ROLE_CONFLICT("subject-role-conflict", "Subject already has another role", 409),
     PAYLOAD_TOO_LARGE("payload-too-large", "Payload too large", 413),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type", 415),
+    REQUEST_TIMEOUT("request-timeout", "Request body too slow", 408),
     RATE_LIMITED("rate-limited", "Too many requests", 429),
-    INTERNAL_ERROR("internal-error", "Internal error", 500);
+    INTERNAL_ERROR("internal-error", "Internal error", 500),
+    SERVICE_UNAVAILABLE("service-unavailable", "Service unavailable", 503),
+    TOO_MANY_UPLOADS("too-many-uploads", "Too many concurrent uploads", 503);
 
     /** Base of every problem type URI. */
     public static final String BASE_URI = "https://privmat.io/problems/";

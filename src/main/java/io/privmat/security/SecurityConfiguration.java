@@ -85,8 +85,9 @@ class SecurityConfiguration {
 
     /** The audit filter runs before Spring Security's chain, so refused calls are recorded too. */
     @Bean
-    FilterRegistrationBean<AuditFilter> auditFilter(AuditRepository audit, Clock clock) {
-        FilterRegistrationBean<AuditFilter> registration = new FilterRegistrationBean<>(new AuditFilter(audit, clock));
+    FilterRegistrationBean<AuditFilter> auditFilter(AuditRepository audit, Clock clock, AuditDrain drain) {
+        FilterRegistrationBean<AuditFilter> registration = new FilterRegistrationBean<>(
+                new AuditFilter(audit, clock, drain));
         registration.setOrder(-200);
         registration.addUrlPatterns("/v1/*");
         return registration;

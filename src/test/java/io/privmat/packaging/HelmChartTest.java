@@ -95,6 +95,29 @@ class HelmChartTest {
         assertThat((Integer) at(config, "privmat", "jobs", "max-attempts")).isEqualTo(3);
         assertThat((String) at(config, "spring", "datasource", "url")).startsWith("jdbc:postgresql://");
         assertThat((Integer) at(find(docs, "PodDisruptionBudget").orElseThrow(), "spec", "minAvailable")).isEqualTo(1);
+        // Shutdown: the pod's grace outlasts the drain phase plus auditing and closing the pools, and
+        // the upload and job graces fit in the drain phase (docs/reliability.md).
+        int grace = at(deployment, "spec", "template", "spec", "terminationGracePeriodSeconds");
+        String drain = at(config, "spring", "lifecycle", "timeout-per-shutdown-phase");
+        int drainSeconds = Integer.parseInt(drain.replace("s", ""));
+        assertThat(grace).isGreaterThan(drainSeconds + 15);
+        assertThat(seconds(at(config, "privmat", "jobs", "shutdown-grace"))).isLessThan(drainSeconds);
+        assertThat(seconds(at(config, "privmat", "ingest", "shutdown-grace"))).isLessThan(drainSeconds);
+        // Uploads stay below the request pool; sparse uploads are bounded by their body.
+        assertThat((Integer) at(config, "privmat", "ingest", "max-concurrent-uploads"))
+                .isLessThan((Integer) at(config, "spring", "datasource", "hikari", "maximum-pool-size"));
+        assertThat((String) at(config, "privmat", "ingest", "max-dense-size")).isEqualTo("2GB");
+        assertThat((Integer) at(config, "privmat", "ingest", "max-rows-per-body-byte")).isEqualTo(4);
+    }
+
+    private static int seconds(String duration) {
+        return Integer.parseInt(duration.replace("s", ""));
+    }
+
+    @Test
+    void aGracePeriodShorterThanTheDrainFailsToRender() {
+        assertThatThrownBy(() -> render(Map.of("shutdown.terminationGracePeriodSeconds", "40")))
+                .hasMessageContaining("terminationGracePeriodSeconds must exceed");
     }
 
     @Test

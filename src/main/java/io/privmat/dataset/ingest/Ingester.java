@@ -6,12 +6,17 @@ import io.privmat.dataset.HistogramSchema;
 import io.privmat.dataset.ParsedMatrix;
 import io.privmat.dataset.storage.DatasetRepository;
 import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.io.UncheckedIOException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
- * Parses one upload and writes its chunks. Runs inside the caller's transaction, so a failure
+ * Receives one upload and writes its chunks. {@link #receive} reads the first part of the body
+ * without a database connection; {@link #ingest} runs inside the caller's transaction, so a failure
  * anywhere leaves nothing behind.
  */
 @Component
@@ -19,10 +24,12 @@ public class Ingester {
 
     private final DatasetRepository repository;
     private final IngestSettings settings;
+    private final UploadGate gate;
 
-    public Ingester(DatasetRepository repository, IngestSettings settings) {
+    public Ingester(DatasetRepository repository, IngestSettings settings, UploadGate gate) {
         this.repository = repository;
         this.settings = settings;
+        this.gate = gate;
     }
 
     public long maxUploadBytes() {
@@ -32,13 +39,39 @@ public class Ingester {
     /** Fails fast with 413 when the declared length is already over the limit. */
     public void checkDeclaredLength(long contentLength) {
         if (contentLength > maxUploadBytes()) {
-            throw LimitedInputStream.tooLarge(maxUploadBytes());
+            throw UploadStream.tooLarge(maxUploadBytes());
         }
     }
 
-    public UploadStats ingest(Dataset dataset, UploadFormat format, @Nullable Boolean header, InputStream body) {
-        LimitedInputStream counted = new LimitedInputStream(body, maxUploadBytes());
-        InputStream in = new BufferedInputStream(counted, 1 << 16);
+    /** An upload's body: its first {@code prefetch-size} bytes already received, the rest to come. */
+    public static final class Received {
+        private final UploadStream counted;
+        private final InputStream in;
+
+        private Received(UploadStream counted, InputStream in) {
+            this.counted = counted;
+            this.in = in;
+        }
+    }
+
+    /**
+     * Starts receiving an upload under the upload limits ({@link UploadStream}): reads its first
+     * {@code privmat.ingest.prefetch-size} bytes, or all of it if it is smaller, before any database
+     * connection is taken. A client that sends slowly is refused (408) while holding none.
+     */
+    public Received receive(InputStream body) {
+        UploadStream counted = new UploadStream(body, settings, gate::aborting);
+        try {
+            byte[] head = counted.readNBytes((int) settings.prefetchSize().toBytes());
+            return new Received(counted, new SequenceInputStream(new ByteArrayInputStream(head), counted));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public UploadStats ingest(Dataset dataset, UploadFormat format, @Nullable Boolean header, Received body) {
+        UploadStream counted = body.counted;
+        InputStream in = new BufferedInputStream(body.in, 1 << 16);
         long chunkBytes = settings.chunkSize().toBytes();
         int maxColumns = settings.maxColumns();
         if (dataset.kind() == DatasetKind.GRAPH) {
@@ -55,8 +88,8 @@ public class Ingester {
         MatrixWriter writer = switch (format) {
             case CSV -> DelimitedMatrixParser.parse(in, (byte) ',', header, maxColumns, writers);
             case TSV -> DelimitedMatrixParser.parse(in, (byte) '\t', header, maxColumns, writers);
-            case MATRIX_MARKET -> MatrixMarketParser.parse(in, maxColumns,
-                    settings.maxDenseSize().toBytes(), repository, writers);
+            case MATRIX_MARKET -> MatrixMarketParser.parse(in, maxColumns, settings.maxDenseSize().toBytes(),
+                    settings::maxSparseRows, counted::count, repository, writers);
             case NPY -> NpyParser.parse(in, maxColumns, writers);
         };
         return writer.finish(format.name(), counted.count());
@@ -67,15 +100,16 @@ public class Ingester {
      * detected as for matrices), Matrix Market or .npy, at most {@code maxEntries} values. Runs in the
      * caller's transaction (Matrix Market coordinate entries are sorted in a temporary table).
      */
-    public ParsedMatrix readMatrix(UploadFormat format, @Nullable Boolean header, InputStream body, long maxEntries) {
-        LimitedInputStream counted = new LimitedInputStream(body, maxUploadBytes());
-        InputStream in = new BufferedInputStream(counted, 1 << 16);
+    public ParsedMatrix readMatrix(UploadFormat format, @Nullable Boolean header, Received body, long maxEntries) {
+        UploadStream counted = body.counted;
+        InputStream in = new BufferedInputStream(body.in, 1 << 16);
         int maxColumns = (int) Math.min(Integer.MAX_VALUE, maxEntries);
         java.util.function.IntFunction<InMemoryMatrix> sinks = cols -> new InMemoryMatrix(cols, maxEntries);
         InMemoryMatrix m = switch (format) {
             case CSV -> DelimitedMatrixParser.parse(in, (byte) ',', header, maxColumns, sinks);
             case TSV -> DelimitedMatrixParser.parse(in, (byte) '\t', header, maxColumns, sinks);
-            case MATRIX_MARKET -> MatrixMarketParser.parse(in, maxColumns, maxEntries * Double.BYTES, repository, sinks);
+            case MATRIX_MARKET -> MatrixMarketParser.parse(in, maxColumns, maxEntries * Double.BYTES,
+                    settings::maxSparseRows, counted::count, repository, sinks);
             case NPY -> NpyParser.parse(in, maxColumns, sinks);
         };
         if (m.rows() == 0) {
@@ -90,7 +124,7 @@ public class Ingester {
      * non-empty cells.
      */
     private UploadStats histogram(Dataset dataset, UploadFormat format, @Nullable Boolean header, InputStream in,
-            long chunkBytes, LimitedInputStream counted) {
+            long chunkBytes, UploadStream counted) {
         HistogramSchema schema = (HistogramSchema) dataset.schema();
         long[] counts = switch (format) {
             case CSV -> HistogramParser.records(in, (byte) ',', header, schema);

@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.StringReader;
 import java.util.Locale;
 import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Matrix Market ({@code %%MatrixMarket matrix coordinate|array real|integer|pattern
@@ -18,8 +20,14 @@ final class MatrixMarketParser {
 
     private MatrixMarketParser() {}
 
-    static <W extends RowSink> W parse(InputStream in, int maxColumns, long maxDenseBytes,
-            DatasetRepository repository, IntFunction<W> writers) {
+    /**
+     * @param maxSparseRows the most rows a coordinate body of the given size may declare
+     *     ({@link IngestSettings#maxSparseRows}): rows without entries are stored (a row header
+     *     each) but cost no body bytes, so without this bound a tiny body could write gigabytes
+     * @param bodyBytes bytes of the body read so far (the whole body once entries are read)
+     */
+    static <W extends RowSink> W parse(InputStream in, int maxColumns, long maxDenseBytes, LongUnaryOperator maxSparseRows,
+            LongSupplier bodyBytes, DatasetRepository repository, IntFunction<W> writers) {
         LineReader reader = new LineReader(in, (byte) ' ');
         if (!reader.nextLine()) {
             throw InvalidDataException.whole("the upload is empty");
@@ -59,6 +67,7 @@ final class MatrixMarketParser {
         if (reader.countFields() != expectedFields) {
             throw InvalidDataException.at(reader.lineNo, 0, "the size line must have " + expectedFields + " integers");
         }
+        long sizeLine = reader.lineNo;
         reader.nextField();
         long rows = reader.fieldLong();
         reader.nextField();
@@ -160,6 +169,13 @@ final class MatrixMarketParser {
         }
         if (seen < declared) {
             throw InvalidDataException.at(reader.lineNo + 1, 0, "only " + seen + " of the " + declared + " declared entries");
+        }
+        if (coordinate && rows > maxSparseRows.applyAsLong(bodyBytes.getAsLong())) {
+            // Checked once the whole body is read, before any row is written.
+            throw InvalidDataException.at(sizeLine, 0, "the coordinate file declares " + rows + " rows but its body "
+                    + "has only " + bodyBytes.getAsLong() + " bytes; a sparse upload may declare at most "
+                    + maxSparseRows.applyAsLong(bodyBytes.getAsLong()) + " rows for that size (65536 plus "
+                    + "privmat.ingest.max-rows-per-body-byte per byte): rows without entries are stored too");
         }
         if (inBatch > 0) {
             repository.copyIn("COPY mm_stage FROM STDIN", new StringReader(batch.toString()));

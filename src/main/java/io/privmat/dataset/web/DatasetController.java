@@ -129,7 +129,8 @@ class DatasetController {
             + "declared label; an optional header names the attributes in any order), or the counts vector as "
             + "application/x-npy (the cells in row-major order, first attribute slowest; non-negative integers). "
             + "A failed upload "
-            + "stores nothing and names the line and column (or byte offset) where it failed.",
+            + "stores nothing and names the line and column (or byte offset) where it failed. The body must "
+            + "arrive at a minimum rate and within a time limit (docs/reliability.md).",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
                     @Content(mediaType = "text/csv", schema = @Schema(type = "string",
                             example = "a,b,c\n0.1,0.2,-0.2\n3,4,0\n0,0.5,0.5\n")),
@@ -142,12 +143,17 @@ class DatasetController {
     @ApiResponse(responseCode = "200", description = "Stored; the dataset with its shape")
     @ApiResponse(responseCode = "409", description = "Data already uploaded, or an upload is in progress",
             content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "408", description = "The body arrived too slowly (privmat.ingest.min-upload-rate, "
+            + "max-upload-duration); nothing was stored", content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "413", description = "Larger than privmat.ingest.max-upload-size",
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "415", description = "Media type not accepted for this dataset kind",
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "422", description = "Malformed content; the problem names the position",
             content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "503", description = "This replica already receives its maximum of uploads "
+            + "(privmat.ingest.max-concurrent-uploads), is shutting down, or cannot reach the database; nothing "
+            + "was stored (Retry-After)", content = @Content(mediaType = "application/problem+json"))
     DatasetView upload(@PathVariable UUID id,
             @Parameter(description = "true: the first line is a header; false: it is data; absent: detect (CSV/TSV "
                     + "matrices: a first line without numbers; edge lists: a non-numeric third field)")

@@ -103,6 +103,16 @@ public class JobRepository {
                 to.name(), terminal, Timestamp.from(now), to.name(), to.name(), id);
     }
 
+    /**
+     * Hands a RUNNING job that has not started data access back to the queue without counting the
+     * claim as an attempt (this replica is stopping; the job did nothing).
+     */
+    public void requeueUnstarted(UUID id) {
+        jdbc.update("UPDATE job SET state = 'QUEUED', lease_owner = NULL, heartbeat_at = NULL, "
+                + "attempts = greatest(attempts - 1, 0) WHERE id = ? AND state = 'RUNNING' "
+                + "AND data_access_started_at IS NULL", id);
+    }
+
     public void recordError(UUID id, String code, String message) {
         jdbc.update("UPDATE job SET error_code = ?, error_message = ? WHERE id = ?", code, message, id);
     }
