@@ -120,6 +120,14 @@ public abstract sealed class WindowMechanism
     /** How many released matrices one row enters (1, H or p). */
     public abstract int releasesPerRow();
 
+    /**
+     * The L2 (Frobenius) sensitivity of everything the stream releases, before grid rounding: how
+     * far all the released matrices one row enters move together when that row changes — Δ_F for
+     * disjoint blocks, Δ_F·√H for the dyadic tree, Δ_F·‖c‖₂ for the factorisation (Δ_F =
+     * {@link WindowParameters#blockSensitivity()}). The charged loss uses it plus the grid's rounding.
+     */
+    public abstract double streamSensitivity();
+
     /** The most packed d×d matrices a state holds between releases (open block included). */
     public abstract int maxStateMatrices();
 
