@@ -172,6 +172,18 @@ public abstract sealed class WindowMechanism
         return step(state, streamKey);
     }
 
+    /**
+     * The first release of a stream whose first block has the exact Gram {@code gram} (row-major
+     * d×d, symmetric): what a stream of one block releases. For a catalogue plan's one-shot release
+     * and its contract tests; a service drives streams through {@link StreamBlocks}.
+     */
+    public Step releaseFirstBlock(double[] gram, byte[] streamKey) {
+        if (gram.length != d * d) {
+            throw new IllegalArgumentException("the Gram must be " + d + "×" + d);
+        }
+        return release(initialState().withOpenBlock(0, Packed.pack(gram, d)), streamKey);
+    }
+
     abstract Step step(WindowState state, byte[] streamKey);
 
     /** packed(g·(round(M/g) + (Z + Zᵀ)/2)) for the packed exact M, noise from (key, index). */
