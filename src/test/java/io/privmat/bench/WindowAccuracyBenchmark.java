@@ -40,7 +40,8 @@ import org.netlib.util.intW;
  * factorisation, and the naive baseline that re-runs Analyze Gauss on every window with ρ/w (each
  * row is in w windows). One seeded stream key per run. Run:
  * {@code ./mvnw -o test -Pbenchmark -Dtest=WindowAccuracyBenchmark#accuracy} (about 30 min on 2
- * cores) and {@code ...#throughput}. Writes target/benchmarks/windows*.md and plots under docs/accuracy/.
+ * cores; add {@code -Dprivmat.windows.synthetic-only=true} for the synthetic stream alone, a few minutes)
+ * and {@code ...#throughput}. Writes target/benchmarks/windows*.md and plots under docs/accuracy/.
  */
 @Tag("benchmark")
 class WindowAccuracyBenchmark {
@@ -70,7 +71,9 @@ class WindowAccuracyBenchmark {
         out.append(String.format(Locale.ROOT, "W = %d rows, ρ = %s for the whole stream, ADD_REMOVE, B = 1.%n%n",
                 WINDOW_ROWS, RHO));
         List<Rows> datasets = new ArrayList<>();
-        if (FashionMnist.available()) {
+        if (Boolean.getBoolean("privmat.windows.synthetic-only")) {
+            out.append("Fashion-MNIST skipped (-Dprivmat.windows.synthetic-only=true).\n\n");
+        } else if (FashionMnist.available()) {
             datasets.add(fashionMnist());
         } else {
             out.append("dataset-fashion-mnist is not installed: Fashion-MNIST skipped.\n\n");

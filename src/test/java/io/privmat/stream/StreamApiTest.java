@@ -140,6 +140,13 @@ class StreamApiTest extends ApiTest {
         assertThat(sendAs(otherAnalystKey(), HttpRequest.newBuilder(uri("/v1/subscriptions/" + subscription)).GET())
                 .status()).isEqualTo(404);
         assertThat(get("/v1/datasets/" + id + "/subscriptions").json().get("total").asLong()).isEqualTo(1);
+
+        // Deleting the stream removes its state, subscriptions and releases; the ledger outlives it.
+        assertThat(delete("/v1/datasets/" + id).status()).isEqualTo(204);
+        assertThat(get("/v1/subscriptions/" + subscription).status()).isEqualTo(404);
+        assertThat(get("/v1/releases/" + release).status()).isEqualTo(404);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM stream WHERE dataset_id = ?::uuid", Long.class, id)).isZero();
+        assertThat(get("/v1/datasets/" + id + "/ledger").json().get("entries")).hasSize(2);
     }
 
     @Test
