@@ -222,6 +222,32 @@ class StreamApiTest extends ApiTest {
                 "0.1,0.2,0.3\n").status()).isEqualTo(409);
     }
 
+    @org.springframework.beans.factory.annotation.Autowired
+    StreamService streams;
+
+    /**
+     * A subscription whose stored plan no longer rebuilds to the loss it was charged (here: its stored
+     * loss altered) is stopped, FAILED with PLAN_MISMATCH, instead of releasing under another noise
+     * scale; the stream and its other subscriptions go on.
+     */
+    @Test
+    void aSubscriptionWhosePlanNoLongerMatchesItsChargeIsStopped() {
+        String id = matrixStream(2, 2, 100, "ADD_REMOVE");
+        String broken = postJson("/v1/datasets/" + id + "/subscriptions",
+                "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.01}").json().get("id").asString();
+        String sound = postJson("/v1/datasets/" + id + "/subscriptions",
+                "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.02}").json().get("id").asString();
+        jdbc.update("UPDATE subscription SET loss = jsonb_set(loss, '{charged,rho}', '0.001') WHERE id = ?::uuid",
+                broken);
+        streams.clearCaches();
+        JsonNode a = append(id, rows(2, 4)).json();
+        assertThat(a.get("releases")).hasSize(1);
+        assertThat(a.at("/releases/0/subscriptionId").asString()).isEqualTo(sound);
+        JsonNode failed = get("/v1/subscriptions/" + broken).json();
+        assertThat(failed.get("state").asString()).isEqualTo("FAILED");
+        assertThat(failed.get("errorCode").asString()).isEqualTo("PLAN_MISMATCH");
+    }
+
     @Test
     void badDeclarationsAreRefused() {
         String budget = ",\"budget\":" + BUDGET + "}";
