@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
 
     private static final Set<String> CAPABILITIES =
-            Set.of("privacy", "mechanism", "dataset", "ledger", "job", "query", "release", "security", "api", "config", "problem");
+            Set.of("privacy", "mechanism", "dataset", "ledger", "job", "query", "release", "security", "api", "config", "problem",
+                    "stream");
 
     private static JavaClasses classes;
 

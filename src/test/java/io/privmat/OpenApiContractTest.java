@@ -182,6 +182,21 @@ class OpenApiContractTest extends ApiTest {
             assertThat(q.json().get("admissible").asBoolean()).as(query + " -> " + q).isTrue();
         }
 
+        // Every window mechanism's example subscription (and the SubscriptionRequest example) is quoted as
+        // sent on a stream of the example's width.
+        Response stream = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
+                + "\"stream\":" + example(spec, "StreamRequest") + ",\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
+        assertThat(stream.status()).as(stream.toString()).isEqualTo(201);
+        List<JsonNode> subscriptions = new java.util.ArrayList<>(List.of(example(spec, "SubscriptionRequest")));
+        spec.at("/components/schemas/SubscriptionRequest/oneOf").forEach(v -> subscriptions.add(sample(spec, v)));
+        assertThat(subscriptions).hasSize(4);
+        for (JsonNode subscription : subscriptions) {
+            Response q = postJson("/v1/datasets/" + stream.json().get("id").asString() + "/subscriptions/quote",
+                    subscription.toString());
+            assertThat(q.status()).as(subscription + " -> " + q).isEqualTo(200);
+            assertThat(q.json().get("admissible").asBoolean()).as(subscription + " -> " + q).isTrue();
+        }
+
         // The free release queries: a matrix sketch of the CSV example's 3 columns.
         JsonNode sketch = runQuery(id, "{\"kind\":\"SKETCH\",\"mechanism\":\"WISHART\",\"epsilon\":0.1,\"delta\":5e-8}");
         JsonNode directional = example(spec, "DirectionalVarianceRequest");

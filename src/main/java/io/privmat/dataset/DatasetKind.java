@@ -10,5 +10,11 @@ public enum DatasetKind {
      * Counts of records over the product of public attribute domains declared at creation
      * ({@link HistogramSchema}); one record is the privacy unit.
      */
-    HISTOGRAM
+    HISTOGRAM,
+    /**
+     * A stream of rows (or weighted edge events on a declared vertex set) appended in batches and
+     * never stored, with a public block structure declared at creation ({@link StreamSchema}); one
+     * row or edge event is the privacy unit. Answered by standing subscriptions, not one-shot queries.
+     */
+    STREAM
 }

@@ -8,7 +8,7 @@ import java.util.Map;
  * uploads are validated against, and mechanisms may depend on it: it is public, like the kind and
  * the budget. Stored as a JSON document with the dataset.
  */
-public sealed interface DatasetSchema permits HistogramSchema {
+public sealed interface DatasetSchema permits HistogramSchema, StreamSchema {
 
     /** The document stored with the dataset (maps, lists, strings and numbers only). */
     Map<String, Object> toDocument();
@@ -21,6 +21,7 @@ public sealed interface DatasetSchema permits HistogramSchema {
     static DatasetSchema fromDocument(DatasetKind kind, Map<String, Object> document) {
         return switch (kind) {
             case HISTOGRAM -> HistogramSchema.fromDocument(document);
+            case STREAM -> StreamSchema.fromDocument(document);
             default -> throw new IllegalArgumentException("a " + kind + " dataset declares no schema");
         };
     }

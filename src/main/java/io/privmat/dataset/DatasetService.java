@@ -51,21 +51,32 @@ public class DatasetService implements DatasetRows {
     }
 
     public Dataset create(NewDataset request) {
+        // A stream is ready for appends and subscriptions from its creation: d is declared, no row yet.
+        Long streamCols = request.schema() instanceof StreamSchema s ? (long) s.d() : null;
+        Long none = streamCols == null ? null : 0L;
         Dataset dataset = new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
-                request.rowNormBound(), DatasetStatus.EMPTY, null, null, null, null, null, null, null,
-                request.budget(), clock.instant(), null, request.schema());
+                request.rowNormBound(), streamCols == null ? DatasetStatus.EMPTY : DatasetStatus.READY, none, streamCols,
+                none, none, null, null, null, request.budget(), clock.instant(), null, request.schema());
         List<String> vertices = request.vertexLabels();
-        if (vertices == null) {
-            repository.insert(dataset);
-            return dataset;
-        }
         // The declared universe is written with the dataset: ids 0..N−1 in declared order, fixed
-        // before any edge is seen (docs/adr/0006-privacy-hardening.md).
+        // before any edge is seen (docs/adr/0006-privacy-hardening.md). Listeners of DatasetCreated
+        // (a stream's state) write in the same transaction.
         transactions.executeWithoutResult(status -> {
             repository.insert(dataset);
-            repository.declareVertices(dataset.id(), vertices);
+            if (vertices != null) {
+                repository.declareVertices(dataset.id(), vertices);
+            }
+            events.publishEvent(new DatasetCreated(dataset));
         });
         return dataset;
+    }
+
+    /**
+     * Counts a stream's appended rows and the rows clipped to B (the owner sees both), in the
+     * caller's transaction (the append's).
+     */
+    public void recordAppend(UUID id, long rows, long clippedRows) {
+        repository.addRows(id, rows, clippedRows);
     }
 
     /** Any dataset, without an access check: for internal use (job handlers), never for callers. */
@@ -171,6 +182,10 @@ public class DatasetService implements DatasetRows {
     public Dataset upload(UUID id, Caller caller, @Nullable String contentType, long contentLength,
             @Nullable Boolean header, InputStream body) {
         Dataset owned = owned(id, caller);
+        if (owned.kind() == DatasetKind.STREAM) {
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "A STREAM dataset takes batches of rows with "
+                    + "POST /v1/datasets/" + id + "/rows, not one upload.", Map.of("datasetId", id.toString()));
+        }
         ingester.checkDeclaredLength(contentLength);
         requireNoData(owned);
         UploadFormat format = UploadFormat.resolve(contentType, owned.kind());
@@ -224,6 +239,24 @@ public class DatasetService implements DatasetRows {
             throw new PrivmatException(ProblemType.DATA_ALREADY_UPLOADED,
                     "This dataset already has data; create a new dataset to upload other data.",
                     Map.of("datasetId", dataset.id().toString()));
+        }
+    }
+
+    /**
+     * Reads a batch of weighted edge events {@code u,v[,w]} (CSV or TSV; w defaults to 1 and must lie
+     * in [0, 1]; no self-loops; repeated pairs are separate events) into memory, labels resolved
+     * against {@code vertexIds}, at most {@code maxEdges}; nothing is stored. 415 for another media
+     * type, 413 beyond the upload limit, 422 with a position for malformed content or an unknown label.
+     */
+    public ParsedEdges readEdges(@Nullable String contentType, long contentLength, @Nullable Boolean header,
+            InputStream body, Map<String, Integer> vertexIds, int maxEdges) {
+        ingester.checkDeclaredLength(contentLength);
+        UploadFormat format = UploadFormat.resolve(contentType, DatasetKind.GRAPH);
+        try (UploadGate.Permit permit = gate.enter()) {
+            return ingester.readEdges(format, header, ingester.receive(body), vertexIds, maxEdges);
+        } catch (java.io.UncheckedIOException e) {
+            throw new PrivmatException(ProblemType.MALFORMED_REQUEST,
+                    "The upload ended before its body was complete.", Map.of());
         }
     }
 

@@ -47,6 +47,19 @@ public class JobService {
         });
     }
 
+    /**
+     * Records a standing subscription as a job, in the caller's transaction (the one that reserved and
+     * committed its charge): DONE at once with data access started (its charge is final), its result
+     * the subscription's description. Its ledger entries and its releases name this job; the worker
+     * never sees it (it is never QUEUED).
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void recordSubscription(NewJob job, String descriptionJson) {
+        java.time.Instant now = clock.instant();
+        repository.insertDone(job, now);
+        repository.insertResult(job.id(), JobOutput.json(descriptionJson), now);
+    }
+
     /** Any job, without an access check (internal use). */
     @Transactional(readOnly = true)
     public Job get(UUID id) {

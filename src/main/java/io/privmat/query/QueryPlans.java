@@ -42,6 +42,11 @@ public class QueryPlans {
 
     /** The facts a plan may use: shape, bound, relation, accounting, and n only where it is public. */
     static PublicFacts facts(Dataset dataset) {
+        if (dataset.kind() == DatasetKind.STREAM) {
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "Dataset " + dataset.id() + " is a STREAM: it "
+                    + "answers standing subscriptions (POST /v1/datasets/" + dataset.id() + "/subscriptions), not "
+                    + "one-shot queries.", Map.of());
+        }
         if (dataset.status() != DatasetStatus.READY || dataset.cols() == null) {
             throw new PrivmatException(ProblemType.DATASET_NOT_READY,
                     "Dataset " + dataset.id() + " has no data yet; upload it first.", Map.of());
@@ -84,14 +89,14 @@ public class QueryPlans {
     }
 
     /** The loss document stored with the job and the ledger: as run, and as charged. */
-    static Map<String, Object> lossDocument(Plan plan) {
+    public static Map<String, Object> lossDocument(Plan plan) {
         Map<String, Object> loss = new LinkedHashMap<>();
         loss.put("mechanism", Losses.describe(plan.mechanismLoss()));
         loss.put("charged", Losses.describe(plan.chargedLoss()));
         return loss;
     }
 
-    static PrivmatException problem(PlanningException e) {
+    public static PrivmatException problem(PlanningException e) {
         ProblemType type = switch (e.reason()) {
             case INVALID_PARAMETER -> ProblemType.INVALID_PARAMETER;
             case INCOMPATIBLE_ACCOUNTING -> ProblemType.INCOMPATIBLE_ACCOUNTING;

@@ -16,6 +16,9 @@ import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.mechanism.sketch.JlMatrixSketch;
 import io.privmat.mechanism.sketch.JlParameters;
 import io.privmat.mechanism.sketch.QuadraticForms;
+import io.privmat.mechanism.window.WindowAnswers;
+import io.privmat.mechanism.window.WindowMechanismKind;
+import io.privmat.mechanism.window.WindowRelease;
 import io.privmat.security.Caller;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -118,6 +121,9 @@ public class ReleaseService {
     private static Interval answer(Release release, double[] data, int d, double[] x) {
         Map<String, Object> meta = release.meta();
         double nu = number(meta, "nu");
+        if (isWindow(release)) {
+            return WindowAnswers.directionalVariance(window(release, data), x, nu);
+        }
         if (release.kind() == ReleaseKind.MATRIX_SKETCH && release.mechanism().equals("JL")) {
             return JlMatrixSketch.directionalVariance(data, d, jl(meta), x);
         }
@@ -130,7 +136,7 @@ public class ReleaseService {
 
     public Answers cuts(UUID id, Caller caller, List<List<String>> sets) {
         Release release = visible(id, caller);
-        if (release.kind() != ReleaseKind.GRAPH_SKETCH) {
+        if (release.kind() != ReleaseKind.GRAPH_SKETCH && release.kind() != ReleaseKind.WINDOW_LAPLACIAN) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is not a graph sketch: it "
                     + "answers directional variance, not cuts.", Map.of());
         }
@@ -144,6 +150,9 @@ public class ReleaseService {
                     "a request may name at most 5000000 vertex labels in all");
         }
         Map<String, Integer> ids = vertexIndex(release.datasetId());
+        if (release.kind() == ReleaseKind.WINDOW_LAPLACIAN) {
+            return windowCuts(release, sets, ids);
+        }
         float[] sketch = (float[]) payload(release);
         int n = release.cols();
         JlParameters p = jl(release.meta());
@@ -269,6 +278,43 @@ public class ReleaseService {
             x[i] = v;
         }
         return x;
+    }
+
+    private static boolean isWindow(Release release) {
+        return release.kind() == ReleaseKind.WINDOW_COVARIANCE || release.kind() == ReleaseKind.WINDOW_LAPLACIAN;
+    }
+
+    /**
+     * A stored window release as the mechanism made it: the estimate and the public facts of its
+     * noise (τ² per unit direction, the rounding bound), which the intervals are computed from.
+     */
+    private static WindowRelease window(Release release, double[] data) {
+        Map<String, Object> meta = release.meta();
+        Object rows = meta.get("windowRows");
+        return new WindowRelease(WindowMechanismKind.valueOf(release.mechanism()), (long) number(meta, "block"),
+                (long) number(meta, "firstBlock"), rows instanceof Number n ? n.longValue() : -1, release.cols(), data,
+                number(meta, "noiseVariance"), number(meta, "roundingBound"));
+    }
+
+    /** Cuts of an edge stream's window: 1_Tᵀ L̂ 1_T for the smaller side T, with its interval. */
+    private Answers windowCuts(Release release, List<List<String>> sets, Map<String, Integer> ids) {
+        WindowRelease window = window(release, (double[]) payload(release));
+        double nu = number(release.meta(), "nu");
+        List<Interval> answers = new ArrayList<>(sets.size());
+        for (int q = 0; q < sets.size(); q++) {
+            boolean[] side = new boolean[release.cols()];
+            List<String> set = sets.get(q) == null ? List.of() : sets.get(q);
+            for (int j = 0; j < set.size(); j++) {
+                Integer v = ids.get(set.get(j));
+                if (v == null) {
+                    throw PrivmatException.invalidParameter("sets[" + q + "][" + j + "]", "a vertex label of the graph",
+                            "sets[" + q + "][" + j + "] is not a vertex label of this graph");
+                }
+                side[v] = true;
+            }
+            answers.add(WindowAnswers.cut(window, side, nu));
+        }
+        return Answers.of(answers, release);
     }
 
     private static void checkCount(String name, int count) {

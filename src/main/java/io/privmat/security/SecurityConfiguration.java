@@ -64,6 +64,14 @@ class SecurityConfiguration {
                         .requestMatchers("/v1/datasets/*/grants", "/v1/datasets/*/grants/**").hasRole(OWNER)
                         .requestMatchers(HttpMethod.POST, "/v1/datasets/*/queries", "/v1/datasets/*/queries/quote")
                                 .hasAnyRole(OWNER, ANALYST)
+                        // Streams: the owner appends; the owner or a granted analyst subscribes.
+                        .requestMatchers(HttpMethod.POST, "/v1/datasets/*/rows").hasRole(OWNER)
+                        .requestMatchers(HttpMethod.POST, "/v1/datasets/*/subscriptions",
+                                "/v1/datasets/*/subscriptions/quote").hasAnyRole(OWNER, ANALYST)
+                        .requestMatchers(HttpMethod.GET, "/v1/datasets/*/subscriptions").hasAnyRole(OWNER, ANALYST)
+                        .requestMatchers(HttpMethod.GET, "/v1/subscriptions/*", "/v1/subscriptions/*/releases",
+                                "/v1/subscriptions/*/releases/*").hasAnyRole(OWNER, ANALYST)
+                        .requestMatchers(HttpMethod.DELETE, "/v1/subscriptions/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.GET, "/v1/datasets", "/v1/datasets/*", "/v1/datasets/*/budget")
                                 .hasAnyRole(OWNER, ANALYST)
                         // The privacy record: also for ADMIN (audit), and for owners after deletion.

@@ -36,7 +36,18 @@ class AuthorizationMatrixTest extends ApiTest {
 
     /** Fresh fixtures: a READY dataset owned by the OWNER and granted to the analyst, a DONE job of the analyst. */
     record Fixture(String dataset, String emptyDataset, String job, String throwawayKeyId, String release,
-            String workload) {}
+            String workload, java.util.function.Supplier<String[]> streamFixture) {
+
+        /** The stream of the fixture, made on first use (only the stream rows need it). */
+        String stream() {
+            return streamFixture.get()[0];
+        }
+
+        /** The analyst's subscription on it, with one release. */
+        String subscription() {
+            return streamFixture.get()[1];
+        }
+    }
 
     private Fixture fixture() {
         String dataset = readyMatrix("{\"epsilon\":20,\"delta\":1e-6}", "REPLACE_ONE");
@@ -58,9 +69,36 @@ class AuthorizationMatrixTest extends ApiTest {
         Response workload = send(HttpRequest.newBuilder(uri("/v1/workloads")).header("Content-Type", "text/csv")
                 .POST(HttpRequest.BodyPublishers.ofString("1,1,0\n0,1,1\n")));
         assertThat(workload.status()).as(workload.toString()).isEqualTo(201);
+        String[] streamFixture = new String[2];
         return new Fixture(dataset, empty, jobId, key.json().get("id").asString(), release,
-                workload.json().get("id").asString());
+                workload.json().get("id").asString(), () -> {
+                    if (streamFixture[0] == null) {
+                        String[] made = streamFixture();
+                        streamFixture[0] = made[0];
+                        streamFixture[1] = made[1];
+                    }
+                    return streamFixture;
+                });
     }
+
+    /** A stream granted to the analyst, with the analyst's subscription and its first release. */
+    private String[] streamFixture() {
+        Response stream = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
+                + "\"stream\":{\"columns\":3,\"blockRows\":2,\"windowBlocks\":2,\"horizonBlocks\":1000},"
+                + "\"budget\":{\"epsilon\":20,\"delta\":1e-6}}");
+        String streamId = stream.json().get("id").asString();
+        grant(streamId, ANALYST);
+        Response subscription = sendAs(analystKey(), HttpRequest.newBuilder(uri("/v1/datasets/" + streamId
+                + "/subscriptions")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(SUBSCRIPTION)));
+        assertThat(subscription.status()).as(subscription.toString()).isEqualTo(201);
+        Response appended = send(HttpRequest.newBuilder(uri("/v1/datasets/" + streamId + "/rows"))
+                .header("Content-Type", "text/csv").POST(HttpRequest.BodyPublishers.ofString("0.1,0.2,0.3\n0,0,1\n")));
+        assertThat(appended.status()).as(appended.toString()).isEqualTo(200);
+        return new String[] {streamId, subscription.json().get("id").asString()};
+    }
+
+    private static final String SUBSCRIPTION = "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.001}";
 
     private static final String QUERY = "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.001}";
 
@@ -138,6 +176,24 @@ class AuthorizationMatrixTest extends ApiTest {
                 row("401 401 403 200 200 200 200")));
         t.put("DELETE /v1/workloads/{id}", new Row(f -> bare("DELETE", "/v1/workloads/" + f.workload()),
                 row("401 401 403 204 404 404 404")));
+        // Streams: the owner appends; the owner or a granted analyst subscribes; a subscription is seen
+        // (and cancelled) by its subscriber and the stream's owner.
+        t.put("POST /v1/datasets/{id}/rows", new Row(f -> new Call("POST", "/v1/datasets/" + f.stream() + "/rows",
+                "text/csv", "0.1,0.2,0.3\n".getBytes()), row("401 401 403 200 403 403 404")));
+        t.put("POST /v1/datasets/{datasetId}/subscriptions", new Row(f -> json("POST",
+                "/v1/datasets/" + f.stream() + "/subscriptions", SUBSCRIPTION), row("401 401 403 201 201 404 404")));
+        t.put("POST /v1/datasets/{datasetId}/subscriptions/quote", new Row(f -> json("POST",
+                "/v1/datasets/" + f.stream() + "/subscriptions/quote", SUBSCRIPTION), row("401 401 403 200 200 404 404")));
+        t.put("GET /v1/datasets/{datasetId}/subscriptions", new Row(f -> bare("GET",
+                "/v1/datasets/" + f.stream() + "/subscriptions"), row("401 401 403 200 200 404 404")));
+        t.put("GET /v1/subscriptions/{id}", new Row(f -> bare("GET", "/v1/subscriptions/" + f.subscription()),
+                row("401 401 403 200 200 404 404")));
+        t.put("DELETE /v1/subscriptions/{id}", new Row(f -> bare("DELETE", "/v1/subscriptions/" + f.subscription()),
+                row("401 401 403 200 200 404 404")));
+        t.put("GET /v1/subscriptions/{id}/releases", new Row(f -> bare("GET",
+                "/v1/subscriptions/" + f.subscription() + "/releases"), row("401 401 403 200 200 404 404")));
+        t.put("GET /v1/subscriptions/{id}/releases/{block}", new Row(f -> bare("GET",
+                "/v1/subscriptions/" + f.subscription() + "/releases/0"), row("401 401 403 200 200 404 404")));
         // The fixture's job is DONE: visible callers get 409 (already finished), others 404.
         t.put("DELETE /v1/jobs/{id}", new Row(f -> bare("DELETE", "/v1/jobs/" + f.job()),
                 row("401 401 403 409 409 404 404")));

@@ -119,6 +119,18 @@ public class Ingester {
     }
 
     /**
+     * Reads a batch of weighted edge events into memory (an edge stream's append; nothing is stored):
+     * CSV or TSV {@code u,v[,w]} with labels of the declared vertex set, at most {@code maxEdges}.
+     */
+    public io.privmat.dataset.ParsedEdges readEdges(UploadFormat format, @Nullable Boolean header, Received body,
+            java.util.Map<String, Integer> vertexIds, int maxEdges) {
+        UploadStream counted = body.counted;
+        InputStream in = new BufferedInputStream(body.in, 1 << 16);
+        byte delimiter = format == UploadFormat.TSV ? (byte) '\t' : (byte) ',';
+        return EdgeEventParser.parse(in, delimiter, header, vertexIds, maxEdges, format.name(), counted::count);
+    }
+
+    /**
      * A histogram's counts, stored as one row of {@code cells} values (dense or sparse, whichever is
      * smaller; no clipping: a count is not a norm-bounded row). The stats say records, cells and
      * non-empty cells.

@@ -107,11 +107,18 @@ public class DatasetRepository {
 
     public void insert(Dataset d) {
         jdbc.update("INSERT INTO dataset (id, name, owner, kind, neighbouring, row_norm_bound, status, budget_epsilon, "
-                        + "budget_delta, accounting, approx_delta_fraction, created_at, declaration) "
-                        + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?::jsonb)",
+                        + "budget_delta, accounting, approx_delta_fraction, created_at, declaration, rows, cols, nnz, "
+                        + "clipped_rows) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?::jsonb,?,?,?,?)",
                 d.id(), d.name(), d.owner(), d.kind().name(), d.neighbouring().name(), d.rowNormBound(), d.status().name(),
                 d.budget().epsilon(), d.budget().delta(), d.budget().mode().name(), d.budget().approxDeltaFraction(),
-                Timestamp.from(d.createdAt()), d.schema() == null ? null : JSON.writeValueAsString(d.schema().toDocument()));
+                Timestamp.from(d.createdAt()), d.schema() == null ? null : JSON.writeValueAsString(d.schema().toDocument()),
+                d.rows(), d.cols(), d.nnz(), d.clippedRows());
+    }
+
+    /** Adds appended and clipped rows to a stream's counts. */
+    public void addRows(UUID id, long rows, long clipped) {
+        jdbc.update("UPDATE dataset SET rows = rows + ?, clipped_rows = clipped_rows + ? WHERE id = ?", rows, clipped,
+                id);
     }
 
     public Optional<Dataset> find(UUID id) {

@@ -3,7 +3,6 @@ package io.privmat.dataset.web;
 import io.privmat.problem.PrivmatException;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
-import io.privmat.dataset.HistogramSchema;
 import io.privmat.dataset.DatasetService;
 import io.privmat.dataset.Grant;
 import io.privmat.dataset.Neighbouring;
@@ -170,17 +169,27 @@ class DatasetController {
         Neighbouring neighbouring = parseEnum("neighbouring", r.neighbouring(), Neighbouring.class,
                 Neighbouring.REPLACE_ONE);
         Double bound = r.rowNormBound();
-        if (kind == DatasetKind.MATRIX) {
+        boolean edgeStream = kind == DatasetKind.STREAM && r.vertices() != null;
+        if (kind == DatasetKind.MATRIX || kind == DatasetKind.STREAM && !edgeStream) {
             if (bound == null || !Double.isFinite(bound) || bound <= 0 || bound > 1e12) {
                 throw PrivmatException.invalidParameter("rowNormBound", "(0, 1e12]",
-                        "rowNormBound is required for a MATRIX and must be in (0, 1e12] but was " + bound);
+                        "rowNormBound is required for a " + kind + " of rows and must be in (0, 1e12] but was " + bound);
             }
         } else if (bound != null) {
-            throw PrivmatException.invalidParameter("rowNormBound", "absent", kind == DatasetKind.GRAPH
-                    ? "rowNormBound does not apply to a GRAPH (edge weights are bounded by 1)"
+            throw PrivmatException.invalidParameter("rowNormBound", "absent", kind == DatasetKind.GRAPH || edgeStream
+                    ? "rowNormBound does not apply to a " + kind + " of edges (edge weights are bounded by 1)"
                     : "rowNormBound does not apply to a " + kind + " (one record adds 1 to one cell)");
         }
-        HistogramSchema schema = HistogramAttributes.validate(kind, r.attributes());
+        List<String> vertices = VertexUniverse.validate(kind, r.vertices());
+        io.privmat.dataset.DatasetSchema schema = kind == DatasetKind.STREAM
+                ? StreamDeclaration.validate(r.stream(), vertices == null ? null : vertices.size())
+                : HistogramAttributes.validate(kind, r.attributes());
+        if (kind != DatasetKind.STREAM && r.stream() != null) {
+            throw PrivmatException.invalidParameter("stream", "absent", "stream applies to a STREAM only");
+        }
+        if (kind == DatasetKind.STREAM && r.attributes() != null) {
+            throw PrivmatException.invalidParameter("attributes", "absent", "attributes apply to a HISTOGRAM only");
+        }
         CreateDatasetRequest.BudgetRequest b = r.budget();
         if (b == null) {
             throw PrivmatException.invalidParameter("budget", null, "budget is required");
@@ -190,8 +199,7 @@ class DatasetController {
             Budget budget = new Budget(b.epsilon(), b.delta(), mode,
                     b.approxDeltaFraction() == null ? Budget.DEFAULT_APPROX_DELTA_FRACTION : b.approxDeltaFraction());
             budget.filter(); // fails early if the budget cannot be turned into a filter
-            return new NewDataset(owner, name, kind, neighbouring, bound, budget,
-                    VertexUniverse.validate(kind, r.vertices()), schema);
+            return new NewDataset(owner, name, kind, neighbouring, bound, budget, vertices, schema);
         } catch (PrivacyArgumentException e) {
             throw PrivmatException.invalidParameter("budget." + e.parameter(), e.allowedRange(), "budget." + e.getMessage());
         }

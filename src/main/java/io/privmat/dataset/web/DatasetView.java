@@ -3,6 +3,7 @@ package io.privmat.dataset.web;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.HistogramSchema;
+import io.privmat.dataset.StreamSchema;
 import io.privmat.dataset.Neighbouring;
 import io.privmat.privacy.Budget;
 import io.privmat.security.Caller;
@@ -20,14 +21,15 @@ public record DatasetView(
         UUID id,
         String name,
         @Schema(description = "The subject that owns the dataset") String owner,
-        @Schema(allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM"}) String kind,
+        @Schema(allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM", "STREAM"}) String kind,
         @Schema(allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}) String neighbouring,
         @Schema(description = "What one privacy unit is") String privacyUnit,
         @Schema(description = "Public L2 row bound (MATRIX)") @Nullable Double rowNormBound,
         @Schema(description = "Public bound of an edge weight (GRAPH): weights lie in [0, this]") @Nullable Double edgeWeightBound,
         @Schema(allowableValues = {"EMPTY", "READY"}) String status,
-        @Schema(description = "Matrix rows, graph vertices, or a histogram's records. Hidden from analysts under "
-                + "ADD_REMOVE, where n is private") @Nullable Long rows,
+        @Schema(description = "Matrix rows, graph vertices, a histogram's records, or the rows (edge events) "
+                + "appended to a stream. Hidden from analysts under ADD_REMOVE, where n is private, and for "
+                + "streams") @Nullable Long rows,
         @Schema(description = "Matrix columns, graph vertices, or a histogram's cells") @Nullable Long cols,
         @Schema(description = "Stored non-zero entries, graph edges, or non-empty cells (owner only: "
                 + "data-dependent)") @Nullable Long nnz,
@@ -40,7 +42,22 @@ public record DatasetView(
         Instant createdAt,
         @Nullable Instant uploadedAt,
         @Schema(description = "HISTOGRAM: the declared attributes and their public domains") @Nullable
-                List<Attribute> attributes) {
+                List<Attribute> attributes,
+        @Schema(description = "STREAM: the declared block structure") @Nullable StreamView stream) {
+
+    /** A stream's declared block structure, as the API shows it (public). */
+    @Schema(name = "StreamDeclaration")
+    public record StreamView(
+            @Schema(description = "ROW_COUNT (blocks of blockRows rows) or TIME (blocks of blockSeconds seconds)",
+                    allowableValues = {"ROW_COUNT", "TIME"}) String blockRule,
+            @Schema(description = "Edge stream: rows are weighted edge events on the declared vertices") boolean edges,
+            @Schema(description = "Rows (edge events) per block under ROW_COUNT") @Nullable Integer blockRows,
+            @Schema(description = "Seconds per block under TIME, from startsAt") @Nullable Long blockSeconds,
+            @Schema(description = "Completed blocks per window") int windowBlocks,
+            @Schema(description = "Rows per full window under ROW_COUNT (w·b); absent under TIME, where it is "
+                    + "private") @Nullable Long windowRows,
+            @Schema(description = "The most blocks the stream releases") long horizonBlocks,
+            @Schema(description = "Start of block 0 (the creation time)") Instant startsAt) {}
 
     /** A histogram attribute as declared. */
     @Schema(name = "HistogramAttribute")
@@ -67,7 +84,18 @@ public record DatasetView(
                 : histogram ? "one record (adds 1 to one cell)" : "one edge (weight in [0, 1])";
         // A graph's vertex set is public (its edges are the private units, counted by nnz); a
         // histogram's record count is private under ADD_REMOVE like a matrix's rows.
-        Long rows = owner || nPublic || d.kind() == DatasetKind.GRAPH ? d.rows() : null;
+        boolean stream = d.kind() == DatasetKind.STREAM;
+        if (stream) {
+            unit = d.schema() instanceof StreamSchema s && s.graph() ? "one edge event (weight in [0, 1])"
+                    : "one row (L2 norm at most rowNormBound)";
+        }
+        // A stream's appended row count is the owner's: under TIME blocks it is private, and it would
+        // time the owner's appends.
+        Long rows = owner || (nPublic && !stream) || d.kind() == DatasetKind.GRAPH ? d.rows() : null;
+        StreamView streamView = d.schema() instanceof StreamSchema s ? new StreamView(s.blockRule().name(), s.graph(),
+                s.blockRule() == io.privmat.mechanism.window.BlockRule.ROW_COUNT ? s.blockRows() : null,
+                s.blockRule() == io.privmat.mechanism.window.BlockRule.TIME ? s.blockSeconds() : null,
+                s.windowBlocks(), s.windowRows(), s.horizonBlocks(), d.createdAt()) : null;
         List<Attribute> attributes = d.schema() instanceof HistogramSchema h ? h.attributes().stream()
                 .map(a -> new Attribute(a.name(), a.size(), a.labels())).toList() : null;
         Long cols = d.cols(); // d (and a graph's vertex set) is public
@@ -76,6 +104,6 @@ public record DatasetView(
                 owner ? d.nnz() : null, owner ? d.clippedRows() : null,
                 d.sourceFormat(), owner ? d.storage() : null, owner ? d.uploadBytes() : null,
                 new BudgetView(b.epsilon(), b.delta(), b.mode().name(), b.approxDeltaFraction()),
-                d.createdAt(), d.uploadedAt(), attributes);
+                d.createdAt(), d.uploadedAt(), attributes, streamView);
     }
 }

@@ -21,8 +21,9 @@ final class VertexUniverse {
         if (v == null) {
             return null;
         }
-        if (kind != DatasetKind.GRAPH) {
-            throw PrivmatException.invalidParameter("vertices", "absent", "vertices applies to a GRAPH only");
+        if (kind != DatasetKind.GRAPH && kind != DatasetKind.STREAM) {
+            throw PrivmatException.invalidParameter("vertices", "absent", "vertices applies to a GRAPH or an edge "
+                    + "STREAM only");
         }
         if ((v.count() == null) == (v.labels() == null)) {
             throw PrivmatException.invalidParameter("vertices", "count or labels",

@@ -55,6 +55,21 @@ public class JobRepository {
                 j.caller(), j.lossJson(), j.cost().rho(), j.cost().epsilon(), j.cost().delta(), Timestamp.from(now));
     }
 
+    /**
+     * Inserts a job that is DONE at once, its data access started now: a standing subscription,
+     * charged at creation, whose releases follow the stream (they are not the worker's).
+     */
+    public void insertDone(NewJob j, Instant now) {
+        Timestamp at = Timestamp.from(now);
+        jdbc.update("INSERT INTO job (id, dataset_id, dataset_owner, kind, mechanism, parameters, request_hash, "
+                        + "idempotency_key, caller, state, progress, loss, cost_rho, cost_epsilon, cost_delta, "
+                        + "data_access_started_at, created_at, started_at, finished_at) "
+                        + "VALUES (?,?,?,?,?,?::jsonb,?,?,?,'DONE',1,?::jsonb,?,?,?,?,?,?,?)",
+                j.id(), j.datasetId(), j.datasetOwner(), j.kind(), j.mechanism(), j.parametersJson(), j.requestHash(),
+                j.idempotencyKey(), j.caller(), j.lossJson(), j.cost().rho(), j.cost().epsilon(), j.cost().delta(), at,
+                at, at, at);
+    }
+
     public Optional<Job> find(UUID id) {
         return jdbc.query("SELECT * FROM job WHERE id = ?", JOB, id).stream().findFirst();
     }

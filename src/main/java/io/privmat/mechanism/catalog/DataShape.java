@@ -10,5 +10,11 @@ public enum DataShape {
      * Counts of records over the cells of a public product domain ({@link HistogramDomain}); one
      * record (adding 1 to one cell) is the privacy unit.
      */
-    HISTOGRAM
+    HISTOGRAM,
+    /**
+     * A stream of rows of d values (norm ≤ B), or of weighted edge events on a declared vertex set,
+     * grouped into public blocks ({@link StreamLayout}); one row or one edge event is the privacy
+     * unit. Rows are never stored: only the open block's exact Gram and the mechanisms' state are.
+     */
+    STREAM
 }

@@ -57,7 +57,17 @@ public final class FactVocabulary {
                     string("spectrum", "ORBIT_SAMPLING: PROJECTION or PEELING"),
                     number("samplerFailureBound", "exact samplers: the probability, whatever the data, that the "
                             + "sampler reaches its proposal cap (the job then fails and the charge is kept)"),
-                    string("samplerPolicy", "exact samplers: how sampler failure is kept independent of the data")));
+                    string("samplerPolicy", "exact samplers: how sampler failure is kept independent of the data"),
+                    number("blockSensitivity", "window mechanisms: Frobenius sensitivity of one block's Gram to one "
+                            + "row (B² or √2·B²; 2 or 2√2 for an edge event)"),
+                    integer("releasesPerRow", "window mechanisms: how many released matrices one row enters (1, the "
+                            + "tree's levels H, or the factorisation's bands p)"),
+                    integer("treeLevels", "DYADIC_TREE: the node levels H (nodes of 1, 2, …, 2^(H−1) blocks)"),
+                    integer("bands", "FACTORIZATION: the bands p of the Toeplitz strategy C"),
+                    number("fullWindowNoiseVariance", "window mechanisms: τ², the variance of xᵀEx for a unit x, "
+                            + "of the first release whose window is full (later releases state their own)"),
+                    integer("maxStateBytes", "window mechanisms: the most bytes of matrices the subscription's "
+                            + "persisted state holds between releases")));
 
     /** Public facts and error bounds of a low-rank factorisation (LOW_RANK, TOP_SINGULAR_VECTORS). */
     public static final FactVocabulary FACTORIZATION = new FactVocabulary("FactorizationFacts", "Facts about a "
@@ -97,7 +107,9 @@ public final class FactVocabulary {
     /** Public facts stored with a release that answers later queries for free (sketches, covariances). */
     public static final FactVocabulary RELEASE_META = new FactVocabulary("ReleaseMeta", "Public facts behind a "
             + "stored release's error bounds: JL sketches (r, floor, epsilon, delta, eta, nu, b2, vertices), "
-            + "Wishart matrices (degrees, b2, granularity, nu), Gaussian covariances (sigma, granularity, nu).",
+            + "Wishart matrices (degrees, b2, granularity, nu), Gaussian covariances (sigma, granularity, nu), "
+            + "window releases of a stream (block, firstBlock, windowRows, noiseVariance, roundingBound, "
+            + "granularity, nu, b2, vertices).",
             List.of(
                     integer("r", "JL: the number of random projections"),
                     number("floor", "JL: the public eigenvalue floor W (matrices) or the overlay weight w (graphs)"),
@@ -109,7 +121,13 @@ public final class FactVocabulary {
                     integer("vertices", "graph sketches: the public vertex count"),
                     integer("degrees", "WISHART: degrees of freedom k of the noise"),
                     number("granularity", "spacing of the grid of the noise"),
-                    number("sigma", "ANALYZE_GAUSS: standard deviation of the noise")));
+                    number("sigma", "ANALYZE_GAUSS: standard deviation of the noise"),
+                    integer("block", "window releases: the index of the stream's last block in the window "
+                            + "(counted from the subscription's first block)"),
+                    integer("firstBlock", "window releases: the index of the window's first block"),
+                    integer("windowRows", "window releases: the rows in the window, when public (ROW_COUNT blocks)"),
+                    number("noiseVariance", "window releases: τ², the variance of xᵀEx for a unit x"),
+                    number("roundingBound", "window releases: the most one entry moved by grid rounding")));
 
     private final String name;
     private final String description;

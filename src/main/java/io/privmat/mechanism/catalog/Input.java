@@ -16,5 +16,10 @@ public enum Input {
     /** The edges of a graph, one pass. */
     EDGES,
     /** A histogram's counts vector, one pass. */
-    HISTOGRAM
+    HISTOGRAM,
+    /**
+     * The exact Gram of each completed block of a stream (the Laplacian for edge streams),
+     * accumulated as rows are appended; rows are never stored or read again.
+     */
+    BLOCK_GRAMS
 }

@@ -29,7 +29,10 @@ public final class MechanismCatalog {
             new NoisyPower(),
             new PrivateOja(),
             new OrbitSampling(),
-            new AdaSsp());
+            new AdaSsp(),
+            new WindowBlocks(),
+            new WindowDyadicTree(),
+            new WindowFactorization());
 
     private static final MechanismCatalog STANDARD = new MechanismCatalog(ALL);
 

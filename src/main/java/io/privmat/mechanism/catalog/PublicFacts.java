@@ -12,9 +12,12 @@ import org.jspecify.annotations.Nullable;
  * @param cols d for a matrix; the vertex count for a graph; the number of cells of a histogram
  * @param publicRows n (a histogram's record count) when it is public, else null
  * @param domain a histogram's declared attributes, else null
+ * @param stream a stream's declared block structure, else null (a stream's row count is never a
+ *     fact: it grows, and under TIME blocks it is private)
  */
 public record PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, double rowNormBound,
-        NeighbouringRelation relation, AccountingMode mode, @Nullable HistogramDomain domain) {
+        NeighbouringRelation relation, AccountingMode mode, @Nullable HistogramDomain domain,
+        @Nullable StreamLayout stream) {
 
     public PublicFacts {
         if (cols < 1) {
@@ -29,12 +32,33 @@ public record PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, 
         if (domain != null && domain.cells() != cols) {
             throw new IllegalArgumentException("a histogram's cells are the product of its domain's sizes");
         }
+        if ((shape == DataShape.STREAM) != (stream != null)) {
+            throw new IllegalArgumentException("a stream, and only a stream, has a block layout");
+        }
+        if (stream != null) {
+            if (publicRows != null) {
+                throw new IllegalArgumentException("a stream has no fixed row count");
+            }
+            stream.parameters(cols, rowNormBound, relation); // checks d, B and the layout together
+        }
+    }
+
+    /** Facts of a matrix, a graph or a histogram (no stream layout). */
+    public PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, double rowNormBound,
+            NeighbouringRelation relation, AccountingMode mode, @Nullable HistogramDomain domain) {
+        this(shape, cols, publicRows, rowNormBound, relation, mode, domain, null);
+    }
+
+    /** Facts of a stream: d (or the vertex count), B (√2 for edge streams), relation, mode and layout. */
+    public static PublicFacts stream(int cols, double rowNormBound, NeighbouringRelation relation, AccountingMode mode,
+            StreamLayout layout) {
+        return new PublicFacts(DataShape.STREAM, cols, null, rowNormBound, relation, mode, null, layout);
     }
 
     /** Facts of a matrix or a graph (no declared domain). */
     public PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, double rowNormBound,
             NeighbouringRelation relation, AccountingMode mode) {
-        this(shape, cols, publicRows, rowNormBound, relation, mode, null);
+        this(shape, cols, publicRows, rowNormBound, relation, mode, null, null);
     }
 
     /** n, for mechanisms that need it public; refused (400) otherwise. */

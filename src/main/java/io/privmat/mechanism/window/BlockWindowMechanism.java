@@ -41,6 +41,11 @@ public final class BlockWindowMechanism extends WindowMechanism {
     }
 
     @Override
+    public double streamSensitivity() {
+        return parameters.blockSensitivity();
+    }
+
+    @Override
     public int maxStateMatrices() {
         return parameters.windowBlocks();
     }

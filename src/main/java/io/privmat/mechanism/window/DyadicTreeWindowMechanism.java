@@ -95,6 +95,11 @@ public final class DyadicTreeWindowMechanism extends WindowMechanism {
     }
 
     @Override
+    public double streamSensitivity() {
+        return up(parameters.blockSensitivity() * Math.sqrt(levels));
+    }
+
+    @Override
     public int maxStateMatrices() {
         long w = parameters.windowBlocks();
         long published = 0;

@@ -88,6 +88,11 @@ public final class FactorizationWindowMechanism extends WindowMechanism {
     }
 
     @Override
+    public double streamSensitivity() {
+        return up(parameters.blockSensitivity() * up(Math.sqrt(strategy.normSquared)));
+    }
+
+    @Override
     public int maxStateMatrices() {
         int p = strategy.bands();
         return (p - 1) + (Math.max(parameters.windowBlocks(), p) - 1) + 1;

@@ -70,6 +70,14 @@ public final class WindowAnswers {
         if (!parameters.graph()) {
             throw new IllegalArgumentException("cuts need a graph stream");
         }
+        return cut(release, side, nu);
+    }
+
+    /**
+     * {@link #cut(WindowParameters, WindowRelease, boolean[], double)} for a release already known to
+     * come from a graph stream (a stored release whose kind says so).
+     */
+    public static Interval cut(WindowRelease release, boolean[] side, double nu) {
         int n = release.d();
         if (side.length != n) {
             throw new IllegalArgumentException("side must have length " + n);

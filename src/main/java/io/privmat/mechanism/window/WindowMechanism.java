@@ -120,6 +120,14 @@ public abstract sealed class WindowMechanism
     /** How many released matrices one row enters (1, H or p). */
     public abstract int releasesPerRow();
 
+    /**
+     * The L2 (Frobenius) sensitivity of everything the stream releases, before grid rounding: how
+     * far all the released matrices one row enters move together when that row changes — Δ_F for
+     * disjoint blocks, Δ_F·√H for the dyadic tree, Δ_F·‖c‖₂ for the factorisation (Δ_F =
+     * {@link WindowParameters#blockSensitivity()}). The charged loss uses it plus the grid's rounding.
+     */
+    public abstract double streamSensitivity();
+
     /** The most packed d×d matrices a state holds between releases (open block included). */
     public abstract int maxStateMatrices();
 
@@ -162,6 +170,18 @@ public abstract sealed class WindowMechanism
             throw new IllegalArgumentException("a stream key has " + NoiseSources.STREAM_KEY_BYTES + " bytes");
         }
         return step(state, streamKey);
+    }
+
+    /**
+     * The first release of a stream whose first block has the exact Gram {@code gram} (row-major
+     * d×d, symmetric): what a stream of one block releases. For a catalogue plan's one-shot release
+     * and its contract tests; a service drives streams through {@link StreamBlocks}.
+     */
+    public Step releaseFirstBlock(double[] gram, byte[] streamKey) {
+        if (gram.length != d * d) {
+            throw new IllegalArgumentException("the Gram must be " + d + "×" + d);
+        }
+        return release(initialState().withOpenBlock(0, Packed.pack(gram, d)), streamKey);
     }
 
     abstract Step step(WindowState state, byte[] streamKey);

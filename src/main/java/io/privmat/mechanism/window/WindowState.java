@@ -75,8 +75,15 @@ public record WindowState(WindowMechanismKind mechanism, int d, long completedBl
         return (long) matrices() * openBlock.length;
     }
 
-    /** The same state with another open block (the slots are shared: they are immutable). */
-    WindowState withOpenBlock(long rows, double[] packed) {
+    /**
+     * The same state with another open block (the slots are shared: they are immutable). A service
+     * that persists a mechanism's slots without the open block (the block is shared by several
+     * mechanisms on one stream, {@link StreamBlocks}) rebuilds the state to release with this.
+     *
+     * @param rows the block's row count (private under TIME)
+     * @param packed the block's exact packed Gram (secret)
+     */
+    public WindowState withOpenBlock(long rows, double[] packed) {
         return new WindowState(mechanism, d, completedBlocks, rows, packed, secret, published);
     }
 

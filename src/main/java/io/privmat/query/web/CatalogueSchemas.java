@@ -52,6 +52,9 @@ class CatalogueSchemas {
                 String name = pascal(m.name());
                 schemas.put(name + "Params", paramsSchema(m));
                 schemas.put(name + "Query", querySchema(m, name));
+                if (m.shapes().equals(java.util.Set.of(io.privmat.mechanism.catalog.DataShape.STREAM))) {
+                    continue; // window mechanisms answer subscriptions (SubscriptionRequest), not one-shot queries
+                }
                 request.addOneOfItem(new Schema<>().$ref(REF + name + "Query"));
                 discriminator.mapping(m.name(), REF + name + "Query");
             }
@@ -307,6 +310,12 @@ class CatalogueSchemas {
                         .addProperty("minEigenvalue", new NumberSchema())
                         .addProperty("minEigenvalueLowerBound", new NumberSchema())
                         .addProperty("eta", new NumberSchema())));
+        kinds.put("SubscriptionResult", head("SUBSCRIPTION: a standing query on a stream, charged once; its window "
+                + "releases are listed under the subscription")
+                .addProperty("subscriptionId", new StringSchema().format("uuid"))
+                .addProperty("queryKind", new StringSchema()._enum(List.of("COVARIANCE", "PCA", "SKETCH")))
+                .addProperty("firstStreamBlock", new IntegerSchema().format("int64"))
+                .addProperty("subscription", new StringSchema()));
         ComposedSchema result = new ComposedSchema();
         Discriminator discriminator = new Discriminator().propertyName("kind");
         kinds.forEach((name, schema) -> {
@@ -316,7 +325,8 @@ class CatalogueSchemas {
         discriminator.mapping("COLUMN_SUMS", REF + "ColumnSumsResult").mapping("COVARIANCE", REF + "CovarianceResult")
                 .mapping("PCA", REF + "PcaResult").mapping("LOW_RANK", REF + "FactorsResult")
                 .mapping("TOP_SINGULAR_VECTORS", REF + "FactorsResult").mapping("SKETCH", REF + "SketchResult")
-                .mapping("REGRESSION", REF + "RegressionResult");
+                .mapping("REGRESSION", REF + "RegressionResult")
+                .mapping("SUBSCRIPTION", REF + "SubscriptionResult");
         result.discriminator(discriminator).description("A query's result; its kind says which schema. The main array "
                 + "is also served as application/x-npy.");
         schemas.put("QueryResult", result);

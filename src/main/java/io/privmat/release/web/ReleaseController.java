@@ -44,7 +44,8 @@ class ReleaseController {
     /** A release's provenance. */
     @Schema(name = "Release")
     record ReleaseView(UUID id, UUID datasetId, UUID jobId,
-            @Schema(allowableValues = {"GRAPH_SKETCH", "MATRIX_SKETCH", "COVARIANCE"}) String kind, String mechanism,
+            @Schema(allowableValues = {"GRAPH_SKETCH", "MATRIX_SKETCH", "COVARIANCE", "WINDOW_COVARIANCE",
+                    "WINDOW_LAPLACIAN"}) String kind, String mechanism,
             @Schema(implementation = ParametersDocument.class) @JsonRawValue String parameters,
             @Schema(implementation = LossDocument.class) @JsonRawValue String loss,
             @Schema(description = "Public facts behind the error bounds (typed as ReleaseMeta)")
@@ -87,7 +88,7 @@ class ReleaseController {
     }
 
     @PostMapping(path = "/{id}/directional-variance", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(operationId = "directionalVariances", summary = "Directional variances ‖Xx‖² from a matrix sketch or covariance release (free)")
+    @Operation(operationId = "directionalVariances", summary = "Directional variances ‖Xx‖² from a matrix sketch, covariance or window release (free)")
     AnswersView directional(@PathVariable UUID id, @RequestBody DirectionalRequest request) {
         if (request.vectors() == null) {
             throw PrivmatException.invalidParameter("vectors", "a list of vectors", "vectors is required");
@@ -96,7 +97,7 @@ class ReleaseController {
     }
 
     @PostMapping(path = "/{id}/cuts", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(operationId = "cutWeights", summary = "Cut weights of vertex sets from a graph sketch (free)")
+    @Operation(operationId = "cutWeights", summary = "Cut weights of vertex sets from a graph sketch or an edge stream's window release (free)")
     AnswersView cuts(@PathVariable UUID id, @RequestBody CutRequest request) {
         if (request.sets() == null) {
             throw PrivmatException.invalidParameter("sets", "a list of label lists", "sets is required");

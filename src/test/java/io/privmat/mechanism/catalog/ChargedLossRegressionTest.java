@@ -73,7 +73,15 @@ class ChargedLossRegressionTest {
                 Map.of("k", 2, "iterations", 37)));
         PARAMS.put("PRIVATE_OJA", List.of(Map.of("k", 1), Map.of("k", 1, "iterations", 5, "stepSize", 0.5)));
         PARAMS.put("ORBIT_SAMPLING", List.of(Map.of("k", 1), Map.of("k", 3, "spectrum", "PEELING")));
+        PARAMS.put("DYADIC_TREE", List.of(Map.of(), Map.of("treeLevels", 2), Map.of("k", 2)));
+        PARAMS.put("FACTORIZATION", List.of(Map.of(), Map.of("bands", 1), Map.of("bands", 7, "nu", 0.1)));
     }
+
+    /** Stream layouts of the grid: rows per block or time blocks, windows of 1, 10 and 100 blocks. */
+    private static final List<StreamLayout> STREAMS = List.of(
+            new StreamLayout(io.privmat.mechanism.window.BlockRule.ROW_COUNT, 100, 10, 1000, false),
+            new StreamLayout(io.privmat.mechanism.window.BlockRule.TIME, 0, 100, Long.MAX_VALUE, false),
+            new StreamLayout(io.privmat.mechanism.window.BlockRule.ROW_COUNT, 1, 1, 1, false));
 
     @Test
     void chargedLossesAreUnchanged() throws IOException {
@@ -114,6 +122,17 @@ class ChargedLossRegressionTest {
         List<PublicFacts> out = new ArrayList<>();
         for (AccountingMode mode : AccountingMode.values()) {
             for (DataShape shape : m.shapes().stream().sorted().toList()) {
+                if (shape == DataShape.STREAM) {
+                    for (NeighbouringRelation r : m.relations().stream().sorted().toList()) {
+                        for (StreamLayout layout : STREAMS) {
+                            out.add(PublicFacts.stream(4, 1.0, r, mode, layout));
+                            out.add(PublicFacts.stream(11, 2.5, r, mode, layout));
+                        }
+                    }
+                    out.add(PublicFacts.stream(64, Math.sqrt(2), NeighbouringRelation.REPLACE_ONE, mode,
+                            new StreamLayout(io.privmat.mechanism.window.BlockRule.ROW_COUNT, 100, 10, 1000, true)));
+                    continue;
+                }
                 if (shape == DataShape.GRAPH) {
                     out.add(new PublicFacts(DataShape.GRAPH, 4096, 4096L, 1.0, NeighbouringRelation.REPLACE_ONE, mode));
                     continue;
@@ -133,6 +152,9 @@ class ChargedLossRegressionTest {
         String key = String.join(" ", m.name(), kind.name(), f.shape().name(), f.relation().name(), f.mode().name(),
                 Integer.toString(f.cols()), Double.toString(f.rowNormBound()), new java.util.TreeMap<>(params).toString(),
                 b.canonical().toString());
+        if (f.stream() != null) {
+            key += " " + f.stream();
+        }
         try {
             Plan plan = MechanismCatalog.standard().plan(kind.name(), m.name(), b, params, f);
             return key + " -> " + text(plan.mechanismLoss()) + " | " + text(plan.chargedLoss());

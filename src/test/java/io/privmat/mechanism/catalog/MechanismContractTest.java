@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The contract every mechanism of the catalogue must meet (EJML's shared contract tests are the
  * model): registered mechanisms get these tests without writing them. For each mechanism, each kind
- * it answers and each relation it supports, on small matrices (d = 4, n = 8) or graphs:
+ * it answers and each relation it supports, on small matrices (d = 4, n = 8), graphs, or streams
+ * whose first block is such a matrix (the window mechanisms):
  * <ul>
  *   <li>the plan depends only on public facts: two datasets with the same public facts and different
  *       data (under ADD_REMOVE also a different, private, row count) give the same spec, loss and
@@ -72,9 +73,19 @@ class MechanismContractTest {
         return out.stream();
     }
 
+    /**
+     * The block layout of the test streams: blocks of 8 rows (the test matrices form one block), a
+     * window of 4 blocks, a horizon of 100 blocks.
+     */
+    static final StreamLayout STREAM = new StreamLayout(io.privmat.mechanism.window.BlockRule.ROW_COUNT, N, 4, 100,
+            false);
+
     static PublicFacts facts(Case c, int vertices) {
         AccountingMode mode = c.mechanism().budgetForm() == Budget.Form.PURE_EPSILON ? AccountingMode.PURE
                 : AccountingMode.ZCDP;
+        if (c.shape() == DataShape.STREAM) {
+            return PublicFacts.stream(D, B, c.relation(), mode, STREAM);
+        }
         if (c.shape() == DataShape.GRAPH) {
             return new PublicFacts(DataShape.GRAPH, vertices, (long) vertices, 1.0, c.relation(), mode);
         }
@@ -120,6 +131,9 @@ class MechanismContractTest {
     /** A dataset's public facts, derived as the service derives them: n only where it is public. */
     static PublicFacts factsOf(Case c, DataAccess data, int cols) {
         AccountingMode mode = facts(c, cols).mode();
+        if (c.shape() == DataShape.STREAM) {
+            return PublicFacts.stream(((InMemoryData) data).d(), B, c.relation(), mode, STREAM);
+        }
         if (c.shape() == DataShape.GRAPH) {
             return new PublicFacts(DataShape.GRAPH, cols, (long) cols, 1.0, c.relation(), mode);
         }
@@ -150,9 +164,10 @@ class MechanismContractTest {
         assertThat(rebuilt.chargedLoss()).isEqualTo(a.chargedLoss());
         assertThat(rebuilt.mechanismLoss()).isEqualTo(a.mechanismLoss());
         assertThat(rebuilt.noise()).isEqualTo(a.noise());
-        // The facts carry n only where it is public.
+        // The facts carry n only where it is public (a stream's row count is never a fact).
         assertThat(a.spec().facts().publicRows() == null).as(c.toString())
-                .isEqualTo(c.shape() == DataShape.MATRIX && c.relation() == NeighbouringRelation.ADD_REMOVE);
+                .isEqualTo(c.shape() == DataShape.MATRIX && c.relation() == NeighbouringRelation.ADD_REMOVE
+                        || c.shape() == DataShape.STREAM);
         // The data does reach the release (so the equalities above are not vacuous).
         assertThat(values(a.release(first, seeded(5)))).as("%s: releases on different data", c)
                 .isNotEqualTo(values(b.release(second, seeded(5))));
@@ -220,7 +235,7 @@ class MechanismContractTest {
             more.add(new double[] {e.u(), e.v(), e.weight()});
             return new DataAccess[] {base, InMemoryData.graph(more)};
         }
-        assertThat(c.shape()).isEqualTo(DataShape.MATRIX);
+        assertThat(c.shape()).isIn(DataShape.MATRIX, DataShape.STREAM);
         double[][] x = ((InMemoryData) randomMatrix(random, N)).matrixRows();
         if (change instanceof NeighbouringChange.AddedRow a) {
             assertThat(c.relation()).isEqualTo(NeighbouringRelation.ADD_REMOVE);
