@@ -107,7 +107,10 @@ public class StreamService {
             @Nullable Boolean header, @Nullable Instant eventTime, InputStream body) {
         Dataset dataset = datasets.owned(datasetId, caller);
         StreamSchema schema = StreamFacts.schema(dataset);
-        Instant now = clock.instant();
+        // PostgreSQL keeps microseconds: compare and store event times at that resolution, or a time
+        // read back after a restart (rounded) could appear to be after the next batch's.
+        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        eventTime = eventTime == null ? null : eventTime.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
         if (eventTime != null && eventTime.isAfter(now)) {
             throw PrivmatException.invalidParameter("eventTime", "not after the service's clock", "eventTime is in "
                     + "the future of the service's clock (" + now + ")");

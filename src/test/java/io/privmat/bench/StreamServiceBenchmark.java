@@ -74,7 +74,7 @@ class StreamServiceBenchmark extends ApiTest {
 
     private String stream(int d, int blockRows, int window, long horizon) {
         Response r = postJson("/v1/datasets", "{\"name\":\"bench\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
-                + "\"neighbouring\":\"ADD_REMOVE\",\"stream\":{\"columns\":" + d + ",\"blockRows\":" + blockRows
+                + "\"neighbouring\":\"REPLACE_ONE\",\"stream\":{\"columns\":" + d + ",\"blockRows\":" + blockRows
                 + ",\"windowBlocks\":" + window + ",\"horizonBlocks\":" + horizon + "},\"budget\":{\"epsilon\":100,"
                 + "\"delta\":1e-6}}");
         if (r.status() != 201) {

@@ -64,7 +64,7 @@ class StreamApiTest extends ApiTest {
 
     @Test
     void aSubscriptionIsChargedOnceAndReleasesEveryCompletedBlock() {
-        String id = matrixStream(4, 2, 6, "ADD_REMOVE");
+        String id = matrixStream(4, 2, 6, "REPLACE_ONE");
         JsonNode dataset = get("/v1/datasets/" + id).json();
         assertThat(dataset.get("status").asString()).isEqualTo("READY");
         assertThat(dataset.get("cols").asLong()).isEqualTo(3);
@@ -171,7 +171,7 @@ class StreamApiTest extends ApiTest {
 
     @Test
     void badBatchesAreRefusedWholeAndChangeNothing() {
-        String id = matrixStream(4, 2, 2, "ADD_REMOVE");
+        String id = matrixStream(4, 2, 2, "REPLACE_ONE");
         postJson("/v1/datasets/" + id + "/subscriptions", "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.01}");
         assertThat(append(id, rows(3, 1)).status()).isEqualTo(200);
         String before = get("/v1/datasets/" + id).json().get("rows").asString();
@@ -205,7 +205,7 @@ class StreamApiTest extends ApiTest {
         Response notStream = append(matrix, "0.1,0.2,0.3\n");
         assertThat(notStream.status()).isEqualTo(409);
         assertThat(notStream.json().get("type").asString()).endsWith("/wrong-dataset-kind");
-        String stream = matrixStream(4, 2, 10, "ADD_REMOVE");
+        String stream = matrixStream(4, 2, 10, "REPLACE_ONE");
         assertThat(put("/v1/datasets/" + stream + "/data", "text/csv", "1,2,3\n".getBytes()).status()).isEqualTo(409);
         assertThat(postJson("/v1/datasets/" + stream + "/queries", "{\"kind\":\"COVARIANCE\",\"mechanism\":"
                 + "\"ANALYZE_GAUSS\",\"rho\":0.01}").status()).isEqualTo(409);
@@ -232,7 +232,7 @@ class StreamApiTest extends ApiTest {
      */
     @Test
     void aSubscriptionWhosePlanNoLongerMatchesItsChargeIsStopped() {
-        String id = matrixStream(2, 2, 100, "ADD_REMOVE");
+        String id = matrixStream(2, 2, 100, "REPLACE_ONE");
         String broken = postJson("/v1/datasets/" + id + "/subscriptions",
                 "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.01}").json().get("id").asString();
         String sound = postJson("/v1/datasets/" + id + "/subscriptions",
@@ -266,10 +266,18 @@ class StreamApiTest extends ApiTest {
                 "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,\"vertices\":{\"count\":4},\"stream\":"
                         + "{\"blockRows\":2,\"windowBlocks\":2,\"horizonBlocks\":9}" + budget,
                 "{\"name\":\"m\",\"kind\":\"MATRIX\",\"rowNormBound\":1,\"stream\":{\"columns\":3,\"blockRows\":2,"
-                        + "\"windowBlocks\":2,\"horizonBlocks\":9}" + budget}) {
+                        + "\"windowBlocks\":2,\"horizonBlocks\":9}" + budget,
+                // Removing a row would shift every later row into an earlier block: refused.
+                "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,\"neighbouring\":\"ADD_REMOVE\",\"stream\":"
+                        + "{\"columns\":3,\"blockRows\":2,\"windowBlocks\":2,\"horizonBlocks\":9}" + budget}) {
             Response r = postJson("/v1/datasets", body);
             assertThat(r.status()).as(body + " → " + r).isEqualTo(400);
         }
+        // Time blocks place a row by its time: ADD_REMOVE is fine there.
+        Response timed = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
+                + "\"neighbouring\":\"ADD_REMOVE\",\"stream\":{\"columns\":3,\"blockSeconds\":60,\"windowBlocks\":2,"
+                + "\"horizonBlocks\":9}" + budget);
+        assertThat(timed.status()).as(timed.toString()).isEqualTo(201);
     }
 
     @Test
@@ -319,7 +327,7 @@ class StreamApiTest extends ApiTest {
         double exact = 0.36; // xᵀ(Σ aaᵀ)x for the block above
         double[][] estimates = new double[2][];
         for (int s = 0; s < 2; s++) {
-            String id = matrixStream(2, 4, 10, "ADD_REMOVE");
+            String id = matrixStream(2, 4, 10, "REPLACE_ONE");
             String sub = postJson("/v1/datasets/" + id + "/subscriptions",
                     "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":1}").json().get("id").asString();
             append(id, block);

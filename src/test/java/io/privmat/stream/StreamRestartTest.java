@@ -62,9 +62,24 @@ class StreamRestartTest {
         }
     }
 
+    /**
+     * Kept across the restart: the embedded server stops (and a temporary data directory goes) when
+     * the last context using it closes, which here is the one being restarted.
+     */
+    static final java.nio.file.Path DATA = dataDirectory();
+
+    static java.nio.file.Path dataDirectory() {
+        try {
+            return java.nio.file.Files.createTempDirectory("privmat-stream-restart");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static ConfigurableApplicationContext start() {
         return new SpringApplicationBuilder(PrivmatApplication.class, Clocks.class).properties(
                 "server.port=0", "privmat.embedded-postgres.database=stream_restart", "privmat.jobs.enabled=false",
+                "privmat.embedded-postgres.data-dir=" + DATA,
                 "privmat.streams.scheduler-enabled=false", "privmat.bootstrap-admin-key=" + ADMIN,
                 "privmat.security.requests-per-second=1000000", "privmat.security.burst=1000000").run();
     }
@@ -117,7 +132,7 @@ class StreamRestartTest {
 
     static String stream(String declaration) {
         return ok(send(owner, "POST", "/v1/datasets", "application/json", "{\"name\":\"s\",\"kind\":\"STREAM\","
-                + "\"rowNormBound\":1,\"neighbouring\":\"ADD_REMOVE\",\"stream\":" + declaration + ",\"budget\":"
+                + "\"rowNormBound\":1,\"neighbouring\":\"REPLACE_ONE\",\"stream\":" + declaration + ",\"budget\":"
                 + "{\"epsilon\":10,\"delta\":1e-6}}"), 201).get("id").asString();
     }
 

@@ -182,7 +182,7 @@ class DatasetController {
         }
         List<String> vertices = VertexUniverse.validate(kind, r.vertices());
         io.privmat.dataset.DatasetSchema schema = kind == DatasetKind.STREAM
-                ? StreamDeclaration.validate(r.stream(), vertices == null ? null : vertices.size())
+                ? StreamDeclaration.validate(r.stream(), vertices == null ? null : vertices.size(), neighbouring)
                 : HistogramAttributes.validate(kind, r.attributes());
         if (kind != DatasetKind.STREAM && r.stream() != null) {
             throw PrivmatException.invalidParameter("stream", "absent", "stream applies to a STREAM only");

@@ -12,8 +12,10 @@ final class StreamDeclaration {
 
     /**
      * @param vertices the declared vertex count of an edge stream, or null for a matrix stream
+     * @param neighbouring the declared relation: ADD_REMOVE needs time blocks (see below)
      */
-    static StreamSchema validate(CreateDatasetRequest.@Nullable StreamRequest s, @Nullable Integer vertices) {
+    static StreamSchema validate(CreateDatasetRequest.@Nullable StreamRequest s, @Nullable Integer vertices,
+            io.privmat.dataset.Neighbouring neighbouring) {
         if (s == null) {
             throw PrivmatException.invalidParameter("stream", "an object", "a STREAM needs its block structure: "
                     + "{\"columns\": d, \"blockRows\": b or \"blockSeconds\": s, \"windowBlocks\": w, "
@@ -38,6 +40,16 @@ final class StreamDeclaration {
                     "a stream needs exactly one of stream.blockRows and stream.blockSeconds");
         }
         BlockRule rule = s.blockRows() != null ? BlockRule.ROW_COUNT : BlockRule.TIME;
+        if (rule == BlockRule.ROW_COUNT && neighbouring == io.privmat.dataset.Neighbouring.ADD_REMOVE) {
+            // With blocks of b rows, removing a row shifts every later row into an earlier block, so
+            // every later block changes: the sensitivity of a real removal is unbounded. Only "a row
+            // replaced by another (or by a zero row)" keeps one block's change bounded, which is
+            // REPLACE_ONE. Time blocks place a row by its time, so a removal changes one block.
+            throw PrivmatException.invalidParameter("neighbouring", "REPLACE_ONE with stream.blockRows, or "
+                    + "stream.blockSeconds", "ADD_REMOVE needs time blocks (stream.blockSeconds): with blocks of a "
+                    + "fixed number of rows, removing a row moves every later row into an earlier block; use "
+                    + "REPLACE_ONE (a row replaced by any other, a zero row included)");
+        }
         int blockRows = rule == BlockRule.ROW_COUNT
                 ? range("stream.blockRows", s.blockRows(), 1, StreamSchema.MAX_BLOCK_ROWS) : 0;
         long blockSeconds = rule == BlockRule.TIME
