@@ -167,6 +167,6 @@ class CovarianceQueryTest extends ApiTest {
         assertThat(eigen.get("cost").get("epsilon").decimalValue()).isEqualByComparingTo("1");
         // The quote says which sampler policy applies: a data-independent failure bound (k · 2^-50).
         assertThat(eigen.get("noise").get("samplerFailureBound").asDouble()).isEqualTo(0x1p-50);
-        assertThat(eigen.get("noise").get("samplerPolicy").asString()).contains("data-independent", "d > 12");
+        assertThat(eigen.get("noise").get("samplerPolicy").asString()).contains("data-independent", "sqrt(2/(e d))", "d > 5000");
     }
 }

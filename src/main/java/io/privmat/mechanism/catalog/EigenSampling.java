@@ -18,8 +18,9 @@ public final class EigenSampling extends Described {
         super("EIGEN_SAMPLING", "Laplace eigenvalues and Bingham-sampled eigenvectors (pure epsilon-DP). "
                 + Samplers.LIMIT, EnumSet.of(QueryKind.COVARIANCE, QueryKind.PCA), MATRIX, BOTH,
                 Budget.Form.PURE_EPSILON, Budget.MAX_EPSILON, Input.GRAM, List.of(Param.integer("k", 1,
-                        Samplers.MAX_COLUMNS, null, "the rank (PCA: required; COVARIANCE: default min(d, 10)); at most d ≤ "
-                                + Samplers.MAX_COLUMNS)));
+                        Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS), null, "the rank (PCA: required; COVARIANCE: "
+                                + "default min(d, 10)); at most min(d, " + Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS)
+                                + ") (one exact Bingham draw and one d × d eigendecomposition per component)")));
     }
 
     @Override

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The exact samplers' policy reaches the contract: the plan's noise facts carry the data-independent
- * failure bound and the policy in words, and the d ≤ 12 limit is stated in the summary and the range
- * of k before anyone tries (and refused at planning, before any charge).
+ * failure bound and the policy in words, and the column limit (the Gram limit, 5000; the sampler's own
+ * proven bound reaches 16384) is stated in the summary and the range of k before anyone tries, and
+ * enforced at planning, before any charge. Fashion-MNIST's d = 784 is admitted again.
  */
 class SamplerPolicyTest {
 
@@ -25,18 +26,29 @@ class SamplerPolicyTest {
     }
 
     @Test
-    void theLimitIsTwelveColumnsAndTheContractSaysSo() {
-        assertThat(BinghamAcceptance.maxDimension()).isEqualTo(12);
+    void theLimitIsTheGramLimitAndTheContractSaysSo() {
+        assertThat(BinghamAcceptance.maxDimension()).isEqualTo(16384);
+        assertThat(Samplers.MAX_COLUMNS).isEqualTo(Limits.MAX_GRAM_DIMENSION);
         for (String name : new String[] {"EIGEN_SAMPLING", "ORBIT_SAMPLING"}) {
             MechanismDefinition m = CATALOG.find(name).orElseThrow();
-            assertThat(m.summary()).contains("more than 12 columns are refused at planning");
+            assertThat(m.summary()).contains("more than 5000 columns are refused at planning", "up to 16384");
             assertThat(m.params().stream().filter(p -> p.name().equals("k")).findFirst().orElseThrow().max())
-                    .isEqualTo(12.0);
+                    .isEqualTo((double) Limits.MAX_K);
         }
-        assertThatThrownBy(() -> CATALOG.plan("PCA", "EIGEN_SAMPLING", EPSILON, Map.of("k", 1), facts(13)))
-                .isInstanceOf(PlanningException.class).hasMessageContaining("at most 12 columns");
+        // d = 784 (Fashion-MNIST) plans; d = 5001 is refused by the Gram limit, before any charge.
+        assertThat(CATALOG.plan("PCA", "EIGEN_SAMPLING", EPSILON, Map.of("k", 10), facts(784)).noise())
+                .containsKey("samplerFailureBound");
+        assertThat(CATALOG.plan("TOP_SINGULAR_VECTORS", "ORBIT_SAMPLING", EPSILON, Map.of("k", 1), facts(784))
+                .noise()).containsKey("samplerFailureBound");
+        assertThatThrownBy(() -> CATALOG.plan("PCA", "EIGEN_SAMPLING", EPSILON, Map.of("k", 1), facts(5001)))
+                .isInstanceOf(PlanningException.class).hasMessageContaining("5000");
         assertThatThrownBy(() -> CATALOG.plan("TOP_SINGULAR_VECTORS", "ORBIT_SAMPLING", EPSILON, Map.of("k", 1),
-                facts(13))).isInstanceOf(PlanningException.class).hasMessageContaining("at most 12 columns");
+                facts(5001))).isInstanceOf(PlanningException.class).hasMessageContaining("5000");
+        // The mechanism itself refuses past the sampler's proven range, whatever the caller.
+        assertThatThrownBy(() -> io.privmat.mechanism.covariance.EigenSamplingMechanism.of(16385, 1, 1,
+                NeighbouringRelation.REPLACE_ONE, BigDecimal.ONE))
+                .isInstanceOf(io.privmat.privacy.PrivacyArgumentException.class)
+                .hasMessageContaining("at most 16384 columns");
     }
 
     @Test
