@@ -4,7 +4,10 @@ package io.privmat.mechanism.linear;
  * The binary hierarchical strategy H₂ (Hay, Rastogi, Miklau, Suciu, PVLDB 2010): the attribute is
  * padded to N = 2^L ≥ n leaves and every node of the complete binary tree (2N − 1 nodes, heap
  * order: root 0, children 2h+1 and 2h+2) measures the sum of its leaves. Padding cells are always
- * 0, so measuring them costs nothing; their noisy nodes are kept so the estimate has a closed form.
+ * 0, so measuring them costs nothing; their noisy nodes are kept so the estimate has a closed form:
+ * x̂ is the first n leaves of the padded tree's least-squares estimate (unbiased; it does not use that
+ * the padding is 0, so for n not a power of two it is slightly worse than least squares on the real
+ * columns), with covariance the leading n × n block of K below.
  *
  * <p>With P_k the projection onto vectors constant on the level-k blocks (2^k leaves; k = 0 leaves,
  * k = L root), HᵀH = Σ_l 2^l·P_l = Σ_k (2^{k+1} − 1)·E_k with the orthogonal projections
