@@ -2,6 +2,7 @@ package io.privmat.mechanism.linear;
 
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The covariance of an estimate x̂ over the domain's cells, Cov(x̂) = s·K, computed from public
@@ -74,7 +75,7 @@ public sealed interface CellCovariance permits CellCovariance.Product, CellCovar
         private final int n;
         private final int[] pairShape;
         private final int[] pairStrides;
-        private volatile double[] sat;
+        private volatile double @Nullable [] sat;
 
         Dense(double scale, double[] k, Domain domain) {
             this.scale = scale;

@@ -3,6 +3,7 @@ package io.privmat.mechanism.linear;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import io.privmat.mechanism.linalg.SymmetricEigen;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The best strategy with unit column L2 norms for a one-attribute Gram G (the Gaussian matrix
@@ -36,7 +37,7 @@ final class ConvexFactorSolver {
 
     private ConvexFactorSolver() {}
 
-    static Solution solve(double[] g, int n, double[] warmMu, int maxIterations, double tolerance,
+    static Solution solve(double[] g, int n, double @Nullable [] warmMu, int maxIterations, double tolerance,
             OptimizationControl control) {
         double trace = 0;
         for (int i = 0; i < n; i++) {

@@ -1,5 +1,7 @@
 package io.privmat.mechanism.linear;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One attribute's factor K_i = (A_iᵀA_i)⁻¹ of a product strategy's estimate covariance
  * Cov(x̂) = σ²·⊗K_i.
@@ -55,7 +57,7 @@ interface Covariance1D {
     final class DenseCovariance1D implements Covariance1D {
         private final int n;
         private final double[] k;
-        private volatile double[] sat;
+        private volatile double @Nullable [] sat;
 
         DenseCovariance1D(int n, double[] k) {
             this.n = n;

@@ -2,6 +2,7 @@ package io.privmat.mechanism.linear;
 
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An explicit factor A_i (rows × cols, row-major) of full column rank, e.g. an optimised strategy.
@@ -13,7 +14,7 @@ final class DenseFactor implements Factor {
     private final int rows;
     private final int cols;
     private final double[] a;
-    private volatile double[] inverseGram;
+    private volatile double @Nullable [] inverseGram;
 
     DenseFactor(int rows, int cols, double[] a) {
         if (a.length != rows * cols) {

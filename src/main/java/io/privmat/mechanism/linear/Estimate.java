@@ -1,6 +1,7 @@
 package io.privmat.mechanism.linear;
 
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A released estimate x̂ with what is needed to answer any further linear query from it for free
@@ -13,7 +14,8 @@ public final class Estimate {
     private final Strategy strategy;
     private final double noiseVariance;
     private final double[] values;
-    private volatile CellCovariance covariance;
+    private volatile @Nullable CellCovariance covariance;
+    private volatile double @Nullable [] summedArea;
 
     public Estimate(Domain domain, Strategy strategy, double noiseVariance, double[] values) {
         if (values.length != domain.cells() || strategy.cells() != domain.cells()) {
@@ -73,7 +75,14 @@ public final class Estimate {
     /** The sum of x̂ over a box and its standard deviation. */
     public FurtherAnswer answer(Box box) {
         Box.check(domain, box.lo(), box.hi(), "query");
-        double value = Workload.ranges(domain, java.util.List.of(box)).answer(values)[0];
+        double[] sat = summedArea;
+        if (sat == null) {
+            sat = values.clone();
+            BoxSums.integrate(sat, domain.sizes());
+            summedArea = sat;
+        }
+        int[] shape = domain.sizes();
+        double value = BoxSums.boxSum(sat, shape, BoxSums.strides(shape), box.lo(), box.hi());
         double variance = covariance().boxVariance(box.lo(), box.hi());
         double bias = strategy instanceof LowRankStrategy l && !l.fallback()
                 ? biasFactor(Workload.ranges(domain, java.util.List.of(box)).row(0)) : 0;

@@ -28,11 +28,13 @@ public final class LinearLimits {
      */
     public static final int MAX_OPTIMIZED_ATTRIBUTE = 4096;
     /**
-     * The Low-Rank Mechanism's solver costs about r²·n per gradient step with r ≈ 1.2·rank(W); it
-     * is accepted when rank(W)·n ≤ 2^20 (e.g. a full-rank workload on 1024 cells) and n ≤
+     * The Low-Rank Mechanism's solver costs about r²·n per gradient step (r ≈ 1.2·rank(W), up to 30
+     * steps per alternation, 5 alternations per outer iteration, up to 100 outer iterations); it is
+     * accepted when rank(W)·n ≤ 2^19 (a full-rank workload on up to 724 cells; all ranges on 512
+     * cells took about 4 minutes on two shared cores, docs/accuracy/linear-queries.md) and n ≤
      * {@link #MAX_DENSE_CELLS}.
      */
-    public static final long MAX_LOW_RANK_WORK = 1L << 20;
+    public static final long MAX_LOW_RANK_WORK = 1L << 19;
     /** Rows of a strategy (noise dimension), e.g. a product of padded trees: 2^24. */
     public static final long MAX_STRATEGY_ROWS = 1L << 24;
 

@@ -135,8 +135,7 @@ public final class LinearQueryPlan {
     }
 
     private static Strategy requireFor(Workload workload, Strategy strategy) {
-        if (strategy.cells() != workload.cells() || strategy.info() == null
-                || !workload.hash().equals(strategy.info().workloadHash())) {
+        if (strategy.cells() != workload.cells() || !workload.hash().equals(strategy.info().workloadHash())) {
             throw new LinearQueryException(LinearQueryException.Reason.UNSUPPORTED, "strategy",
                     "the strategy was computed for another workload");
         }

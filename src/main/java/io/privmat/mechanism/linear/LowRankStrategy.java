@@ -1,6 +1,7 @@
 package io.privmat.mechanism.linear;
 
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Low-Rank Mechanism's factorisation W ≈ B·L (Yuan, Zhang, Winslett, Xiao, Yang, Hao, PVLDB
@@ -23,7 +24,7 @@ public final class LowRankStrategy implements Strategy {
     private final int workloadRank;
     private final boolean fallback;
     private final StrategyInfo info;
-    private volatile double[] covariance;
+    private volatile double @Nullable [] covariance;
 
     LowRankStrategy(int n, int r, double[] l, double[] m, double residualFrobenius, double traceBtB, int workloadRank,
             boolean fallback, StrategyInfo info) {

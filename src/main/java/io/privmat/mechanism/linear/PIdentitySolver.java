@@ -3,6 +3,7 @@ package io.privmat.mechanism.linear;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
 
 /**
  * HDMM's p-Identity template (McKenna, Miklau, Hay, Machanavajjhala, PVLDB 2018) for the L2
@@ -24,7 +25,7 @@ final class PIdentitySolver {
     private PIdentitySolver() {}
 
     /** p-Identity objective and gradient; Θ is p × n row-major. */
-    static double evaluate(double[] g, int n, int p, double[] theta, double[] gradient) {
+    static double evaluate(double[] g, int n, int p, double[] theta, double @Nullable [] gradient) {
         double[] s = new double[n];
         for (int j = 0; j < n; j++) {
             double u = 1;
@@ -80,9 +81,9 @@ final class PIdentitySolver {
         return f;
     }
 
-    static Solution solve(double[] g, int n, int p, double[] warmTheta, int restarts, long seed, int maxIterations,
+    static Solution solve(double[] g, int n, int p, double @Nullable [] warmTheta, int restarts, long seed, int maxIterations,
             double ftol, OptimizationControl control) {
-        Solution best = null;
+        Lbfgs.Result best = null;
         int runs = warmTheta != null ? 1 : restarts;
         for (int r = 0; r < runs; r++) {
             double[] start;
@@ -98,12 +99,11 @@ final class PIdentitySolver {
             OptimizationControl part = control.slice((double) r / runs, (double) (r + 1) / runs);
             Lbfgs.Result result = Lbfgs.minimize((x, grad) -> evaluate(g, n, p, x, grad), start, maxIterations, ftol,
                     10, part);
-            if (best == null || result.value() < best.objective()) {
-                best = new Solution(null, result.value(), result.iterations(), result.converged(), result.x());
+            if (best == null || result.value() < best.value()) {
+                best = result;
             }
         }
-        return new Solution(factor(g, n, p, best.theta()), best.objective(), best.iterations(), best.converged(),
-                best.theta());
+        return new Solution(factor(g, n, p, best.x()), best.value(), best.iterations(), best.converged(), best.x());
     }
 
     /** A = [I; Θ]·D ((n + p) × n) and K = (AᵀA)⁻¹ = D⁻¹(I − ΘᵀCΘ)D⁻¹. */

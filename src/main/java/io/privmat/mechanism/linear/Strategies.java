@@ -20,7 +20,7 @@ public final class Strategies {
         for (int i = 0; i < d.attributes(); i++) {
             factors.add(new IdentityFactor(d.size(i)));
         }
-        ProductStrategy s = new ProductStrategy("IDENTITY", factors, null);
+        ProductStrategy s = new ProductStrategy("IDENTITY", factors, placeholder(workload, "IDENTITY"));
         return s.withInfo(new StrategyInfo(workload.hash(), "IDENTITY", "", totalVariance(workload, s), Double.NaN, 0,
                 true));
     }
@@ -43,7 +43,7 @@ public final class Strategies {
             throw LinearQueryException.tooLarge("workload", "the hierarchical strategy's number of rows", rows,
                     LinearLimits.MAX_STRATEGY_ROWS);
         }
-        ProductStrategy s = new ProductStrategy("HIERARCHICAL", factors, null);
+        ProductStrategy s = new ProductStrategy("HIERARCHICAL", factors, placeholder(workload, "HIERARCHICAL"));
         return s.withInfo(new StrategyInfo(workload.hash(), "HIERARCHICAL", "", totalVariance(workload, s)
                 * s.maxColumnL2() * s.maxColumnL2(), Double.NaN, 0, true));
     }
@@ -61,6 +61,10 @@ public final class Strategies {
     /** The cache key of a strategy: (workload hash, mechanism, canonical options). */
     public static String cacheKey(Workload workload, LinearMechanism mechanism, String canonicalOptions) {
         return workload.hash() + "/" + mechanism.name() + "/" + canonicalOptions;
+    }
+
+    private static StrategyInfo placeholder(Workload workload, String method) {
+        return new StrategyInfo(workload.hash(), method, "", Double.NaN, Double.NaN, 0, true);
     }
 
     /** Σ_q Var(w_qᵀx̂) at unit noise variance: tr(WᵀW·Cov(x̂)) per unit variance. */

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A public workload W (m × n) of linear counting queries over a histogram x ∈ ℝⁿ on a product
@@ -22,7 +23,7 @@ import java.util.Set;
 public abstract sealed class Workload permits BoxWorkload, DenseWorkload {
 
     private final Domain domain;
-    private volatile String hash;
+    private volatile @Nullable String hash;
 
     Workload(Domain domain) {
         this.domain = domain;
