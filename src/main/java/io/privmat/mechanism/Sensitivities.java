@@ -79,4 +79,38 @@ public final class Sensitivities {
         double b2 = Math.nextUp(bound(rowBound) * bound(rowBound));
         return relation == NeighbouringRelation.ADD_REMOVE ? Math.nextUp(b2 / 2) : b2;
     }
+
+    /**
+     * A histogram x (counts per cell of a public domain) in L1: one record added or removed changes
+     * one count by 1 (x ± e_j), so 1 under ADD_REMOVE; one record replaced moves a count from one
+     * cell to another (x − e_j + e_k), so 2 under REPLACE_ONE.
+     */
+    public static double histogramL1(NeighbouringRelation relation) {
+        return relation == NeighbouringRelation.ADD_REMOVE ? 1 : 2;
+    }
+
+    /** The histogram in L2: ‖±e_j‖₂ = 1 under ADD_REMOVE, ‖e_k − e_j‖₂ = √2 under REPLACE_ONE. */
+    public static double histogramL2(NeighbouringRelation relation) {
+        return relation == NeighbouringRelation.ADD_REMOVE ? 1 : Math.nextUp(Math.sqrt(2));
+    }
+
+    /**
+     * A linear statistic A·x of a histogram in L1, from the largest column L1 norm c₁ = max_j ‖A e_j‖₁:
+     * c₁ under ADD_REMOVE (A(±e_j)), 2·c₁ under REPLACE_ONE (‖A e_k − A e_j‖₁ ≤ ‖A e_k‖₁ + ‖A e_j‖₁).
+     * c₁ is a floating-point sum; it is widened by 2⁻³⁰ relative, far above its rounding error.
+     */
+    public static double linearL1(double maxColumnL1, NeighbouringRelation relation) {
+        return Math.nextUp(histogramL1(relation) * maxColumnL1 * (1 + 0x1p-30));
+    }
+
+    /**
+     * A linear statistic A·x of a histogram in L2, from the largest column L2 norm c₂: c₂ under
+     * ADD_REMOVE. Under REPLACE_ONE ‖A(e_k − e_j)‖₂² = ‖A e_k‖² + ‖A e_j‖² − 2(AᵀA)_{jk}, at most 2c₂²
+     * when every entry of AᵀA is ≥ 0 (√2·c₂), and at most (2c₂)² otherwise (triangle inequality).
+     * Widened by 2⁻³⁰ relative for the floating-point norm.
+     */
+    public static double linearL2(double maxColumnL2, boolean gramNonNegative, NeighbouringRelation relation) {
+        double factor = relation == NeighbouringRelation.ADD_REMOVE ? 1 : gramNonNegative ? Math.nextUp(Math.sqrt(2)) : 2;
+        return Math.nextUp(factor * maxColumnL2 * (1 + 0x1p-30));
+    }
 }
