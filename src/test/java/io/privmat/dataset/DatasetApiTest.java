@@ -32,7 +32,7 @@ class DatasetApiTest extends ApiTest {
     @Test
     void defaultsToReplaceOneAndZcdp() {
         JsonNode body = postJson("/v1/datasets", """
-                {"name":"g","kind":"GRAPH","budget":{"epsilon":1,"delta":1e-6}}""").json();
+                {"name":"g","kind":"GRAPH","vertices":{"count":3},"budget":{"epsilon":1,"delta":1e-6}}""").json();
         assertThat(body.get("neighbouring").asString()).isEqualTo("REPLACE_ONE");
         assertThat(body.get("budget").get("accounting").asString()).isEqualTo("ZCDP");
         assertThat(body.get("edgeWeightBound").asDouble()).isEqualTo(1.0);
