@@ -95,6 +95,23 @@ public class JobService {
         return repository.listByDataset(datasetId, offset, limit);
     }
 
+    /**
+     * One page of the jobs {@code caller} may see, newest first: an admin every job, an owner the jobs on
+     * the datasets it owns (and any it submitted), an analyst its own. Filters narrow this, never widen it.
+     */
+    @Transactional(readOnly = true)
+    public List<Job> list(Caller caller, JobFilter filter, int offset, int limit) {
+        return caller.is(Role.ADMIN) ? repository.list(filter, null, false, offset, limit)
+                : repository.list(filter, caller.subject(), caller.is(Role.OWNER), offset, limit);
+    }
+
+    /** The total {@link #list} pages through. */
+    @Transactional(readOnly = true)
+    public long count(Caller caller, JobFilter filter) {
+        return caller.is(Role.ADMIN) ? repository.count(filter, null, false)
+                : repository.count(filter, caller.subject(), caller.is(Role.OWNER));
+    }
+
     /** The stored result of a DONE job; 409 while it is not done. */
     @Transactional(readOnly = true)
     public JobResult result(UUID id, Caller caller) {
