@@ -5,6 +5,7 @@ import io.privmat.problem.ProblemType;
 import io.privmat.dataset.DatasetDeleting;
 import io.privmat.job.jdbc.JobRepository;
 import io.privmat.ledger.BudgetService;
+import io.privmat.metrics.ServiceMetrics;
 import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import java.time.Clock;
@@ -27,12 +28,18 @@ public class JobService {
     private final BudgetService budget;
     private final JobWakeups wakeups;
     private final Clock clock;
+    private ServiceMetrics metrics = ServiceMetrics.NONE;
 
     public JobService(JobRepository repository, BudgetService budget, JobWakeups wakeups, Clock clock) {
         this.repository = repository;
         this.budget = budget;
         this.wakeups = wakeups;
         this.clock = clock;
+    }
+
+    @org.springframework.beans.factory.annotation.Autowired(required = false)
+    void setMetrics(ServiceMetrics metrics) {
+        this.metrics = metrics;
     }
 
     /** Records a QUEUED job in the caller's transaction (the one that reserved its budget). */
@@ -42,6 +49,7 @@ public class JobService {
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void afterCommit() {
+                metrics.admitted(job.kind(), job.mechanism());
                 wakeups.signal();
             }
         });
@@ -58,6 +66,12 @@ public class JobService {
         java.time.Instant now = clock.instant();
         repository.insertDone(job, now);
         repository.insertResult(job.id(), JobOutput.json(descriptionJson), now);
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                metrics.admitted(job.kind(), job.mechanism());
+            }
+        });
     }
 
     /** Any job, without an access check (internal use). */
