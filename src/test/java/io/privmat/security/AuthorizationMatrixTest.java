@@ -125,6 +125,7 @@ class AuthorizationMatrixTest extends ApiTest {
         t.put("GET /v1/api-keys", new Row(f -> bare("GET", "/v1/api-keys"), row("401 401 200 403 403 403 403")));
         t.put("DELETE /v1/api-keys/{id}", new Row(f -> bare("DELETE", "/v1/api-keys/" + f.throwawayKeyId()),
                 row("401 401 200 403 403 403 403")));
+        t.put("GET /v1/me", new Row(f -> bare("GET", "/v1/me"), row("401 401 200 200 200 200 200")));
         t.put("GET /v1/audit", new Row(f -> bare("GET", "/v1/audit"), row("401 401 200 403 403 403 403")));
         t.put("POST /v1/datasets", new Row(f -> json("POST", "/v1/datasets",
                 "{\"name\":\"m\",\"kind\":\"GRAPH\",\"vertices\":{\"count\":3},\"budget\":{\"epsilon\":1,\"delta\":1e-6}}"),
