@@ -83,6 +83,7 @@ public class DatasetService implements DatasetRows {
      */
     public void recordAppend(UUID id, long rows, long clippedRows) {
         repository.addRows(id, rows, clippedRows);
+        metrics.appended(rows);
     }
 
     /** Any dataset, without an access check: for internal use (job handlers), never for callers. */

@@ -72,6 +72,12 @@ public class ServiceMetrics {
                 .tag("kind", datasetKind).register(registry).record(positive(took));
     }
 
+    /** Rows appended to a STREAM dataset (counted with the uploads' rows, dataset kind STREAM). */
+    public void appended(long rows) {
+        Counter.builder("privmat.ingest.rows").description("Rows, edges or records of stored uploads")
+                .tag("kind", "STREAM").register(registry).increment(rows);
+    }
+
     private static Duration positive(Duration d) {
         return d.isNegative() ? Duration.ZERO : d;
     }

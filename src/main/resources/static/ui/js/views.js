@@ -100,7 +100,8 @@ export async function datasetView(root, ctx, id) {
         main ? stepChart(spentSeries(entries, main.track), {cap: main.total, xLabel: 'ledger entry (in order)',
           yLabel: main.track + ' spent', label: 'budget spent over ledger entries'}) : 'No budget track.',
         h('p', {class: 'legend'}, 'RESERVE adds, REFUND gives back, COMMIT makes a reservation final. ',
-            'The x axis is the order of entries: analysts see no worker timestamps (commit and refund times).'),
+            'The x axis is the order of entries: analysts see no worker timestamps (commit and refund times).',
+            owner ? '' : ' As an analyst you see your own entries only; the gauges show the whole budget.'),
         h('table', {class: 'small'}, h('thead', {}, h('tr', {}, ['#', 'Type', 'Kind', 'Mechanism', 'Caller', main ? main.track : '', 'Time']
             .map((c) => h('th', {}, c)))),
         h('tbody', {}, entries.slice(-20).map((e) => h('tr', {},

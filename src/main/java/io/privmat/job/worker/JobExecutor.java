@@ -197,8 +197,9 @@ public class JobExecutor {
             }
             return;
         }
-        complete(job.id(), worker, output);
-        finished(job, "DONE", null);
+        if (complete(job.id(), worker, output)) {
+            finished(job, "DONE", null);
+        }
     }
 
     /** Records a finished job's duration (from its first start) and, when it failed, the failure's class. */
@@ -226,17 +227,19 @@ public class JobExecutor {
         return "other";
     }
 
-    private void complete(UUID id, String worker, JobOutput output) {
-        retrying(id, "store the result", () -> tx.execute(s -> {
+    /** Stores the result; false when the job was no longer this worker's (nothing stored). */
+    private boolean complete(UUID id, String worker, JobOutput output) {
+        Boolean stored = retrying(id, "store the result", () -> tx.execute(s -> {
             Job job = jobs.lock(id).orElse(null);
             if (job == null || job.state() != JobState.RUNNING || !worker.equals(job.leaseOwner())) {
-                return null; // cancelled or reaped meanwhile (or done by an earlier attempt): never released twice
+                return false; // cancelled or reaped meanwhile (or done by an earlier attempt): never released twice
             }
             Instant now = clock.instant();
             jobs.insertResult(id, output, now);
             jobs.transition(id, JobState.DONE, now);
-            return null;
+            return true;
         }));
+        return Boolean.TRUE.equals(stored);
     }
 
     private void fail(UUID id, String worker, String code, String message) {
