@@ -37,6 +37,12 @@ public class DatasetService implements DatasetRows {
     private final TransactionTemplate readOnly;
     private final Clock clock;
     private final ApplicationEventPublisher events;
+    private io.privmat.metrics.ServiceMetrics metrics = io.privmat.metrics.ServiceMetrics.NONE;
+
+    @org.springframework.beans.factory.annotation.Autowired(required = false)
+    void setMetrics(io.privmat.metrics.ServiceMetrics metrics) {
+        this.metrics = metrics;
+    }
 
     public DatasetService(DatasetRepository repository, Ingester ingester, UploadGate gate,
             TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
@@ -77,6 +83,7 @@ public class DatasetService implements DatasetRows {
      */
     public void recordAppend(UUID id, long rows, long clippedRows) {
         repository.addRows(id, rows, clippedRows);
+        metrics.appended(rows);
     }
 
     /** Any dataset, without an access check: for internal use (job handlers), never for callers. */
@@ -189,9 +196,10 @@ public class DatasetService implements DatasetRows {
         ingester.checkDeclaredLength(contentLength);
         requireNoData(owned);
         UploadFormat format = UploadFormat.resolve(contentType, owned.kind());
+        long began = System.nanoTime();
         try (UploadGate.Permit permit = gate.enter()) {
             Ingester.Received received = ingester.receive(body);
-            return transactions.execute(status -> {
+            Dataset stored = transactions.execute(status -> {
                 Dataset dataset = repository.lockForUpload(id).orElseThrow(() -> new DatasetNotFoundException(id));
                 requireNoData(dataset);
                 UploadStats stats = ingester.ingest(dataset, format, header, received);
@@ -202,6 +210,10 @@ public class DatasetService implements DatasetRows {
                         stats.bytes(), stats.format());
                 return repository.find(id).orElseThrow();
             });
+            metrics.ingested(stored.kind().name(), stored.uploadBytes() == null ? 0 : stored.uploadBytes(),
+                    stored.rows() == null ? 0 : stored.rows(),
+                    java.time.Duration.ofNanos(System.nanoTime() - began));
+            return stored;
         } catch (java.io.UncheckedIOException e) {
             throw new PrivmatException(ProblemType.MALFORMED_REQUEST,
                     "The upload ended before its body was complete; nothing was stored.", Map.of());
