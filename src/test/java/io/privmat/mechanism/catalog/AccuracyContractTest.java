@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class AccuracyContractTest {
 
     /** Mechanisms whose statements are still being written (empty once every family is done). */
-    static final java.util.Set<String> PENDING = java.util.Set.of("ANALYZE_GAUSS", "WISHART", "EIGEN_SAMPLING",
+    static final java.util.Set<String> PENDING = java.util.Set.of("EIGEN_SAMPLING",
             "JL", "RANDOMIZED_RESPONSE", "HARDT_ROTH", "NOISY_POWER", "PRIVATE_OJA", "ORBIT_SAMPLING", "ADASSP",
             "BLOCKS", "DYADIC_TREE", "FACTORIZATION");
 
@@ -33,11 +33,11 @@ class AccuracyContractTest {
             assertThat(e.derivation()).isNotBlank();
         }
         // A larger budget never promises a larger error.
-        Plan larger = MechanismContractTest.plan(c, 4);
+        Plan larger = MechanismContractTest.plan(c, 2);
         var better = c.mechanism().expectedError(larger);
         assertThat(better).hasSameSizeAs(stated);
         for (int i = 0; i < stated.size(); i++) {
-            assertThat(better.get(i).value()).as(c + " " + stated.get(i).metric() + " at 4× the budget")
+            assertThat(better.get(i).value()).as(c + " " + stated.get(i).metric() + " at 2× the budget")
                     .isLessThanOrEqualTo(stated.get(i).value() * (1 + 1e-9));
         }
     }
