@@ -33,6 +33,10 @@ class IntervalCoverageTest {
             this(mechanism, quantity, basis, covered, runs, seed, Double.NaN, true);
         }
 
+        Coverage named(String name) {
+            return new Coverage(name, quantity, basis, covered, runs, seed, tightness, capped);
+        }
+
         /** A worst-case bound whose tightness depends on the data: printed, not capped (the docs say why). */
         Coverage uncapped() {
             return new Coverage(mechanism, quantity, basis, covered, runs, seed, tightness, false);
@@ -228,5 +232,88 @@ class IntervalCoverageTest {
     @Test
     void wishart() {
         gramCases("WISHART", new Budget(BigDecimal.ONE, new BigDecimal("1e-6"), null), AccountingMode.ZCDP, 4000);
+    }
+
+    /** The largest |released − true| over released eigenvalues (or squared singular values). */
+    static java.util.function.ToDoubleFunction<Release> topEigenvalueError(double[] c, int d, boolean roots) {
+        double[] truth = LinearAlgebra.eigen(c, d).values();
+        return release -> {
+            double[] v = release instanceof Release.Factors f ? f.factorization().s()
+                    : ((Release.Covariance) release).result().eigenvalues();
+            double worst = 0;
+            for (int i = 0; i < v.length; i++) {
+                worst = Math.max(worst, Math.abs((roots ? v[i] * v[i] : v[i]) - truth[i]));
+            }
+            return worst;
+        };
+    }
+
+    static double[] components(Release r) {
+        return r instanceof Release.Factors f ? f.factorization().v() : ((Release.Covariance) r).result().components();
+    }
+
+    static void samplingCases(double[][] rows, String regime, long seed) {
+        int d = rows[0].length;
+        InMemoryData data = InMemoryData.matrix(rows);
+        double[] c = data.gram(false).gram();
+        PublicFacts facts = matrixFacts(d, (long) rows.length, AccountingMode.PURE);
+        Budget budget = new Budget(BigDecimal.ONE, null, null);
+        Plan eig = plan("EIGEN_SAMPLING", "PCA", budget, Map.of("k", 2), facts);
+        statement(eig, data, "eigenvalues", "absPerEigenvalue", topEigenvalueError(c, d, false), seed)
+                .named("EIGEN_SAMPLING k=2 (" + regime + ")").check();
+        statement(eig, data, "components", "capturedVarianceGap", r -> capturedGap(c, d, components(r), 2), seed)
+                .named("EIGEN_SAMPLING k=2 (" + regime + ")").check();
+        for (String spectrum : new String[] {"PROJECTION", "PEELING"}) {
+            int k = spectrum.equals("PROJECTION") ? 1 : 2;
+            Plan orbit = plan("ORBIT_SAMPLING", "TOP_SINGULAR_VECTORS", budget, Map.of("k", k, "spectrum", spectrum),
+                    facts);
+            statement(orbit, data, "components", "capturedVarianceGap", r -> capturedGap(c, d, components(r), k),
+                    seed + 1).named("ORBIT_SAMPLING " + spectrum + " k=" + k + " (" + regime + ")").check();
+        }
+    }
+
+    @Test
+    void samplingWithAGap() {
+        samplingCases(matrix(200, 6, 5), "one dominant direction", 5000);
+        InMemoryData data = InMemoryData.matrix(matrix(200, 6, 5));
+        double[] c = data.gram(false).gram();
+        Plan orbit = plan("ORBIT_SAMPLING", "TOP_SINGULAR_VECTORS", new Budget(BigDecimal.ONE, null, null),
+                Map.of("k", 1, "spectrum", "PROJECTION"), matrixFacts(6, 200L, AccountingMode.PURE));
+        entriesOfFactors(orbit, data, c, 5100);
+    }
+
+    /** Orbit sampling's singular values: the released s² within the eigenvalue bound (all k at once). */
+    static void entriesOfFactors(Plan plan, InMemoryData data, double[] c, long seed) {
+        MechanismDefinition m = MechanismCatalog.standard().find(plan.spec().mechanism()).orElseThrow();
+        double[] truth = LinearAlgebra.eigen(c, data.d()).values();
+        int covered = 0;
+        for (int run = 0; run < RUNS; run++) {
+            Release release = plan.release(data, TestNoiseSources.seeded(seed + run));
+            IntervalSet set = m.accuracy(plan, release, LEVEL).interval("singularValues");
+            boolean all = true;
+            for (int i = 0; i < set.estimate().length; i++) {
+                all &= set.covers(i, Math.sqrt(truth[i]));
+            }
+            covered += all ? 1 : 0;
+        }
+        new Coverage("ORBIT_SAMPLING", "singularValues (simultaneous)", ErrorBasis.BOUND, covered, RUNS, seed).check();
+    }
+
+    /** A flat spectrum: isotropic rows (every eigenvalue about n/d). */
+    @Test
+    void samplingOnAFlatSpectrum() {
+        SplittableRandom r = new SplittableRandom(6);
+        double[][] rows = new double[200][6];
+        for (double[] row : rows) {
+            double norm = 0;
+            for (int j = 0; j < 6; j++) {
+                row[j] = r.nextGaussian();
+                norm += row[j] * row[j];
+            }
+            for (int j = 0; j < 6; j++) {
+                row[j] /= Math.sqrt(norm);
+            }
+        }
+        samplingCases(rows, "flat", 6000);
     }
 }
