@@ -29,7 +29,11 @@ public record ErrorStatement(String quantity, String metric, double value, @Null
             "absPerEigenvalue", // |λ̂ᵢ − λᵢ| for every i at once
             "capturedVarianceGap", // ‖A‖-scale loss: tr(VᵀAV) for the best rank-k V minus that of the released V̂
             "relative", // |â − a| ≤ value·(a + additive) for each answer (JL sketches)
-            "absPerAnswer"); // each free answer of a stored release, at the level
+            "absPerAnswer", // each free answer of a stored release, at the level
+            "excessSpectralNorm", // ‖A − Âₖ‖₂ beyond the best rank-k error σₖ₊₁(A)
+            "excessFrobeniusNorm", // E‖A − Âₖ‖_F beyond the data's own terms (stated in the derivation)
+            "sinThetaTimesGap", // ‖(I − V̂V̂ᵀ)Vₖ‖₂·(λₖ − λₖ₊₁): divide by the eigengap for the subspace error
+            "noiseNorm"); // norm of every step's noise vector at once (iterative mechanisms)
 
     public ErrorStatement {
         if (!METRICS.contains(metric)) {
