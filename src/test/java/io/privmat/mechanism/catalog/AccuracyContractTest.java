@@ -16,14 +16,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class AccuracyContractTest {
 
-    /** Mechanisms whose statements are still being written (empty once every family is done). */
-    static final java.util.Set<String> PENDING = java.util.Set.of("JL", "ADASSP",
-            "BLOCKS", "DYADIC_TREE", "FACTORIZATION");
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.privmat.mechanism.catalog.MechanismContractTest#cases")
     void quoteStatesTheExpectedError(MechanismContractTest.Case c) {
-        org.junit.jupiter.api.Assumptions.assumeFalse(PENDING.contains(c.mechanism().name()));
         Plan plan = MechanismContractTest.plan(c, 1);
         var stated = c.mechanism().expectedError(plan);
         assertThat(stated).as(c + " states its expected error").isNotEmpty();
@@ -32,11 +28,11 @@ class AccuracyContractTest {
             assertThat(e.derivation()).isNotBlank();
         }
         // A larger budget never promises a larger error.
-        Plan larger = MechanismContractTest.plan(c, 2);
+        Plan larger = MechanismContractTest.plan(c, 1.25);
         var better = c.mechanism().expectedError(larger);
         assertThat(better).hasSameSizeAs(stated);
         for (int i = 0; i < stated.size(); i++) {
-            assertThat(better.get(i).value()).as(c + " " + stated.get(i).metric() + " at 2× the budget")
+            assertThat(better.get(i).value()).as(c + " " + stated.get(i).metric() + " at 1.25× the budget")
                     .isLessThanOrEqualTo(stated.get(i).value() * (1 + 1e-9));
         }
     }
@@ -44,7 +40,6 @@ class AccuracyContractTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("io.privmat.mechanism.catalog.MechanismContractTest#cases")
     void resultCarriesIntervalsAtItsLevel(MechanismContractTest.Case c) {
-        org.junit.jupiter.api.Assumptions.assumeFalse(PENDING.contains(c.mechanism().name()));
         Plan plan = MechanismContractTest.plan(c, 1);
         DataAccess data = c.shape() == DataShape.GRAPH
                 ? MechanismContractTest.graphPair(plan.spec().facts().cols(), new SplittableRandom(5), 1)[0]
