@@ -11,6 +11,7 @@ import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import java.io.InputStream;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -60,9 +61,12 @@ public class DatasetService implements DatasetRows {
         // A stream is ready for appends and subscriptions from its creation: d is declared, no row yet.
         Long streamCols = request.schema() instanceof StreamSchema s ? (long) s.d() : null;
         Long none = streamCols == null ? null : 0L;
+        // PostgreSQL keeps microseconds and ROUNDS the rest: truncate here so that the stored creation time
+        // (a stream's start) is never after an event time taken from the same clock and truncated.
+        Instant createdAt = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
         Dataset dataset = new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
                 request.rowNormBound(), streamCols == null ? DatasetStatus.EMPTY : DatasetStatus.READY, none, streamCols,
-                none, none, null, null, null, request.budget(), clock.instant(), null, request.schema());
+                none, none, null, null, null, request.budget(), createdAt, null, request.schema());
         List<String> vertices = request.vertexLabels();
         // The declared universe is written with the dataset: ids 0..N−1 in declared order, fixed
         // before any edge is seen (docs/adr/0006-privacy-hardening.md). Listeners of DatasetCreated
