@@ -65,6 +65,19 @@ class UploadTest extends ApiTest {
     }
 
     @Test
+    void rfc4180CsvWithQuotedFieldsAndCrlf() {
+        String id = createMatrix(10.0);
+        Response r = put("/v1/datasets/" + id + "/data", "text/csv",
+                utf8("\"price, EUR\",\"say \"\"size\"\"\",\"multi\r\nline\"\r\n\"1.5\",2,3\r\n4,\"-5e-1\", 6 \r\n"));
+        assertThat(r.status()).as(r.toString()).isEqualTo(200);
+        assertThat(r.json().get("rows").asLong()).isEqualTo(2);
+        assertThat(r.json().get("cols").asLong()).isEqualTo(3);
+        double[][] m = readBack(id);
+        assertThat(m[0]).containsExactly(1.5, 2.0, 3.0);
+        assertThat(m[1]).containsExactly(4.0, -0.5, 6.0);
+    }
+
+    @Test
     void tsvWithoutHeaderAndExplicitHeaderFlag() {
         String id = createMatrix(10);
         Response r = put("/v1/datasets/" + id + "/data", "text/tab-separated-values", utf8("1\t2\n3\t4\n"));
@@ -198,12 +211,15 @@ class UploadTest extends ApiTest {
         "suffix             | text/csv | 1,2\\n4,5f\\n         | 2 | 2 | not a decimal number",
         "empty field        | text/csv | 1,2\\n4,\\n           | 2 | 2 | empty field",
         "mixed first line   | text/csv | a,2\\n4,5\\n          | 1 | 1 | mixes numbers",
-        "tsv with comma     | text/tab-separated-values | 1,2\\n3,4\\n | 2 | 1 | not a decimal number"
+        "tsv with comma     | text/tab-separated-values | 1,2\\n3,4\\n | 2 | 1 | separated by ','",
+        "semicolon csv      | text/csv | a;b\\n1;2\\n         | 2 | 1 | separated by ';'",
+        "unclosed quote     | text/csv | 1,2\\n3,'4\\n5,6\\n     | 2 | 0 | quoted field is not closed",
+        "text after quote   | text/csv | 1,2\\n3,'4'x\\n       | 2 | 2 | after the closing quote"
     })
     void rejectsBadDelimitedContentWithPosition(String label, String type, String body, long line, int column,
             String rule) {
         String id = createMatrix(1);
-        Response r = put("/v1/datasets/" + id + "/data", type, utf8(body.replace("\\n", "\n")));
+        Response r = put("/v1/datasets/" + id + "/data", type, utf8(body.replace("\\n", "\n").replace('\'', '"')));
         assertThat(r.status()).as(r.toString()).isEqualTo(422);
         JsonNode p = r.json();
         assertThat(p.get("type").asString()).isEqualTo("https://privmat.io/problems/invalid-data");

@@ -56,14 +56,16 @@ final class DelimitedMatrixParser {
             for (int c = 0; c < cols; c++) {
                 if (!reader.hasField()) {
                     throw InvalidDataException.at(reader.lineNo, 0,
-                            "row has " + c + " fields, expected " + cols + " (ragged rows)");
+                            "row has " + c + " fields, expected " + cols + " (ragged rows)"
+                                    + reader.delimiterHint());
                 }
                 reader.nextField();
                 row[c] = reader.fieldDouble();
             }
             if (reader.hasField()) {
                 throw InvalidDataException.at(reader.lineNo, 0,
-                        "row has " + reader.countFields() + " fields, expected " + cols + " (ragged rows)");
+                        "row has " + reader.countFields() + " fields, expected " + cols + " (ragged rows)"
+                                + reader.delimiterHint());
             }
             writer.denseRow(row);
         } while (reader.nextLine());
