@@ -423,6 +423,8 @@ class ColumnSumsResult(Model):
     """COLUMN_SUMS: the noisy column sums"""
 
     column_sums: Optional[list[float]] = None
+    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
+    columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
     # required
@@ -441,6 +443,7 @@ class ColumnSumsResult(Model):
 
     _FIELDS: ClassVar[tuple] = (
         ('column_sums', 'columnSums', ('list', None)),
+        ('columns', 'columns', ('list', None)),
         ('dataset_id', 'datasetId', None),
         ('job_id', 'jobId', None),
         ('kind', 'kind', None),
@@ -482,6 +485,8 @@ class CovarianceResult(Model):
     """COVARIANCE: the post-processed private matrix; releaseId names the raw release when it answers free directional variances"""
 
     centered: Optional[bool] = None
+    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
+    columns: Optional[list[str]] = None
     covariance: Optional[list[list[float]]] = None
     # required
     dataset_id: Optional[str] = None
@@ -509,6 +514,7 @@ class CovarianceResult(Model):
 
     _FIELDS: ClassVar[tuple] = (
         ('centered', 'centered', None),
+        ('columns', 'columns', ('list', None)),
         ('covariance', 'covariance', ('list', ('list', None))),
         ('dataset_id', 'datasetId', None),
         ('eigenvalues', 'eigenvalues', ('list', None)),
@@ -634,6 +640,8 @@ class Dataset(Model):
     clipped_rows: Optional[int] = None
     # Matrix columns, graph vertices, or a histogram's cells
     cols: Optional[int] = None
+    # MATRIX: the column names of the uploaded CSV/TSV header, in column order (absent without a header). Public like the shape: they name what each column measures, not a row; results repeat them as columns
+    columns: Optional[list[str]] = None
     created_at: Optional[str] = None
     # Public bound of an edge weight (GRAPH): weights lie in [0, this]
     edge_weight_bound: Optional[float] = None
@@ -671,6 +679,7 @@ class Dataset(Model):
         ('budget', 'budget', ('model', 'Budget')),
         ('clipped_rows', 'clippedRows', None),
         ('cols', 'cols', None),
+        ('columns', 'columns', ('list', None)),
         ('created_at', 'createdAt', None),
         ('edge_weight_bound', 'edgeWeightBound', None),
         ('id', 'id', None),
@@ -968,6 +977,8 @@ class FactorizationQuery(Model):
 class FactorsResult(Model):
     """LOW_RANK and TOP_SINGULAR_VECTORS: s, v (d × k) and, for LOW_RANK, u (m × k, inline when m·k ≤ 100000, always as .npy)"""
 
+    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
+    columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
     facts: Optional[FactorizationFacts] = None
@@ -994,6 +1005,7 @@ class FactorsResult(Model):
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
+        ('columns', 'columns', ('list', None)),
         ('dataset_id', 'datasetId', None),
         ('facts', 'facts', ('model', 'FactorizationFacts')),
         ('job_id', 'jobId', None),
@@ -1656,6 +1668,8 @@ class PcaResult(Model):
     """PCA: the top-k components (d × k) and the eigenvalues"""
 
     centered: Optional[bool] = None
+    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
+    columns: Optional[list[str]] = None
     components: Optional[list[list[float]]] = None
     # required
     dataset_id: Optional[str] = None
@@ -1680,6 +1694,7 @@ class PcaResult(Model):
 
     _FIELDS: ClassVar[tuple] = (
         ('centered', 'centered', None),
+        ('columns', 'columns', ('list', None)),
         ('components', 'components', ('list', ('list', None))),
         ('dataset_id', 'datasetId', None),
         ('eigenvalues', 'eigenvalues', ('list', None)),
@@ -2136,6 +2151,8 @@ class RegressionResult(Model):
     """REGRESSION: coefficients of the response on the predictors, each with its interval (lower/upper of the kind `intervals` names; null where no finite bound follows) and a first-order approximate interval; the estimand is the data's ridge solution at `ridge`"""
 
     coefficients: Optional[list[RegressionCoefficient]] = None
+    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
+    columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
     estimand: Optional[str] = None
@@ -2164,6 +2181,7 @@ class RegressionResult(Model):
 
     _FIELDS: ClassVar[tuple] = (
         ('coefficients', 'coefficients', ('list', ('model', 'RegressionCoefficient'))),
+        ('columns', 'columns', ('list', None)),
         ('dataset_id', 'datasetId', None),
         ('estimand', 'estimand', None),
         ('intervals', 'intervals', None),
@@ -2334,6 +2352,8 @@ class ReleasedBlock(Model):
 class SketchResult(Model):
     """SKETCH: the stored release that answers cuts or directional variances for free"""
 
+    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
+    columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
     # required
@@ -2356,6 +2376,7 @@ class SketchResult(Model):
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
+        ('columns', 'columns', ('list', None)),
         ('dataset_id', 'datasetId', None),
         ('job_id', 'jobId', None),
         ('kind', 'kind', None),
@@ -2567,6 +2588,8 @@ class SubscriptionQuote(Model):
 class SubscriptionResult(Model):
     """SUBSCRIPTION: a standing query on a stream, charged once; its window releases are listed under the subscription"""
 
+    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
+    columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
     first_stream_block: Optional[int] = None
@@ -2589,6 +2612,7 @@ class SubscriptionResult(Model):
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
+        ('columns', 'columns', ('list', None)),
         ('dataset_id', 'datasetId', None),
         ('first_stream_block', 'firstStreamBlock', None),
         ('job_id', 'jobId', None),

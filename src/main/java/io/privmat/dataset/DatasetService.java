@@ -56,7 +56,7 @@ public class DatasetService implements DatasetRows {
         Long none = streamCols == null ? null : 0L;
         Dataset dataset = new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
                 request.rowNormBound(), streamCols == null ? DatasetStatus.EMPTY : DatasetStatus.READY, none, streamCols,
-                none, none, null, null, null, request.budget(), clock.instant(), null, request.schema());
+                none, none, null, null, null, request.budget(), clock.instant(), null, request.schema(), null);
         List<String> vertices = request.vertexLabels();
         // The declared universe is written with the dataset: ids 0..N−1 in declared order, fixed
         // before any edge is seen (docs/adr/0006-privacy-hardening.md). Listeners of DatasetCreated
@@ -197,6 +197,9 @@ public class DatasetService implements DatasetRows {
                 UploadStats stats = ingester.ingest(dataset, format, header, received);
                 repository.markReady(id, stats.rows(), stats.cols(), stats.nnz(), stats.clippedRows(), stats.format(),
                         stats.storage(), stats.bytes(), clock.instant());
+                if (stats.columnLabels() != null && dataset.kind() == DatasetKind.MATRIX) {
+                    repository.setColumnLabels(id, stats.columnLabels());
+                }
                 // Shape only: never values.
                 log.info("dataset {} uploaded: {} x {}, {} bytes as {}", id, stats.rows(), stats.cols(),
                         stats.bytes(), stats.format());

@@ -78,6 +78,40 @@ class UploadTest extends ApiTest {
     }
 
     @Test
+    void headerNamesArePublicColumnLabelsReturnedWithResults() {
+        String id = createMatrix(1.0);
+        Response r = put("/v1/datasets/" + id + "/data", "text/csv",
+                utf8("\"height, cm\",weight,\"say \"\"x\"\"\"\n0.1,0.2,0.3\n0.3,0.2,0.1\n"));
+        assertThat(r.status()).as(r.toString()).isEqualTo(200);
+        assertThat(r.json().get("columns").valueStream().map(JsonNode::asString).toList())
+                .containsExactly("height, cm", "weight", "say \"x\"");
+        assertThat(postJson("/v1/datasets/" + id + "/grants", "{\"analyst\":\"" + ANALYST + "\"}").status())
+                .isEqualTo(201);
+        JsonNode seen = sendAs(analystKey(), java.net.http.HttpRequest.newBuilder(uri("/v1/datasets/" + id)).GET())
+                .json();
+        assertThat(seen.get("columns").size()).as("column names are public: the analyst sees them").isEqualTo(3);
+        JsonNode result = runQuery(id, "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.001}");
+        assertThat(result.get("columns").get(0).asString()).isEqualTo("height, cm");
+        assertThat(result.get("columnSums").size()).isEqualTo(result.get("columns").size());
+
+        String plain = createMatrix(1.0);
+        JsonNode unlabelled = put("/v1/datasets/" + plain + "/data", "text/csv", utf8("1,0\n0,1\n")).json();
+        assertThat(!unlabelled.has("columns") || unlabelled.get("columns").isNull()).as("no header, no names").isTrue();
+        JsonNode unnamed = runQuery(plain, "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.001}");
+        assertThat(unnamed.has("columns")).isFalse();
+    }
+
+    @Test
+    void overlongColumnNamesAreRefusedWithTheirPosition() {
+        String id = createMatrix(1.0);
+        Response r = put("/v1/datasets/" + id + "/data", "text/csv", utf8("a," + "b".repeat(201) + "\n1,2\n"));
+        assertThat(r.status()).as(r.toString()).isEqualTo(422);
+        assertThat(r.json().get("line").asLong()).isEqualTo(1);
+        assertThat(r.json().get("column").asInt()).isEqualTo(2);
+        assertNothingStored(id);
+    }
+
+    @Test
     void tsvWithoutHeaderAndExplicitHeaderFlag() {
         String id = createMatrix(10);
         Response r = put("/v1/datasets/" + id + "/data", "text/tab-separated-values", utf8("1\t2\n3\t4\n"));
