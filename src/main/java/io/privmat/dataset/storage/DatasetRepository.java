@@ -40,7 +40,7 @@ public class DatasetRepository {
 
     private static final String COLUMNS = "id, name, owner, kind, neighbouring, row_norm_bound, status, rows, cols, nnz, "
             + "clipped_rows, source_format, storage, upload_bytes, budget_epsilon, budget_delta, accounting, "
-            + "approx_delta_fraction, created_at, uploaded_at, declaration";
+            + "approx_delta_fraction, created_at, uploaded_at, declaration, column_labels";
 
     private static final tools.jackson.databind.json.JsonMapper JSON = tools.jackson.databind.json.JsonMapper.builder()
             .build();
@@ -97,7 +97,23 @@ public class DatasetRepository {
                     AccountingMode.valueOf(rs.getString("accounting")), rs.getBigDecimal("approx_delta_fraction")),
             rs.getTimestamp("created_at").toInstant(),
             Optional.ofNullable(rs.getTimestamp("uploaded_at")).map(Timestamp::toInstant).orElse(null),
-            schema(DatasetKind.valueOf(rs.getString("kind")), rs.getString("declaration")));
+            schema(DatasetKind.valueOf(rs.getString("kind")), rs.getString("declaration")),
+            labels(rs.getArray("column_labels")));
+
+    private static @Nullable List<String> labels(java.sql.@Nullable Array array) throws SQLException {
+        return array == null ? null : List.of((String[]) array.getArray());
+    }
+
+    /** Stores the column names of an uploaded header (MATRIX). */
+    public void setColumnLabels(UUID id, List<String> labels) {
+        jdbc.update(connection -> {
+            java.sql.PreparedStatement ps = connection.prepareStatement(
+                    "UPDATE dataset SET column_labels = ? WHERE id = ?");
+            ps.setArray(1, connection.createArrayOf("text", labels.toArray()));
+            ps.setObject(2, id);
+            return ps;
+        });
+    }
 
     @SuppressWarnings("unchecked")
     private static io.privmat.dataset.@Nullable DatasetSchema schema(DatasetKind kind, @Nullable String document) {

@@ -43,7 +43,10 @@ public record DatasetView(
         @Nullable Instant uploadedAt,
         @Schema(description = "HISTOGRAM: the declared attributes and their public domains") @Nullable
                 List<Attribute> attributes,
-        @Schema(description = "STREAM: the declared block structure") @Nullable StreamView stream) {
+        @Schema(description = "STREAM: the declared block structure") @Nullable StreamView stream,
+        @Schema(description = "MATRIX: the column names of the uploaded CSV/TSV header, in column order (absent "
+                + "without a header). Public like the shape: they name what each column measures, not a row; "
+                + "results repeat them as columns") @Nullable List<String> columns) {
 
     /** A stream's declared block structure, as the API shows it (public). */
     @Schema(name = "StreamDeclaration")
@@ -104,6 +107,6 @@ public record DatasetView(
                 owner ? d.nnz() : null, owner ? d.clippedRows() : null,
                 d.sourceFormat(), owner ? d.storage() : null, owner ? d.uploadBytes() : null,
                 new BudgetView(b.epsilon(), b.delta(), b.mode().name(), b.approxDeltaFraction()),
-                d.createdAt(), d.uploadedAt(), attributes, streamView);
+                d.createdAt(), d.uploadedAt(), attributes, streamView, d.columnLabels());
     }
 }
