@@ -34,7 +34,11 @@ import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Repository;
 
-/** JDBC access to {@code dataset}, {@code data_chunk} and {@code graph_vertex}. */
+/**
+ * Access to {@code dataset}, {@code data_chunk} and {@code graph_vertex} (JDBC: COPY, bytea chunks
+ * streamed with a cursor, row locks; docs/adr/0010-jdbc-and-jpa.md) and to {@code dataset_grant}
+ * (JPA: {@link DatasetGrants}).
+ */
 @Repository
 public class DatasetRepository {
 
@@ -48,8 +52,16 @@ public class DatasetRepository {
     private final JdbcTemplate jdbc;
     private final JdbcTemplate streaming;
     private final DataSource dataSource;
+    private final @Nullable DatasetGrants grants;
 
+    /** Chunk and metadata access only (tests of chunk reads); grant methods then fail. */
     public DatasetRepository(JdbcTemplate jdbc, DataSource dataSource) {
+        this(jdbc, dataSource, null);
+    }
+
+    @org.springframework.beans.factory.annotation.Autowired
+    public DatasetRepository(JdbcTemplate jdbc, DataSource dataSource, @Nullable DatasetGrants grants) {
+        this.grants = grants;
         this.jdbc = jdbc;
         this.dataSource = dataSource;
         this.streaming = new JdbcTemplate(dataSource) {
@@ -170,29 +182,32 @@ public class DatasetRepository {
     }
 
     public long countGranted(String analyst) {
-        Long n = jdbc.queryForObject("SELECT count(*) FROM dataset_grant WHERE analyst = ?", Long.class, analyst);
-        return n == null ? 0 : n;
+        return grants().countByAnalyst(analyst);
     }
 
     public boolean isGranted(UUID id, String analyst) {
-        Long n = jdbc.queryForObject("SELECT count(*) FROM dataset_grant WHERE dataset_id = ? AND analyst = ?",
-                Long.class, id, analyst);
-        return n != null && n > 0;
+        return grants().existsByDatasetIdAndAnalyst(id, analyst);
     }
 
+    /** Grants unless already granted (then the first grant's author and time stay); whether it was new. */
     public boolean grant(UUID id, String analyst, String grantedBy, Instant at) {
-        return jdbc.update("INSERT INTO dataset_grant (dataset_id, analyst, granted_by, granted_at) VALUES (?,?,?,?) "
-                + "ON CONFLICT DO NOTHING", id, analyst, grantedBy, Timestamp.from(at)) > 0;
+        return grants().insertIfAbsent(id, analyst, grantedBy, at.truncatedTo(java.time.temporal.ChronoUnit.MICROS)) > 0;
     }
 
     public boolean revokeGrant(UUID id, String analyst) {
-        return jdbc.update("DELETE FROM dataset_grant WHERE dataset_id = ? AND analyst = ?", id, analyst) > 0;
+        return grants().deleteGrant(id, analyst) > 0;
     }
 
     public List<io.privmat.dataset.Grant> grants(UUID id) {
-        return jdbc.query("SELECT analyst, granted_by, granted_at FROM dataset_grant WHERE dataset_id = ? "
-                + "ORDER BY granted_at, analyst", (rs, i) -> new io.privmat.dataset.Grant(rs.getString(1),
-                rs.getString(2), rs.getTimestamp(3).toInstant()), id);
+        return grants().findByDatasetIdOrderByGrantedAtAscAnalystAsc(id).stream().map(DatasetGrantEntity::toGrant)
+                .toList();
+    }
+
+    private DatasetGrants grants() {
+        if (grants == null) {
+            throw new IllegalStateException("this repository was built without grant access");
+        }
+        return grants;
     }
 
     /**
