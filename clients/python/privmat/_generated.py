@@ -1929,16 +1929,18 @@ class PlannedParams(Model):
 
 @dataclass
 class PrivacyLoss(Model):
-    """A privacy loss. pure-DP and bounded-range: epsilon; approx-DP: epsilon and delta; zCDP: rho; approx-zCDP: rho and delta; Gaussian: l2Sensitivity, sigma, rho and mu (Gaussian differential privacy)"""
+    """A privacy loss. pure-DP and bounded-range: epsilon; approx-DP: epsilon and delta; zCDP: rho; approx-zCDP: rho and delta; Gaussian: l2Sensitivity, sigma, rho and mu (Gaussian differential privacy); Gaussian-composition: rho, mu = sqrt(2 rho) and parts (several Gaussian releases composed, exactly mu-GDP)"""
 
     delta: Optional[float] = None
     epsilon: Optional[float] = None
     # Gaussian: L2 sensitivity of the released statistic
     l2_sensitivity: Optional[float] = None
-    # Gaussian: mu of mu-GDP (l2Sensitivity / sigma)
+    # Gaussian: mu of mu-GDP (l2Sensitivity / sigma); Gaussian-composition: sqrt(2 rho)
     mu: Optional[float] = None
-    # one of pure-DP, approx-DP, zCDP, approx-zCDP, bounded-range, Gaussian; required
+    # one of pure-DP, approx-DP, zCDP, approx-zCDP, bounded-range, Gaussian, Gaussian-composition; required
     notion: Optional[str] = None
+    # Gaussian-composition: the number of Gaussian releases composed
+    parts: Optional[int] = None
     rho: Optional[float] = None
     # Gaussian: standard deviation of the noise
     sigma: Optional[float] = None
@@ -1950,6 +1952,7 @@ class PrivacyLoss(Model):
         ('l2_sensitivity', 'l2Sensitivity', None),
         ('mu', 'mu', None),
         ('notion', 'notion', None),
+        ('parts', 'parts', None),
         ('rho', 'rho', None),
         ('sigma', 'sigma', None),
     )
