@@ -103,6 +103,9 @@ public class QueryPlans {
             case WRONG_DATASET_KIND -> ProblemType.WRONG_DATASET_KIND;
             case DATASET_TOO_LARGE -> ProblemType.DATASET_TOO_LARGE;
             case GRAPH_TOO_SMALL -> ProblemType.GRAPH_TOO_SMALL;
+            case WORKLOAD_TOO_LARGE -> ProblemType.WORKLOAD_TOO_LARGE;
+            case STRATEGY_NOT_READY -> ProblemType.STRATEGY_NOT_READY;
+            case STRATEGY_FAILED -> ProblemType.STRATEGY_FAILED;
         };
         return new PrivmatException(type, e.getMessage(), e.properties());
     }

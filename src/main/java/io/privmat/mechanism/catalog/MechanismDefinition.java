@@ -79,4 +79,12 @@ public interface MechanismDefinition {
      * @throws PlanningException for parameters that are invalid on these facts
      */
     Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts);
+
+    /**
+     * Calibrates the mechanism with public artifacts the service resolved (stored workloads, cached
+     * strategies). Mechanisms that need none ignore them.
+     */
+    default Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts, PublicArtifacts artifacts) {
+        return plan(kind, budget, params, facts);
+    }
 }
