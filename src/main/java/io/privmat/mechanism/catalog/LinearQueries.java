@@ -246,7 +246,7 @@ public final class LinearQueries extends Described {
     }
 
     /** A refused workload or strategy as a planning problem: TOO_LARGE → 422, the others → 400. */
-    static PlanningException problem(LinearQueryException e) {
+    public static PlanningException problem(LinearQueryException e) {
         String field = "params." + e.field();
         if (e.reason() == LinearQueryException.Reason.TOO_LARGE) {
             return new PlanningException(PlanningException.Reason.WORKLOAD_TOO_LARGE, e.getMessage(),
