@@ -74,6 +74,12 @@ final class LinearWorkloadSchemas {
                 + "params.workload…; 422 workload-too-large over a size limit).");
         workload.example(Map.of("type", "ALL_RANGE", "attributes", List.of("age")));
         schemas.put("LinearWorkload", workload);
+        // The strategy request names the same workload; its Map-typed field is published as the typed ref.
+        Schema strategyParams = schemas.get("StrategyParams");
+        if (strategyParams != null && strategyParams.getProperties() != null
+                && strategyParams.getProperties().containsKey("workload")) {
+            strategyParams.getProperties().put("workload", new Schema<>().$ref(REF + "LinearWorkload"));
+        }
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
