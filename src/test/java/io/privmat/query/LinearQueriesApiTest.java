@@ -285,4 +285,95 @@ class LinearQueriesApiTest extends ApiTest {
                 "\"rho\":0.5", "{\"type\":\"CUSTOM\",\"id\":\"" + id + "\",\"sha256\":\"" + "0".repeat(64) + "\"}"));
         assertThat(pinned.status()).isEqualTo(400);
     }
+    @Test
+    void strategyRequestsAndFurtherQueriesRefuseWhatTheyCannotAnswer() {
+        String dataset = histogram();
+        String identity = "{\"mechanism\":\"OPTIMIZED\",\"params\":{\"workload\":{\"type\":\"IDENTITY\"}}}";
+        assertThat(postJson("/v1/datasets/" + java.util.UUID.randomUUID() + "/strategies", identity).status())
+                .isEqualTo(404);
+        String matrix = readyMatrix("{\"epsilon\":1,\"delta\":1e-6}", "ADD_REMOVE");
+        Response wrongKind = postJson("/v1/datasets/" + matrix + "/strategies", identity);
+        assertThat(wrongKind.status()).as(wrongKind.toString()).isEqualTo(409);
+        assertThat(wrongKind.json().get("type").asString()).endsWith("/wrong-dataset-kind");
+        Response noParams = postJson("/v1/datasets/" + dataset + "/strategies", "{\"mechanism\":\"OPTIMIZED\"}");
+        assertThat(noParams.status()).isEqualTo(400);
+        assertThat(noParams.json().get("parameter").asString()).isEqualTo("params");
+        Response badWorkload = postJson("/v1/datasets/" + dataset + "/strategies", "{\"mechanism\":\"OPTIMIZED\","
+                + "\"params\":{\"workload\":{\"type\":\"PREFIX\",\"attributes\":[\"height\"]}}}");
+        assertThat(badWorkload.status()).isEqualTo(400);
+        assertThat(badWorkload.json().get("parameter").asString()).isEqualTo("params.workload.attributes[0]");
+        assertThat(postJson("/v1/datasets/" + dataset + "/strategies", "{\"mechanism\":\"LAPLACE_IDENTITY\","
+                + "\"params\":{\"workload\":{\"type\":\"IDENTITY\"}}}").status()).isEqualTo(400);
+        String big = histogram("[{\"name\":\"a\",\"size\":100},{\"name\":\"b\",\"size\":50}]", "a,b\n1,1\n",
+                "{\"epsilon\":5,\"delta\":1e-6}");
+        Response tooLarge = postJson("/v1/datasets/" + big + "/strategies", "{\"mechanism\":\"LOW_RANK_MECHANISM\","
+                + "\"params\":{\"workload\":{\"type\":\"IDENTITY\"}}}");
+        assertThat(tooLarge.status()).as(tooLarge.toString()).isEqualTo(422);
+        assertThat(tooLarge.json().get("type").asString()).endsWith("/workload-too-large");
+
+        // LAPLACE_WORKLOAD measures W itself: answers, no estimate to ask further queries of.
+        JsonNode direct = runQuery(dataset, query("LAPLACE_WORKLOAD", "\"epsilon\":0.5",
+                "{\"type\":\"MARGINALS\",\"k\":1}"));
+        assertThat(direct.get("answers").size()).as("8 ages + 2 regions").isEqualTo(10);
+        assertThat(direct.has("releaseId")).isFalse();
+
+        // Further queries: bounded counts, both or neither form, non-finite entries, another release kind.
+        JsonNode result = runQuery(dataset, query("GAUSSIAN_IDENTITY", "\"rho\":0.1", "{\"type\":\"IDENTITY\"}"));
+        String url = "/v1/releases/" + result.get("releaseId").asString() + "/linear-queries";
+        StringBuilder many = new StringBuilder("{\"boxes\":[{}");
+        for (int b = 0; b < 100_000; b++) {
+            many.append(",{}");
+        }
+        Response tooMany = postJson(url, many.append("]}").toString());
+        assertThat(tooMany.status()).isEqualTo(400);
+        assertThat(tooMany.json().get("parameter").asString()).isEqualTo("boxes");
+        assertThat(postJson(url, "{\"boxes\":[]}").status()).isEqualTo(400);
+        Response both = postJson(url, "{\"boxes\":[{}],\"queries\":[[" + "1,".repeat(15) + "1]]}");
+        assertThat(both.status()).isEqualTo(400);
+        Response notFinite = postJson(url, "{\"queries\":[[" + "1,".repeat(15) + "1e400]]}");
+        assertThat(notFinite.status()).as(notFinite.toString()).isEqualTo(400);
+        Response wrongAttributeBox = postJson(url, "{\"boxes\":[{\"age\":[3,2]}]}");
+        assertThat(wrongAttributeBox.status()).isEqualTo(400);
+        assertThat(wrongAttributeBox.json().get("parameter").asString()).isEqualTo("boxes[0].age");
+        assertThat(postJson("/v1/releases/" + java.util.UUID.randomUUID() + "/linear-queries", "{\"boxes\":[{}]}")
+                .status()).isEqualTo(404);
+        // The whole histogram under the identity strategy: the sum of x̂, with sd √16 = 4 times one cell's.
+        Response all = postJson(url, "{\"boxes\":[{}]}");
+        assertThat(all.status()).isEqualTo(200);
+        double sum = 0;
+        for (JsonNode v : result.get("answers")) {
+            sum += v.asDouble();
+        }
+        assertThat(all.json().get("answers").get(0).get("value").asDouble()).isCloseTo(sum, within(1e-9 * (1 + Math.abs(sum))));
+        double sd0 = result.get("standardDeviations").get(0).asDouble();
+        assertThat(all.json().get("answers").get(0).get("standardDeviation").asDouble())
+                .as("16 independent cells of equal variance").isCloseTo(4 * sd0, within(1e-9 * sd0));
+    }
+
+    @Test
+    void theLowRankMechanismStatesItsBiasBoundSeparately() {
+        String dataset = histogram();
+        // Marginals on 8 × 2 cells have rank 9 < 16: the Low-Rank Mechanism's own regime; n = 16 is inline.
+        String q = query("LOW_RANK_MECHANISM", "\"epsilon\":0.5", "{\"type\":\"MARGINALS\",\"k\":1}");
+        Response quote = postJson("/v1/datasets/" + dataset + "/queries/quote", q);
+        assertThat(quote.status()).as(quote.toString()).isEqualTo(200);
+        JsonNode noise = quote.json().get("noise");
+        assertThat(noise.has("residualFrobenius")).isTrue();
+        assertThat(noise.get("residualFrobenius").asDouble()).isNotNegative();
+        assertThat(noise.get("l1Sensitivity").asDouble()).isPositive();
+        JsonNode result = runQuery(dataset, q);
+        assertThat(result.get("expectedRmsePerQuery").asDouble()).isEqualTo(noise.get("expectedRmsePerQuery").asDouble());
+        assertThat(result.get("residualFrobenius").asDouble()).isEqualTo(noise.get("residualFrobenius").asDouble());
+        Response further = postJson("/v1/releases/" + result.get("releaseId").asString() + "/linear-queries",
+                "{\"boxes\":[{\"age\":[0,7]},{\"age\":[2,2],\"region\":[0,0]}]}");
+        assertThat(further.status()).as(further.toString()).isEqualTo(200);
+        boolean biased = further.json().get("biased").asBoolean();
+        for (JsonNode a : further.json().get("answers")) {
+            assertThat(a.get("standardDeviation").asDouble()).isPositive();
+            assertThat(a.has("biasFactor") && !a.get("biasFactor").isNull()).as("bias factor iff biased").isEqualTo(biased);
+            if (biased) {
+                assertThat(a.get("biasFactor").asDouble()).isNotNegative();
+            }
+        }
+    }
 }
