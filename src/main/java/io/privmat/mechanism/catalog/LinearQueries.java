@@ -113,8 +113,12 @@ public final class LinearQueries extends Described {
     public Map<String, Object> exampleParams(QueryKind kind) {
         Map<String, Object> p = new TreeMap<>();
         // LAPLACE_WORKLOAD: one-way marginals, whose L1 sensitivity is attained replacing a record too.
-        p.put("workload", mechanism == LinearMechanism.LAPLACE_WORKLOAD ? Map.of("type", "MARGINALS", "k", 1)
-                : Map.of("type", "ALL_RANGE"));
+        Map<String, Object> workload = new java.util.LinkedHashMap<>(); // ordered: examples are compared as text
+        workload.put("type", mechanism == LinearMechanism.LAPLACE_WORKLOAD ? "MARGINALS" : "ALL_RANGE");
+        if (mechanism == LinearMechanism.LAPLACE_WORKLOAD) {
+            workload.put("k", 1);
+        }
+        p.put("workload", workload);
         return p; // HIERARCHICAL: the noise follows the budget
     }
 

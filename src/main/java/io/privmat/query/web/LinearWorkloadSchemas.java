@@ -39,7 +39,10 @@ final class LinearWorkloadSchemas {
         ObjectSchema box = new ObjectSchema();
         box.additionalProperties(interval);
         box.description("One box: attribute name → [lo, hi]; attributes not named span their whole domain");
-        box.example(Map.of("age", List.of(0, 3), "region", List.of(1, 1)));
+        Map<String, Object> boxExample = new java.util.LinkedHashMap<>(); // ordered: the contract is compared as text
+        boxExample.put("age", List.of(0, 3));
+        boxExample.put("region", List.of(1, 1));
+        box.example(boxExample);
         types.put("RANGES", object("RANGES", "An explicit list of boxes (at most " + WorkloadParam.MAX_INLINE_BOXES
                 + "; larger lists as a CUSTOM workload), in the order given.")
                 .addProperty("boxes", new ArraySchema().items(box).minItems(1).maxItems(WorkloadParam.MAX_INLINE_BOXES)));
@@ -72,7 +75,10 @@ final class LinearWorkloadSchemas {
         workload.description("A batch of linear counting queries over a HISTOGRAM dataset's cells, by type. Attribute "
                 + "names and value codes are checked against the dataset's declared domain (400 naming "
                 + "params.workload…; 422 workload-too-large over a size limit).");
-        workload.example(Map.of("type", "ALL_RANGE", "attributes", List.of("age")));
+        Map<String, Object> workloadExample = new java.util.LinkedHashMap<>();
+        workloadExample.put("type", "ALL_RANGE");
+        workloadExample.put("attributes", List.of("age"));
+        workload.example(workloadExample);
         schemas.put("LinearWorkload", workload);
         // The strategy request names the same workload; its Map-typed field is published as the typed ref.
         Schema strategyParams = schemas.get("StrategyParams");
