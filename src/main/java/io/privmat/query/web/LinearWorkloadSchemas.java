@@ -42,7 +42,7 @@ final class LinearWorkloadSchemas {
         Map<String, Object> boxExample = new java.util.LinkedHashMap<>(); // ordered: the contract is compared as text
         boxExample.put("age", List.of(0, 3));
         boxExample.put("region", List.of(1, 1));
-        box.example(boxExample);
+        box.example(io.swagger.v3.core.util.Json.mapper().valueToTree(boxExample)); // an object, not its toString
         types.put("RANGES", object("RANGES", "An explicit list of boxes (at most " + WorkloadParam.MAX_INLINE_BOXES
                 + "; larger lists as a CUSTOM workload), in the order given.")
                 .addProperty("boxes", new ArraySchema().items(box).minItems(1).maxItems(WorkloadParam.MAX_INLINE_BOXES)));
