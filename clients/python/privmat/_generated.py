@@ -66,6 +66,23 @@ class AdasspQuery(Model):
 
 
 @dataclass
+class AllRangeWorkload(Model):
+    """Every interval [lo, hi] on the listed attributes (all when omitted; every k-D box on several), every other attribute summed out. Query order: by lo, then hi."""
+
+    # attributes with ranges; omitted: all
+    attributes: Optional[list[str]] = None
+    # one of ALL_RANGE; required
+    type: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('attributes', 'attributes', ('list', None)),
+        ('type', 'type', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('type',)
+
+
+@dataclass
 class AnalyzeGaussParams(Model):
     """Parameters of ANALYZE_GAUSS"""
 
@@ -638,6 +655,32 @@ class CreatedApiKey(Model):
 
 
 @dataclass
+class CustomWorkload(Model):
+    """A workload matrix uploaded to /v1/workloads (one row per query, one column per cell in row-major order). A stored plan records its sha256, rows and cols; a request may give sha256 to pin the content."""
+
+    # cells (stored plans)
+    cols: Optional[int] = None
+    # the workload's id; required
+    id: Optional[str] = None
+    # queries (stored plans)
+    rows: Optional[int] = None
+    # the workload's SHA-256 (refused if it differs)
+    sha256: Optional[str] = None
+    # one of CUSTOM; required
+    type: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('cols', 'cols', None),
+        ('id', 'id', None),
+        ('rows', 'rows', None),
+        ('sha256', 'sha256', None),
+        ('type', 'type', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('id', 'type')
+
+
+@dataclass
 class CutRequest(Model):
     """CutRequest"""
 
@@ -1074,6 +1117,48 @@ class FactorsResult(Model):
 
 
 @dataclass
+class GaussianIdentityParams(Model):
+    """Parameters of GAUSSIAN_IDENTITY"""
+
+    # the queries: {"type": IDENTITY | PREFIX | ALL_RANGE | RANGES | MARGINALS | CUSTOM, …} (schema LinearWorkload)
+    workload: Optional[LinearWorkload] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('workload', 'workload', ('union', 'LinearWorkload')),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class GaussianIdentityQuery(Model):
+    """A batch of linear queries answered from the histogram plus discrete Gaussian noise on every cell (rho-zCDP, or (epsilon, delta)). Answers [LINEAR_QUERIES]; neighbouring relations [ADD_REMOVE, REPLACE_ONE]."""
+
+    # delta in (0, 0.01], with epsilon
+    delta: Optional[float] = None
+    # epsilon in (0, 100], with delta
+    epsilon: Optional[float] = None
+    # one of LINEAR_QUERIES; required
+    kind: Optional[str] = None
+    # one of GAUSSIAN_IDENTITY; required
+    mechanism: Optional[str] = None
+    params: Optional[GaussianIdentityParams] = None
+    # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
+    rho: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('delta', 'delta', None),
+        ('epsilon', 'epsilon', None),
+        ('kind', 'kind', None),
+        ('mechanism', 'mechanism', None),
+        ('params', 'params', ('model', 'GaussianIdentityParams')),
+        ('rho', 'rho', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
+
+
+@dataclass
 class GaussianParams(Model):
     """Parameters of GAUSSIAN (none)"""
 
@@ -1192,6 +1277,51 @@ class HardtRothQuery(Model):
 
 
 @dataclass
+class HierarchicalParams(Model):
+    """Parameters of HIERARCHICAL"""
+
+    # one of LAPLACE, GAUSSIAN; LAPLACE (epsilon alone) or GAUSSIAN (rho, or epsilon with delta); default: as the budget says. Stored plans hold it.
+    noise: Optional[str] = None
+    # the queries: {"type": IDENTITY | PREFIX | ALL_RANGE | RANGES | MARGINALS | CUSTOM, …} (schema LinearWorkload)
+    workload: Optional[LinearWorkload] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('noise', 'noise', None),
+        ('workload', 'workload', ('union', 'LinearWorkload')),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class HierarchicalQuery(Model):
+    """A batch of linear queries through the binary-tree strategy with least-squares inference: Laplace noise with epsilon alone, Gaussian with rho or (epsilon, delta). Answers [LINEAR_QUERIES]; neighbouring relations [ADD_REMOVE, REPLACE_ONE]."""
+
+    # delta in (0, 0.01], with epsilon (Gaussian noise)
+    delta: Optional[float] = None
+    # epsilon in (0, 100]: alone for pure epsilon-DP (Laplace noise), or with delta (Gaussian noise)
+    epsilon: Optional[float] = None
+    # one of LINEAR_QUERIES; required
+    kind: Optional[str] = None
+    # one of HIERARCHICAL; required
+    mechanism: Optional[str] = None
+    params: Optional[HierarchicalParams] = None
+    # rho in (0, 100], zCDP (Gaussian noise), instead of epsilon (ZCDP accounting only)
+    rho: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('delta', 'delta', None),
+        ('epsilon', 'epsilon', None),
+        ('kind', 'kind', None),
+        ('mechanism', 'mechanism', None),
+        ('params', 'params', ('model', 'HierarchicalParams')),
+        ('rho', 'rho', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
+
+
+@dataclass
 class HistogramAttribute(Model):
     """HistogramAttribute"""
 
@@ -1206,6 +1336,20 @@ class HistogramAttribute(Model):
         ('size', 'size', None),
     )
     _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class IdentityWorkload(Model):
+    """Every cell of the histogram (n queries)."""
+
+    # one of IDENTITY; required
+    type: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('type', 'type', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('type',)
 
 
 @dataclass
@@ -1384,6 +1528,42 @@ class JobPage(Model):
 
 
 @dataclass
+class LaplaceIdentityParams(Model):
+    """Parameters of LAPLACE_IDENTITY"""
+
+    # the queries: {"type": IDENTITY | PREFIX | ALL_RANGE | RANGES | MARGINALS | CUSTOM, …} (schema LinearWorkload)
+    workload: Optional[LinearWorkload] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('workload', 'workload', ('union', 'LinearWorkload')),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class LaplaceIdentityQuery(Model):
+    """A batch of linear queries answered from the histogram plus discrete Laplace noise on every cell (pure epsilon-DP). Answers [LINEAR_QUERIES]; neighbouring relations [ADD_REMOVE, REPLACE_ONE]."""
+
+    # epsilon in (0, 100]
+    epsilon: Optional[float] = None
+    # one of LINEAR_QUERIES; required
+    kind: Optional[str] = None
+    # one of LAPLACE_IDENTITY; required
+    mechanism: Optional[str] = None
+    params: Optional[LaplaceIdentityParams] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('epsilon', 'epsilon', None),
+        ('kind', 'kind', None),
+        ('mechanism', 'mechanism', None),
+        ('params', 'params', ('model', 'LaplaceIdentityParams')),
+    )
+    _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
+
+
+@dataclass
 class LaplaceParams(Model):
     """Parameters of LAPLACE (none)"""
 
@@ -1412,6 +1592,42 @@ class LaplaceQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'LaplaceParams')),
+    )
+    _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
+
+
+@dataclass
+class LaplaceWorkloadParams(Model):
+    """Parameters of LAPLACE_WORKLOAD"""
+
+    # the queries: {"type": IDENTITY | PREFIX | ALL_RANGE | RANGES | MARGINALS | CUSTOM, …} (schema LinearWorkload)
+    workload: Optional[LinearWorkload] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('workload', 'workload', ('union', 'LinearWorkload')),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class LaplaceWorkloadQuery(Model):
+    """A batch of linear queries answered directly with discrete Laplace noise on each answer, scaled to the workload's largest column L1 norm (pure epsilon-DP). Answers [LINEAR_QUERIES]; neighbouring relations [ADD_REMOVE, REPLACE_ONE]."""
+
+    # epsilon in (0, 100]
+    epsilon: Optional[float] = None
+    # one of LINEAR_QUERIES; required
+    kind: Optional[str] = None
+    # one of LAPLACE_WORKLOAD; required
+    mechanism: Optional[str] = None
+    params: Optional[LaplaceWorkloadParams] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('epsilon', 'epsilon', None),
+        ('kind', 'kind', None),
+        ('mechanism', 'mechanism', None),
+        ('params', 'params', ('model', 'LaplaceWorkloadParams')),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -1471,6 +1687,130 @@ class LedgerPage(Model):
 
 
 @dataclass
+class LinearAnswer(Model):
+    """LinearAnswer"""
+
+    # Biased estimates only (LOW_RANK_MECHANISM): ‖(ML − I)ᵀq‖₂; the answer's bias is at most this times ‖x‖₂ (≈ 0 for queries in the row space of the workload)
+    bias_factor: Optional[float] = None
+    # Its standard deviation from the noise (exact, public)
+    standard_deviation: Optional[float] = None
+    # qᵀx̂
+    value: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('bias_factor', 'biasFactor', None),
+        ('standard_deviation', 'standardDeviation', None),
+        ('value', 'value', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class LinearAnswers(Model):
+    """LinearAnswers"""
+
+    answers: Optional[list[LinearAnswer]] = None
+    # Whether the estimate is biased (answers then state a biasFactor)
+    biased: Optional[bool] = None
+    # Variance of each noisy measurement of the strategy
+    noise_variance: Optional[float] = None
+    # The strategy the estimate was made with
+    strategy_method: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('answers', 'answers', ('list', ('model', 'LinearAnswer'))),
+        ('biased', 'biased', None),
+        ('noise_variance', 'noiseVariance', None),
+        ('strategy_method', 'strategyMethod', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class LinearQueriesRequest(Model):
+    """LinearQueriesRequest"""
+
+    # Boxes: attribute name → [lo, hi] (inclusive value codes); attributes not named span their domain. At most 100000. Give boxes or queries.
+    boxes: Optional[list[dict[str, list[int]]]] = None
+    # Dense query vectors of n numbers, one per cell in row-major order (the first attribute slowest). At most 10000, and 4194304 numbers in all.
+    queries: Optional[list[list[float]]] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('boxes', 'boxes', ('list', ('map', ('list', None)))),
+        ('queries', 'queries', ('list', ('list', None))),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class LinearQueriesResult(Model):
+    """LINEAR_QUERIES: the workload answers W·x̂ (inline when m ≤ 100000, always as .npy) with their standard deviations, the expected per-query RMSE stated before anything was spent, and, except for LAPLACE_WORKLOAD, the stored estimate x̂ that answers further linear queries for free (POST /v1/releases/{releaseId}/linear-queries)"""
+
+    accuracy: Optional[ResultAccuracy] = None
+    # W·x̂ (or W·x + noise for LAPLACE_WORKLOAD), in the workload's query order
+    answers: Optional[list[float]] = None
+    # whether answers and standardDeviations are inline; when false they are served only as application/x-npy (answers) and by the release
+    answers_inline: Optional[bool] = None
+    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
+    columns: Optional[list[str]] = None
+    # required
+    dataset_id: Optional[str] = None
+    # √(E‖answers − Wx‖²/m): the number the quote stated
+    expected_rmse_per_query: Optional[float] = None
+    expected_total_squared_error: Optional[float] = None
+    # required
+    job_id: Optional[str] = None
+    # required
+    kind: Optional[str] = None
+    # required
+    loss: Optional[Loss] = None
+    # required
+    mechanism: Optional[str] = None
+    # one of ADD_REMOVE, REPLACE_ONE
+    neighbouring: Optional[str] = None
+    noise: Optional[NoiseFacts] = None
+    # m, the number of queries
+    queries: Optional[int] = None
+    release: Optional[str] = None
+    release_id: Optional[str] = None
+    # one of HISTOGRAM_ESTIMATE
+    release_kind: Optional[str] = None
+    # LOW_RANK_MECHANISM: ‖W − BL‖_F; the answers carry a data-dependent bias of at most this times ‖x‖₂
+    residual_frobenius: Optional[float] = None
+    row_norm_bound: Optional[float] = None
+    # each answer's standard deviation from the noise (exact, public)
+    standard_deviations: Optional[list[float]] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('accuracy', 'accuracy', ('model', 'ResultAccuracy')),
+        ('answers', 'answers', ('list', None)),
+        ('answers_inline', 'answersInline', None),
+        ('columns', 'columns', ('list', None)),
+        ('dataset_id', 'datasetId', None),
+        ('expected_rmse_per_query', 'expectedRmsePerQuery', None),
+        ('expected_total_squared_error', 'expectedTotalSquaredError', None),
+        ('job_id', 'jobId', None),
+        ('kind', 'kind', None),
+        ('loss', 'loss', ('model', 'Loss')),
+        ('mechanism', 'mechanism', None),
+        ('neighbouring', 'neighbouring', None),
+        ('noise', 'noise', ('model', 'NoiseFacts')),
+        ('queries', 'queries', None),
+        ('release', 'release', None),
+        ('release_id', 'releaseId', None),
+        ('release_kind', 'releaseKind', None),
+        ('residual_frobenius', 'residualFrobenius', None),
+        ('row_norm_bound', 'rowNormBound', None),
+        ('standard_deviations', 'standardDeviations', ('list', None)),
+    )
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+
+
+@dataclass
 class Loss(Model):
     """The privacy loss of the mechanism as run, and as charged to the budget"""
 
@@ -1520,6 +1860,42 @@ class LowRank(Model):
 
 
 @dataclass
+class LowRankMechanismParams(Model):
+    """Parameters of LOW_RANK_MECHANISM"""
+
+    # the queries: {"type": IDENTITY | PREFIX | ALL_RANGE | RANGES | MARGINALS | CUSTOM, …} (schema LinearWorkload)
+    workload: Optional[LinearWorkload] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('workload', 'workload', ('union', 'LinearWorkload')),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class LowRankMechanismQuery(Model):
+    """A batch of linear queries through the Low-Rank Mechanism (W ≈ B·L, Laplace noise on L·x, pure epsilon-DP); its factorisation is a cached public strategy. Answers [LINEAR_QUERIES]; neighbouring relations [ADD_REMOVE, REPLACE_ONE]."""
+
+    # epsilon in (0, 100]
+    epsilon: Optional[float] = None
+    # one of LINEAR_QUERIES; required
+    kind: Optional[str] = None
+    # one of LOW_RANK_MECHANISM; required
+    mechanism: Optional[str] = None
+    params: Optional[LowRankMechanismParams] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('epsilon', 'epsilon', None),
+        ('kind', 'kind', None),
+        ('mechanism', 'mechanism', None),
+        ('params', 'params', ('model', 'LowRankMechanismParams')),
+    )
+    _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
+
+
+@dataclass
 class LowRankRequest(Model):
     """LowRankRequest"""
 
@@ -1537,6 +1913,26 @@ class LowRankRequest(Model):
         ('vectors', 'vectors', ('list', ('list', None))),
     )
     _REQUIRED: ClassVar[tuple] = ('k',)
+
+
+@dataclass
+class MarginalsWorkload(Model):
+    """Marginal counts: every k-way marginal (k), or the listed attribute sets (sets), each a full table over its attributes with the others summed out. Give k or sets, not both."""
+
+    # every k-way marginal
+    k: Optional[int] = None
+    # attribute sets, each a marginal
+    sets: Optional[list[list[str]]] = None
+    # one of MARGINALS; required
+    type: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('k', 'k', None),
+        ('sets', 'sets', ('list', ('list', None))),
+        ('type', 'type', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('type',)
 
 
 @dataclass
@@ -1561,6 +1957,10 @@ class NoiseFacts(Model):
     epsilon_per_step: Optional[float] = None
     # JL: multiplicative accuracy of the answers; ADASSP: the noise bound η that sets its ridge
     eta: Optional[float] = None
+    # LINEAR_QUERIES: the expected root-mean-square error per query, √(E‖answers − Wx‖²/m), from public values before anything is spent
+    expected_rmse_per_query: Optional[float] = None
+    # LINEAR_QUERIES: E‖answers − Wx‖² from the noise
+    expected_total_squared_error: Optional[float] = None
     # JL: the public eigenvalue floor W (matrices) or the overlay weight w (graphs)
     floor: Optional[float] = None
     # Frobenius sensitivity of XᵀX the noise is calibrated to
@@ -1577,6 +1977,8 @@ class NoiseFacts(Model):
     l1_sensitivity: Optional[float] = None
     # L2 sensitivity the noise is calibrated to (per step when iterative)
     l2_sensitivity: Optional[float] = None
+    # LINEAR_QUERIES: the largest per-query standard deviation
+    max_query_standard_deviation: Optional[float] = None
     # window mechanisms: the most bytes of matrices the subscription's persisted state holds between releases
     max_state_bytes: Optional[int] = None
     # centred ANALYZE_GAUSS: standard deviation of the column sums' noise
@@ -1585,6 +1987,8 @@ class NoiseFacts(Model):
     min_eigenvalue_sensitivity: Optional[float] = None
     # ADASSP: noise standard deviation of the released λ_min(XᵀX)
     min_eigenvalue_sigma: Optional[float] = None
+    # LINEAR_QUERIES: variance of each noisy measurement (Laplace: the discrete Laplace's exact variance; Gaussian: σ²)
+    noise_variance: Optional[float] = None
     # failure probability of each interval stated by the release's answers
     nu: Optional[float] = None
     # HARDT_ROTH: ℓ = min(d, k + oversampling), the range finder's width
@@ -1593,10 +1997,14 @@ class NoiseFacts(Model):
     projections: Optional[int] = None
     # HARDT_ROTH: entries of the range finder's basis above it are zeroed
     pruning_threshold: Optional[float] = None
+    # LINEAR_QUERIES: m, the number of queries in the workload
+    queries: Optional[int] = None
     # EIGEN_SAMPLING: rank of the released estimate
     rank: Optional[int] = None
     # window mechanisms: how many released matrices one row enters (1, the tree's levels H, or the factorisation's bands p)
     releases_per_row: Optional[int] = None
+    # LOW_RANK_MECHANISM: ‖W − BL‖_F of its factorisation; the answers also carry the data-dependent bias (BL − W)x, at most ‖W − BL‖_F·‖x‖₂, not part of the expected error
+    residual_frobenius: Optional[float] = None
     # exact samplers: the probability, whatever the data, that the sampler reaches its proposal cap (the job then fails and the charge is kept)
     sampler_failure_bound: Optional[float] = None
     # exact samplers: how sampler failure is kept independent of the data
@@ -1611,6 +2019,12 @@ class NoiseFacts(Model):
     spectrum: Optional[str] = None
     # PRIVATE_OJA: the public step size η
     step_size: Optional[float] = None
+    # OPTIMIZED and LOW_RANK_MECHANISM: the public strategy's id (GET /v1/strategies/{key})
+    strategy_key: Optional[str] = None
+    # LINEAR_QUERIES: the strategy (IDENTITY, HIERARCHICAL, OPTIMIZED/CONVEX, LOW_RANK, …; WORKLOAD for LAPLACE_WORKLOAD)
+    strategy_method: Optional[str] = None
+    # LINEAR_QUERIES: rows of the strategy A, the number of noisy measurements
+    strategy_rows: Optional[int] = None
     # DYADIC_TREE: the node levels H (nodes of 1, 2, …, 2^(H−1) blocks)
     tree_levels: Optional[int] = None
     # graphs: the public vertex count
@@ -1627,6 +2041,8 @@ class NoiseFacts(Model):
         ('distribution', 'distribution', None),
         ('epsilon_per_step', 'epsilonPerStep', None),
         ('eta', 'eta', None),
+        ('expected_rmse_per_query', 'expectedRmsePerQuery', None),
+        ('expected_total_squared_error', 'expectedTotalSquaredError', None),
         ('floor', 'floor', None),
         ('frobenius_sensitivity', 'frobeniusSensitivity', None),
         ('full_window_noise_variance', 'fullWindowNoiseVariance', None),
@@ -1635,16 +2051,20 @@ class NoiseFacts(Model):
         ('iterations', 'iterations', None),
         ('l1_sensitivity', 'l1Sensitivity', None),
         ('l2_sensitivity', 'l2Sensitivity', None),
+        ('max_query_standard_deviation', 'maxQueryStandardDeviation', None),
         ('max_state_bytes', 'maxStateBytes', None),
         ('mean_sigma', 'meanSigma', None),
         ('min_eigenvalue_sensitivity', 'minEigenvalueSensitivity', None),
         ('min_eigenvalue_sigma', 'minEigenvalueSigma', None),
+        ('noise_variance', 'noiseVariance', None),
         ('nu', 'nu', None),
         ('oversampled_rank', 'oversampledRank', None),
         ('projections', 'projections', None),
         ('pruning_threshold', 'pruningThreshold', None),
+        ('queries', 'queries', None),
         ('rank', 'rank', None),
         ('releases_per_row', 'releasesPerRow', None),
+        ('residual_frobenius', 'residualFrobenius', None),
         ('sampler_failure_bound', 'samplerFailureBound', None),
         ('sampler_policy', 'samplerPolicy', None),
         ('scale', 'scale', None),
@@ -1652,6 +2072,9 @@ class NoiseFacts(Model):
         ('spectral_sensitivity', 'spectralSensitivity', None),
         ('spectrum', 'spectrum', None),
         ('step_size', 'stepSize', None),
+        ('strategy_key', 'strategyKey', None),
+        ('strategy_method', 'strategyMethod', None),
+        ('strategy_rows', 'strategyRows', None),
         ('tree_levels', 'treeLevels', None),
         ('vertices', 'vertices', None),
     )
@@ -1721,6 +2144,48 @@ class NonNegativePcaRequest(Model):
         ('level', 'level', None),
     )
     _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class OptimizedParams(Model):
+    """Parameters of OPTIMIZED"""
+
+    # the queries: {"type": IDENTITY | PREFIX | ALL_RANGE | RANGES | MARGINALS | CUSTOM, …} (schema LinearWorkload)
+    workload: Optional[LinearWorkload] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('workload', 'workload', ('union', 'LinearWorkload')),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class OptimizedQuery(Model):
+    """A batch of linear queries through the Gaussian matrix mechanism with an optimised strategy (rho-zCDP, or (epsilon, delta)); the strategy is a cached public artifact. Answers [LINEAR_QUERIES]; neighbouring relations [ADD_REMOVE, REPLACE_ONE]."""
+
+    # delta in (0, 0.01], with epsilon
+    delta: Optional[float] = None
+    # epsilon in (0, 100], with delta
+    epsilon: Optional[float] = None
+    # one of LINEAR_QUERIES; required
+    kind: Optional[str] = None
+    # one of OPTIMIZED; required
+    mechanism: Optional[str] = None
+    params: Optional[OptimizedParams] = None
+    # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
+    rho: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('delta', 'delta', None),
+        ('epsilon', 'epsilon', None),
+        ('kind', 'kind', None),
+        ('mechanism', 'mechanism', None),
+        ('params', 'params', ('model', 'OptimizedParams')),
+        ('rho', 'rho', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
 
 @dataclass
@@ -1889,6 +2354,8 @@ class PlannedParams(Model):
     k: Optional[int] = None
     # used by ADASSP
     level: Optional[float] = None
+    # one of GAUSSIAN, LAPLACE; used by HIERARCHICAL
+    noise: Optional[str] = None
     # used by ADASSP, BLOCKS, DYADIC_TREE, FACTORIZATION, JL, WISHART
     nu: Optional[float] = None
     # used by HARDT_ROTH
@@ -1905,6 +2372,8 @@ class PlannedParams(Model):
     step_size: Optional[float] = None
     # used by DYADIC_TREE
     tree_levels: Optional[int] = None
+    # used by GAUSSIAN_IDENTITY, HIERARCHICAL, LAPLACE_IDENTITY, LAPLACE_WORKLOAD, LOW_RANK_MECHANISM, OPTIMIZED
+    workload: Optional[LinearWorkload] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1915,6 +2384,7 @@ class PlannedParams(Model):
         ('iterations', 'iterations', None),
         ('k', 'k', None),
         ('level', 'level', None),
+        ('noise', 'noise', None),
         ('nu', 'nu', None),
         ('oversampling', 'oversampling', None),
         ('predictors', 'predictors', ('list', None)),
@@ -1923,8 +2393,26 @@ class PlannedParams(Model):
         ('spectrum', 'spectrum', None),
         ('step_size', 'stepSize', None),
         ('tree_levels', 'treeLevels', None),
+        ('workload', 'workload', ('union', 'LinearWorkload')),
     )
     _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class PrefixWorkload(Model):
+    """Prefix counts [0, v] on the listed attributes (all when omitted; k-D prefixes on several), every other attribute summed out."""
+
+    # attributes with prefixes; omitted: all
+    attributes: Optional[list[str]] = None
+    # one of PREFIX; required
+    type: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('attributes', 'attributes', ('list', None)),
+        ('type', 'type', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('type',)
 
 
 @dataclass
@@ -2185,6 +2673,23 @@ class RandomizedResponseQuery(Model):
 
 
 @dataclass
+class RangesWorkload(Model):
+    """An explicit list of boxes (at most 10000; larger lists as a CUSTOM workload), in the order given."""
+
+    # required
+    boxes: Optional[list[dict[str, list[int]]]] = None
+    # one of RANGES; required
+    type: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('boxes', 'boxes', ('list', ('map', ('list', None)))),
+        ('type', 'type', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('boxes', 'type')
+
+
+@dataclass
 class RegressionCoefficient(Model):
     """RegressionCoefficient"""
 
@@ -2321,7 +2826,7 @@ class Release(Model):
     dataset_id: Optional[str] = None
     id: Optional[str] = None
     job_id: Optional[str] = None
-    # one of GRAPH_SKETCH, MATRIX_SKETCH, COVARIANCE, WINDOW_COVARIANCE, WINDOW_LAPLACIAN
+    # one of GRAPH_SKETCH, MATRIX_SKETCH, COVARIANCE, WINDOW_COVARIANCE, WINDOW_LAPLACIAN, HISTOGRAM_ESTIMATE
     kind: Optional[str] = None
     loss: Optional[Loss] = None
     mechanism: Optional[str] = None
@@ -2349,16 +2854,20 @@ class Release(Model):
 
 @dataclass
 class ReleaseMeta(Model):
-    """Public facts behind a stored release's error bounds: JL sketches (r, floor, epsilon, delta, eta, nu, b2, vertices), Wishart matrices (degrees, b2, granularity, nu), Gaussian covariances (sigma, granularity, nu), window releases of a stream (block, firstBlock, windowRows, noiseVariance, roundingBound, granularity, nu, b2, vertices)."""
+    """Public facts behind a stored release's error bounds: JL sketches (r, floor, epsilon, delta, eta, nu, b2, vertices), Wishart matrices (degrees, b2, granularity, nu), Gaussian covariances (sigma, granularity, nu), window releases of a stream (block, firstBlock, windowRows, noiseVariance, roundingBound, granularity, nu, b2, vertices), histogram estimates of LINEAR_QUERIES (noiseVariance, domain, strategyMethod, strategyKey, biased)."""
 
     # B², the squared row-norm bound
     b2: Optional[float] = None
+    # histogram estimates: true when the estimate is biased (the Low-Rank Mechanism's factorisation does not reproduce every query; answers state a bias factor)
+    biased: Optional[bool] = None
     # window releases: the index of the stream's last block in the window (counted from the subscription's first block)
     block: Optional[int] = None
     # WISHART: degrees of freedom k of the noise
     degrees: Optional[int] = None
     # JL: the delta the sketch was calibrated to
     delta: Optional[float] = None
+    # histogram estimates: the dataset's attributes and sizes, e.g. age:16,region:8 (cells in row-major order, the first attribute slowest)
+    domain: Optional[str] = None
     # JL: the epsilon the sketch was calibrated to
     epsilon: Optional[float] = None
     # JL: multiplicative accuracy of the answers
@@ -2369,7 +2878,7 @@ class ReleaseMeta(Model):
     floor: Optional[float] = None
     # spacing of the grid of the noise
     granularity: Optional[float] = None
-    # window releases: τ², the variance of xᵀEx for a unit x
+    # window releases: τ², the variance of xᵀEx for a unit x; histogram estimates: the variance of each noisy measurement of the strategy
     noise_variance: Optional[float] = None
     # failure probability of each stated interval
     nu: Optional[float] = None
@@ -2379,6 +2888,10 @@ class ReleaseMeta(Model):
     rounding_bound: Optional[float] = None
     # ANALYZE_GAUSS: standard deviation of the noise
     sigma: Optional[float] = None
+    # histogram estimates of OPTIMIZED and LOW_RANK_MECHANISM: the public strategy's id (GET /v1/strategies/{key})
+    strategy_key: Optional[str] = None
+    # histogram estimates: the strategy the estimate was made with (IDENTITY, HIERARCHICAL, OPTIMIZED/…, LOW_RANK)
+    strategy_method: Optional[str] = None
     # graph sketches: the public vertex count
     vertices: Optional[int] = None
     # window releases: the rows in the window, when public (ROW_COUNT blocks)
@@ -2387,9 +2900,11 @@ class ReleaseMeta(Model):
 
     _FIELDS: ClassVar[tuple] = (
         ('b2', 'b2', None),
+        ('biased', 'biased', None),
         ('block', 'block', None),
         ('degrees', 'degrees', None),
         ('delta', 'delta', None),
+        ('domain', 'domain', None),
         ('epsilon', 'epsilon', None),
         ('eta', 'eta', None),
         ('first_block', 'firstBlock', None),
@@ -2400,6 +2915,8 @@ class ReleaseMeta(Model):
         ('r', 'r', None),
         ('rounding_bound', 'roundingBound', None),
         ('sigma', 'sigma', None),
+        ('strategy_key', 'strategyKey', None),
+        ('strategy_method', 'strategyMethod', None),
         ('vertices', 'vertices', None),
         ('window_rows', 'windowRows', None),
     )
@@ -2544,6 +3061,99 @@ class SparsePcaRequest(Model):
         ('s', 's', None),
     )
     _REQUIRED: ClassVar[tuple] = ('s',)
+
+
+@dataclass
+class Strategy(Model):
+    """Strategy"""
+
+    # DONE: size of the stored strategy in bytes
+    bytes: Optional[int] = None
+    cells: Optional[int] = None
+    # DONE: how long the computation took, in milliseconds
+    compute_millis: Optional[int] = None
+    converged: Optional[bool] = None
+    created_at: Optional[str] = None
+    # FAILED: why
+    error: Optional[str] = None
+    # DONE: √(objective/m), the expected per-query RMSE per unit of noise (noise standard deviation = sensitivity); multiply by the noise scale a budget gives (the quote states it as expectedRmsePerQuery)
+    expected_rmse_per_unit_noise: Optional[float] = None
+    iterations: Optional[int] = None
+    # The strategy's key: hex SHA-256 of (workload hash, mechanism, options)
+    key: Optional[str] = None
+    # DONE, OPTIMIZED on one factor: a certified lower bound on the objective
+    lower_bound: Optional[float] = None
+    # one of OPTIMIZED, LOW_RANK_MECHANISM
+    mechanism: Optional[str] = None
+    # DONE: how it was built, e.g. OPTIMIZED/CONVEX, LOW_RANK
+    method: Optional[str] = None
+    # DONE: expected total squared error E‖Wx̂ − Wx‖² when each measurement's noise has variance Δ² (Δ the strategy's own sensitivity, ADD_REMOVE)
+    objective: Optional[float] = None
+    # The optimiser's options (part of the key)
+    options: Optional[str] = None
+    # Fraction done, from iteration counts only (public)
+    progress: Optional[float] = None
+    queries: Optional[int] = None
+    # one of PENDING, RUNNING, DONE, FAILED
+    status: Optional[str] = None
+    # SHA-256 of the workload's canonical form
+    workload_hash: Optional[str] = None
+    workload_kind: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('bytes', 'bytes', None),
+        ('cells', 'cells', None),
+        ('compute_millis', 'computeMillis', None),
+        ('converged', 'converged', None),
+        ('created_at', 'createdAt', None),
+        ('error', 'error', None),
+        ('expected_rmse_per_unit_noise', 'expectedRmsePerUnitNoise', None),
+        ('iterations', 'iterations', None),
+        ('key', 'key', None),
+        ('lower_bound', 'lowerBound', None),
+        ('mechanism', 'mechanism', None),
+        ('method', 'method', None),
+        ('objective', 'objective', None),
+        ('options', 'options', None),
+        ('progress', 'progress', None),
+        ('queries', 'queries', None),
+        ('status', 'status', None),
+        ('workload_hash', 'workloadHash', None),
+        ('workload_kind', 'workloadKind', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class StrategyParams(Model):
+    """StrategyParams"""
+
+    # required
+    workload: Optional[LinearWorkload] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('workload', 'workload', ('union', 'LinearWorkload')),
+    )
+    _REQUIRED: ClassVar[tuple] = ('workload',)
+
+
+@dataclass
+class StrategyRequest(Model):
+    """StrategyRequest"""
+
+    # one of OPTIMIZED, LOW_RANK_MECHANISM; required
+    mechanism: Optional[str] = None
+    # required
+    params: Optional[StrategyParams] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('mechanism', 'mechanism', None),
+        ('params', 'params', ('model', 'StrategyParams')),
+    )
+    _REQUIRED: ClassVar[tuple] = ('mechanism', 'params')
 
 
 @dataclass
@@ -2958,14 +3568,19 @@ class WorkloadPage(Model):
     _REQUIRED: ClassVar[tuple] = ()
 
 
+# A batch of linear counting queries over a HISTOGRAM dataset's cells, by type. Attribute names and value codes are checked against the dataset's declared domain (400 naming params.workload…; 422 workload-too-large over a size limit).
+LinearWorkload = Union[AllRangeWorkload, CustomWorkload, IdentityWorkload, MarginalsWorkload, PrefixWorkload, RangesWorkload]
+UNIONS['LinearWorkload'] = ('type', {'ALL_RANGE': 'AllRangeWorkload', 'CUSTOM': 'CustomWorkload', 'IDENTITY': 'IdentityWorkload', 'MARGINALS': 'MarginalsWorkload', 'PREFIX': 'PrefixWorkload', 'RANGES': 'RangesWorkload'})
+
+
 # A query: the mechanism (the discriminator), the kind it answers, its budget (rho, or epsilon with delta, or epsilon alone, as the mechanism's schema says) and its typed params. The cost is computed from these public values before any data is read.
-QueryRequest = Union[AdasspQuery, AnalyzeGaussQuery, EigenSamplingQuery, GaussianQuery, HardtRothQuery, JlQuery, LaplaceQuery, NoisyPowerQuery, OrbitSamplingQuery, PrivateOjaQuery, RandomizedResponseQuery, WishartQuery]
-UNIONS['QueryRequest'] = ('mechanism', {'ADASSP': 'AdasspQuery', 'ANALYZE_GAUSS': 'AnalyzeGaussQuery', 'EIGEN_SAMPLING': 'EigenSamplingQuery', 'GAUSSIAN': 'GaussianQuery', 'HARDT_ROTH': 'HardtRothQuery', 'JL': 'JlQuery', 'LAPLACE': 'LaplaceQuery', 'NOISY_POWER': 'NoisyPowerQuery', 'ORBIT_SAMPLING': 'OrbitSamplingQuery', 'PRIVATE_OJA': 'PrivateOjaQuery', 'RANDOMIZED_RESPONSE': 'RandomizedResponseQuery', 'WISHART': 'WishartQuery'})
+QueryRequest = Union[AdasspQuery, AnalyzeGaussQuery, EigenSamplingQuery, GaussianIdentityQuery, GaussianQuery, HardtRothQuery, HierarchicalQuery, JlQuery, LaplaceIdentityQuery, LaplaceQuery, LaplaceWorkloadQuery, LowRankMechanismQuery, NoisyPowerQuery, OptimizedQuery, OrbitSamplingQuery, PrivateOjaQuery, RandomizedResponseQuery, WishartQuery]
+UNIONS['QueryRequest'] = ('mechanism', {'ADASSP': 'AdasspQuery', 'ANALYZE_GAUSS': 'AnalyzeGaussQuery', 'EIGEN_SAMPLING': 'EigenSamplingQuery', 'GAUSSIAN': 'GaussianQuery', 'GAUSSIAN_IDENTITY': 'GaussianIdentityQuery', 'HARDT_ROTH': 'HardtRothQuery', 'HIERARCHICAL': 'HierarchicalQuery', 'JL': 'JlQuery', 'LAPLACE': 'LaplaceQuery', 'LAPLACE_IDENTITY': 'LaplaceIdentityQuery', 'LAPLACE_WORKLOAD': 'LaplaceWorkloadQuery', 'LOW_RANK_MECHANISM': 'LowRankMechanismQuery', 'NOISY_POWER': 'NoisyPowerQuery', 'OPTIMIZED': 'OptimizedQuery', 'ORBIT_SAMPLING': 'OrbitSamplingQuery', 'PRIVATE_OJA': 'PrivateOjaQuery', 'RANDOMIZED_RESPONSE': 'RandomizedResponseQuery', 'WISHART': 'WishartQuery'})
 
 
 # A query's result; its kind says which schema. The main array is also served as application/x-npy.
-QueryResult = Union[ColumnSumsResult, CovarianceResult, FactorsResult, PcaResult, RegressionResult, SketchResult, SubscriptionResult]
-UNIONS['QueryResult'] = ('kind', {'COLUMN_SUMS': 'ColumnSumsResult', 'COVARIANCE': 'CovarianceResult', 'LOW_RANK': 'FactorsResult', 'PCA': 'PcaResult', 'REGRESSION': 'RegressionResult', 'SKETCH': 'SketchResult', 'SUBSCRIPTION': 'SubscriptionResult', 'TOP_SINGULAR_VECTORS': 'FactorsResult'})
+QueryResult = Union[ColumnSumsResult, CovarianceResult, FactorsResult, LinearQueriesResult, PcaResult, RegressionResult, SketchResult, SubscriptionResult]
+UNIONS['QueryResult'] = ('kind', {'COLUMN_SUMS': 'ColumnSumsResult', 'COVARIANCE': 'CovarianceResult', 'LINEAR_QUERIES': 'LinearQueriesResult', 'LOW_RANK': 'FactorsResult', 'PCA': 'PcaResult', 'REGRESSION': 'RegressionResult', 'SKETCH': 'SketchResult', 'SUBSCRIPTION': 'SubscriptionResult', 'TOP_SINGULAR_VECTORS': 'FactorsResult'})
 
 
 # A standing query on a stream: the window mechanism (the discriminator), the kind it answers over each window (COVARIANCE, PCA or SKETCH), its budget for the whole stream (rho, or epsilon with delta) and its typed params. The cost is computed from these public values and the stream's declaration, and charged once.
@@ -3014,6 +3629,10 @@ OPERATIONS: dict[str, Operation] = {
         (('datasetId', 'path'),),
         ('application/json',), ('application/json',), ('model', 'Quote'),
         'Quote a query'),
+    'computeStrategy': Operation('computeStrategy', 'POST', '/v1/datasets/{datasetId}/strategies',
+        (('datasetId', 'path'),),
+        ('application/json',), ('application/json',), ('model', 'Strategy'),
+        'Start computing the strategy of a LINEAR_QUERIES request'),
     'listSubscriptions': Operation('listSubscriptions', 'GET', '/v1/datasets/{datasetId}/subscriptions',
         (('datasetId', 'path'), ('offset', 'query'), ('limit', 'query')),
         (), ('application/json',), ('model', 'SubscriptionPage'),
@@ -3086,6 +3705,10 @@ OPERATIONS: dict[str, Operation] = {
         (('id', 'path'),),
         ('application/json',), ('application/json',), ('model', 'Answers'),
         'Directional variances ‖Xx‖² from a matrix sketch, covariance or window release (free)'),
+    'releaseLinearQueries': Operation('releaseLinearQueries', 'POST', '/v1/releases/{id}/linear-queries',
+        (('id', 'path'),),
+        ('application/json',), ('application/json',), ('model', 'LinearAnswers'),
+        'Further linear queries on a LINEAR_QUERIES estimate x̂, each with its standard deviation (free)'),
     'releaseLowRank': Operation('releaseLowRank', 'POST', '/v1/releases/{id}/low-rank',
         (('id', 'path'),),
         ('application/json',), ('application/json',), ('model', 'LowRank'),
@@ -3102,6 +3725,10 @@ OPERATIONS: dict[str, Operation] = {
         (('id', 'path'),),
         ('application/json',), ('application/json',), ('model', 'Components'),
         'Sparse principal components (truncated power method) from a covariance-type release, with explained-variance intervals (free)'),
+    'getStrategy': Operation('getStrategy', 'GET', '/v1/strategies/{key}',
+        (('key', 'path'),),
+        (), ('application/json',), ('model', 'Strategy'),
+        "A strategy's status, progress and expected error (public)"),
     'cancelSubscription': Operation('cancelSubscription', 'DELETE', '/v1/subscriptions/{id}',
         (('id', 'path'),),
         (), ('application/json',), ('model', 'Subscription'),

@@ -176,8 +176,16 @@ class OpenApiContractTest extends ApiTest {
         List<JsonNode> queries = new java.util.ArrayList<>(List.of(example(spec, "QueryRequest")));
         spec.at("/components/schemas/QueryRequest/oneOf").forEach(variant -> queries.add(sample(spec, variant)));
         assertThat(queries).hasSize(1 + spec.at("/components/schemas/QueryRequest/oneOf").size()).hasSizeGreaterThan(10);
+        // LINEAR_QUERIES examples on a small HISTOGRAM (their shape); every other on the example MATRIX.
+        Response histogram = postJson("/v1/datasets", "{\"name\":\"h\",\"kind\":\"HISTOGRAM\",\"attributes\":"
+                + "[{\"name\":\"a\",\"size\":8}],\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
+        assertThat(histogram.status()).as(histogram.toString()).isEqualTo(201);
+        String histogramId = histogram.json().get("id").asString();
+        assertThat(put("/v1/datasets/" + histogramId + "/data", "text/csv", "a\n0\n5\n".getBytes(StandardCharsets.UTF_8))
+                .status()).isEqualTo(200);
         for (JsonNode query : queries) {
-            Response q = postJson("/v1/datasets/" + id + "/queries/quote", query.toString());
+            String target = query.path("kind").asString("").equals("LINEAR_QUERIES") ? histogramId : id;
+            Response q = postJson("/v1/datasets/" + target + "/queries/quote", query.toString());
             assertThat(q.status()).as(query + " -> " + q).isEqualTo(200);
             assertThat(q.json().get("admissible").asBoolean()).as(query + " -> " + q).isTrue();
         }

@@ -38,7 +38,11 @@ public enum ProblemType {
     RATE_LIMITED("rate-limited", "Too many requests", 429),
     INTERNAL_ERROR("internal-error", "Internal error", 500),
     SERVICE_UNAVAILABLE("service-unavailable", "Service unavailable", 503),
-    TOO_MANY_UPLOADS("too-many-uploads", "Too many concurrent uploads", 503);
+    TOO_MANY_UPLOADS("too-many-uploads", "Too many concurrent uploads", 503),
+    WORKLOAD_TOO_LARGE("workload-too-large", "Workload or strategy too large", 422),
+    STRATEGY_NOT_READY("strategy-not-ready", "Strategy being computed", 409),
+    STRATEGY_FAILED("strategy-failed", "Strategy could not be computed", 422),
+    STRATEGY_NOT_FOUND("strategy-not-found", "Strategy not found", 404);
 
     /** Base of every problem type URI. */
     public static final String BASE_URI = "https://privmat.io/problems/";

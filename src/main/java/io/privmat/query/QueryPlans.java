@@ -31,9 +31,13 @@ public class QueryPlans {
 
     private final MechanismCatalog catalog = MechanismCatalog.standard();
     private final JsonMapper json;
+    private final WorkloadService workloads;
+    private final io.privmat.strategy.StrategyService strategies;
 
-    QueryPlans(JsonMapper json) {
+    QueryPlans(JsonMapper json, WorkloadService workloads, io.privmat.strategy.StrategyService strategies) {
         this.json = json;
+        this.workloads = workloads;
+        this.strategies = strategies;
     }
 
     public MechanismCatalog catalog() {
@@ -70,7 +74,22 @@ public class QueryPlans {
         PublicFacts facts = facts(dataset);
         try {
             return catalog.plan(request.kind(), request.mechanism(),
-                    new Budget(request.epsilon(), request.delta(), request.rho()), request.params(), facts);
+                    new Budget(request.epsilon(), request.delta(), request.rho()), request.params(), facts,
+                    new ServiceArtifacts(workloads, strategies, false));
+        } catch (PlanningException e) {
+            throw problem(e);
+        }
+    }
+
+    /**
+     * The strategy computation a LINEAR_QUERIES request (OPTIMIZED or LOW_RANK_MECHANISM) needs on
+     * this dataset, to start ahead of a query. Plans and charges nothing.
+     */
+    io.privmat.mechanism.catalog.PublicArtifacts.StrategyTask strategyTask(Dataset dataset, QueryRequest request) {
+        PublicFacts facts = facts(dataset);
+        try {
+            return io.privmat.mechanism.catalog.LinearQueries.strategyTask(request.mechanism(), request.params(), facts,
+                    new ServiceArtifacts(workloads, strategies, false));
         } catch (PlanningException e) {
             throw problem(e);
         }
@@ -81,7 +100,7 @@ public class QueryPlans {
         @SuppressWarnings("unchecked")
         Map<String, Object> doc = json.readerFor(LinkedHashMap.class)
                 .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).readValue(specJson);
-        return catalog.rebuild(doc);
+        return catalog.rebuild(doc, new ServiceArtifacts(workloads, strategies, true));
     }
 
     String specJson(Plan plan) {
@@ -103,6 +122,9 @@ public class QueryPlans {
             case WRONG_DATASET_KIND -> ProblemType.WRONG_DATASET_KIND;
             case DATASET_TOO_LARGE -> ProblemType.DATASET_TOO_LARGE;
             case GRAPH_TOO_SMALL -> ProblemType.GRAPH_TOO_SMALL;
+            case WORKLOAD_TOO_LARGE -> ProblemType.WORKLOAD_TOO_LARGE;
+            case STRATEGY_NOT_READY -> ProblemType.STRATEGY_NOT_READY;
+            case STRATEGY_FAILED -> ProblemType.STRATEGY_FAILED;
         };
         return new PrivmatException(type, e.getMessage(), e.properties());
     }

@@ -66,6 +66,16 @@ public class QueryService {
                 plans.catalog().expectedError(plan));
     }
 
+    /**
+     * Starts computing the public strategy of a LINEAR_QUERIES request (OPTIMIZED, LOW_RANK_MECHANISM)
+     * on a dataset the caller sees; reads no data and charges nothing.
+     */
+    public io.privmat.strategy.StrategyService.View startStrategy(UUID datasetId, QueryRequest request, Caller caller,
+            io.privmat.strategy.StrategyService strategies) {
+        Dataset dataset = datasets.visible(datasetId, caller);
+        return strategies.start(plans.strategyTask(dataset, request));
+    }
+
     public Submission submit(UUID datasetId, QueryRequest request, @Nullable String idempotencyKey, Caller who) {
         Dataset dataset = datasets.visible(datasetId, who);
         String caller = who.subject();

@@ -55,6 +55,9 @@ class ResultDocuments {
         if (release instanceof Release.Regression r) {
             return regression(r, body);
         }
+        if (release instanceof Release.LinearQueries l) {
+            return linear(job, dataset, plan, l, body);
+        }
         return sketch(job, dataset, plan, (Release.Sketch) release, body);
     }
 
@@ -130,6 +133,38 @@ class ResultDocuments {
         body.put("released", r.facts());
         double[] estimate = r.result().estimate();
         return new JobOutput(json.writeValueAsString(body), "coefficients", new int[] {estimate.length}, estimate);
+    }
+
+    /**
+     * LINEAR_QUERIES: the answers (inline up to {@link #INLINE_LIMIT}, always as .npy), their standard
+     * deviations, the expected error the quote stated, and the estimate x̂ stored as a release.
+     */
+    private JobOutput linear(Job job, Dataset dataset, Plan plan, Release.LinearQueries l, Map<String, Object> body) {
+        io.privmat.mechanism.linear.LinearQueryRelease r = l.result();
+        int m = r.answers().length;
+        body.put("queries", m);
+        boolean inline = m <= INLINE_LIMIT;
+        body.put("answersInline", inline);
+        if (inline) {
+            body.put("answers", r.answers());
+            body.put("standardDeviations", r.standardDeviations());
+        }
+        body.put("expectedRmsePerQuery", r.expectedError().perQueryRmse());
+        body.put("expectedTotalSquaredError", r.expectedError().totalSquaredError());
+        if (plan.noise().containsKey("residualFrobenius")) {
+            body.put("residualFrobenius", r.expectedError().residualFrobenius());
+        }
+        if (r.estimate() != null) {
+            double[] xHat = r.estimate().values();
+            UUID id = UUID.randomUUID();
+            releases.store(new NewRelease(id, dataset.id(), job.id(), ReleaseKind.HISTOGRAM_ESTIMATE,
+                    plan.spec().mechanism(), job.parameters(), json.writeValueAsString(QueryPlans.lossDocument(plan)),
+                    l.estimateMeta(), 1, xHat.length, xHat, false));
+            body.put("releaseId", id);
+            body.put("release", "/v1/releases/" + id);
+            body.put("releaseKind", ReleaseKind.HISTOGRAM_ESTIMATE.name());
+        }
+        return new JobOutput(json.writeValueAsString(body), "answers", new int[] {m}, r.answers());
     }
 
     private JobOutput sketch(Job job, Dataset dataset, Plan plan, Release.Sketch s, Map<String, Object> body) {

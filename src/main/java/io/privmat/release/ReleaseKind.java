@@ -14,5 +14,10 @@ public enum ReleaseKind {
      */
     WINDOW_COVARIANCE,
     /** An edge stream's window Laplacian estimate after one block (n × n): answers cuts and directional variance. */
-    WINDOW_LAPLACIAN
+    WINDOW_LAPLACIAN,
+    /**
+     * The consistent estimate x̂ (1 × n) of a LINEAR_QUERIES job on a histogram: answers further linear
+     * queries (boxes or dense vectors) with their standard deviations.
+     */
+    HISTOGRAM_ESTIMATE
 }

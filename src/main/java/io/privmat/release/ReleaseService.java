@@ -59,10 +59,21 @@ public class ReleaseService {
         }
     };
 
+    private final io.privmat.strategy.StrategyService strategies;
+    /** Estimates with their error models (the strategy's covariance), a few recent ones. */
+    private final Map<UUID, io.privmat.mechanism.linear.Estimate> estimates = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<UUID, io.privmat.mechanism.linear.Estimate> eldest) {
+            return size() > 8;
+        }
+    };
+
     public ReleaseService(ReleaseRepository repository, DatasetService datasets, Clock clock,
-            @Value("${privmat.releases.cache-bytes:1073741824}") long cacheBytes) {
+            @Value("${privmat.releases.cache-bytes:1073741824}") long cacheBytes,
+            io.privmat.strategy.StrategyService strategies) {
         this.repository = repository;
         this.datasets = datasets;
+        this.strategies = strategies;
         this.clock = clock;
         this.cacheBytes = cacheBytes;
         this.cache = new LinkedHashMap<>(16, 0.75f, true);
@@ -106,6 +117,10 @@ public class ReleaseService {
         if (release.kind() == ReleaseKind.GRAPH_SKETCH) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is a graph sketch: it answers "
                     + "cut queries, not directional variance.", Map.of());
+        }
+        if (release.kind() == ReleaseKind.HISTOGRAM_ESTIMATE) {
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is a histogram estimate: it "
+                    + "answers linear queries (POST /v1/releases/" + id + "/linear-queries).", Map.of());
         }
         checkCount("vectors", vectors.size());
         int d = dimension(release);
@@ -173,6 +188,124 @@ public class ReleaseService {
         return Answers.of(answers, release);
     }
 
+    // ---- further linear queries on a histogram estimate (docs/mechanisms/linear-queries.md) ----
+
+    /** Most boxes in one request. */
+    public static final int MAX_BOXES = 100_000;
+    /** Most dense query vectors in one request, and most of their entries in all. */
+    public static final int MAX_VECTORS = 10_000;
+    public static final long MAX_VECTOR_ENTRIES = 1L << 22;
+
+    /** Further answers: qᵀx̂, its standard deviation, and the bias factor where the estimate is biased. */
+    public record LinearAnswers(List<io.privmat.mechanism.linear.FurtherAnswer> answers, boolean biased,
+            double noiseVariance, String strategyMethod) {}
+
+    /**
+     * Answers further linear queries from a HISTOGRAM_ESTIMATE release: boxes (attribute name →
+     * [lo, hi] codes, unnamed attributes spanning their domain) or dense vectors of n cells. Reads the
+     * stored estimate and the public strategy only.
+     */
+    public LinearAnswers linearQueries(UUID id, Caller caller, @Nullable List<Map<String, List<Integer>>> boxes,
+            @Nullable List<List<Double>> vectors) {
+        Release release = visible(id, caller);
+        if (release.kind() != ReleaseKind.HISTOGRAM_ESTIMATE) {
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is not a histogram estimate: "
+                    + "linear queries are answered from the estimate of a LINEAR_QUERIES job.", Map.of());
+        }
+        if ((boxes == null) == (vectors == null)) {
+            throw PrivmatException.invalidParameter("boxes", "boxes, or queries", "give either boxes or queries");
+        }
+        io.privmat.dataset.HistogramSchema schema = (io.privmat.dataset.HistogramSchema) datasets.get(
+                release.datasetId()).schema();
+        io.privmat.mechanism.linear.Estimate estimate = estimate(release, schema);
+        List<io.privmat.mechanism.linear.FurtherAnswer> out = new ArrayList<>();
+        try {
+            if (boxes != null) {
+                if (boxes.isEmpty() || boxes.size() > MAX_BOXES) {
+                    throw PrivmatException.invalidParameter("boxes", "1–" + MAX_BOXES + " boxes",
+                            "boxes must hold 1–" + MAX_BOXES + " boxes");
+                }
+                for (int b = 0; b < boxes.size(); b++) {
+                    out.add(estimate.answer(box(boxes.get(b), schema, estimate.domain(), "boxes[" + b + "]")));
+                }
+            } else {
+                int n = estimate.domain().cells();
+                if (vectors.isEmpty() || vectors.size() > MAX_VECTORS || (long) vectors.size() * n > MAX_VECTOR_ENTRIES) {
+                    throw PrivmatException.invalidParameter("queries", "1–" + MAX_VECTORS + " vectors of " + n
+                            + " cells, at most " + MAX_VECTOR_ENTRIES + " entries in all", "queries must hold 1–"
+                            + MAX_VECTORS + " vectors of " + n + " cells (at most " + MAX_VECTOR_ENTRIES + " entries)");
+                }
+                for (int q = 0; q < vectors.size(); q++) {
+                    out.add(estimate.answer(finite(vectors.get(q), n, "queries[" + q + "]")));
+                }
+            }
+        } catch (io.privmat.mechanism.linear.LinearQueryException e) {
+            throw PrivmatException.invalidParameter(e.field(), "inside the domain", e.getMessage());
+        }
+        Object biased = release.meta().get("biased");
+        return new LinearAnswers(out, Boolean.TRUE.equals(biased), estimate.noiseVariance(),
+                String.valueOf(release.meta().get("strategyMethod")));
+    }
+
+    private static io.privmat.mechanism.linear.Box box(@Nullable Map<String, List<Integer>> spec,
+            io.privmat.dataset.HistogramSchema schema, io.privmat.mechanism.linear.Domain domain, String name) {
+        List<String> names = schema.names();
+        int[] lo = new int[names.size()];
+        int[] hi = new int[names.size()];
+        for (int a = 0; a < names.size(); a++) {
+            hi[a] = domain.size(a) - 1;
+        }
+        if (spec != null) {
+            for (Map.Entry<String, List<Integer>> e : spec.entrySet()) {
+                String field = name + "." + (e.getKey().length() > 64 ? e.getKey().substring(0, 64) : e.getKey());
+                int a = names.indexOf(e.getKey());
+                if (a < 0) {
+                    throw PrivmatException.invalidParameter(field, String.join(" | ", names), field
+                            + " is not an attribute of this dataset");
+                }
+                List<Integer> pair = e.getValue();
+                int max = domain.size(a) - 1;
+                if (pair == null || pair.size() != 2 || pair.get(0) == null || pair.get(1) == null || pair.get(0) < 0
+                        || pair.get(0) > pair.get(1) || pair.get(1) > max) {
+                    throw PrivmatException.invalidParameter(field, "[lo, hi] with 0 ≤ lo ≤ hi ≤ " + max, field
+                            + " must be an interval [lo, hi] of codes with 0 ≤ lo ≤ hi ≤ " + max);
+                }
+                lo[a] = pair.get(0);
+                hi[a] = pair.get(1);
+            }
+        }
+        return io.privmat.mechanism.linear.Box.of(domain, lo, hi);
+    }
+
+    /** The stored estimate with its public error model, rebuilt from the release's meta and the strategy. */
+    private io.privmat.mechanism.linear.Estimate estimate(Release release, io.privmat.dataset.HistogramSchema schema) {
+        synchronized (estimates) {
+            io.privmat.mechanism.linear.Estimate hit = estimates.get(release.id());
+            if (hit != null) {
+                return hit;
+            }
+        }
+        io.privmat.mechanism.linear.Domain domain = io.privmat.mechanism.linear.Domain.of(schema.sizes());
+        io.privmat.mechanism.linear.Workload cells = io.privmat.mechanism.linear.Workload.identity(domain);
+        String method = String.valueOf(release.meta().get("strategyMethod"));
+        io.privmat.mechanism.linear.Strategy strategy;
+        if (method.equals("IDENTITY")) {
+            strategy = io.privmat.mechanism.linear.Strategies.identity(cells);
+        } else if (method.equals("HIERARCHICAL")) {
+            strategy = io.privmat.mechanism.linear.Strategies.hierarchical(cells);
+        } else {
+            String key = String.valueOf(release.meta().get("strategyKey"));
+            strategy = strategies.load(key).orElseThrow(() -> new PrivmatException(ProblemType.STRATEGY_NOT_FOUND,
+                    "The strategy " + key + " of this estimate is not stored.", Map.of("strategyKey", key)));
+        }
+        io.privmat.mechanism.linear.Estimate e = new io.privmat.mechanism.linear.Estimate(domain, strategy,
+                number(release.meta(), "noiseVariance"), (double[]) payload(release));
+        synchronized (estimates) {
+            estimates.put(release.id(), e);
+        }
+        return e;
+    }
+
     // ---- free analytics on covariance-type releases (docs/mechanisms/analytics.md) ----
 
     /** Largest number of vectors projected in one low-rank request. */
@@ -225,7 +358,7 @@ public class ReleaseService {
      * with the same meta gets every analytic.
      */
     SecondMoment secondMoment(Release release) {
-        if (release.kind() == ReleaseKind.GRAPH_SKETCH) {
+        if (release.kind() == ReleaseKind.GRAPH_SKETCH || release.kind() == ReleaseKind.HISTOGRAM_ESTIMATE) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is a graph sketch: it answers "
                     + "cut queries, not analytics of a second-moment matrix.", Map.of());
         }

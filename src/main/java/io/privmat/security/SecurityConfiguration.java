@@ -87,10 +87,14 @@ class SecurityConfiguration {
                         .requestMatchers(HttpMethod.GET, "/v1/releases/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.POST, "/v1/releases/*/directional-variance", "/v1/releases/*/cuts",
                                 "/v1/releases/*/regression", "/v1/releases/*/sparse-pca",
-                                "/v1/releases/*/nonnegative-pca", "/v1/releases/*/low-rank")
+                                "/v1/releases/*/nonnegative-pca", "/v1/releases/*/low-rank",
+                                "/v1/releases/*/linear-queries")
                                 .hasAnyRole(OWNER, ANALYST)
                         // Workloads are public query batches: any owner or analyst uploads, reads and uses them.
                         .requestMatchers("/v1/workloads", "/v1/workloads/*").hasAnyRole(OWNER, ANALYST)
+                        // Strategies are public artifacts of LINEAR_QUERIES: started on a visible dataset, read by anyone.
+                        .requestMatchers(HttpMethod.POST, "/v1/datasets/*/strategies").hasAnyRole(OWNER, ANALYST)
+                        .requestMatchers(HttpMethod.GET, "/v1/strategies/*").hasAnyRole(OWNER, ANALYST)
                         // No handler at any method: let the dispatcher answer 404 rather than 403.
                         .requestMatchers(new UnmappedRoute(context)).authenticated()
                         .anyRequest().denyAll());

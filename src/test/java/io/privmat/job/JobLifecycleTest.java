@@ -270,4 +270,45 @@ class JobLifecycleTest extends ApiTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> JobState.DONE.requireTransition(JobState.RUNNING))
                 .isInstanceOf(IllegalStateException.class);
     }
+
+    /**
+     * A LINEAR_QUERIES plan records its CUSTOM workload's id, sha256 and shape; a workload deleted (or
+     * no longer the recorded content) before the job runs makes the stored plan fail to rebuild:
+     * PLAN_MISMATCH, refunded, no data access.
+     */
+    @Test
+    void aCustomWorkloadDeletedOrChangedBeforeTheJobRunsFailsClosedAndIsRefunded() {
+        Response h = postJson("/v1/datasets", "{\"name\":\"h\",\"kind\":\"HISTOGRAM\",\"neighbouring\":\"REPLACE_ONE\","
+                + "\"attributes\":[{\"name\":\"a\",\"size\":4}],\"budget\":{\"epsilon\":5,\"delta\":1e-6}}");
+        String dataset = h.json().get("id").asString();
+        assertThat(put("/v1/datasets/" + dataset + "/data", "text/csv", "a\n0\n3\n3\n".getBytes()).status())
+                .isEqualTo(200);
+        for (boolean delete : new boolean[] {true, false}) {
+            Response w = send(java.net.http.HttpRequest.newBuilder(uri("/v1/workloads")).header("Content-Type",
+                    "text/csv").POST(java.net.http.HttpRequest.BodyPublishers.ofString("1,1,0,0\n0,1,1,1\n")));
+            String workload = w.json().get("id").asString();
+            Response r = postJson("/v1/datasets/" + dataset + "/queries", "{\"kind\":\"LINEAR_QUERIES\","
+                    + "\"mechanism\":\"LAPLACE_WORKLOAD\",\"epsilon\":0.1,\"params\":{\"workload\":{\"type\":\"CUSTOM\","
+                    + "\"id\":\"" + workload + "\"}}}");
+            assertThat(r.status()).as(r.toString()).isEqualTo(202);
+            String jobId = r.json().get("id").asString();
+            if (delete) {
+                assertThat(delete("/v1/workloads/" + workload).status()).isEqualTo(204);
+            } else {
+                // Workloads are immutable through the API; a changed row stands for a corrupted store.
+                assertThat(jdbc.update("UPDATE workload SET sha256 = ? WHERE id = ?::uuid", "0".repeat(64), workload))
+                        .isEqualTo(1);
+            }
+            executor.execute(claim("careful-worker", jobId), "careful-worker");
+            var view = get("/v1/jobs/" + jobId).json();
+            assertThat(view.get("state").asString()).isEqualTo("FAILED");
+            assertThat(view.get("error").get("code").asString()).isEqualTo("PLAN_MISMATCH");
+            assertThat(view.get("dataAccessStarted").asBoolean()).isFalse();
+            assertThat(ledger(jobId)).hasSize(2).first().isEqualTo("RESERVE");
+            assertThat(ledger(jobId)).doesNotContain("COMMIT");
+        }
+        var budget = get("/v1/datasets/" + dataset + "/budget").json();
+        assertThat(budget.get("spent").get("tracks").get("rho").decimalValue()).isZero();
+        assertThat(budget.get("reserved").get("tracks").get("rho").decimalValue()).isZero();
+    }
 }

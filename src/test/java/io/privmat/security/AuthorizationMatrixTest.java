@@ -36,7 +36,23 @@ class AuthorizationMatrixTest extends ApiTest {
 
     /** Fresh fixtures: a READY dataset owned by the OWNER and granted to the analyst, a DONE job of the analyst. */
     record Fixture(String dataset, String emptyDataset, String job, String throwawayKeyId, String release,
-            String workload, java.util.function.Supplier<String[]> streamFixture) {
+            String workload, java.util.function.Supplier<String[]> streamFixture,
+            java.util.function.Supplier<String[]> histogramFixture) {
+
+        /** A histogram granted to the analyst, made on first use (only the linear-query rows need it). */
+        String histogram() {
+            return histogramFixture.get()[0];
+        }
+
+        /** The key of a computed strategy on it. */
+        String strategy() {
+            return histogramFixture.get()[1];
+        }
+
+        /** The owner's HISTOGRAM_ESTIMATE release on it. */
+        String histogramRelease() {
+            return histogramFixture.get()[2];
+        }
 
         /** The stream of the fixture, made on first use (only the stream rows need it). */
         String stream() {
@@ -70,6 +86,7 @@ class AuthorizationMatrixTest extends ApiTest {
                 .POST(HttpRequest.BodyPublishers.ofString("1,1,0\n0,1,1\n")));
         assertThat(workload.status()).as(workload.toString()).isEqualTo(201);
         String[] streamFixture = new String[2];
+        String[] histogramFixture = new String[3];
         return new Fixture(dataset, empty, jobId, key.json().get("id").asString(), release,
                 workload.json().get("id").asString(), () -> {
                     if (streamFixture[0] == null) {
@@ -78,7 +95,29 @@ class AuthorizationMatrixTest extends ApiTest {
                         streamFixture[1] = made[1];
                     }
                     return streamFixture;
+                }, () -> {
+                    if (histogramFixture[0] == null) {
+                        System.arraycopy(histogramFixture(), 0, histogramFixture, 0, 3);
+                    }
+                    return histogramFixture;
                 });
+    }
+
+    private static final String LINEAR = "{\"kind\":\"LINEAR_QUERIES\",\"mechanism\":\"OPTIMIZED\",\"rho\":0.01,"
+            + "\"params\":{\"workload\":{\"type\":\"IDENTITY\"}}}";
+
+    /** A histogram granted to the analyst, its OPTIMIZED strategy (computed inline) and the owner's estimate. */
+    private String[] histogramFixture() {
+        Response h = postJson("/v1/datasets", "{\"name\":\"h\",\"kind\":\"HISTOGRAM\",\"neighbouring\":\"REPLACE_ONE\","
+                + "\"attributes\":[{\"name\":\"a\",\"size\":4}],\"budget\":{\"epsilon\":20,\"delta\":1e-6}}");
+        String id = h.json().get("id").asString();
+        assertThat(put("/v1/datasets/" + id + "/data", "text/csv", "a\n0\n3\n".getBytes()).status()).isEqualTo(200);
+        grant(id, ANALYST);
+        Response quote = postJson("/v1/datasets/" + id + "/queries/quote", LINEAR);
+        assertThat(quote.status()).as(quote.toString()).isEqualTo(200);
+        String strategy = quote.json().get("noise").get("strategyKey").asString();
+        String release = runQuery(id, LINEAR).get("releaseId").asString();
+        return new String[] {id, strategy, release};
     }
 
     /** A stream granted to the analyst, with the analyst's subscription and its first release. */
@@ -171,6 +210,15 @@ class AuthorizationMatrixTest extends ApiTest {
                 "/v1/releases/" + f.release() + "/low-rank", "{\"k\":1}"), row("401 401 403 200 404 404 404")));
         t.put("POST /v1/releases/{id}/cuts", new Row(f -> json("POST", "/v1/releases/" + f.release() + "/cuts",
                 "{\"sets\":[[\"a\"]]}"), row("401 401 403 409 404 404 404")));
+        // Linear queries: strategies are public artifacts (started on a visible dataset, read by anyone);
+        // a histogram estimate answers its owner and its submitter like every release.
+        t.put("POST /v1/datasets/{datasetId}/strategies", new Row(f -> json("POST", "/v1/datasets/" + f.histogram()
+                + "/strategies", "{\"mechanism\":\"OPTIMIZED\",\"params\":{\"workload\":{\"type\":\"IDENTITY\"}}}"),
+                row("401 401 403 200 200 404 404")));
+        t.put("GET /v1/strategies/{key}", new Row(f -> bare("GET", "/v1/strategies/" + f.strategy()),
+                row("401 401 403 200 200 200 200")));
+        t.put("POST /v1/releases/{id}/linear-queries", new Row(f -> json("POST", "/v1/releases/" + f.histogramRelease()
+                + "/linear-queries", "{\"boxes\":[{}]}"), row("401 401 403 200 404 404 404")));
         // Workloads are public: any owner or analyst uploads, lists its own, reads any; the creator deletes.
         t.put("POST /v1/workloads", new Row(f -> new Call("POST", "/v1/workloads", "text/csv", "1,0\n".getBytes()),
                 row("401 401 403 201 201 201 201")));

@@ -26,7 +26,17 @@ public record Budget(@Nullable BigDecimal epsilon, @Nullable BigDecimal delta, @
         /** Pure ε-DP: ε alone. */
         PURE_EPSILON,
         /** (ε, δ)-DP only: ε with δ. */
-        APPROXIMATE
+        APPROXIMATE,
+        /**
+         * Either: ε alone calibrates pure ε-DP (Laplace) noise; ρ, or ε with δ, Gaussian noise (the
+         * GAUSSIAN rules). For mechanisms that exist in both noise families (HIERARCHICAL).
+         */
+        PURE_OR_GAUSSIAN
+    }
+
+    /** True when only ε is given (a pure ε-DP request under {@link Form#PURE_OR_GAUSSIAN}). */
+    public boolean isPureEpsilon() {
+        return epsilon != null && delta == null && rho == null;
     }
 
     /** True when the mechanism is calibrated to ρ (else to ε, δ or ε alone). */
@@ -73,6 +83,10 @@ public record Budget(@Nullable BigDecimal epsilon, @Nullable BigDecimal delta, @
      *     accounting cannot charge this form
      */
     public Budget read(Form form, String mechanism, AccountingMode mode, BigDecimal maxEpsilon) {
+        if (form == Form.PURE_OR_GAUSSIAN) {
+            return read(isPureEpsilon() || epsilon == null && delta == null && rho == null ? Form.PURE_EPSILON
+                    : Form.GAUSSIAN, mechanism, mode, maxEpsilon);
+        }
         check("epsilon", epsilon, maxEpsilon);
         check("delta", delta, MAX_DELTA);
         check("rho", rho, MAX_RHO);

@@ -67,7 +67,22 @@ public final class FactVocabulary {
                     number("fullWindowNoiseVariance", "window mechanisms: τ², the variance of xᵀEx for a unit x, "
                             + "of the first release whose window is full (later releases state their own)"),
                     integer("maxStateBytes", "window mechanisms: the most bytes of matrices the subscription's "
-                            + "persisted state holds between releases")));
+                            + "persisted state holds between releases"),
+                    number("noiseVariance", "LINEAR_QUERIES: variance of each noisy measurement (Laplace: the "
+                            + "discrete Laplace's exact variance; Gaussian: σ²)"),
+                    integer("queries", "LINEAR_QUERIES: m, the number of queries in the workload"),
+                    integer("strategyRows", "LINEAR_QUERIES: rows of the strategy A, the number of noisy measurements"),
+                    string("strategyMethod", "LINEAR_QUERIES: the strategy (IDENTITY, HIERARCHICAL, OPTIMIZED/CONVEX, "
+                            + "LOW_RANK, …; WORKLOAD for LAPLACE_WORKLOAD)"),
+                    string("strategyKey", "OPTIMIZED and LOW_RANK_MECHANISM: the public strategy's id "
+                            + "(GET /v1/strategies/{key})"),
+                    number("expectedRmsePerQuery", "LINEAR_QUERIES: the expected root-mean-square error per query, "
+                            + "√(E‖answers − Wx‖²/m), from public values before anything is spent"),
+                    number("expectedTotalSquaredError", "LINEAR_QUERIES: E‖answers − Wx‖² from the noise"),
+                    number("maxQueryStandardDeviation", "LINEAR_QUERIES: the largest per-query standard deviation"),
+                    number("residualFrobenius", "LOW_RANK_MECHANISM: ‖W − BL‖_F of its factorisation; the answers "
+                            + "also carry the data-dependent bias (BL − W)x, at most ‖W − BL‖_F·‖x‖₂, not part of the "
+                            + "expected error")));
 
     /** Public facts and error bounds of a low-rank factorisation (LOW_RANK, TOP_SINGULAR_VECTORS). */
     public static final FactVocabulary FACTORIZATION = new FactVocabulary("FactorizationFacts", "Facts about a "
@@ -109,7 +124,8 @@ public final class FactVocabulary {
             + "stored release's error bounds: JL sketches (r, floor, epsilon, delta, eta, nu, b2, vertices), "
             + "Wishart matrices (degrees, b2, granularity, nu), Gaussian covariances (sigma, granularity, nu), "
             + "window releases of a stream (block, firstBlock, windowRows, noiseVariance, roundingBound, "
-            + "granularity, nu, b2, vertices).",
+            + "granularity, nu, b2, vertices), histogram estimates of LINEAR_QUERIES (noiseVariance, domain, "
+            + "strategyMethod, strategyKey, biased).",
             List.of(
                     integer("r", "JL: the number of random projections"),
                     number("floor", "JL: the public eigenvalue floor W (matrices) or the overlay weight w (graphs)"),
@@ -126,8 +142,17 @@ public final class FactVocabulary {
                             + "(counted from the subscription's first block)"),
                     integer("firstBlock", "window releases: the index of the window's first block"),
                     integer("windowRows", "window releases: the rows in the window, when public (ROW_COUNT blocks)"),
-                    number("noiseVariance", "window releases: τ², the variance of xᵀEx for a unit x"),
-                    number("roundingBound", "window releases: the most one entry moved by grid rounding")));
+                    number("noiseVariance", "window releases: τ², the variance of xᵀEx for a unit x; histogram "
+                            + "estimates: the variance of each noisy measurement of the strategy"),
+                    number("roundingBound", "window releases: the most one entry moved by grid rounding"),
+                    string("domain", "histogram estimates: the dataset's attributes and sizes, e.g. age:16,region:8 "
+                            + "(cells in row-major order, the first attribute slowest)"),
+                    string("strategyMethod", "histogram estimates: the strategy the estimate was made with "
+                            + "(IDENTITY, HIERARCHICAL, OPTIMIZED/…, LOW_RANK)"),
+                    string("strategyKey", "histogram estimates of OPTIMIZED and LOW_RANK_MECHANISM: the public "
+                            + "strategy's id (GET /v1/strategies/{key})"),
+                    bool("biased", "histogram estimates: true when the estimate is biased (the Low-Rank "
+                            + "Mechanism's factorisation does not reproduce every query; answers state a bias factor)")));
 
     private final String name;
     private final String description;
@@ -190,6 +215,10 @@ public final class FactVocabulary {
 
     private static Field integer(String name, String description) {
         return new Field(name, Type.INTEGER, description);
+    }
+
+    private static Field bool(String name, String description) {
+        return new Field(name, Type.BOOLEAN, description);
     }
 
     private static Field string(String name, String description) {

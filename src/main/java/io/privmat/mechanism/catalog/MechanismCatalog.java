@@ -32,7 +32,13 @@ public final class MechanismCatalog {
             new AdaSsp(),
             new WindowBlocks(),
             new WindowDyadicTree(),
-            new WindowFactorization());
+            new WindowFactorization(),
+            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.LAPLACE_IDENTITY),
+            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.GAUSSIAN_IDENTITY),
+            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.LAPLACE_WORKLOAD),
+            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.HIERARCHICAL),
+            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.LOW_RANK_MECHANISM),
+            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.OPTIMIZED));
 
     private static final MechanismCatalog STANDARD = new MechanismCatalog(ALL);
 
@@ -71,9 +77,15 @@ public final class MechanismCatalog {
      */
     public Plan plan(@Nullable String kindName, @Nullable String mechanismName, Budget budget,
             @Nullable Map<String, ?> rawParams, PublicFacts facts) {
+        return plan(kindName, mechanismName, budget, rawParams, facts, PublicArtifacts.inline());
+    }
+
+    /** {@link #plan(String, String, Budget, Map, PublicFacts)} with public artifacts resolved by the service. */
+    public Plan plan(@Nullable String kindName, @Nullable String mechanismName, Budget budget,
+            @Nullable Map<String, ?> rawParams, PublicFacts facts, PublicArtifacts artifacts) {
         QueryKind kind = parseKind(kindName);
         MechanismDefinition mechanism = parseMechanism(kind, mechanismName);
-        return plan(kind, mechanism, budget, rawParams, facts);
+        return plan(kind, mechanism, budget, rawParams, facts, artifacts);
     }
 
     /**
@@ -82,10 +94,15 @@ public final class MechanismCatalog {
      * @throws IllegalArgumentException when the document is not a spec this catalogue can rebuild
      */
     public Plan rebuild(Map<String, Object> storedSpec) {
+        return rebuild(storedSpec, PublicArtifacts.inline());
+    }
+
+    /** {@link #rebuild(Map)} with public artifacts resolved by the service. */
+    public Plan rebuild(Map<String, Object> storedSpec, PublicArtifacts artifacts) {
         MechanismSpec.ParsedSpec s = MechanismSpec.parse(storedSpec);
         MechanismDefinition mechanism = find(s.mechanism())
                 .orElseThrow(() -> new IllegalArgumentException("unknown mechanism " + s.mechanism()));
-        return plan(s.kind(), mechanism, s.budget(), s.params(), s.facts());
+        return plan(s.kind(), mechanism, s.budget(), s.params(), s.facts(), artifacts);
     }
 
     /** What a quote of {@code plan} states about its error (public parameters only). */
@@ -104,7 +121,7 @@ public final class MechanismCatalog {
     }
 
     private Plan plan(QueryKind kind, MechanismDefinition mechanism, Budget budget, @Nullable Map<String, ?> rawParams,
-            PublicFacts facts) {
+            PublicFacts facts, PublicArtifacts artifacts) {
         if (!mechanism.kinds().contains(kind)) {
             throw PlanningException.invalid("mechanism", names(kind), "mechanism for " + kind + " must be one of "
                     + names(kind));
@@ -121,7 +138,7 @@ public final class MechanismCatalog {
         try {
             Budget checked = budget.read(mechanism.budgetForm(), mechanism.name(), facts.mode(), mechanism.maxEpsilon());
             Params params = Params.parse(mechanism.name(), mechanism.params(), rawParams);
-            return mechanism.plan(kind, checked, params, facts);
+            return mechanism.plan(kind, checked, params, facts, artifacts);
         } catch (PrivacyArgumentException e) {
             throw PlanningException.of(e);
         }

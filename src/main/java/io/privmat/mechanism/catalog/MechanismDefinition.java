@@ -100,4 +100,12 @@ public interface MechanismDefinition {
     default ResultAccuracy accuracy(Plan plan, Release release, double level) {
         return new ResultAccuracy(level, List.of(), List.of(), "not stated");
     }
+
+    /**
+     * Calibrates the mechanism with public artifacts the service resolved (stored workloads, cached
+     * strategies). Mechanisms that need none ignore them.
+     */
+    default Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts, PublicArtifacts artifacts) {
+        return plan(kind, budget, params, facts);
+    }
 }

@@ -16,4 +16,13 @@ public sealed interface NeighbouringChange {
 
     /** Graphs: one edge of weight in (0, 1] added between two distinct vertices. */
     record AddedEdge(int u, int v, double weight) implements NeighbouringChange {}
+
+    /** Histograms, ADD_REMOVE: one record added to {@code cell} (its count grows by 1). */
+    record AddedRecord(int cell) implements NeighbouringChange {}
+
+    /**
+     * Histograms, REPLACE_ONE: one record moved from cell {@code from} to cell {@code to} (x − e_from
+     * + e_to; the base dataset has a record in {@code from}).
+     */
+    record MovedRecord(int from, int to) implements NeighbouringChange {}
 }

@@ -24,7 +24,12 @@ public record Param(String name, Type type, @Nullable Double min, @Nullable Doub
     public enum Type {
         INTEGER, NUMBER, BOOLEAN, ENUM,
         /** A non-empty list of distinct integers, each in [min, max]. */
-        INTEGER_LIST
+        INTEGER_LIST,
+        /**
+         * A linear-query workload: a JSON object with a {@code type} (IDENTITY, PREFIX, ALL_RANGE,
+         * RANGES, MARGINALS, CUSTOM), validated by {@link WorkloadParam}.
+         */
+        WORKLOAD
     }
 
     public static Param integer(String name, int min, int max, @Nullable Integer defaultValue, String description) {
@@ -34,6 +39,11 @@ public record Param(String name, Type type, @Nullable Double min, @Nullable Doub
     /** A non-empty list of distinct integers in [min, max]. */
     public static Param integers(String name, int min, int max, String description) {
         return new Param(name, Type.INTEGER_LIST, (double) min, (double) max, false, null, List.of(), description);
+    }
+
+    /** A required linear-query workload ({@link WorkloadParam}). */
+    public static Param workload(String name, String description) {
+        return new Param(name, Type.WORKLOAD, null, null, false, null, List.of(), description);
     }
 
     public static Param number(String name, double min, double max, @Nullable Double defaultValue,
@@ -61,6 +71,7 @@ public record Param(String name, Type type, @Nullable Double min, @Nullable Doub
             case ENUM -> String.join(" | ", values);
             case INTEGER -> "[" + (long) (double) min + ", " + (long) (double) max + "]";
             case INTEGER_LIST -> "distinct integers in [" + (long) (double) min + ", " + (long) (double) max + "]";
+            case WORKLOAD -> WorkloadParam.ALLOWED;
             case NUMBER -> exclusiveBounds ? "(" + fmt(min) + ", " + fmt(max) + ")" : "[" + fmt(min) + ", " + fmt(max) + "]";
         };
     }
@@ -111,6 +122,9 @@ public record Param(String name, Type type, @Nullable Double min, @Nullable Doub
                     return List.copyOf(out);
                 }
                 throw PlanningException.invalid(where, allowed(), where + " must be a non-empty list of " + allowed());
+            }
+            case WORKLOAD -> {
+                return WorkloadParam.parse(where, raw);
             }
             case NUMBER -> {
                 if (raw instanceof Number n) {

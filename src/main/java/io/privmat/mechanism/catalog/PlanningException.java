@@ -15,7 +15,13 @@ public final class PlanningException extends RuntimeException {
 
     /** Why a plan was refused. */
     public enum Reason {
-        INVALID_PARAMETER, INCOMPATIBLE_ACCOUNTING, WRONG_DATASET_KIND, DATASET_TOO_LARGE, GRAPH_TOO_SMALL
+        INVALID_PARAMETER, INCOMPATIBLE_ACCOUNTING, WRONG_DATASET_KIND, DATASET_TOO_LARGE, GRAPH_TOO_SMALL,
+        /** A linear-query workload or its strategy is over a public size limit (422). */
+        WORKLOAD_TOO_LARGE,
+        /** The public strategy the plan needs is being computed; ask again when it is done (409). */
+        STRATEGY_NOT_READY,
+        /** The public strategy the plan needs could not be computed (422). */
+        STRATEGY_FAILED
     }
 
     private final Reason reason;

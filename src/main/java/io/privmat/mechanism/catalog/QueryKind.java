@@ -15,5 +15,10 @@ public enum QueryKind {
     /** The private top-k right singular vectors v and singular values s. */
     TOP_SINGULAR_VECTORS,
     /** A private linear regression of one column on others, with an interval for every coefficient. */
-    REGRESSION
+    REGRESSION,
+    /**
+     * A batch of linear counting queries (a workload W) over a histogram's cells, answered through a
+     * public strategy; the estimate x̂ answers further linear queries for free.
+     */
+    LINEAR_QUERIES
 }

@@ -31,4 +31,13 @@ public sealed interface Release {
      */
     record Sketch(boolean graph, String sketchMechanism, int rows, int cols, double[] values,
             Map<String, Object> meta) implements Release {}
+
+    /**
+     * LINEAR_QUERIES: the workload answers with their standard deviations and expected error, and the
+     * estimate x̂ (null for LAPLACE_WORKLOAD) to store as a release answering further linear queries;
+     * {@code estimateMeta} holds the public facts that rebuild its error model (declared in
+     * {@link FactVocabulary#RELEASE_META}).
+     */
+    record LinearQueries(io.privmat.mechanism.linear.LinearQueryRelease result, Map<String, Object> estimateMeta)
+            implements Release {}
 }

@@ -69,6 +69,7 @@ class CatalogueSchemas {
                 schemas.put(v.name(), factsSchema(v));
             }
             schemas.put("PlannedParams", plannedParams(MechanismCatalog.standard().all()));
+            LinearWorkloadSchemas.register(schemas);
             // The free-form documents of the annotated views, typed by the schemas above.
             refer(schemas, "Quote", "noise", FactVocabulary.NOISE.name(), "Public facts about the noise");
             refer(schemas, "PlannedParameters", "params", "PlannedParams", "The mechanism's parameters, validated, "
@@ -154,6 +155,7 @@ class CatalogueSchemas {
                 case NUMBER -> new NumberSchema();
                 case BOOLEAN -> new BooleanSchema();
                 case INTEGER_LIST -> new ArraySchema().items(new IntegerSchema());
+                case WORKLOAD -> new Schema<>().$ref(REF + "LinearWorkload");
                 case ENUM -> {
                     StringSchema e = new StringSchema();
                     values.get(name).forEach(e::addEnumItem);
@@ -188,6 +190,7 @@ class CatalogueSchemas {
                 case INTEGER_LIST -> new ArraySchema().items(new IntegerSchema()
                         .minimum(BigDecimal.valueOf((long) (double) p.min()))
                         .maximum(BigDecimal.valueOf((long) (double) p.max()))).minItems(1).uniqueItems(true);
+                case WORKLOAD -> new Schema<>().$ref(REF + "LinearWorkload");
                 case ENUM -> {
                     StringSchema e = new StringSchema();
                     p.values().forEach(e::addEnumItem);
@@ -229,6 +232,13 @@ class CatalogueSchemas {
                 s.addProperty("epsilon", epsilon);
                 s.addProperty("delta", delta);
             }
+            case PURE_OR_GAUSSIAN -> {
+                s.addProperty("epsilon", epsilon.description("epsilon in (0, " + maxEps + "]: alone for pure "
+                        + "epsilon-DP (Laplace noise), or with delta (Gaussian noise)"));
+                s.addProperty("delta", delta.description("delta in (0, 0.01], with epsilon (Gaussian noise)"));
+                s.addProperty("rho", range(Budget.MAX_RHO, "rho in (0, 100], zCDP (Gaussian noise), instead of "
+                        + "epsilon (ZCDP accounting only)"));
+            }
         }
         s.addProperty("params", new Schema<>().$ref(REF + name + "Params"));
         s.required(new ArrayList<>(List.of("kind", "mechanism")));
@@ -252,7 +262,7 @@ class CatalogueSchemas {
         e.put("mechanism", m.name());
         switch (m.budgetForm()) {
             case GAUSSIAN -> e.put("rho", new BigDecimal("0.005"));
-            case PURE_EPSILON -> e.put("epsilon", new BigDecimal("0.1"));
+            case PURE_EPSILON, PURE_OR_GAUSSIAN -> e.put("epsilon", new BigDecimal("0.1"));
             case APPROXIMATE -> {
                 e.put("epsilon", new BigDecimal("0.1"));
                 e.put("delta", new BigDecimal("1e-8"));
@@ -310,6 +320,26 @@ class CatalogueSchemas {
                         .addProperty("minEigenvalue", new NumberSchema())
                         .addProperty("minEigenvalueLowerBound", new NumberSchema())
                         .addProperty("eta", new NumberSchema())));
+        kinds.put("LinearQueriesResult", head("LINEAR_QUERIES: the workload answers W·x̂ (inline when m ≤ 100000, "
+                + "always as .npy) with their standard deviations, the expected per-query RMSE stated before anything "
+                + "was spent, and, except for LAPLACE_WORKLOAD, the stored estimate x̂ that answers further linear "
+                + "queries for free (POST /v1/releases/{releaseId}/linear-queries)")
+                .addProperty("queries", new IntegerSchema().description("m, the number of queries"))
+                .addProperty("answersInline", new BooleanSchema().description("whether answers and "
+                        + "standardDeviations are inline; when false they are served only as application/x-npy "
+                        + "(answers) and by the release"))
+                .addProperty("answers", new ArraySchema().items(new NumberSchema()).description("W·x̂ (or W·x + "
+                        + "noise for LAPLACE_WORKLOAD), in the workload's query order"))
+                .addProperty("standardDeviations", new ArraySchema().items(new NumberSchema()).description(
+                        "each answer's standard deviation from the noise (exact, public)"))
+                .addProperty("expectedRmsePerQuery", new NumberSchema().description("√(E‖answers − Wx‖²/m): the "
+                        + "number the quote stated"))
+                .addProperty("expectedTotalSquaredError", new NumberSchema())
+                .addProperty("residualFrobenius", new NumberSchema().description("LOW_RANK_MECHANISM: ‖W − BL‖_F; "
+                        + "the answers carry a data-dependent bias of at most this times ‖x‖₂"))
+                .addProperty("releaseId", new StringSchema().format("uuid"))
+                .addProperty("release", new StringSchema())
+                .addProperty("releaseKind", new StringSchema()._enum(List.of("HISTOGRAM_ESTIMATE"))));
         kinds.put("SubscriptionResult", head("SUBSCRIPTION: a standing query on a stream, charged once; its window "
                 + "releases are listed under the subscription")
                 .addProperty("subscriptionId", new StringSchema().format("uuid"))
@@ -327,6 +357,7 @@ class CatalogueSchemas {
                 .mapping("PCA", REF + "PcaResult").mapping("LOW_RANK", REF + "FactorsResult")
                 .mapping("TOP_SINGULAR_VECTORS", REF + "FactorsResult").mapping("SKETCH", REF + "SketchResult")
                 .mapping("REGRESSION", REF + "RegressionResult")
+                .mapping("LINEAR_QUERIES", REF + "LinearQueriesResult")
                 .mapping("SUBSCRIPTION", REF + "SubscriptionResult");
         result.discriminator(discriminator).description("A query's result; its kind says which schema. The main array "
                 + "is also served as application/x-npy.");

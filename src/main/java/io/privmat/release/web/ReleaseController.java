@@ -45,7 +45,7 @@ class ReleaseController {
     @Schema(name = "Release")
     record ReleaseView(UUID id, UUID datasetId, UUID jobId,
             @Schema(allowableValues = {"GRAPH_SKETCH", "MATRIX_SKETCH", "COVARIANCE", "WINDOW_COVARIANCE",
-                    "WINDOW_LAPLACIAN"}) String kind, String mechanism,
+                    "WINDOW_LAPLACIAN", "HISTOGRAM_ESTIMATE"}) String kind, String mechanism,
             @Schema(implementation = ParametersDocument.class) @JsonRawValue String parameters,
             @Schema(implementation = LossDocument.class) @JsonRawValue String loss,
             @Schema(description = "Public facts behind the error bounds (typed as ReleaseMeta)")
@@ -103,6 +103,50 @@ class ReleaseController {
             throw PrivmatException.invalidParameter("sets", "a list of label lists", "sets is required");
         }
         return view(releases.cuts(id, Caller.current(), request.sets()));
+    }
+
+    // ---- further linear queries on a histogram estimate ----
+
+    /** Body of a further-linear-queries request. */
+    @Schema(name = "LinearQueriesRequest", example = "{\"boxes\": [{\"age\": [0, 3]}, {\"age\": [4, 7], "
+            + "\"region\": [1, 1]}]}")
+    record LinearQueriesRequest(
+            @Schema(description = "Boxes: attribute name → [lo, hi] (inclusive value codes); attributes not named "
+                    + "span their domain. At most 100000. Give boxes or queries.")
+            @Nullable List<java.util.Map<String, List<Integer>>> boxes,
+            @Schema(description = "Dense query vectors of n numbers, one per cell in row-major order (the first "
+                    + "attribute slowest). At most 10000, and 4194304 numbers in all.")
+            @Nullable List<List<Double>> queries) {}
+
+    /** One further answer. */
+    @Schema(name = "LinearAnswer")
+    record LinearAnswerView(@Schema(description = "qᵀx̂") double value,
+            @Schema(description = "Its standard deviation from the noise (exact, public)") double standardDeviation,
+            @Schema(description = "Biased estimates only (LOW_RANK_MECHANISM): ‖(ML − I)ᵀq‖₂; the answer's bias is at "
+                    + "most this times ‖x‖₂ (≈ 0 for queries in the row space of the workload)")
+            @Nullable Double biasFactor) {}
+
+    /** Further answers in request order. */
+    @Schema(name = "LinearAnswers")
+    record LinearAnswersView(List<LinearAnswerView> answers,
+            @Schema(description = "Variance of each noisy measurement of the strategy") double noiseVariance,
+            @Schema(description = "The strategy the estimate was made with") String strategyMethod,
+            @Schema(description = "Whether the estimate is biased (answers then state a biasFactor)") boolean biased) {}
+
+    @PostMapping(path = "/{id}/linear-queries", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ApiResponse(responseCode = "200", description = "The answers, computed from the release alone (nothing charged)")
+    @ApiResponse(responseCode = "400", description = "Both or neither of boxes and queries, a box outside the domain, "
+            + "a vector of the wrong length or with a non-finite entry, too many queries")
+    @ApiResponse(responseCode = "404", description = "No such release visible to the caller")
+    @ApiResponse(responseCode = "409", description = "The release is not a histogram estimate")
+    @Operation(operationId = "releaseLinearQueries", summary = "Further linear queries on a LINEAR_QUERIES estimate "
+            + "x̂, each with its standard deviation (free)")
+    LinearAnswersView linearQueries(@PathVariable UUID id, @RequestBody LinearQueriesRequest request) {
+        ReleaseService.LinearAnswers a = releases.linearQueries(id, Caller.current(), request.boxes(),
+                request.queries());
+        return new LinearAnswersView(a.answers().stream().map(f -> new LinearAnswerView(f.value(),
+                f.standardDeviation(), a.biased() ? f.biasFactor() : null)).toList(), a.noiseVariance(),
+                a.strategyMethod(), a.biased());
     }
 
     // ---- free analytics on covariance-type releases ----

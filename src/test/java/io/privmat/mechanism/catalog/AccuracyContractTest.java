@@ -43,7 +43,9 @@ class AccuracyContractTest {
         Plan plan = MechanismContractTest.plan(c, 1);
         DataAccess data = c.shape() == DataShape.GRAPH
                 ? MechanismContractTest.graphPair(plan.spec().facts().cols(), new SplittableRandom(5), 1)[0]
-                : MechanismContractTest.matrixPair(c.relation(), new SplittableRandom(5), 1)[0];
+                : c.shape() == DataShape.HISTOGRAM
+                        ? MechanismContractTest.histogramPair(c.relation(), new SplittableRandom(5))[0]
+                        : MechanismContractTest.matrixPair(c.relation(), new SplittableRandom(5), 1)[0];
         Release release = plan.release(data, MechanismContractTest.seeded(11));
         ResultAccuracy a95 = c.mechanism().accuracy(plan, release, 0.95);
         ResultAccuracy a99 = c.mechanism().accuracy(plan, release, 0.99);

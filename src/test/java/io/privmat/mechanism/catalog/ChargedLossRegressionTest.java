@@ -92,7 +92,7 @@ class ChargedLossRegressionTest {
                 // A mechanism without its own grid here is pinned at its example parameters.
                 List<Map<String, Object>> paramSets = PARAMS.getOrDefault(m.name(), List.of(m.exampleParams(kind)));
                 for (PublicFacts facts : facts(m)) {
-                    for (Budget budget : m.budgetForm() == Budget.Form.PURE_EPSILON ? PURE : GAUSSIAN) {
+                    for (Budget budget : budgets(m.budgetForm())) {
                         for (Map<String, Object> params : paramSets) {
                             lines.add(line(m, kind, facts, budget, params));
                         }
@@ -118,6 +118,18 @@ class ChargedLossRegressionTest {
                 + "-Dprivmat.losses.write=true", GOLDEN).isEmpty();
     }
 
+    private static List<Budget> budgets(Budget.Form form) {
+        return switch (form) {
+            case PURE_EPSILON -> PURE;
+            case PURE_OR_GAUSSIAN -> java.util.stream.Stream.concat(PURE.stream(), GAUSSIAN.stream()).toList();
+            default -> GAUSSIAN;
+        };
+    }
+
+    /** Histogram domains of the grid: 4 × 2 cells, and 16 values of one attribute. */
+    private static final List<HistogramDomain> DOMAINS = List.of(
+            new HistogramDomain(List.of("a", "b"), List.of(4, 2)), new HistogramDomain(List.of("x"), List.of(16)));
+
     private static List<PublicFacts> facts(MechanismDefinition m) {
         List<PublicFacts> out = new ArrayList<>();
         for (AccountingMode mode : AccountingMode.values()) {
@@ -137,6 +149,15 @@ class ChargedLossRegressionTest {
                     out.add(new PublicFacts(DataShape.GRAPH, 4096, 4096L, 1.0, NeighbouringRelation.REPLACE_ONE, mode));
                     continue;
                 }
+                if (shape == DataShape.HISTOGRAM) {
+                    for (NeighbouringRelation r : m.relations().stream().sorted().toList()) {
+                        for (HistogramDomain d : DOMAINS) {
+                            out.add(new PublicFacts(DataShape.HISTOGRAM, d.cells(),
+                                    r == NeighbouringRelation.REPLACE_ONE ? 60L : null, 1.0, r, mode, d));
+                        }
+                    }
+                    continue;
+                }
                 for (NeighbouringRelation r : m.relations().stream().sorted().toList()) {
                     Long rows = r == NeighbouringRelation.REPLACE_ONE ? 60L : null;
                     out.add(new PublicFacts(DataShape.MATRIX, 4, rows, 1.0, r, mode));
@@ -154,6 +175,9 @@ class ChargedLossRegressionTest {
                 b.canonical().toString());
         if (f.stream() != null) {
             key += " " + f.stream();
+        }
+        if (f.domain() != null) {
+            key += " " + f.domain().names() + f.domain().sizes();
         }
         try {
             Plan plan = MechanismCatalog.standard().plan(kind.name(), m.name(), b, params, f);

@@ -5,14 +5,33 @@ import io.privmat.mechanism.sketch.JlGraphSketch;
 import java.util.List;
 
 /** A small matrix or edge list as a {@link DataAccess}, for the mechanism contract tests. */
-record InMemoryData(double[][] matrixRows, int d, List<double[]> edgeList) implements DataAccess {
+record InMemoryData(double[][] matrixRows, int d, List<double[]> edgeList, double[] counts) implements DataAccess {
 
     static InMemoryData matrix(double[][] rows) {
-        return new InMemoryData(rows, rows.length == 0 ? 0 : rows[0].length, List.of());
+        return new InMemoryData(rows, rows.length == 0 ? 0 : rows[0].length, List.of(), new double[0]);
     }
 
     static InMemoryData graph(List<double[]> edges) {
-        return new InMemoryData(new double[0][], 0, edges);
+        return new InMemoryData(new double[0][], 0, edges, new double[0]);
+    }
+
+    /** A histogram: counts per cell. */
+    static InMemoryData histogram(double[] counts) {
+        return new InMemoryData(new double[0][], counts.length, List.of(), counts.clone());
+    }
+
+    /** The record count of a histogram. */
+    long records() {
+        double s = 0;
+        for (double c : counts) {
+            s += c;
+        }
+        return (long) s;
+    }
+
+    @Override
+    public double[] histogram() {
+        return counts.clone();
     }
 
     @Override

@@ -80,9 +80,15 @@ class MechanismContractTest {
     static final StreamLayout STREAM = new StreamLayout(io.privmat.mechanism.window.BlockRule.ROW_COUNT, N, 4, 100,
             false);
 
+    /** The domain of the test histograms: two attributes, 4 × 2 = 8 cells. */
+    static final HistogramDomain DOMAIN = new HistogramDomain(List.of("a", "b"), List.of(4, 2));
+
     static PublicFacts facts(Case c, int vertices) {
         AccountingMode mode = c.mechanism().budgetForm() == Budget.Form.PURE_EPSILON ? AccountingMode.PURE
                 : AccountingMode.ZCDP;
+        if (c.shape() == DataShape.HISTOGRAM) {
+            return histogramFacts(c.relation(), mode, N);
+        }
         if (c.shape() == DataShape.STREAM) {
             return PublicFacts.stream(D, B, c.relation(), mode, STREAM);
         }
@@ -93,11 +99,16 @@ class MechanismContractTest {
         return new PublicFacts(DataShape.MATRIX, D, rows, B, c.relation(), mode);
     }
 
+    static PublicFacts histogramFacts(NeighbouringRelation relation, AccountingMode mode, long records) {
+        return new PublicFacts(DataShape.HISTOGRAM, DOMAIN.cells(), relation == NeighbouringRelation.REPLACE_ONE
+                ? records : null, 1.0, relation, mode, DOMAIN);
+    }
+
     static Budget budget(MechanismDefinition m, DataShape shape, double scale) {
         // Graphs: a larger ε keeps the JL overlay weight, and so the smallest admissible graph, small.
         BigDecimal s = BigDecimal.valueOf(shape == DataShape.GRAPH ? 8 * scale : scale);
         return switch (m.budgetForm()) {
-            case GAUSSIAN -> new Budget(null, null, new BigDecimal("0.5").multiply(s));
+            case GAUSSIAN, PURE_OR_GAUSSIAN -> new Budget(null, null, new BigDecimal("0.5").multiply(s));
             case PURE_EPSILON -> new Budget(s, null, null);
             case APPROXIMATE -> new Budget(s, new BigDecimal("1e-6"), null);
         };
@@ -137,6 +148,9 @@ class MechanismContractTest {
         if (c.shape() == DataShape.GRAPH) {
             return new PublicFacts(DataShape.GRAPH, cols, (long) cols, 1.0, c.relation(), mode);
         }
+        if (c.shape() == DataShape.HISTOGRAM) {
+            return histogramFacts(c.relation(), mode, ((InMemoryData) data).records());
+        }
         InMemoryData m = (InMemoryData) data;
         Long rows = c.relation() == NeighbouringRelation.REPLACE_ONE ? (long) m.matrixRows().length : null;
         return new PublicFacts(DataShape.MATRIX, m.d(), rows, B, c.relation(), mode);
@@ -148,9 +162,12 @@ class MechanismContractTest {
         int cols = plan(c, 1).spec().facts().cols();
         SplittableRandom random = new SplittableRandom(21);
         // Two datasets with different data; under ADD_REMOVE also a different (private) row count.
-        DataAccess first = c.shape() == DataShape.GRAPH ? graphPair(cols, random, 1)[0] : randomMatrix(random, N);
+        int secondRows = c.relation() == NeighbouringRelation.ADD_REMOVE ? N + 5 : N;
+        DataAccess first = c.shape() == DataShape.GRAPH ? graphPair(cols, random, 1)[0]
+                : c.shape() == DataShape.HISTOGRAM ? randomHistogram(random, N) : randomMatrix(random, N);
         DataAccess second = c.shape() == DataShape.GRAPH ? graphPair(cols, random, 2)[0]
-                : randomMatrix(random, c.relation() == NeighbouringRelation.ADD_REMOVE ? N + 5 : N);
+                : c.shape() == DataShape.HISTOGRAM ? randomHistogram(random, secondRows)
+                : randomMatrix(random, secondRows);
         PublicFacts facts = factsOf(c, first, cols);
         assertThat(factsOf(c, second, cols)).as("same public facts").isEqualTo(facts);
         Plan a = plan(c, 1, facts);
@@ -166,8 +183,8 @@ class MechanismContractTest {
         assertThat(rebuilt.noise()).isEqualTo(a.noise());
         // The facts carry n only where it is public (a stream's row count is never a fact).
         assertThat(a.spec().facts().publicRows() == null).as(c.toString())
-                .isEqualTo(c.shape() == DataShape.MATRIX && c.relation() == NeighbouringRelation.ADD_REMOVE
-                        || c.shape() == DataShape.STREAM);
+                .isEqualTo((c.shape() == DataShape.MATRIX || c.shape() == DataShape.HISTOGRAM)
+                        && c.relation() == NeighbouringRelation.ADD_REMOVE || c.shape() == DataShape.STREAM);
         // The data does reach the release (so the equalities above are not vacuous).
         assertThat(values(a.release(first, seeded(5)))).as("%s: releases on different data", c)
                 .isNotEqualTo(values(b.release(second, seeded(5))));
@@ -235,6 +252,27 @@ class MechanismContractTest {
             more.add(new double[] {e.u(), e.v(), e.weight()});
             return new DataAccess[] {base, InMemoryData.graph(more)};
         }
+        if (change instanceof NeighbouringChange.AddedRecord a) {
+            assertThat(c.shape()).isEqualTo(DataShape.HISTOGRAM);
+            assertThat(c.relation()).isEqualTo(NeighbouringRelation.ADD_REMOVE);
+            assertThat(a.cell()).isBetween(0, facts.cols() - 1);
+            double[] x = ((InMemoryData) randomHistogram(random, N)).histogram();
+            double[] y = x.clone();
+            y[a.cell()]++;
+            return new DataAccess[] {InMemoryData.histogram(x), InMemoryData.histogram(y)};
+        }
+        if (change instanceof NeighbouringChange.MovedRecord m) {
+            assertThat(c.shape()).isEqualTo(DataShape.HISTOGRAM);
+            assertThat(c.relation()).isEqualTo(NeighbouringRelation.REPLACE_ONE);
+            assertThat(m.from()).isBetween(0, facts.cols() - 1);
+            assertThat(m.to()).isBetween(0, facts.cols() - 1);
+            double[] x = ((InMemoryData) randomHistogram(random, N - 1)).histogram();
+            x[m.from()]++; // the base has the record that moves
+            double[] y = x.clone();
+            y[m.from()]--;
+            y[m.to()]++;
+            return new DataAccess[] {InMemoryData.histogram(x), InMemoryData.histogram(y)};
+        }
         assertThat(c.shape()).isIn(DataShape.MATRIX, DataShape.STREAM);
         double[][] x = ((InMemoryData) randomMatrix(random, N)).matrixRows();
         if (change instanceof NeighbouringChange.AddedRow a) {
@@ -261,6 +299,41 @@ class MechanismContractTest {
                 .isLessThanOrEqualTo(facts.rowNormBound() * (1 + 1e-12));
     }
 
+    /** A histogram of {@code records} records in random cells of {@link #DOMAIN}. */
+    static DataAccess randomHistogram(SplittableRandom random, int records) {
+        double[] x = new double[DOMAIN.cells()];
+        for (int i = 0; i < records; i++) {
+            x[random.nextInt(x.length)]++;
+        }
+        return InMemoryData.histogram(x);
+    }
+
+    /**
+     * A random histogram and a neighbour: a record added (ADD_REMOVE) or moved between cells
+     * (REPLACE_ONE).
+     */
+    static DataAccess[] histogramPair(NeighbouringRelation relation, SplittableRandom random) {
+        double[] x = ((InMemoryData) randomHistogram(random, N)).histogram();
+        double[] y = x.clone();
+        int to = random.nextInt(x.length);
+        if (relation == NeighbouringRelation.REPLACE_ONE) {
+            int from;
+            do {
+                from = random.nextInt(x.length);
+            } while (x[from] == 0);
+            y[from]--;
+        }
+        y[to]++;
+        return new DataAccess[] {InMemoryData.histogram(x), InMemoryData.histogram(y)};
+    }
+
+    /** A test dataset of the case's shape (trial seeds the neighbouring pairs). */
+    static DataAccess data(Case c, int cols, SplittableRandom random, int trial) {
+        return c.shape() == DataShape.GRAPH ? graphPair(cols, random, trial)[0]
+                : c.shape() == DataShape.HISTOGRAM ? histogramPair(c.relation(), random)[0]
+                : matrixPair(c.relation(), random, trial)[0];
+    }
+
     static DataAccess randomMatrix(SplittableRandom random, int rows) {
         double[][] x = new double[rows][];
         for (int i = 0; i < rows; i++) {
@@ -278,6 +351,7 @@ class MechanismContractTest {
         double worst = 0;
         for (int trial = 0; trial < 60; trial++) {
             DataAccess[] pair = c.shape() == DataShape.GRAPH ? graphPair(facts.cols(), random, trial)
+                    : c.shape() == DataShape.HISTOGRAM ? histogramPair(c.relation(), random)
                     : matrixPair(c.relation(), random, trial);
             double[] x = c.mechanism().statistic(c.kind(), params, facts, pair[0]);
             double[] y = c.mechanism().statistic(c.kind(), params, facts, pair[1]);
@@ -290,8 +364,7 @@ class MechanismContractTest {
     @MethodSource("cases")
     void seededReleaseIsReproducibleAndHasItsKindsShape(Case c) {
         Plan plan = plan(c, 1);
-        DataAccess data = c.shape() == DataShape.GRAPH ? graphPair(plan.spec().facts().cols(), new SplittableRandom(3), 1)[0]
-                : matrixPair(c.relation(), new SplittableRandom(3), 1)[0];
+        DataAccess data = data(c, plan.spec().facts().cols(), new SplittableRandom(3), 1);
         Release first = plan.release(data, seeded(7));
         Release second = plan.release(data, seeded(7));
         assertArrayEquals(values(first), values(second), 0.0, c + ": same seed, same release");
@@ -323,6 +396,15 @@ class MechanismContractTest {
                 assertThat(s.values()).hasSize(s.rows() * s.cols());
                 assertThat(s.graph()).isEqualTo(c.shape() == DataShape.GRAPH);
             }
+            case LINEAR_QUERIES -> {
+                Release.LinearQueries l = (Release.LinearQueries) first;
+                int m = ((Number) plan.noise().get("queries")).intValue();
+                assertThat(l.result().answers()).hasSize(m);
+                assertThat(l.result().standardDeviations()).hasSize(m);
+                if (l.result().estimate() != null) {
+                    assertThat(l.result().estimate().values()).hasSize(d);
+                }
+            }
         }
     }
 
@@ -337,8 +419,7 @@ class MechanismContractTest {
     void releaseFactsAreDeclared(Case c) {
         Plan example = plan(c, 1);
         PublicFacts facts = example.spec().facts();
-        DataAccess data = c.shape() == DataShape.GRAPH ? graphPair(facts.cols(), new SplittableRandom(4), 1)[0]
-                : matrixPair(c.relation(), new SplittableRandom(4), 1)[0];
+        DataAccess data = data(c, facts.cols(), new SplittableRandom(4), 1);
         List<Map<String, Object>> variants = new ArrayList<>(List.of(params(c)));
         for (Param p : c.mechanism().params()) {
             if (p.type() == Param.Type.BOOLEAN) {
@@ -364,6 +445,8 @@ class MechanismContractTest {
                 FactVocabulary.RELEASE_META.check(sk.meta());
             } else if (r instanceof Release.Covariance cov) {
                 FactVocabulary.RELEASE_META.check(cov.storableMeta());
+            } else if (r instanceof Release.LinearQueries l) {
+                FactVocabulary.RELEASE_META.check(l.estimateMeta());
             }
             checked++;
         }
@@ -548,6 +631,10 @@ class MechanismContractTest {
         }
         if (r instanceof Release.Regression g) {
             return concat(g.result().estimate(), g.result().lower(), g.result().upper());
+        }
+        if (r instanceof Release.LinearQueries l) {
+            return concat(l.result().answers(), l.result().estimate() == null ? new double[0]
+                    : l.result().estimate().values());
         }
         return ((Release.Sketch) r).values();
     }

@@ -1,0 +1,150 @@
+package io.privmat.strategy.web;
+
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
+import io.privmat.query.QueryRequest;
+import io.privmat.query.QueryService;
+import io.privmat.security.Caller;
+import io.privmat.strategy.StrategyService;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.net.URI;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@Tag(name = "Strategies", description = "Public, data-independent strategies of LINEAR_QUERIES (OPTIMIZED, "
+        + "LOW_RANK_MECHANISM): computed from the workload alone (no data read, nothing charged), cached, and reused "
+        + "by every later quote and query with the same workload.")
+class StrategyController {
+
+    private final QueryService queries;
+    private final StrategyService strategies;
+
+    StrategyController(QueryService queries, StrategyService strategies) {
+        this.queries = queries;
+        this.strategies = strategies;
+    }
+
+    /** Body of a strategy request: the mechanism and params of the LINEAR_QUERIES request it is for. */
+    @Schema(name = "StrategyRequest", example = "{\"mechanism\": \"OPTIMIZED\", \"params\": {\"workload\": "
+            + "{\"type\": \"ALL_RANGE\"}}}")
+    record StrategyRequest(
+            @Schema(allowableValues = {"OPTIMIZED", "LOW_RANK_MECHANISM"}, requiredMode = Schema.RequiredMode.REQUIRED)
+            @Nullable String mechanism,
+            @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @Nullable StrategyParams params) {}
+
+    /** The params of a LINEAR_QUERIES request that decide its strategy. */
+    @Schema(name = "StrategyParams")
+    record StrategyParams(@Schema(ref = "#/components/schemas/LinearWorkload", requiredMode =
+            Schema.RequiredMode.REQUIRED) @Nullable Map<String, Object> workload) {}
+
+    /** A strategy's public state. */
+    @Schema(name = "Strategy")
+    record StrategyView(
+            @Schema(description = "The strategy's key: hex SHA-256 of (workload hash, mechanism, options)") String key,
+            @Schema(allowableValues = {"OPTIMIZED", "LOW_RANK_MECHANISM"}) String mechanism,
+            @Schema(allowableValues = {"PENDING", "RUNNING", "DONE", "FAILED"}) String status,
+            @Schema(description = "Fraction done, from iteration counts only (public)") double progress,
+            @Schema(description = "SHA-256 of the workload's canonical form") @Nullable String workloadHash,
+            @Nullable String workloadKind, @Nullable Integer cells, @Nullable Integer queries,
+            @Schema(description = "The optimiser's options (part of the key)") @Nullable String options,
+            @Schema(description = "DONE: how it was built, e.g. OPTIMIZED/CONVEX, LOW_RANK") @Nullable String method,
+            @Schema(description = "DONE: expected total squared error E‖Wx̂ − Wx‖² when each measurement's noise has "
+                    + "variance Δ² (Δ the strategy's own sensitivity, ADD_REMOVE)") @Nullable Double objective,
+            @Schema(description = "DONE, OPTIMIZED on one factor: a certified lower bound on the objective")
+            @Nullable Double lowerBound,
+            @Nullable Integer iterations, @Nullable Boolean converged,
+            @Schema(description = "DONE: √(objective/m), the expected per-query RMSE per unit of noise (noise "
+                    + "standard deviation = sensitivity); multiply by the noise scale a budget gives (the quote "
+                    + "states it as expectedRmsePerQuery)") @Nullable Double expectedRmsePerUnitNoise,
+            @Schema(description = "DONE: how long the computation took, in milliseconds") @Nullable Long computeMillis,
+            @Schema(description = "DONE: size of the stored strategy in bytes") @Nullable Long bytes,
+            @Schema(description = "FAILED: why") @Nullable String error,
+            @Nullable Instant createdAt) {
+
+        static StrategyView of(StrategyService.View v) {
+            Map<String, Object> i = v.info();
+            boolean done = v.status() == StrategyService.Status.DONE;
+            return new StrategyView(v.id(), v.mechanism(), v.status().name(), v.progress(), string(i, "workloadHash"),
+                    string(i, "workloadKind"), integer(i, "cells"), integer(i, "queries"), string(i, "options"),
+                    string(i, "method"), number(i, "objective"), number(i, "lowerBound"), integer(i, "iterations"),
+                    i.get("converged") instanceof Boolean b ? b : null, number(i, "expectedRmsePerUnitNoise"),
+                    i.get("computeMillis") instanceof Number n ? n.longValue() : null, done ? v.bytes() : null,
+                    v.error(), v.createdAt());
+        }
+
+        private static @Nullable String string(Map<String, Object> m, String k) {
+            return m.get(k) instanceof String s ? s : null;
+        }
+
+        private static @Nullable Integer integer(Map<String, Object> m, String k) {
+            return m.get(k) instanceof Number n ? n.intValue() : null;
+        }
+
+        private static @Nullable Double number(Map<String, Object> m, String k) {
+            return m.get(k) instanceof Number n ? n.doubleValue() : null;
+        }
+    }
+
+    @PostMapping(path = "/v1/datasets/{datasetId}/strategies", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "computeStrategy", summary = "Start computing the strategy of a LINEAR_QUERIES request",
+            description = "For OPTIMIZED and LOW_RANK_MECHANISM: builds the request's workload on the dataset's declared "
+                    + "domain and computes its strategy in the background, from public values only (no data is read, "
+                    + "nothing is charged). 202 with the strategy while it is computed; 200 when it is already DONE.")
+    @ApiResponse(responseCode = "202", description = "Being computed; Location names the strategy")
+    @ApiResponse(responseCode = "200", description = "Already computed")
+    @ApiResponse(responseCode = "400", description = "Not a strategy mechanism, or an invalid workload",
+            content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "404", description = "No such dataset visible to the caller",
+            content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "409", description = "Not a HISTOGRAM dataset, or it has no data yet",
+            content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "422", description = "The workload or its strategy is over a size limit",
+            content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "503", description = "Too many strategies queued",
+            content = @Content(mediaType = "application/problem+json"))
+    ResponseEntity<StrategyView> compute(@PathVariable UUID datasetId, @RequestBody StrategyRequest request) {
+        if (request.params() == null) {
+            throw PrivmatException.invalidParameter("params", "an object with workload", "params is required");
+        }
+        Map<String, Object> params = new java.util.LinkedHashMap<>();
+        if (request.params().workload() != null) {
+            params.put("workload", request.params().workload());
+        }
+        StrategyService.View v = queries.startStrategy(datasetId, new QueryRequest("LINEAR_QUERIES",
+                request.mechanism(), null, null, null, params), Caller.current(), strategies);
+        HttpStatus status = v.status() == StrategyService.Status.DONE ? HttpStatus.OK : HttpStatus.ACCEPTED;
+        return ResponseEntity.status(status).location(URI.create("/v1/strategies/" + v.id())).body(StrategyView.of(v));
+    }
+
+    @GetMapping(path = "/v1/strategies/{key}", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "getStrategy", summary = "A strategy's status, progress and expected error (public)")
+    @ApiResponse(responseCode = "200", description = "The strategy")
+    @ApiResponse(responseCode = "404", description = "Unknown here: neither stored nor computing on this replica",
+            content = @Content(mediaType = "application/problem+json"))
+    StrategyView get(@PathVariable String key) {
+        if (!key.matches("[0-9a-f]{64}")) {
+            throw notFound(key.length() > 80 ? key.substring(0, 80) : key);
+        }
+        return StrategyView.of(strategies.view(key).orElseThrow(() -> notFound(key)));
+    }
+
+    private static PrivmatException notFound(String key) {
+        return new PrivmatException(ProblemType.STRATEGY_NOT_FOUND, "No strategy " + key + ".", Map.of());
+    }
+}
