@@ -47,7 +47,8 @@ public final class FixedPointGram {
     private long rows;
     // Block state (not merged: flushed first).
     private final double[] block;
-    private final double[] blockGram;
+    /** Allocated at the first flush (accumulators that only merge never need it). */
+    private double[] blockGram;
     private int buffered;
     private int blocksSinceCarry;
     private final long[] q;
@@ -72,7 +73,7 @@ public final class FixedPointGram {
         this.lo = new long[packed];
         this.sums = new long[d];
         this.block = new double[withGram ? BLOCK_ROWS * d : 0];
-        this.blockGram = new double[withGram ? d * d : 0];
+        this.blockGram = new double[0];
         this.q = new long[d];
     }
 
@@ -165,7 +166,11 @@ public final class FixedPointGram {
         if (buffered == 0) {
             return;
         }
-        Arrays.fill(blockGram, 0.0);
+        if (blockGram.length == 0) {
+            blockGram = new double[Math.multiplyExact(d, d)];
+        } else {
+            Arrays.fill(blockGram, 0.0);
+        }
         LinearAlgebra.syrkRowMajor(block, 0, buffered, d, blockGram);
         // dsyrk kept the lower triangle as stored row-major: (k, j) with j ≤ k is entry (j, k).
         int p = 0;
@@ -214,6 +219,13 @@ public final class FixedPointGram {
         flush();
         carry();
         return new State(d, bound, withGram, hi.clone(), lo.clone(), sums.clone(), rows);
+    }
+
+    /** Two transported states merged (same d and bound): the state of all their rows. */
+    public static State merge(State a, State b) {
+        FixedPointGram g = of(a);
+        g.merge(of(b));
+        return g.state();
     }
 
     /** An accumulator holding a transported state. */
