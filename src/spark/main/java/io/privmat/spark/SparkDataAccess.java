@@ -185,8 +185,8 @@ final class SparkDataAccess implements DataAccess {
     /**
      * The clipped rows themselves, streamed to the service in order, partition by partition (the row
      * mechanisms, randomized response and Hardt–Roth, release one row per record: REPLACE_ONE, n
-     * public). The order is the source's (the same files give the same order on every pass); each pass
-     * must meet exactly n rows.
+     * public). The order is the source's (the same files give the same order on every pass), in blocks
+     * of exactly {@code privmat.spark.row-block} rows; each pass must meet exactly n rows.
      */
     @Override
     public RowStream rows(int passes) {
@@ -201,19 +201,39 @@ final class SparkDataAccess implements DataAccess {
             SparkContext sc = engine.session().sparkContext();
             sc.setJobGroup(group, "privmat row pass", true);
             long seen = 0;
+            int size = engine.rowBlock();
+            // Blocks of exactly `size` rows (the last one shorter) whatever the partitions: a mechanism
+            // that splits its noise per block then draws the same noise however the files are laid out.
+            double[] out = new double[size * d];
+            int filled = 0;
             try {
                 Iterator<double[]> blocks = source().mapPartitions(
-                        new PartitionStatistics.ClippedBlocks(d, bound, engine.rowBlock())).toLocalIterator();
+                        new PartitionStatistics.ClippedBlocks(d, bound, size)).toLocalIterator();
                 while (blocks.hasNext()) {
-                    double[] block = blocks.next();
+                    double[] block = finite(blocks.next());
                     int count = block.length / d;
-                    if (declared != null && seen + count > declared) {
+                    if (declared != null && seen + filled + count > declared) {
                         throw new ExternalRowCountException(declared);
                     }
-                    visitor.block(finite(block), count, seen);
-                    seen += count;
-                    double within = declared == null ? 0 : (double) seen / Math.max(1, declared);
-                    context.progress(READ_SHARE * (current + within) / passes);
+                    int at = 0;
+                    while (at < count) {
+                        int take = Math.min(count - at, size - filled);
+                        System.arraycopy(block, at * d, out, filled * d, take * d);
+                        filled += take;
+                        at += take;
+                        if (filled == size) {
+                            visitor.block(out, size, seen);
+                            seen += size;
+                            filled = 0;
+                            out = new double[size * d];
+                            double within = declared == null ? 0 : (double) seen / Math.max(1, declared);
+                            context.progress(READ_SHARE * (current + within) / passes);
+                        }
+                    }
+                }
+                if (filled > 0) {
+                    visitor.block(java.util.Arrays.copyOf(out, filled * d), filled, seen);
+                    seen += filled;
                 }
             } catch (JobStoppedException stopped) {
                 sc.cancelJobGroup(group);

@@ -180,13 +180,17 @@ final class SparkTestData {
         @Override
         public RowStream rows(int passes) {
             double h = Math.scalb(bound, -FixedPointGram.FRACTION_BITS);
+            int size = engine().rowBlock();
             return visitor -> {
-                double[] block = new double[rows.length * d];
                 long[] q = new long[d];
-                for (int i = 0; i < rows.length; i++) {
-                    PartitionStatistics.clipped(rows[i], q, bound, h, block, i * d);
+                for (int first = 0; first < rows.length; first += size) {
+                    int count = Math.min(size, rows.length - first);
+                    double[] block = new double[count * d];
+                    for (int i = 0; i < count; i++) {
+                        PartitionStatistics.clipped(rows[first + i], q, bound, h, block, i * d);
+                    }
+                    visitor.block(block, count, first);
                 }
-                visitor.block(block, rows.length, 0);
             };
         }
 
