@@ -1,7 +1,7 @@
 -- EXTERNAL datasets (docs/scale-out.md): the rows stay where the owner keeps them (Parquet or CSV
 -- that an engine such as Apache Spark reads); privmat stores only the declaration (location,
--- format, columns, and n under REPLACE_ONE). Numbered V021: V017–V020 are taken or in flight, and
--- the kind list below must be the union of every kind added by then.
+-- format, columns, and n under REPLACE_ONE). Numbered V022 (the number assigned to this work; V020–V021
+-- are linear queries), and the kind list below must be the union of every kind added by then.
 ALTER TABLE dataset DROP CONSTRAINT dataset_kind_check;
 ALTER TABLE dataset ADD CONSTRAINT dataset_kind_check
     CHECK (kind IN ('MATRIX', 'GRAPH', 'HISTOGRAM', 'STREAM', 'EXTERNAL'));
