@@ -26,7 +26,7 @@ class ClientErrorsNot500Test extends ApiTest {
     @Test
     void controlCharactersAndLoneSurrogatesInNamesAre400() {
         for (String name : new String[] {"a\\u0000b", "tab\\there", "x\\ud800", "\\udc00y", "\\u007f"}) {
-            Response r = postJson("/v1/datasets", "{\"name\":\"" + name + "\",\"kind\":\"GRAPH\","
+            Response r = postJson("/v1/datasets", "{\"name\":\"" + name + "\",\"kind\":\"GRAPH\",\"vertices\":{\"count\":3},"
                     + "\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
             assertThat(r.status()).as(name + " " + r).isEqualTo(400);
             assertThat(r.json().get("parameter").asString()).isEqualTo("name");
@@ -36,7 +36,7 @@ class ClientErrorsNot500Test extends ApiTest {
             assertThat(key.status()).as(name + " " + key).isEqualTo(400);
         }
         // A well-formed pair (an emoji) is fine and comes back unchanged.
-        Response ok = postJson("/v1/datasets", "{\"name\":\"ratings \\ud83d\\ude00\",\"kind\":\"GRAPH\","
+        Response ok = postJson("/v1/datasets", "{\"name\":\"ratings \\ud83d\\ude00\",\"kind\":\"GRAPH\",\"vertices\":{\"count\":3},"
                 + "\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
         assertThat(ok.status()).isEqualTo(201);
         String id = ok.json().get("id").asString();

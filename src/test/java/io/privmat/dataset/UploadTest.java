@@ -152,7 +152,7 @@ class UploadTest extends ApiTest {
 
     @Test
     void edgeListWithStringLabelsAndWeights() {
-        String id = createGraph();
+        String id = createGraph("alice", "bob", "carol", "dave");
         Response r = put("/v1/datasets/" + id + "/data", "text/csv",
                 utf8("source,target,weight\nalice,bob,0.5\nbob,carol,1\n\"dave\",alice,0\n"));
         assertThat(r.status()).as(r.toString()).isEqualTo(200);
@@ -174,9 +174,9 @@ class UploadTest extends ApiTest {
 
     @Test
     void edgeListAcrossManyBatchesKeepsLabelsDense() {
-        String id = createGraph();
-        StringBuilder tsv = new StringBuilder();
         int n = 45_000;
+        String id = createGraph(labels("v", n + 1));
+        StringBuilder tsv = new StringBuilder();
         for (int i = 0; i < n; i++) {
             tsv.append("v").append(i).append('\t').append("v").append(i + 1).append('\n');
         }
@@ -273,14 +273,15 @@ class UploadTest extends ApiTest {
         "empty label     | a,\\n                       | 1 | empty vertex label"
     })
     void rejectsBadEdgeLists(String label, String body, long line, String rule) {
-        String id = createGraph();
+        String id = createGraph("a", "b", "c");
         Response r = put("/v1/datasets/" + id + "/data", "text/csv", utf8(body.replace("\\n", "\n")));
         assertThat(r.status()).as(r.toString()).isEqualTo(422);
         assertThat(r.json().get("line").asLong()).isEqualTo(line);
         assertThat(r.json().get("detail").asString()).contains(rule);
         assertNothingStored(id);
+        // The declared universe is written at creation and stays as declared.
         assertThat(jdbc.queryForObject("SELECT count(*) FROM graph_vertex WHERE dataset_id = ?::uuid", Long.class, id))
-                .isZero();
+                .isEqualTo(3);
     }
 
     @Test

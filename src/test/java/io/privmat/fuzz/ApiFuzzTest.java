@@ -141,7 +141,8 @@ class ApiFuzzTest extends ApiTest {
                     "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.005}");
             job = sums.json().get("id").asString();
             awaitJob(job);
-            String graph = postJson("/v1/datasets", "{\"name\":\"g\",\"kind\":\"GRAPH\",\"budget\":{\"epsilon\":10,"
+            String graph = postJson("/v1/datasets", "{\"name\":\"g\",\"kind\":\"GRAPH\",\"vertices\":"
+                    + vertices(labels("v", 600)) + ",\"budget\":{\"epsilon\":10,"
                     + "\"delta\":1e-4}}").json().get("id").asString();
             StringBuilder ring = new StringBuilder();
             for (int u = 0; u < 600; u++) {

@@ -142,7 +142,8 @@ class ReleaseAnalyticsApiTest extends ApiTest {
 
     @Test
     void graphSketchesHoldNoSecondMoment() {
-        String g = postJson("/v1/datasets", "{\"name\":\"g\",\"kind\":\"GRAPH\",\"budget\":{\"epsilon\":10,"
+        String g = postJson("/v1/datasets", "{\"name\":\"g\",\"kind\":\"GRAPH\",\"vertices\":"
+                + vertices(labels("v", 1500)) + ",\"budget\":{\"epsilon\":10,"
                 + "\"delta\":1e-4}}").json().get("id").asString();
         StringBuilder csv = new StringBuilder();
         for (int u = 0; u < 1500; u++) {

@@ -127,7 +127,7 @@ class AuthorizationMatrixTest extends ApiTest {
                 row("401 401 200 403 403 403 403")));
         t.put("GET /v1/audit", new Row(f -> bare("GET", "/v1/audit"), row("401 401 200 403 403 403 403")));
         t.put("POST /v1/datasets", new Row(f -> json("POST", "/v1/datasets",
-                "{\"name\":\"m\",\"kind\":\"GRAPH\",\"budget\":{\"epsilon\":1,\"delta\":1e-6}}"),
+                "{\"name\":\"m\",\"kind\":\"GRAPH\",\"vertices\":{\"count\":3},\"budget\":{\"epsilon\":1,\"delta\":1e-6}}"),
                 row("401 401 403 201 403 403 201")));
         t.put("GET /v1/datasets", new Row(f -> bare("GET", "/v1/datasets"), row("401 401 403 200 200 200 200")));
         t.put("GET /v1/datasets/{id}", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset()),

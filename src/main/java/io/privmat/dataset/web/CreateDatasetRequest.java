@@ -25,11 +25,10 @@ public record CreateDatasetRequest(
                 + "must lie in [0, 1]).",
                 example = "1.0") @Nullable Double rowNormBound,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @Nullable BudgetRequest budget,
-        @Schema(description = "GRAPH and edge STREAM: the public vertex universe, declared by the owner (required for "
-                + "an edge stream). The upload may use "
-                + "only these labels; a declared vertex without edges is a valid vertex. Omit only for a graph "
-                + "whose vertex set may be derived from its edges (that set then reveals which vertices have "
-                + "edges).") @Nullable VerticesRequest vertices,
+        @Schema(description = "GRAPH (required) and edge STREAM: the public vertex universe, declared by the "
+                + "owner. The upload may use only these labels; a declared vertex without edges is a valid vertex. "
+                + "It is never derived from the edges, which would reveal which vertices have edges.")
+                @Nullable VerticesRequest vertices,
         @Schema(description = "HISTOGRAM only (required there): the attributes of a record and their public "
                 + "domains. The histogram's cells are the product of the domains (at most 1048576), first "
                 + "attribute slowest.") @Nullable List<AttributeRequest> attributes,

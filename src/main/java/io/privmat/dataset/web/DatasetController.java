@@ -203,6 +203,13 @@ class DatasetController {
             Budget budget = new Budget(b.epsilon(), b.delta(), mode,
                     b.approxDeltaFraction() == null ? Budget.DEFAULT_APPROX_DELTA_FRACTION : b.approxDeltaFraction());
             budget.filter(); // fails early if the budget cannot be turned into a filter
+            if (kind == DatasetKind.GRAPH && vertices == null) {
+                // A vertex set derived from the edges would tell which vertices have edges (a
+                // degree-1 vertex reveals its only edge, the privacy unit): it must be declared.
+                throw PrivmatException.invalidParameter("vertices", "{\"count\": n} or {\"labels\": […]}",
+                        "a GRAPH needs its public vertex universe, declared at creation: vertices.count (labels "
+                                + "\"0\" … \"n − 1\") or vertices.labels");
+            }
             return new NewDataset(owner, name, kind, neighbouring, bound, budget, vertices, schema);
         } catch (PrivacyArgumentException e) {
             throw PrivmatException.invalidParameter("budget." + e.parameter(), e.allowedRange(), "budget." + e.getMessage());

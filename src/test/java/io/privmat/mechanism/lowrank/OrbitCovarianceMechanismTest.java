@@ -87,7 +87,9 @@ class OrbitCovarianceMechanismTest {
         assertThat(m.failureProbabilityBound()).isEqualTo(2 * 0x1p-50);
         assertThat(m.release(c, Double.POSITIVE_INFINITY, TestNoiseSources.seeded(4)).covariance())
                 .containsExactly(m.release(c, Double.POSITIVE_INFINITY, TestNoiseSources.seeded(4)).covariance());
-        assertThatThrownBy(() -> OrbitCovarianceMechanism.of(13, 2, 1.0, NeighbouringRelation.ADD_REMOVE,
+        // Above the dimension where the sampler's proven acceptance bound keeps its cap finite: refused.
+        int tooWide = io.privmat.mechanism.covariance.BinghamAcceptance.maxDimension() + 1;
+        assertThatThrownBy(() -> OrbitCovarianceMechanism.of(tooWide, 2, 1.0, NeighbouringRelation.ADD_REMOVE,
                 BigDecimal.ONE)).isInstanceOf(PrivacyArgumentException.class).extracting("parameter").isEqualTo("cols");
         // Eigenvalue noise: Laplace with the L1 sensitivity 2B² (replace-one) at ε/4.
         OrbitCovarianceMechanism r = OrbitCovarianceMechanism.of(D, 1, 1.0, NeighbouringRelation.REPLACE_ONE,
