@@ -62,7 +62,11 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
                             // No web UI in the service's process (and no port to secure).
                             .set("spark.ui.enabled", "false")
                             .set("spark.metrics.conf.*.sink.servlet.class", NoMetricsServlet.class.getName())
-                            .set("spark.sql.shuffle.partitions", "8");
+                            .set("spark.sql.shuffle.partitions", "8")
+                            // No JVM-wide URL handler factory from Hadoop: the embedded Tomcat owns
+                            // it (only one may be set per JVM), and nothing here opens hdfs:// URLs
+                            // through java.net.URL (Spark's readers use Hadoop's FileSystem).
+                            .set("spark.sql.defaultUrlStreamHandlerFactory.enabled", "false");
                     if (settings.master().startsWith("local")) {
                         conf.set("spark.driver.bindAddress", "127.0.0.1").set("spark.driver.host", "127.0.0.1");
                     }
