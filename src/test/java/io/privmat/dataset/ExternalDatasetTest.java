@@ -5,15 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.privmat.support.ApiTest;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
-import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
  * EXTERNAL datasets in the default build (no engine): the declaration is validated and stored, the
  * dataset is READY from it with d declared and n only where declared (REPLACE_ONE), its location is
- * shown to the owner only, it takes no upload, and its queries are refused before any charge.
+ * shown to the owner only, it takes no upload, and its queries are refused before any charge. Runs
+ * in the shared test context ({@link ApiTest} allows the /lake/privmat/ and s3a://lake/privmat/
+ * prefixes): one more context would hold more connections than the embedded server allows.
  */
-@TestPropertySource(properties = "privmat.external.allowed-locations=/lake/privmat/,s3a://lake/privmat/")
 class ExternalDatasetTest extends ApiTest {
 
     private static final String BUDGET = "{\"epsilon\":1,\"delta\":1e-6}";

@@ -23,8 +23,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The whole service in the Spark-enabled build, end to end over HTTP: an EXTERNAL dataset over Parquet
  * written here and a MATRIX dataset holding the same rows (uploaded as CSV) answer the same queries —
- * one per statistic the mechanisms read (column sums, the Gram matrix for covariance/PCA and sketches,
- * the Gram or one pass per iteration for the power method, the row stream for Hardt–Roth and Oja) —
+ * one per statistic the mechanisms read at this d (column sums; the Gram matrix for PCA, the JL
+ * sketch, noisy power and Oja; the row stream, two passes, for Hardt–Roth) —
  * through {@code QueryJobHandler}: the same ledger entries (RESERVE and COMMIT, same kind, mechanism,
  * parameters, loss and tracks), the same result document keys, and the signal direction found on both
  * paths. A job whose source does not hold the declared n rows, or whose files vanished after the
