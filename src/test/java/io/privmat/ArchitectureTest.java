@@ -19,6 +19,7 @@ class ArchitectureTest {
 
     private static final Set<String> CAPABILITIES =
             Set.of("privacy", "mechanism", "dataset", "ledger", "job", "query", "release", "security", "api", "config", "problem",
+                    "metrics", "ui",
                     "stream", "spark");
 
     private static JavaClasses classes;

@@ -203,6 +203,8 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         if (request instanceof ServletWebRequest servlet) {
             body.setInstance(URI.create(servlet.getRequest().getRequestURI()));
         }
+        request.setAttribute(ProblemResponses.TYPE_ATTRIBUTE, type.slug(),
+                org.springframework.web.context.request.RequestAttributes.SCOPE_REQUEST);
         properties.forEach(body::setProperty);
         ResponseEntity.BodyBuilder response = ResponseEntity.status(type.status())
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON);

@@ -11,6 +11,7 @@ import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import java.io.InputStream;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,6 +41,12 @@ public class DatasetService implements DatasetRows {
     private final ApplicationEventPublisher events;
     private final ExternalSettings external;
     private final ObjectProvider<ExternalEngine> engines;
+    private io.privmat.metrics.ServiceMetrics metrics = io.privmat.metrics.ServiceMetrics.NONE;
+
+    @org.springframework.beans.factory.annotation.Autowired(required = false)
+    void setMetrics(io.privmat.metrics.ServiceMetrics metrics) {
+        this.metrics = metrics;
+    }
 
     public DatasetService(DatasetRepository repository, Ingester ingester, UploadGate gate,
             TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events, ExternalSettings external,
@@ -60,10 +67,13 @@ public class DatasetService implements DatasetRows {
         // A stream is ready for appends and subscriptions from its creation: d is declared, no row yet.
         Long streamCols = request.schema() instanceof StreamSchema s ? (long) s.d() : null;
         Long none = streamCols == null ? null : 0L;
-        Dataset dataset = request.schema() instanceof ExternalSchema e ? external(request, e)
+        // PostgreSQL keeps microseconds and ROUNDS the rest: truncate here so that the stored creation time
+        // (a stream's start) is never after an event time taken from the same clock and truncated.
+        Instant createdAt = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        Dataset dataset = request.schema() instanceof ExternalSchema e ? external(request, e, createdAt)
                 : new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
                 request.rowNormBound(), streamCols == null ? DatasetStatus.EMPTY : DatasetStatus.READY, none, streamCols,
-                none, none, null, null, null, request.budget(), clock.instant(), null, request.schema());
+                none, none, null, null, null, request.budget(), createdAt, null, request.schema());
         List<String> vertices = request.vertexLabels();
         // The declared universe is written with the dataset: ids 0..N−1 in declared order, fixed
         // before any edge is seen (docs/adr/0006-privacy-hardening.md). Listeners of DatasetCreated
@@ -84,7 +94,7 @@ public class DatasetService implements DatasetRows {
      * ({@code privmat.external.allowed-locations}); when this replica has an engine, the declared
      * columns are checked against the source's schema (no row is read).
      */
-    private Dataset external(NewDataset request, ExternalSchema schema) {
+    private Dataset external(NewDataset request, ExternalSchema schema, Instant createdAt) {
         List<String> allowed = external.allowedLocations() == null ? List.of() : external.allowedLocations();
         if (allowed.stream().noneMatch(prefix -> !prefix.isBlank() && schema.location().startsWith(prefix))) {
             throw PrivmatException.invalidParameter("external.location", allowed.isEmpty() ? "none configured"
@@ -103,7 +113,7 @@ public class DatasetService implements DatasetRows {
         }
         return new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
                 request.rowNormBound(), DatasetStatus.READY, schema.declaredRows(), (long) schema.d(), null, null,
-                schema.format().name(), null, null, request.budget(), clock.instant(), null, schema);
+                schema.format().name(), null, null, request.budget(), createdAt, null, schema);
     }
 
     /**
@@ -112,6 +122,7 @@ public class DatasetService implements DatasetRows {
      */
     public void recordAppend(UUID id, long rows, long clippedRows) {
         repository.addRows(id, rows, clippedRows);
+        metrics.appended(rows);
     }
 
     /** Any dataset, without an access check: for internal use (job handlers), never for callers. */
@@ -228,9 +239,10 @@ public class DatasetService implements DatasetRows {
         ingester.checkDeclaredLength(contentLength);
         requireNoData(owned);
         UploadFormat format = UploadFormat.resolve(contentType, owned.kind());
+        long began = System.nanoTime();
         try (UploadGate.Permit permit = gate.enter()) {
             Ingester.Received received = ingester.receive(body);
-            return transactions.execute(status -> {
+            Dataset stored = transactions.execute(status -> {
                 Dataset dataset = repository.lockForUpload(id).orElseThrow(() -> new DatasetNotFoundException(id));
                 requireNoData(dataset);
                 UploadStats stats = ingester.ingest(dataset, format, header, received);
@@ -241,6 +253,10 @@ public class DatasetService implements DatasetRows {
                         stats.bytes(), stats.format());
                 return repository.find(id).orElseThrow();
             });
+            metrics.ingested(stored.kind().name(), stored.uploadBytes() == null ? 0 : stored.uploadBytes(),
+                    stored.rows() == null ? 0 : stored.rows(),
+                    java.time.Duration.ofNanos(System.nanoTime() - began));
+            return stored;
         } catch (java.io.UncheckedIOException e) {
             throw new PrivmatException(ProblemType.MALFORMED_REQUEST,
                     "The upload ended before its body was complete; nothing was stored.", Map.of());

@@ -49,7 +49,8 @@ public class QueryService {
 
     /** The cost of a query and the budget before and after it; charges nothing. */
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
-            @Nullable Tracks remainingAfter, java.math.@Nullable BigDecimal largestPureEpsilonAfter) {}
+            @Nullable Tracks remainingAfter, java.math.@Nullable BigDecimal largestPureEpsilonAfter,
+            java.util.List<io.privmat.mechanism.catalog.ErrorStatement> expectedError) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
@@ -61,7 +62,8 @@ public class QueryService {
         Tracks remaining = filter.remaining(account.spent());
         Tracks after = account.spent().plus(cost);
         return new Quote(plan, dataset.budget().mode().name(), cost, admissible, remaining,
-                admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null);
+                admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null,
+                plans.catalog().expectedError(plan));
     }
 
     public Submission submit(UUID datasetId, QueryRequest request, @Nullable String idempotencyKey, Caller who) {

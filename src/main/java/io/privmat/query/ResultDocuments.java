@@ -3,7 +3,9 @@ package io.privmat.query;
 import io.privmat.dataset.Dataset;
 import io.privmat.job.Job;
 import io.privmat.job.JobOutput;
+import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.Plan;
+import io.privmat.mechanism.catalog.ResultAccuracy;
 import io.privmat.api.RegressionDocument;
 import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.covariance.CovarianceRelease;
@@ -37,6 +39,8 @@ class ResultDocuments {
 
     JobOutput render(Job job, Dataset dataset, Plan plan, Release release) {
         Map<String, Object> body = head(job, dataset, plan);
+        // Intervals and error bounds from the released values and public parameters only.
+        body.put("accuracy", MechanismCatalog.standard().accuracy(plan, release, ResultAccuracy.DEFAULT_LEVEL));
         int d = plan.spec().facts().cols();
         if (release instanceof Release.Vector v) {
             body.put("columnSums", v.values());

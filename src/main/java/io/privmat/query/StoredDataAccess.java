@@ -20,7 +20,7 @@ import java.util.UUID;
  */
 final class StoredDataAccess implements DataAccess {
 
-    static final double READ_SHARE = 0.9;
+    static final double READ_SHARE = io.privmat.job.JobView.READ_SHARE;
 
     private final UUID datasetId;
     private final DatasetRows rows;

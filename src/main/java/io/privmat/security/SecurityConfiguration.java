@@ -16,7 +16,8 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
 
 /**
- * Who may call what. Public: health probes, the OpenAPI document and Swagger UI. Everything else
+ * Who may call what. Public: health probes, the OpenAPI document, Swagger UI and the web dashboard's
+ * static files (/ui). Everything else
  * needs an API key, and every route has an explicit role rule; anything unlisted is denied (and the
  * authorization matrix test fails for an endpoint without a rule). Object-level checks — a
  * dataset's owner, an analyst's grants, a job's submitter — are made by the capabilities and
@@ -55,9 +56,12 @@ class SecurityConfiguration {
                         .requestMatchers(HttpMethod.GET, "/actuator/health", "/actuator/health/**").permitAll()
                         .requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
                                 "/swagger-ui.html", "/swagger-ui/**").permitAll()
+                        // The web dashboard's static pages: no key; every API call they make needs one.
+                        .requestMatchers(HttpMethod.GET, "/ui", "/ui/", "/ui/**").permitAll()
                         .requestMatchers(HttpMethod.GET, "/actuator/**").hasRole(ADMIN)
                         .requestMatchers("/v1/api-keys", "/v1/api-keys/**").hasRole(ADMIN)
                         .requestMatchers(HttpMethod.GET, "/v1/audit").hasRole(ADMIN)
+                        .requestMatchers(HttpMethod.GET, "/v1/me").hasAnyRole(OWNER, ANALYST, ADMIN)
                         .requestMatchers(HttpMethod.POST, "/v1/datasets").hasRole(OWNER)
                         .requestMatchers(HttpMethod.PUT, "/v1/datasets/*/data").hasRole(OWNER)
                         .requestMatchers(HttpMethod.DELETE, "/v1/datasets/*").hasRole(OWNER)
@@ -76,6 +80,8 @@ class SecurityConfiguration {
                                 .hasAnyRole(OWNER, ANALYST)
                         // The privacy record: also for ADMIN (audit), and for owners after deletion.
                         .requestMatchers(HttpMethod.GET, "/v1/datasets/*/ledger").hasAnyRole(OWNER, ANALYST, ADMIN)
+                        // The job list: each role sees its own scope (JobService.list).
+                        .requestMatchers(HttpMethod.GET, "/v1/jobs").hasAnyRole(OWNER, ANALYST, ADMIN)
                         .requestMatchers(HttpMethod.GET, "/v1/jobs/*", "/v1/jobs/*/result").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.DELETE, "/v1/jobs/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.GET, "/v1/releases/*").hasAnyRole(OWNER, ANALYST)

@@ -115,6 +115,30 @@ class HelmChartTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void theGrafanaDashboardIsAConfigMapOfValidJsonOverPrivmatMetrics() {
+        assertThat(render(Map.of()).stream().filter(d -> "ConfigMap".equals(d.get("kind")))
+                .map(d -> (String) at(d, "metadata", "name"))).noneMatch(n -> n.endsWith("-grafana-dashboard"));
+        Map<String, Object> map = render(Map.of("grafanaDashboard.enabled", "true")).stream()
+                .filter(d -> "ConfigMap".equals(d.get("kind"))
+                        && ((String) at(d, "metadata", "name")).endsWith("-grafana-dashboard"))
+                .findFirst().orElseThrow();
+        assertThat((String) at(map, "metadata", "labels", "grafana_dashboard")).isEqualTo("1");
+        String json = at(map, "data", "privmat.json");
+        Map<String, Object> dashboard = tools.jackson.databind.json.JsonMapper.builder().build().readValue(json, Map.class);
+        List<Map<String, Object>> panels = (List<Map<String, Object>>) dashboard.get("panels");
+        assertThat(panels).hasSizeGreaterThanOrEqualTo(8);
+        String exprs = panels.stream().flatMap(p -> ((List<Map<String, Object>>) p.get("targets")).stream())
+                .map(t -> (String) t.get("expr")).reduce("", String::concat);
+        for (String metric : new String[] {"privmat_jobs{", "privmat_jobs_admitted_total", "privmat_problems_total",
+                "privmat_jobs_duration_seconds", "privmat_jobs_queue_wait_seconds", "privmat_jobs_failures_total",
+                "privmat_ingest_bytes_total", "privmat_ingest_rows_total", "privmat_budget_remaining",
+                "privmat_budget_cap"}) {
+            assertThat(exprs).as(metric).contains(metric);
+        }
+    }
+
+    @Test
     void aGracePeriodShorterThanTheDrainFailsToRender() {
         assertThatThrownBy(() -> render(Map.of("shutdown.terminationGracePeriodSeconds", "40")))
                 .hasMessageContaining("terminationGracePeriodSeconds must exceed");

@@ -59,6 +59,19 @@ class QueryApiTest extends ApiTest {
         int headerLength = b.getShort(8);
         assertThat(new String(npy.body(), 10, headerLength)).contains("'shape': (3,)");
         assertThat(b.getDouble(10 + headerLength + 16)).isEqualTo(sums.get(2));
+        // Every result carries its intervals: each sum ± z·σ + g/2 at 95%, containing the estimate.
+        JsonNode accuracy = result.get("accuracy");
+        assertThat(accuracy.get("level").asDouble()).isEqualTo(0.95);
+        JsonNode intervals = accuracy.get("intervals").get(0);
+        assertThat(intervals.get("quantity").asString()).isEqualTo("columnSums");
+        assertThat(intervals.get("basis").asString()).isEqualTo("EXACT");
+        for (int j = 0; j < 3; j++) {
+            double lower = intervals.get("lower").get(j).asDouble();
+            double upper = intervals.get("upper").get(j).asDouble();
+            assertThat(lower).isLessThanOrEqualTo(sums.get(j));
+            assertThat(upper).isGreaterThanOrEqualTo(sums.get(j));
+            assertThat((upper - lower) / 2).isCloseTo(1.959964 * sigma + g / 2, within(1e-3 * sigma));
+        }
         assertThat(entries(id, "RESERVE")).isEqualTo(1);
         assertThat(entries(id, "COMMIT")).isEqualTo(1);
         assertThat(entries(id, "REFUND")).isZero();
@@ -78,6 +91,12 @@ class QueryApiTest extends ApiTest {
         String id = readyMatrix(ZCDP, "REPLACE_ONE");
         JsonNode quote = postJson("/v1/datasets/" + id + "/queries/quote", GAUSS_RHO).json();
         assertThat(quote.get("admissible").asBoolean()).isTrue();
+        // The quote states the error from public parameters: per-entry RMSE σ and the 95% half-width.
+        JsonNode expected = quote.get("expectedError");
+        assertThat(expected.get(0).get("metric").asString()).isEqualTo("rmsePerEntry");
+        assertThat(expected.get(0).get("value").asDouble()).isEqualTo(quote.get("noise").get("sigma").asDouble());
+        assertThat(expected.get(1).get("metric").asString()).isEqualTo("absPerEntry");
+        assertThat(expected.get(1).get("level").asDouble()).isEqualTo(0.95);
         assertThat(entries(id, "RESERVE")).isZero();
         JsonNode before = get("/v1/datasets/" + id + "/budget").json();
         assertThat(before.get("spent").get("tracks").get("rho").decimalValue()).isZero();

@@ -125,6 +125,7 @@ class AuthorizationMatrixTest extends ApiTest {
         t.put("GET /v1/api-keys", new Row(f -> bare("GET", "/v1/api-keys"), row("401 401 200 403 403 403 403")));
         t.put("DELETE /v1/api-keys/{id}", new Row(f -> bare("DELETE", "/v1/api-keys/" + f.throwawayKeyId()),
                 row("401 401 200 403 403 403 403")));
+        t.put("GET /v1/me", new Row(f -> bare("GET", "/v1/me"), row("401 401 200 200 200 200 200")));
         t.put("GET /v1/audit", new Row(f -> bare("GET", "/v1/audit"), row("401 401 200 403 403 403 403")));
         t.put("POST /v1/datasets", new Row(f -> json("POST", "/v1/datasets",
                 "{\"name\":\"m\",\"kind\":\"GRAPH\",\"vertices\":{\"count\":3},\"budget\":{\"epsilon\":1,\"delta\":1e-6}}"),
@@ -150,6 +151,8 @@ class AuthorizationMatrixTest extends ApiTest {
                 row("401 401 403 200 200 404 404")));
         t.put("GET /v1/datasets/{datasetId}/ledger", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset() + "/ledger"),
                 row("401 401 200 200 200 404 404")));
+        // Everyone with a role lists jobs; each sees its own scope (JobListTest checks the scopes).
+        t.put("GET /v1/jobs", new Row(f -> bare("GET", "/v1/jobs"), row("401 401 200 200 200 200 200")));
         t.put("GET /v1/jobs/{id}", new Row(f -> bare("GET", "/v1/jobs/" + f.job()), row("401 401 403 200 200 404 404")));
         t.put("GET /v1/jobs/{id}/result", new Row(f -> bare("GET", "/v1/jobs/" + f.job() + "/result"),
                 row("401 401 403 200 200 404 404")));

@@ -200,4 +200,55 @@ public class JobRepository {
         return jdbc.query("SELECT * FROM job WHERE dataset_id = ? ORDER BY created_at, id OFFSET ? LIMIT ?", JOB,
                 datasetId, offset, limit);
     }
+
+    /**
+     * Jobs matching {@code filter} and visible as {@code scope} says, newest first. {@code visibleTo}
+     * null: every job (admin); otherwise jobs submitted by that subject, plus, when {@code ownerScope},
+     * jobs on datasets that subject owns.
+     */
+    public List<Job> list(io.privmat.job.JobFilter filter, @Nullable String visibleTo, boolean ownerScope, int offset,
+            int limit) {
+        List<Object> args = new java.util.ArrayList<>();
+        String where = where(filter, visibleTo, ownerScope, args);
+        args.add(offset);
+        args.add(limit);
+        return jdbc.query("SELECT * FROM job" + where + " ORDER BY created_at DESC, id DESC OFFSET ? LIMIT ?", JOB,
+                args.toArray());
+    }
+
+    /** The number of jobs {@link #list} pages through. */
+    public long count(io.privmat.job.JobFilter filter, @Nullable String visibleTo, boolean ownerScope) {
+        List<Object> args = new java.util.ArrayList<>();
+        String where = where(filter, visibleTo, ownerScope, args);
+        Long n = jdbc.queryForObject("SELECT count(*) FROM job" + where, Long.class, args.toArray());
+        return n == null ? 0 : n;
+    }
+
+    private static String where(io.privmat.job.JobFilter filter, @Nullable String visibleTo, boolean ownerScope,
+            List<Object> args) {
+        List<String> clauses = new java.util.ArrayList<>();
+        if (visibleTo != null) {
+            if (ownerScope) {
+                clauses.add("(caller = ? OR dataset_owner = ?)");
+                args.add(visibleTo);
+                args.add(visibleTo);
+            } else {
+                clauses.add("caller = ?");
+                args.add(visibleTo);
+            }
+        }
+        if (filter.datasetId() != null) {
+            clauses.add("dataset_id = ?");
+            args.add(filter.datasetId());
+        }
+        if (filter.state() != null) {
+            clauses.add("state = ?");
+            args.add(filter.state().name());
+        }
+        if (filter.submitter() != null) {
+            clauses.add("caller = ?");
+            args.add(filter.submitter());
+        }
+        return clauses.isEmpty() ? "" : " WHERE " + String.join(" AND ", clauses);
+    }
 }

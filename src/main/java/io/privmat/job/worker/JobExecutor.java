@@ -59,6 +59,12 @@ public class JobExecutor {
     private final Map<UUID, Long> leases = new ConcurrentHashMap<>();
     private volatile boolean stopping;
     private volatile Retry.Sleeper sleeper = Thread::sleep;
+    private io.privmat.metrics.ServiceMetrics metrics = io.privmat.metrics.ServiceMetrics.NONE;
+
+    @Autowired(required = false)
+    public void setMetrics(io.privmat.metrics.ServiceMetrics metrics) {
+        this.metrics = metrics;
+    }
 
     @Autowired
     public JobExecutor(JobDatabase database, Clock clock, JobSettings settings, List<JobHandler> handlers) {
@@ -95,7 +101,12 @@ public class JobExecutor {
         if (job == null) {
             return Optional.empty();
         }
-        job.ifPresent(j -> leases.put(j.id(), validUntil));
+        job.ifPresent(j -> {
+            leases.put(j.id(), validUntil);
+            if (j.attempts() == 1 && j.startedAt() != null) {
+                metrics.queueWait(j.kind(), j.mechanism(), java.time.Duration.between(j.createdAt(), j.startedAt()));
+            }
+        });
         return job;
     }
 
@@ -144,6 +155,7 @@ public class JobExecutor {
         if (handler == null) {
             // Nothing was read: refund.
             finishBeforeDataAccess(job.id(), worker, "UNKNOWN_KIND", "No handler for this job kind in this replica.");
+            finished(job, "FAILED", "unknown-kind");
             leases.remove(job.id());
             return;
         }
@@ -163,6 +175,7 @@ public class JobExecutor {
             log.error("job {} refused before data access: {}", job.id(), e.getMessage());
             finishBeforeDataAccess(job.id(), worker, "PLAN_MISMATCH", "The stored plan does not rebuild into the "
                     + "reserved privacy loss; nothing was read.");
+            finished(job, "FAILED", "plan-mismatch");
             return;
         }
         if (!startDataAccess(job.id(), worker)) {
@@ -178,25 +191,55 @@ public class JobExecutor {
         } catch (Throwable e) {
             log.warn("job {} failed: {}", job.id(), e.getClass().getName());
             fail(job.id(), worker, "JOB_FAILED", FAILED_MESSAGE);
+            finished(job, "FAILED", failureClass(e));
             if (e instanceof Error error && !(e instanceof AssertionError) && !(e instanceof OutOfMemoryError)) {
                 throw error;
             }
             return;
         }
-        complete(job.id(), worker, output);
+        if (complete(job.id(), worker, output)) {
+            finished(job, "DONE", null);
+        }
     }
 
-    private void complete(UUID id, String worker, JobOutput output) {
-        retrying(id, "store the result", () -> tx.execute(s -> {
+    /** Records a finished job's duration (from its first start) and, when it failed, the failure's class. */
+    private void finished(Job job, String state, @org.jspecify.annotations.Nullable String failure) {
+        Instant started = job.startedAt() == null ? job.createdAt() : job.startedAt();
+        metrics.finished(job.kind(), job.mechanism(), state, java.time.Duration.between(started, clock.instant()));
+        if (failure != null) {
+            metrics.failure(job.kind(), job.mechanism(), failure);
+        }
+    }
+
+    /** The class of a failure, from the exception's type only (never its message). */
+    public static String failureClass(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof io.privmat.mechanism.covariance.BinghamSampler.SamplerFailureException) {
+                return "sampler";
+            }
+            if (t instanceof io.privmat.mechanism.linalg.NumericalFailureException) {
+                return "numerical";
+            }
+            if (t instanceof OutOfMemoryError) {
+                return "memory";
+            }
+        }
+        return "other";
+    }
+
+    /** Stores the result; false when the job was no longer this worker's (nothing stored). */
+    private boolean complete(UUID id, String worker, JobOutput output) {
+        Boolean stored = retrying(id, "store the result", () -> tx.execute(s -> {
             Job job = jobs.lock(id).orElse(null);
             if (job == null || job.state() != JobState.RUNNING || !worker.equals(job.leaseOwner())) {
-                return null; // cancelled or reaped meanwhile (or done by an earlier attempt): never released twice
+                return false; // cancelled or reaped meanwhile (or done by an earlier attempt): never released twice
             }
             Instant now = clock.instant();
             jobs.insertResult(id, output, now);
             jobs.transition(id, JobState.DONE, now);
-            return null;
+            return true;
         }));
+        return Boolean.TRUE.equals(stored);
     }
 
     private void fail(UUID id, String worker, String code, String message) {
@@ -263,10 +306,12 @@ public class JobExecutor {
                     jobs.transition(job.id(), JobState.FAILED, now);
                     jobs.recordError(job.id(), "WORKER_LOST",
                             "The worker stopped after data access started; the charge is kept.");
+                    metrics.failure(job.kind(), job.mechanism(), "worker-lost");
                 } else if (job.attempts() >= settings.maxAttempts()) {
                     jobs.transition(job.id(), JobState.FAILED, now);
                     jobs.recordError(job.id(), "WORKER_LOST",
                             "Workers stopped " + job.attempts() + " times before data access; the charge was refunded.");
+                    metrics.failure(job.kind(), job.mechanism(), "worker-lost");
                     budget.refund(job.id());
                 } else {
                     jobs.transition(job.id(), JobState.QUEUED, now);

@@ -162,4 +162,53 @@ public final class AdaSsp extends Described {
         }
         return given;
     }
+
+    /**
+     * The public noise bound η on the released XᵀX's spectral norm (it sets the ridge), and the
+     * coefficient error implied when the data are well conditioned is stated with the result.
+     */
+    @Override
+    public List<ErrorStatement> expectedError(Plan plan) {
+        double nu = plan.spec().params().number("nu");
+        double gram = (Double) plan.noise().get("gramSigma");
+        int p = plan.spec().params().optionalIntegers("predictors") == null ? plan.spec().facts().cols() - 1
+                : plan.spec().params().optionalIntegers("predictors").length;
+        return List.of(new ErrorStatement("gram", "spectralNorm", (Double) plan.noise().get("eta"), 1 - nu / 2,
+                        ErrorBasis.BOUND, "η bounds the released XᵀX's noise in spectral norm (it sets the ridge)"),
+                new ErrorStatement("gram", "rmsePerEntry", gram, null, ErrorBasis.EXACT,
+                        "symmetric discrete Gaussian on XᵀX, σ on the diagonal"),
+                new ErrorStatement("cross", "rmsePerEntry", (Double) plan.noise().get("crossSigma"), null,
+                        ErrorBasis.EXACT, "discrete Gaussian on Xᵀy (" + p + " entries)"));
+    }
+
+    /**
+     * The released coefficient intervals: simultaneous bounds at the request's {@code level} (not the
+     * level asked of this method: ADASSP fixes its level when it is planned), and the first-order
+     * approximate intervals (ASYMPTOTIC). Entries without a finite bound are stated only as bounds.
+     */
+    @Override
+    public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        io.privmat.mechanism.analytics.RegressionResult r = ((Release.Regression) release).result();
+        List<IntervalSet> intervals = new ArrayList<>();
+        if (finite(r.lower()) && finite(r.upper())) {
+            intervals.add(new IntervalSet("coefficients", ErrorBasis.BOUND, r.level(), r.estimate(), r.lower(),
+                    r.upper(), "none"));
+        }
+        if (finite(r.approximateLower()) && finite(r.approximateUpper())) {
+            intervals.add(new IntervalSet("coefficients (approximate)", ErrorBasis.ASYMPTOTIC, r.level(), r.estimate(),
+                    r.approximateLower(), r.approximateUpper(), "none"));
+        }
+        return new ResultAccuracy(r.level(), intervals, expectedError(plan), "intervals at the request's level "
+                + r.level() + "; the estimand is the data's ridge solution at the released ridge; "
+                + (intervals.isEmpty() ? "no finite interval follows from this release (see the coefficients)" : ""));
+    }
+
+    private static boolean finite(double[] v) {
+        for (double x : v) {
+            if (!Double.isFinite(x)) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

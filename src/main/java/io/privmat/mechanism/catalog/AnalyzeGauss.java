@@ -71,9 +71,7 @@ public final class AnalyzeGauss extends Described {
         GaussianVectorMechanism mean = null;
         if (center) {
             Budget meanBudget = budget.share(CENTER_SHARE);
-            double l2 = Sensitivities.columnSumsL2(bound, facts.relation());
-            mean = meanBudget.isRho() ? GaussianVectorMechanism.forRho(l2, meanBudget.rhoDown(), d)
-                    : GaussianVectorMechanism.forApproxDp(l2, meanBudget.epsilonDown(), meanBudget.deltaDown(), d);
+            mean = meanMechanism(budget, facts);
             parts.add(PrivacyMap.calibrated(mean.privacyLoss(), meanBudget));
         }
         // Centred: the two shares (rounded down) were cut from the request, so the request's (ε, δ)
@@ -111,5 +109,63 @@ public final class AnalyzeGauss extends Described {
             return new Release.Covariance(PostProcessing.psdAndTopK(noisy, d, rank, Covariances.upper(facts), !pca),
                     pca, center, storable, meta);
         });
+    }
+
+    /** The centred variant's column-sum mechanism, on {@link #CENTER_SHARE} of the budget. */
+    private static GaussianVectorMechanism meanMechanism(Budget budget, PublicFacts facts) {
+        Budget meanBudget = budget.share(CENTER_SHARE);
+        double l2 = Sensitivities.columnSumsL2(facts.rowNormBound(), facts.relation());
+        int d = facts.cols();
+        return meanBudget.isRho() ? GaussianVectorMechanism.forRho(l2, meanBudget.rhoDown(), d)
+                : GaussianVectorMechanism.forApproxDp(l2, meanBudget.epsilonDown(), meanBudget.deltaDown(), d);
+    }
+
+    /**
+     * Bounds at {@code level} on the spectral and Frobenius norms of the released matrix's total
+     * error before projection: E = (G + Gᵀ)/2 plus the grid rounding ({@link Accuracies}); centred,
+     * also (ssᵀ − ŝŝᵀ)/n for ŝ = s + e, of norm ≤ (2‖s‖‖e‖ + ‖e‖²)/n ≤ 2B‖e‖ + ‖e‖²/n (‖s‖ ≤ n·B),
+     * with ‖e‖ ≤ σ_s·√χ²_d-quantile + √d·g_s/2, the level's α split evenly between E and e.
+     */
+    private double[] noiseBounds(Plan plan, double level) {
+        PublicFacts facts = plan.spec().facts();
+        int d = facts.cols();
+        double sigma = (Double) plan.noise().get("sigma");
+        double g = (Double) plan.noise().get("granularity");
+        boolean center = plan.spec().params().bool("center");
+        double each = center ? 1 - (1 - level) / 2 : level;
+        double spectral = Accuracies.symmetricGaussianSpectral(sigma, d, g, each);
+        double frobenius = Accuracies.symmetricGaussianFrobenius(sigma, d, g, each);
+        if (center) {
+            GaussianVectorMechanism mean = meanMechanism(plan.spec().budget(), facts);
+            double e = mean.sigma() * Math.sqrt(Accuracies.chiSquaredQuantile(d, each))
+                    + Math.sqrt(d) * mean.granularity() / 2;
+            double extra = 2 * facts.rowNormBound() * e + e * e / facts.publicRows();
+            spectral += extra;
+            frobenius += extra;
+        }
+        return new double[] {spectral, frobenius};
+    }
+
+    /**
+     * COVARIANCE: the Frobenius RMS σ·√(d(d+1)/2) of (G + Gᵀ)/2 (exact; centred, a bound at the level
+     * including the column sums' noise) and the spectral bound; PCA: eigenvalue error and captured
+     * variance gap ({@link Covariances#gramQuote}).
+     */
+    @Override
+    public List<ErrorStatement> expectedError(Plan plan) {
+        double[] b = noiseBounds(plan, ResultAccuracy.DEFAULT_LEVEL);
+        int d = plan.spec().facts().cols();
+        int k = plan.spec().params().optionalInteger("k") == null ? d : plan.spec().params().integer("k");
+        boolean center = plan.spec().params().bool("center");
+        double frobenius = center ? b[1] : Accuracies.symmetricGaussianFrobeniusRms((Double) plan.noise().get("sigma"), d);
+        return Covariances.gramQuote(plan.spec().kind(), k, b[0], frobenius, center ? ResultAccuracy.DEFAULT_LEVEL : null,
+                center ? ErrorBasis.BOUND : ErrorBasis.EXACT, "E = (G + Gᵀ)/2, G i.i.d. N(0, σ²)");
+    }
+
+    @Override
+    public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        double[] b = noiseBounds(plan, level);
+        return Covariances.gramResult((Release.Covariance) release, level, b[0], b[1],
+                Covariances.upper(plan.spec().facts()), "E = (G + Gᵀ)/2");
     }
 }

@@ -61,4 +61,33 @@ public final class EigenSampling extends Described {
                 (data, random) -> new Release.Covariance(m.release(data.gram(false).gram(), upper, !pca, random),
                         pca, false, null, Map.of()));
     }
+
+    private static EigenSamplingMechanism mechanism(Plan plan) {
+        PublicFacts facts = plan.spec().facts();
+        return EigenSamplingMechanism.of(facts.cols(), ((Number) plan.noise().get("rank")).intValue(),
+                facts.rowNormBound(), facts.relation(), plan.spec().budget().epsilon());
+    }
+
+    /** Eigenvalues: a Laplace bound; subspace: the Bingham draws' captured-variance gap ({@link Samplings}). */
+    @Override
+    public List<ErrorStatement> expectedError(Plan plan) {
+        PublicFacts facts = plan.spec().facts();
+        EigenSamplingMechanism m = mechanism(plan);
+        double b2 = facts.rowNormBound() * facts.rowNormBound();
+        int k = ((Number) plan.noise().get("rank")).intValue();
+        return Samplings.quote(facts.cols(), k, Samplings.eigenvalueHalf(m.eigenvalueNoise(), b2, facts.cols(),
+                ResultAccuracy.DEFAULT_LEVEL), m.binghamParameter() / b2, "eigenvalues");
+    }
+
+    @Override
+    public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        PublicFacts facts = plan.spec().facts();
+        EigenSamplingMechanism m = mechanism(plan);
+        double b2 = facts.rowNormBound() * facts.rowNormBound();
+        int k = ((Number) plan.noise().get("rank")).intValue();
+        double half = Samplings.eigenvalueHalf(m.eigenvalueNoise(), b2, facts.cols(), level);
+        return Samplings.result(Samplings.eigenIntervals("eigenvalues", ((Release.Covariance) release).result()
+                .eigenvalues(), half, Covariances.upper(facts), false, level), half, facts.cols(), k, m.binghamParameter() / b2,
+                level);
+    }
 }

@@ -52,4 +52,29 @@ public final class GaussianColumnSums extends Described {
         return new Plan(spec(kind, budget, params, facts), privacy, noise, Input.COLUMN_SUMS,
                 (data, random) -> new Release.Vector(m.release(data.columnSums(), random)));
     }
+
+    /**
+     * Per entry: RMSE σ (exact: the discrete Gaussian's variance is at most σ²) and the 95% half-width
+     * z·σ + g/2 ({@link Accuracies#gaussianHalfWidth}).
+     */
+    @Override
+    public List<ErrorStatement> expectedError(Plan plan) {
+        double sigma = (Double) plan.noise().get("sigma");
+        double g = (Double) plan.noise().get("granularity");
+        return List.of(new ErrorStatement("columnSums", "rmsePerEntry", sigma, null, ErrorBasis.EXACT,
+                        "Gaussian noise of standard deviation σ on each sum"),
+                new ErrorStatement("columnSums", "absPerEntry", Accuracies.gaussianHalfWidth(sigma, g,
+                        ResultAccuracy.DEFAULT_LEVEL), ResultAccuracy.DEFAULT_LEVEL, ErrorBasis.EXACT,
+                        "z_{α/2}·σ + g/2 (Gaussian quantile plus the grid rounding)"));
+    }
+
+    /** Each released sum ± z_{α/2}·σ + g/2; sums may be negative, so no clamp. */
+    @Override
+    public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        double half = Accuracies.gaussianHalfWidth((Double) plan.noise().get("sigma"),
+                (Double) plan.noise().get("granularity"), level);
+        return new ResultAccuracy(level, List.of(IntervalSet.symmetric("columnSums", ErrorBasis.EXACT, level,
+                ((Release.Vector) release).values(), half)), List.of(), "each interval holds on its own at the level; "
+                + "all d at once hold with probability ≥ 1 − d·(1 − level)");
+    }
 }

@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.lowrank.HardtRothMechanism;
 import java.util.EnumSet;
 import java.util.List;
@@ -70,5 +71,65 @@ public final class HardtRoth extends Described {
         noise.put("pruningThreshold", Math.sqrt(4 * coherence * l * Math.log(Math.max(m, 3)) / m));
         return new Plan(spec(kind, budget, params, facts), privacy(hr), noise,
                 Input.ROW_STREAM, (data, random) -> LowRanks.factors(hr.release(data.rows(2), random), kind));
+    }
+
+    private static HardtRothMechanism mechanism(Plan plan) {
+        PublicFacts facts = plan.spec().facts();
+        Params p = plan.spec().params();
+        return HardtRothMechanism.of(Math.toIntExact(facts.publicRows()), facts.cols(), p.integer("k"),
+                p.integer("oversampling"), facts.rowNormBound(), (Double) plan.noise().get("coherence"),
+                plan.spec().budget().epsilon(), plan.spec().budget().delta());
+    }
+
+    /**
+     * Quote: the range finder's share of Hardt–Roth's excess, c·√(m − k)·σ_Y (the projection's noise
+     * scale depends on the private basis and is stated with the result).
+     */
+    @Override
+    public List<ErrorStatement> expectedError(Plan plan) {
+        HardtRothMechanism hr = mechanism(plan);
+        PublicFacts facts = plan.spec().facts();
+        int k = plan.spec().params().integer("k");
+        int l = hr.oversampledRank();
+        int m = Math.toIntExact(facts.publicRows());
+        if (l - k < 2) {
+            return List.of(new ErrorStatement("rangeFinder", "noiseNorm", LowRankAccuracy.gordon(hr.rangeFinderSigma(),
+                    m, l, ResultAccuracy.DEFAULT_LEVEL), ResultAccuracy.DEFAULT_LEVEL, ErrorBasis.BOUND,
+                    "spectral norm of the range finder's noise; Hardt–Roth's error theorem needs ℓ − k ≥ 2"));
+        }
+        double c = Math.sqrt(1 + (double) k / (l - k - 1));
+        return List.of(new ErrorStatement("lowRank", "excessFrobeniusNorm", c * Math.sqrt(m - k) * hr.rangeFinderSigma(),
+                null, ErrorBasis.BOUND, "range-finder part of Hardt–Roth's excess: E‖A − Âₖ‖_F ≤ (c + 1)‖A − Aₖ‖_F + "
+                + "value + 2√(2k)(σₖ₊₁(A) + ‖N‖₂), c = " + c + ", when nothing is pruned"));
+    }
+
+    /**
+     * Result: Hardt–Roth's data-free excess with the released projection-noise bound, when its
+     * theorem applies (nothing pruned, ℓ − k ≥ 2); otherwise the two noise norms only.
+     */
+    @Override
+    public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        Factorization f = ((Release.Factors) release).factorization();
+        double alpha = Accuracies.alpha(level);
+        int l = (Integer) f.facts().get("oversampledRank");
+        int m = f.m();
+        int d = f.d();
+        double sigmaY = (Double) f.facts().get("rangeFinderSigma");
+        double t95 = Math.sqrt(2 * Math.log(4 / 0.05));
+        double t = Math.sqrt(2 * Math.log(4 / alpha));
+        // σ₂·max-scale, released through its 95% bound; restated at the level.
+        double projectionScale = (Double) f.facts().get("projectionNoiseBound95") / (Math.sqrt(l) + Math.sqrt(d) + t95);
+        double projection = projectionScale * (Math.sqrt(l) + Math.sqrt(d) + t);
+        List<ErrorStatement> bounds = new java.util.ArrayList<>();
+        bounds.add(new ErrorStatement("rangeFinder", "noiseNorm", sigmaY * (Math.sqrt(m) + Math.sqrt(l) + t), level,
+                ErrorBasis.BOUND, "spectral norm of the range finder's m × ℓ Gaussian noise"));
+        bounds.add(new ErrorStatement("projection", "noiseNorm", projection, level, ErrorBasis.BOUND,
+                "spectral norm of the projection's ℓ × d Gaussian noise"));
+        boolean applies = f.facts().containsKey("errorBound");
+        if (applies) {
+            bounds.add(LowRankAccuracy.hardtRoth(sigmaY, projection, m, f.k(), l));
+        }
+        return new ResultAccuracy(level, List.of(), bounds, applies ? "Hardt–Roth's bound applies (nothing pruned)"
+                : "entries were pruned or ℓ − k < 2: only the noise norms are stated");
     }
 }

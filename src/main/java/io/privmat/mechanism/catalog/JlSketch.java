@@ -130,4 +130,44 @@ public final class JlSketch extends Described {
         meta.put("b2", p.b2());
         return meta;
     }
+
+    /**
+     * The JL guarantee of every free answer, at probability 1 − ν: |Φ̂ − Φ| ≤ η·Φ + η·A, A the
+     * additive term — the floor W for a directional variance; for the cut of a set of s vertices the
+     * overlay's cut w·s(n − s)/n over (1 − w/n), largest (stated) for a balanced cut, s = n/2, and
+     * smallest for one vertex. The quote shows both, so a small cut's noise is visible before
+     * anything is spent.
+     */
+    @Override
+    public List<ErrorStatement> expectedError(Plan plan) {
+        double eta = (Double) plan.noise().get("eta");
+        double nu = (Double) plan.noise().get("nu");
+        double floor = (Double) plan.noise().get("floor");
+        double level = 1 - nu;
+        if (plan.spec().facts().shape() == DataShape.GRAPH) {
+            int n = plan.spec().facts().cols();
+            double scale = 1 - floor / n;
+            double balanced = floor / n * Math.floor(n / 2.0) * Math.ceil(n / 2.0) / scale;
+            double single = floor / n * (n - 1) / scale;
+            return List.of(new ErrorStatement("cut", "relative", eta, level, ErrorBasis.BOUND,
+                            "|Φ̂ − Φ| ≤ η·Φ + η·w·s(n − s)/n/(1 − w/n) for a set of s vertices (JL, overlay weight w)"),
+                    new ErrorStatement("cut (additive, balanced set)", "absPerAnswer", eta * balanced, level,
+                            ErrorBasis.BOUND, "the additive term η·w·s(n − s)/n/(1 − w/n) at s = n/2: a cut much "
+                            + "smaller than this is not resolved"),
+                    new ErrorStatement("cut (additive, one vertex)", "absPerAnswer", eta * single, level,
+                            ErrorBasis.BOUND, "the additive term at s = 1 (a vertex's degree)"));
+        }
+        return List.of(new ErrorStatement("directionalVariance", "relative", eta, level, ErrorBasis.BOUND,
+                        "|Φ̂ − Φ| ≤ η·(Φ + W) for a unit x (JL, public eigenvalue floor W)"),
+                new ErrorStatement("directionalVariance (additive)", "absPerAnswer", eta * floor, level,
+                        ErrorBasis.BOUND, "the additive term η·W: a directional variance much below it is not "
+                        + "resolved"));
+    }
+
+    /** The sketch is a release: its free answers carry their intervals; the result restates the guarantee. */
+    @Override
+    public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        return new ResultAccuracy(1 - (Double) plan.noise().get("nu"), List.of(), expectedError(plan), "each free "
+                + "answer of the release (/v1/releases) carries its interval at 1 − ν, the sketch's own level");
+    }
 }

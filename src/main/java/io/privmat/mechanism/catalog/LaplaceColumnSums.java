@@ -53,4 +53,26 @@ public final class LaplaceColumnSums extends Described {
                 PrivacyMap.of(new PureDp(budget.epsilon())), noise, Input.COLUMN_SUMS,
                 (data, random) -> new Release.Vector(m.release(data.columnSums(), random)));
     }
+
+    /** Per entry: the discrete Laplace's exact standard deviation and its exact 95% half-width. */
+    @Override
+    public List<ErrorStatement> expectedError(Plan plan) {
+        double b = (Double) plan.noise().get("scale");
+        double g = (Double) plan.noise().get("granularity");
+        return List.of(new ErrorStatement("columnSums", "rmsePerEntry", Accuracies.laplaceSd(b, g), null,
+                        ErrorBasis.EXACT, "discrete Laplace noise of scale b on each sum (≈ √2·b)"),
+                new ErrorStatement("columnSums", "absPerEntry", Accuracies.laplaceHalfWidth(b, g,
+                        ResultAccuracy.DEFAULT_LEVEL), ResultAccuracy.DEFAULT_LEVEL, ErrorBasis.EXACT,
+                        "discrete Laplace quantile (≈ b·ln(1/α)) plus the grid rounding g/2"));
+    }
+
+    /** Each released sum ± the discrete Laplace quantile + g/2; no clamp. */
+    @Override
+    public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        double half = Accuracies.laplaceHalfWidth((Double) plan.noise().get("scale"),
+                (Double) plan.noise().get("granularity"), level);
+        return new ResultAccuracy(level, List.of(IntervalSet.symmetric("columnSums", ErrorBasis.EXACT, level,
+                ((Release.Vector) release).values(), half)), List.of(), "each interval holds on its own at the level; "
+                + "all d at once hold with probability ≥ 1 − d·(1 − level)");
+    }
 }

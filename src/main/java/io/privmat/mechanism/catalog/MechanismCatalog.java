@@ -88,6 +88,21 @@ public final class MechanismCatalog {
         return plan(s.kind(), mechanism, s.budget(), s.params(), s.facts());
     }
 
+    /** What a quote of {@code plan} states about its error (public parameters only). */
+    public List<ErrorStatement> expectedError(Plan plan) {
+        return definition(plan).expectedError(plan);
+    }
+
+    /** The intervals and bounds a result of {@code plan} carries (released values and public parameters only). */
+    public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        return definition(plan).accuracy(plan, release, level);
+    }
+
+    private MechanismDefinition definition(Plan plan) {
+        return find(plan.spec().mechanism())
+                .orElseThrow(() -> new IllegalArgumentException("unknown mechanism " + plan.spec().mechanism()));
+    }
+
     private Plan plan(QueryKind kind, MechanismDefinition mechanism, Budget budget, @Nullable Map<String, ?> rawParams,
             PublicFacts facts) {
         if (!mechanism.kinds().contains(kind)) {

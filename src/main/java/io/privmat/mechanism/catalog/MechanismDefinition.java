@@ -79,4 +79,25 @@ public interface MechanismDefinition {
      * @throws PlanningException for parameters that are invalid on these facts
      */
     Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts);
+
+    /**
+     * The error a release of {@code plan} will have, known before anything is spent: computed from
+     * the plan's public parameters only (budget, validated parameters, public facts, noise facts),
+     * per entry, per query or in a matrix norm as the mechanism's theory gives it, at
+     * {@link ResultAccuracy#DEFAULT_LEVEL} where it is a probability statement. Quotes show it.
+     * Every catalogue value states at least one (the mechanism contract tests require it); the
+     * default states none so that a value written elsewhere compiles and is caught by those tests.
+     */
+    default List<ErrorStatement> expectedError(Plan plan) {
+        return List.of();
+    }
+
+    /**
+     * The intervals and error bounds of one release of {@code plan} at {@code level}: a function of
+     * the released values and the plan's public parameters only (never of the data), each interval
+     * containing its estimate. Results carry it. Required like {@link #expectedError}.
+     */
+    default ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        return new ResultAccuracy(level, List.of(), List.of(), "not stated");
+    }
 }

@@ -70,4 +70,21 @@ public final class NoisyPower extends Described {
                         ? np.release(data.gramOperator(d, iterations), random)
                         : np.release(data.gram(false).gram(), random), kind));
     }
+
+    /** Hardt–Price's numerator 5·max‖Gₗ‖₂ ({@link LowRankAccuracy}). */
+    @Override
+    public List<ErrorStatement> expectedError(Plan plan) {
+        return List.of(statement(plan, ResultAccuracy.DEFAULT_LEVEL));
+    }
+
+    private static ErrorStatement statement(Plan plan, double level) {
+        return LowRankAccuracy.noisyPower((Double) plan.noise().get("sigma"), plan.spec().facts().cols(),
+                plan.spec().params().integer("k"), (Integer) plan.noise().get("iterations"), level);
+    }
+
+    @Override
+    public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        return new ResultAccuracy(level, List.of(), List.of(statement(plan, level)), "the subspace error is this "
+                + "value divided by the (unknown) eigengap λₖ − λₖ₊₁ of XᵀX, once the iterations suffice");
+    }
 }

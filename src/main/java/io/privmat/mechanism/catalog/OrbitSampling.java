@@ -56,4 +56,39 @@ public final class OrbitSampling extends Described {
         return new Plan(spec(kind, budget, params, facts), PrivacyMap.of(orbit.privacyLoss()), noise, Input.GRAM,
                 (data, random) -> LowRanks.factors(orbit.release(data.gram(false).gram(), upper, random), kind));
     }
+
+    private static OrbitSamplingMechanism mechanism(Plan plan) {
+        PublicFacts facts = plan.spec().facts();
+        return OrbitSamplingMechanism.of(facts.cols(), plan.spec().params().integer("k"), facts.rowNormBound(),
+                facts.relation(), plan.spec().budget().epsilon(),
+                OrbitSamplingMechanism.Spectrum.valueOf(plan.spec().params().name("spectrum")));
+    }
+
+    private static double eigenHalf(OrbitSamplingMechanism m, PublicFacts facts, double level) {
+        double unit = m.normalisedEigenvalues() ? facts.rowNormBound() * facts.rowNormBound() : 1;
+        return Samplings.eigenvalueHalf(m.eigenvalueNoise(), unit, facts.cols(), level);
+    }
+
+    /**
+     * The released s are roots of Laplace-noised eigenvalues of XᵀX: their squares are within the
+     * eigenvalue bound; the subspace's captured-variance gap as for eigenvector sampling ({@link Samplings}).
+     */
+    @Override
+    public List<ErrorStatement> expectedError(Plan plan) {
+        PublicFacts facts = plan.spec().facts();
+        OrbitSamplingMechanism m = mechanism(plan);
+        return Samplings.quote(facts.cols(), plan.spec().params().integer("k"),
+                eigenHalf(m, facts, ResultAccuracy.DEFAULT_LEVEL), m.binghamParameter(), "singularValuesSquared");
+    }
+
+    @Override
+    public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        PublicFacts facts = plan.spec().facts();
+        OrbitSamplingMechanism m = mechanism(plan);
+        double[] s = ((Release.Factors) release).factorization().s();
+        double half = eigenHalf(m, facts, level);
+        return Samplings.result(Samplings.eigenIntervals("singularValues", s, half, Covariances.upper(facts), true,
+                level), half, facts.cols(), plan.spec().params().integer("k"),
+                m.binghamParameter(), level);
+    }
 }

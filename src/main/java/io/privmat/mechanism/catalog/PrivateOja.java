@@ -71,4 +71,29 @@ public final class PrivateOja extends Described {
                         ? oja.release(data.gramOperator(d, iterations), random)
                         : oja.release(data.gram(false).gram(), random), kind));
     }
+
+    private static ErrorStatement statement(Plan plan, double level) {
+        PublicFacts facts = plan.spec().facts();
+        Budget budget = plan.spec().budget();
+        int iterations = (Integer) plan.noise().get("iterations");
+        double stepSize = (Double) plan.noise().get("stepSize");
+        double b = facts.rowNormBound();
+        PrivateOjaMechanism oja = budget.isRho()
+                ? PrivateOjaMechanism.forRho(facts.cols(), iterations, stepSize, b, budget.rhoDown())
+                : PrivateOjaMechanism.forApproxDp(facts.cols(), iterations, stepSize, b, budget.epsilonDown(),
+                        budget.deltaDown());
+        return LowRankAccuracy.oja(oja.sigma(), facts.cols(), iterations, level);
+    }
+
+    /** The noise of every step at once ({@link LowRankAccuracy}); the subspace error is measured in the docs. */
+    @Override
+    public List<ErrorStatement> expectedError(Plan plan) {
+        return List.of(statement(plan, ResultAccuracy.DEFAULT_LEVEL));
+    }
+
+    @Override
+    public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        return new ResultAccuracy(level, List.of(), List.of(statement(plan, level)), "a bound on the noise only: "
+                + "private Oja has no data-free subspace bound; docs/accuracy/intervals.md gives its measured error");
+    }
 }

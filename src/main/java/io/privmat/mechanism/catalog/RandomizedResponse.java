@@ -62,4 +62,18 @@ public final class RandomizedResponse extends Described {
         return new Plan(spec(kind, budget, params, facts), PrivacyMap.calibrated(rr.privacyLoss(), budget), noise,
                 Input.ROW_STREAM, (data, random) -> LowRanks.factors(rr.release(data.rows(2), random), kind));
     }
+
+    /** Weyl bounds from the noise's spectral norm ({@link LowRankAccuracy}). */
+    @Override
+    public List<ErrorStatement> expectedError(Plan plan) {
+        PublicFacts facts = plan.spec().facts();
+        return LowRankAccuracy.randomizedResponse((Double) plan.noise().get("sigma"), Math.toIntExact(facts.publicRows()),
+                facts.cols(), ResultAccuracy.DEFAULT_LEVEL);
+    }
+
+    @Override
+    public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        return LowRankAccuracy.randomizedResponse(((Release.Factors) release).factorization(),
+                (Double) plan.noise().get("sigma"), level);
+    }
 }

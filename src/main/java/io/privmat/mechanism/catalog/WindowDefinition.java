@@ -267,4 +267,44 @@ public abstract class WindowDefinition extends Described {
         }
         return meta;
     }
+
+    /**
+     * The window noise E is distributed as (G + Gᵀ)/2 with σ² = τ², τ² the variance of xᵀEx for a
+     * unit x (fullWindowNoiseVariance for the first full window): COVARIANCE and PCA state its
+     * Frobenius RMS and spectral bound ({@link Covariances#gramQuote}); SKETCH, each free
+     * directional variance within z_{ν/2}·τ (exact for the Gaussian noise, plus grid rounding).
+     */
+    @Override
+    public List<ErrorStatement> expectedError(Plan plan) {
+        double tau = Math.sqrt((Double) plan.noise().get("fullWindowNoiseVariance"));
+        double nu = (Double) plan.noise().get("nu");
+        int d = plan.spec().facts().cols();
+        if (plan.spec().kind() == QueryKind.SKETCH) {
+            return List.of(new ErrorStatement("directionalVariance", "absPerAnswer",
+                    io.privmat.mechanism.analytics.Tails.normalUpper(nu / 2) * tau, 1 - nu, ErrorBasis.EXACT,
+                    "xᵀEx ~ N(0, τ²) for a unit x, first full window (plus grid rounding)"));
+        }
+        int k = plan.spec().params().optionalInteger("k") == null ? d : plan.spec().params().integer("k");
+        return Covariances.gramQuote(plan.spec().kind(), k, Accuracies.symmetricGaussianSpectral(tau, d, 0,
+                ResultAccuracy.DEFAULT_LEVEL), Accuracies.symmetricGaussianFrobeniusRms(tau, d), null, ErrorBasis.EXACT,
+                "window noise ~ (G + Gᵀ)/2 with σ² = τ² (first full window; grid rounding excluded)");
+    }
+
+    /** From the release's own τ² and rounding bound (its metadata); as {@link #expectedError} otherwise. */
+    @Override
+    public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        if (release instanceof Release.Covariance c) {
+            double tau = Math.sqrt(((Number) c.storableMeta().get("noiseVariance")).doubleValue());
+            double rounding = ((Number) c.storableMeta().get("roundingBound")).doubleValue();
+            int d = c.result().d();
+            Object rows = c.storableMeta().get("windowRows");
+            double b2 = ((Number) c.storableMeta().get("b2")).doubleValue();
+            double upper = rows == null ? Double.POSITIVE_INFINITY : ((Number) rows).doubleValue() * b2;
+            return Covariances.gramResult(c, level, Accuracies.symmetricGaussianSpectral(tau, d, 2 * rounding, level),
+                    Accuracies.symmetricGaussianFrobenius(tau, d, 2 * rounding, level), upper,
+                    "window noise ~ (G + Gᵀ)/2, σ² = τ²");
+        }
+        return new ResultAccuracy(level, List.of(), expectedError(plan), "each free answer of the window release "
+                + "carries its interval at 1 − ν");
+    }
 }

@@ -84,4 +84,64 @@ public final class Wishart extends Described {
         meta.put("nu", nu);
         return meta;
     }
+
+    private static double[] noiseBounds(Plan plan, double level) {
+        PublicFacts facts = plan.spec().facts();
+        int d = facts.cols();
+        long k = ((Number) plan.noise().get("degreesOfFreedom")).longValue();
+        double b2 = facts.rowNormBound() * facts.rowNormBound();
+        double g = granularity(plan);
+        double spectral = Accuracies.wishartSpectral(k, d, b2, g, level);
+        return new double[] {spectral, Math.sqrt(d) * spectral};
+    }
+
+    /**
+     * COVARIANCE and PCA: the centred noise W − k·B²·I has Frobenius RMS B²·√(k·d(d+1)) (exact) and
+     * the spectral bound of {@link Accuracies#wishartSpectral}; SKETCH: each free directional
+     * variance xᵀĈx − k·B² is within B²(2√(k·t) + 2t) + d·g/2 at probability 1 − ν, t = ln(2/ν)
+     * (Laurent–Massart on xᵀWx ~ B²·χ²_k).
+     */
+    @Override
+    public List<ErrorStatement> expectedError(Plan plan) {
+        PublicFacts facts = plan.spec().facts();
+        int d = facts.cols();
+        long k = ((Number) plan.noise().get("degreesOfFreedom")).longValue();
+        double b2 = facts.rowNormBound() * facts.rowNormBound();
+        if (plan.spec().kind() == QueryKind.SKETCH) {
+            return List.of(sketchAnswer(plan, k, b2, d));
+        }
+        double[] b = noiseBounds(plan, ResultAccuracy.DEFAULT_LEVEL);
+        int rank = plan.spec().params().optionalInteger("k") == null ? d : plan.spec().params().integer("k");
+        return Covariances.gramQuote(plan.spec().kind(), rank, b[0], Accuracies.wishartFrobeniusRms(k, d, b2), null,
+                ErrorBasis.EXACT, "W − k·B²·I, W ~ Wishart_d(B²·I, k)");
+    }
+
+    private static ErrorStatement sketchAnswer(Plan plan, long k, double b2, int d) {
+        double nu = ((Number) plan.noise().get("nu")).doubleValue();
+        double t = Math.log(2 / nu);
+        double half = b2 * (2 * Math.sqrt(k * t) + 2 * t) + granularity(plan) / 2 * d;
+        return new ErrorStatement("directionalVariance", "absPerAnswer", half, 1 - nu, ErrorBasis.BOUND,
+                "xᵀWx ~ B²·χ²_k for a unit x (Laurent–Massart), plus the grid rounding");
+    }
+
+    @Override
+    public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+        if (release instanceof Release.Sketch) {
+            PublicFacts facts = plan.spec().facts();
+            long k = ((Number) plan.noise().get("degreesOfFreedom")).longValue();
+            return new ResultAccuracy(level, List.of(), List.of(sketchAnswer(plan, k,
+                    facts.rowNormBound() * facts.rowNormBound(), facts.cols())), "the release answers directional "
+                    + "variances for free (/v1/releases); each answer carries its interval at 1 − ν");
+        }
+        double[] b = noiseBounds(plan, level);
+        return Covariances.gramResult((Release.Covariance) release, level, b[0], b[1],
+                Covariances.upper(plan.spec().facts()), "W − k·B²·I");
+    }
+
+    /** The grid of the plan's Wishart release (a public function of B). */
+    private static double granularity(Plan plan) {
+        PublicFacts facts = plan.spec().facts();
+        return WishartMechanism.of(facts.cols(), facts.rowNormBound(), plan.spec().budget().epsilon(),
+                plan.spec().budget().delta()).granularity();
+    }
 }

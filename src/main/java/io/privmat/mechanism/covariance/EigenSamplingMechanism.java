@@ -74,6 +74,22 @@ public final class EigenSamplingMechanism {
         return k * BinghamAcceptance.FAILURE_BOUND;
     }
 
+    /**
+     * The eigenvalue noise, in the units of XᵀX/B² (multiply its scale and granularity by B² for
+     * those of XᵀX): discrete Laplace of scale b on each of the d eigenvalues.
+     */
+    public LaplaceVectorMechanism eigenvalueNoise() {
+        return eigenvalueNoise;
+    }
+
+    /**
+     * β of each step's Bingham draw ∝ exp(β·uᵀC_i u), in the units of XᵀX/B²: ε/(4(k + 1)). Public;
+     * the accuracy statements use it (the captured-variance gap of one draw is ≈ χ²_{q−1}/(2β)).
+     */
+    public double binghamParameter() {
+        return share / 4;
+    }
+
     public PureDp privacyLoss() {
         return new PureDp(epsilon);
     }

@@ -113,6 +113,21 @@ public final class HardtRothMechanism {
         return new Zcdp(Decimals.exact(Math.nextUp(rhoPerStep)));
     }
 
+    /**
+     * σ_Y of the range finder's noise: (2B(√ℓ + √(2 ln(1/δ₀))))·σ* on the grid; public, the same value
+     * the release uses (its facts' {@code rangeFinderSigma}).
+     */
+    public double rangeFinderSigma() {
+        double twoB = 2 * rowBound * (1 + 0x1p-40);
+        double delta1 = twoB * (Math.sqrt(l) + Math.sqrt(2 * Math.log(1 / delta0)));
+        return GridNoise.gaussian(delta1, delta1 * unitSigma, (long) m * l).sigma();
+    }
+
+    /** ℓ = min(d, k + oversampling). */
+    public int oversampledRank() {
+        return l;
+    }
+
     /** The probability δ/4 (exact) that Ω's norm bound fails, charged as δ on top of the two steps. */
     public BigDecimal projectionFailureProbability() {
         return delta0Exact;

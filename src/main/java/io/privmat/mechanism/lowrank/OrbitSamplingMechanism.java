@@ -98,6 +98,32 @@ public final class OrbitSamplingMechanism {
         return (spectrum == Spectrum.PEELING ? k : 1) * io.privmat.mechanism.covariance.BinghamAcceptance.FAILURE_BOUND;
     }
 
+    /** PROJECTION: the eigenvalue noise on XᵀX (discrete Laplace, ε/4); PEELING uses eigenvector sampling's. */
+    public LaplaceVectorMechanism eigenvalueNoise() {
+        return spectrum == Spectrum.PEELING ? EigenSamplingMechanism.of(d, k, rowBound, relation, epsilon)
+                .eigenvalueNoise() : LaplaceVectorMechanism.of(Sensitivities.eigenvaluesL1(rowBound, relation),
+                        Math.nextDown(epsilon.doubleValue() / 4), d);
+    }
+
+    /**
+     * β of the subspace draw ∝ exp(β·tr(UᵀMU)) on M = XᵀX: ε₂/(2B²) for PROJECTION; for PEELING each
+     * step's ε/(4(k + 1)) on XᵀX/B², i.e. ε/(4(k + 1)B²) on XᵀX.
+     */
+    public double binghamParameter() {
+        double b2 = rowBound * rowBound;
+        if (spectrum == Spectrum.PEELING) {
+            return EigenSamplingMechanism.of(d, k, rowBound, relation, epsilon).binghamParameter() / b2;
+        }
+        double eps = epsilon.doubleValue();
+        double eps1 = Math.nextDown(eps / 4);
+        return Math.nextDown(eps - eps1) * (1 - 1e-12) / (2 * Math.nextUp(b2 * (1 + 0x1p-39)));
+    }
+
+    /** Whether the eigenvalue noise is in the units of XᵀX/B² (PEELING) rather than of XᵀX. */
+    public boolean normalisedEigenvalues() {
+        return spectrum == Spectrum.PEELING;
+    }
+
     public PureDp privacyLoss() {
         return new PureDp(epsilon);
     }

@@ -61,6 +61,11 @@ public final class PrivateOjaMechanism {
         return plan.loss();
     }
 
+    /** σ of each step's noise vector. */
+    public double sigma() {
+        return plan.sigma();
+    }
+
     public int iterations() {
         return iterations;
     }

@@ -56,7 +56,7 @@ public final class WindowAnswers {
         }
         double estimate = quadratic(release.window(), d, x);
         double half = upperQuantile(nu / 2) * Math.sqrt(release.noiseVariance()) * l2 + release.roundingBound() * l1 * l1;
-        return new Interval(estimate, Math.max(0, estimate - half), Math.max(0, estimate + half));
+        return Interval.nonNegative(estimate, half);
     }
 
     /**
@@ -99,7 +99,7 @@ public final class WindowAnswers {
         double estimate = quadratic(release.window(), n, indicator);
         double half = upperQuantile(nu / 2) * Math.sqrt(release.noiseVariance()) * size
                 + release.roundingBound() * (double) size * size;
-        return new Interval(estimate, Math.max(0, estimate - half), Math.max(0, estimate + half));
+        return Interval.nonNegative(estimate, half);
     }
 
     static double quadratic(double[] m, int d, double[] x) {

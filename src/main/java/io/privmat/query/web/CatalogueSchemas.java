@@ -316,6 +316,7 @@ class CatalogueSchemas {
                 .addProperty("queryKind", new StringSchema()._enum(List.of("COVARIANCE", "PCA", "SKETCH")))
                 .addProperty("firstStreamBlock", new IntegerSchema().format("int64"))
                 .addProperty("subscription", new StringSchema()));
+        accuracy(schemas);
         ComposedSchema result = new ComposedSchema();
         Discriminator discriminator = new Discriminator().propertyName("kind");
         kinds.forEach((name, schema) -> {
@@ -344,7 +345,29 @@ class CatalogueSchemas {
         s.addProperty("rowNormBound", new NumberSchema());
         s.addProperty("loss", new Schema<>().$ref(REF + "Loss"));
         s.addProperty("noise", new Schema<>().$ref(REF + FactVocabulary.NOISE.name()));
+        s.addProperty("accuracy", new Schema<>().$ref(REF + "ResultAccuracy"));
         s.required(new ArrayList<>(List.of("jobId", "datasetId", "kind", "mechanism", "loss")));
         return s;
+    }
+
+    /** The accuracy a result carries ({@code io.privmat.mechanism.catalog.ResultAccuracy}). */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static void accuracy(Map<String, Schema> schemas) {
+        ArraySchema vector = new ArraySchema().items(new NumberSchema());
+        List<String> bases = java.util.Arrays.stream(io.privmat.mechanism.catalog.ErrorBasis.values()).map(Enum::name)
+                .toList();
+        schemas.put("IntervalSet", new ObjectSchema().description("Intervals for the entries of one released "
+                + "quantity, each holding with probability ≥ level on its own; each contains its estimate (clamped "
+                + "as `clamp` says where the truth is non-negative)")
+                .addProperty("quantity", new StringSchema()).addProperty("basis", new StringSchema()._enum(bases))
+                .addProperty("level", new NumberSchema()).addProperty("estimate", vector)
+                .addProperty("lower", vector).addProperty("upper", vector).addProperty("clamp", new StringSchema()));
+        schemas.put("ResultAccuracy", new ObjectSchema().description("Intervals and error bounds of the result at "
+                + "`level`, computed from the released values and public parameters only "
+                + "(docs/accuracy/intervals.md)")
+                .addProperty("level", new NumberSchema())
+                .addProperty("intervals", new ArraySchema().items(new Schema<>().$ref(REF + "IntervalSet")))
+                .addProperty("bounds", new ArraySchema().items(new Schema<>().$ref(REF + "ErrorStatement")))
+                .addProperty("note", new StringSchema()));
     }
 }

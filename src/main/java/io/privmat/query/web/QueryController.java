@@ -3,6 +3,7 @@ package io.privmat.query.web;
 import io.privmat.problem.PrivmatException;
 import io.privmat.job.JobView;
 import io.privmat.ledger.TrackView;
+import io.privmat.mechanism.catalog.ErrorStatement;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.query.QueryRequest;
 import io.privmat.query.QueryService;
@@ -14,6 +15,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.math.BigDecimal;
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -71,7 +73,7 @@ class QueryController {
         return new QuoteView(q.plan().spec().kind().name(), q.plan().spec().mechanism(), q.accounting(), TrackView.of(q.cost(), mode),
                 q.admissible(), TrackView.of(q.remaining(), mode),
                 q.remainingAfter() == null ? null : TrackView.of(q.remainingAfter(), mode),
-                q.largestPureEpsilonAfter(), q.plan().noise());
+                q.largestPureEpsilonAfter(), q.plan().noise(), q.expectedError());
     }
 
     /** A quote. */
@@ -83,5 +85,9 @@ class QueryController {
             @Schema(description = "Remaining after this query (absent if not admissible)") @Nullable TrackView remainingAfter,
             @Schema(description = "Largest epsilon of one more pure-DP query after this one") @Nullable BigDecimal
                     largestPureEpsilonAfter,
-            @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Map<String, Object> noise) {}
+            @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Map<String, Object> noise,
+            @Schema(description = "The error the result will have, from the public parameters only: per entry, per "
+                    + "query or in a matrix norm, at the stated level (null level: a root-mean-square error), with "
+                    + "its basis (EXACT, BOUND, ASYMPTOTIC, EMPIRICAL); docs/accuracy/intervals.md")
+                    List<ErrorStatement> expectedError) {}
 }
