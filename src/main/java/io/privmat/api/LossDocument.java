@@ -20,14 +20,18 @@ public record LossDocument(
     /** One privacy loss: its notion and the parameters that notion has. */
     @Schema(name = "PrivacyLoss", description = "A privacy loss. pure-DP and bounded-range: epsilon; approx-DP: "
             + "epsilon and delta; zCDP: rho; approx-zCDP: rho and delta; Gaussian: l2Sensitivity, sigma, rho and mu "
-            + "(Gaussian differential privacy)")
+            + "(Gaussian differential privacy); Gaussian-composition: rho, mu = sqrt(2 rho) and parts (several "
+            + "Gaussian releases composed, exactly mu-GDP)")
     public record PrivacyLossView(
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = {"pure-DP", "approx-DP", "zCDP",
-                "approx-zCDP", "bounded-range", "Gaussian"}) String notion,
+                "approx-zCDP", "bounded-range", "Gaussian", "Gaussian-composition"}) String notion,
             @Nullable BigDecimal epsilon,
             @Nullable BigDecimal delta,
             @Nullable BigDecimal rho,
             @Schema(description = "Gaussian: L2 sensitivity of the released statistic") @Nullable Double l2Sensitivity,
             @Schema(description = "Gaussian: standard deviation of the noise") @Nullable Double sigma,
-            @Schema(description = "Gaussian: mu of mu-GDP (l2Sensitivity / sigma)") @Nullable Double mu) {}
+            @Schema(description = "Gaussian: mu of mu-GDP (l2Sensitivity / sigma); Gaussian-composition: "
+                    + "sqrt(2 rho)") @Nullable Double mu,
+            @Schema(description = "Gaussian-composition: the number of Gaussian releases composed")
+            @Nullable Integer parts) {}
 }

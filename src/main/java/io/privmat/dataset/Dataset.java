@@ -2,6 +2,7 @@ package io.privmat.dataset;
 
 import io.privmat.privacy.Budget;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -34,4 +35,5 @@ public record Dataset(
         Budget budget,
         Instant createdAt,
         @Nullable Instant uploadedAt,
-        @Nullable DatasetSchema schema) {}
+        @Nullable DatasetSchema schema,
+        @Nullable List<String> columnLabels) {}

@@ -73,7 +73,7 @@ public class DatasetService implements DatasetRows {
         Dataset dataset = request.schema() instanceof ExternalSchema e ? external(request, e, createdAt)
                 : new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
                 request.rowNormBound(), streamCols == null ? DatasetStatus.EMPTY : DatasetStatus.READY, none, streamCols,
-                none, none, null, null, null, request.budget(), createdAt, null, request.schema());
+                none, none, null, null, null, request.budget(), createdAt, null, request.schema(), null);
         List<String> vertices = request.vertexLabels();
         // The declared universe is written with the dataset: ids 0..N−1 in declared order, fixed
         // before any edge is seen (docs/adr/0006-privacy-hardening.md). Listeners of DatasetCreated
@@ -113,7 +113,7 @@ public class DatasetService implements DatasetRows {
         }
         return new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
                 request.rowNormBound(), DatasetStatus.READY, schema.declaredRows(), (long) schema.d(), null, null,
-                schema.format().name(), null, null, request.budget(), createdAt, null, schema);
+                schema.format().name(), null, null, request.budget(), createdAt, null, schema, null);
     }
 
     /**
@@ -248,6 +248,9 @@ public class DatasetService implements DatasetRows {
                 UploadStats stats = ingester.ingest(dataset, format, header, received);
                 repository.markReady(id, stats.rows(), stats.cols(), stats.nnz(), stats.clippedRows(), stats.format(),
                         stats.storage(), stats.bytes(), clock.instant());
+                if (stats.columnLabels() != null && dataset.kind() == DatasetKind.MATRIX) {
+                    repository.setColumnLabels(id, stats.columnLabels());
+                }
                 // Shape only: never values.
                 log.info("dataset {} uploaded: {} x {}, {} bytes as {}", id, stats.rows(), stats.cols(),
                         stats.bytes(), stats.format());

@@ -48,7 +48,7 @@ public final class BasicFilter implements BudgetFilter {
         } else if (loss instanceof ApproxDp a) {
             return Tracks.ofEpsilon(a.epsilon(), a.delta());
         }
-        // Zcdp, ApproxZcdp and GaussianLoss have no single (ε, δ).
+        // Zcdp, ApproxZcdp, GaussianLoss and GaussianComposition have no single (ε, δ).
         throw new IncompatibleLossException(mode, loss, mode == AccountingMode.PURE
                 ? "it is not pure epsilon-DP" : "state the (epsilon, delta) the mechanism was calibrated to");
     }

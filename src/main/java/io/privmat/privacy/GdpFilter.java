@@ -5,19 +5,26 @@ import java.math.BigDecimal;
 /**
  * The Gaussian-DP filter (docs/adr/0007-gdp-accounting.md; docs/accounting.md §3).
  *
- * <p>At creation μ_B is the largest μ whose exact μ-GDP privacy curve satisfies δ(ε_B) ≤ δ_B
+ * <p>At creation μ_B is the largest μ whose exact μ-GDP privacy curve satisfies δ(ε_B) ≤ δ_B − δ_s
  * (Dong, Roth, Su 2022, Corollary 2.13; {@link Conversions#gdpDelta}, an upper bound, so μ_B is
- * rounded down). A charge of μ-GDP is admitted iff Σμ_i² ≤ μ_B². Smith and Thakurta (2022,
- * arXiv:2210.17520, "Fully adaptive composition for Gaussian differential privacy") prove that this
- * stopping rule is a valid μ_B-GDP filter when each μ_i is chosen adaptively, with the same
- * parameter as non-adaptive composition; hence the interaction is (ε_B, δ_B)-DP. For Gaussian
- * mechanisms it is exact: one Gaussian query calibrated to (ε_B, δ_B) takes the whole budget, and
- * k Gaussian queries take exactly what their non-adaptive composition takes.
+ * rounded down), with δ_s = {@link #GRID_DELTA_SLACK} set aside for the discrete Gaussian's
+ * mixture remainder (below). A charge of μ-GDP is admitted iff Σμ_i² ≤ μ_B². Smith and Thakurta
+ * (2022, arXiv:2210.17520, "Fully adaptive composition for Gaussian differential privacy") prove
+ * that this stopping rule is a valid μ_B-GDP filter when each μ_i is chosen adaptively;
+ * docs/accounting.md §3 writes out a self-contained proof sketch (each step is a post-processing of
+ * a Brownian increment of length μ_i², so the stopped transcript is a post-processing of a Brownian
+ * motion with drift observed up to time μ_B²). Hence the interaction is (ε_B, δ_B)-DP.
  *
  * <p>The sum is kept on the ρ track as μ²/2 (for a Gaussian mechanism this equals its zCDP ρ =
  * Δ²/2σ²), so the ledger needs no new column; the cap is μ_B²/2. Per-loss charges:
  * <ul>
- *   <li>{@link GaussianLoss} (Δ, σ): exactly μ = Δ/σ-GDP (DRS Theorem 2.7) — μ²/2;</li>
+ *   <li>{@link GaussianLoss} (Δ, σ) and {@link GaussianComposition} (Σρ_i): μ²/2 = ρ times
+ *       the grid margin 2²⁰/(2²⁰ − 1). The released noise is a discrete Gaussian on a grid
+ *       with σ ≥ 2¹² grid steps (io.privmat.mechanism.noise.GridNoise), which is not exactly
+ *       Δ/σ-GDP (its δ(ε) exceeds the continuous one by a few per cent at small σ); it is, up to a
+ *       data-independent remainder of weight below 10⁻¹¹⁰, a post-processing of the continuous
+ *       Gaussian with σ² − 16 grid steps² (docs/accounting.md §1, "discrete Gaussian"), hence the
+ *       margin on μ² and the slack δ_s on δ_B;</li>
  *   <li>{@link PureDp} ε: ε-DP implies μ-GDP with μ = 2Φ⁻¹(e^ε/(1+e^ε)) (the trade-off curve of
  *       ε-DP is piecewise linear through (0, 1), (1/(1+e^ε), 1/(1+e^ε)) and (1, 0); the convex
  *       Gaussian curve G_μ through that corner lies below both chords), computed as an upper
@@ -31,13 +38,28 @@ import java.math.BigDecimal;
  */
 public final class GdpFilter implements BudgetFilter {
 
+    /**
+     * 2²⁰/(2²⁰ − 1): the factor on μ² for a discrete Gaussian with σ ≥ 2¹² grid steps, i.e.
+     * σ²/(σ² − 16) at most (docs/accounting.md §1).
+     */
+    public static final BigDecimal GRID_MARGIN_NUMERATOR = BigDecimal.valueOf(1L << 20);
+    /** Denominator of the grid margin 2²⁰/(2²⁰ − 1). */
+    public static final BigDecimal GRID_MARGIN_DENOMINATOR = BigDecimal.valueOf((1L << 20) - 1);
+    /**
+     * δ_s = 10⁻⁵⁵, taken off δ_B before μ_B is computed: it bounds (1 + e^ε_B) times the total weight
+     * of the discrete Gaussians' mixture remainders over any admissible session (docs/accounting.md §1).
+     */
+    public static final BigDecimal GRID_DELTA_SLACK = new BigDecimal("1e-55");
+
     private final Budget budget;
     private final double muBudget;
     private final Tracks capacity;
 
     GdpFilter(Budget budget) {
         this.budget = budget;
-        this.muBudget = largestMu(Decimals.toDoubleDown(budget.epsilon()), Decimals.toDoubleDown(budget.delta()));
+        BigDecimal usable = budget.delta().subtract(GRID_DELTA_SLACK);
+        this.muBudget = usable.signum() <= 0 ? 0
+                : largestMu(Decimals.toDoubleDown(budget.epsilon()), Decimals.toDoubleDown(usable));
         BigDecimal mu = Decimals.exact(muBudget);
         this.capacity = Tracks.ofRho(mu.multiply(mu).divide(BigDecimal.valueOf(2), Decimals.DOWN_SHORT),
                 BigDecimal.ZERO);
@@ -62,7 +84,9 @@ public final class GdpFilter implements BudgetFilter {
     public Tracks cost(PrivacyLoss loss) {
         // Java 17 has no pattern switch; this chain is exhaustive over the sealed PrivacyLoss.
         if (loss instanceof GaussianLoss g) {
-            return Tracks.ofRho(g.rho(), BigDecimal.ZERO);
+            return Tracks.ofRho(gridMargin(g.rho()), BigDecimal.ZERO);
+        } else if (loss instanceof GaussianComposition c) {
+            return Tracks.ofRho(gridMargin(c.rho()), BigDecimal.ZERO);
         } else if (loss instanceof PureDp p) {
             return Tracks.ofRho(halfSquareUp(pureToMu(Decimals.toDoubleUp(p.epsilon()))), BigDecimal.ZERO);
         } else if (loss instanceof BoundedRangeDp b) {
@@ -80,7 +104,7 @@ public final class GdpFilter implements BudgetFilter {
             return new ApproxDp(BigDecimal.ZERO, BigDecimal.ZERO);
         }
         double mu = Math.nextUp(Math.sqrt(2 * Decimals.toDoubleUp(spent.rho())));
-        double epsilon = Conversions.gdpEpsilon(mu, Decimals.toDoubleDown(budget.delta()));
+        double epsilon = Conversions.gdpEpsilon(mu, Decimals.toDoubleDown(budget.delta().subtract(GRID_DELTA_SLACK)));
         BigDecimal eps = Decimals.exact(epsilon).round(Decimals.UP_SHORT);
         // The filter certifies (ε_B, δ_B) for whatever it admitted; the conversion above may round past it.
         return new ApproxDp(eps.min(budget.epsilon()), budget.delta());
@@ -155,6 +179,11 @@ public final class GdpFilter implements BudgetFilter {
         double value = StandardNormal.logCdf(-mu / 2);
         // Φ is evaluated to ~1e-13 relative (see Conversions.gdpDelta): demand that much slack.
         return value + 1e-12 * (1 + Math.abs(value)) <= target;
+    }
+
+    /** ρ·2²⁰/(2²⁰ − 1), rounded up: μ²/2 of a grid discrete Gaussian (see the class comment). */
+    static BigDecimal gridMargin(BigDecimal rho) {
+        return rho.multiply(GRID_MARGIN_NUMERATOR).divide(GRID_MARGIN_DENOMINATOR, Decimals.UP);
     }
 
     private static BigDecimal halfSquareUp(double mu) {

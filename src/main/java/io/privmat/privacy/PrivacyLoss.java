@@ -8,7 +8,7 @@ package io.privmat.privacy;
  * A loss says nothing about the neighbouring relation; the mechanism that states it does.
  */
 public sealed interface PrivacyLoss
-        permits PureDp, ApproxDp, Zcdp, ApproxZcdp, GaussianLoss, BoundedRangeDp {
+        permits PureDp, ApproxDp, Zcdp, ApproxZcdp, GaussianLoss, GaussianComposition, BoundedRangeDp {
 
     /** A short stable name of the privacy notion, e.g. {@code "zCDP"}. */
     String notion();

@@ -16,7 +16,8 @@ import java.math.BigDecimal;
  * Wu, ICML 2023, the approximate-zCDP filter; OpenDP cites the same theorem). The stopped
  * interaction is therefore (ε_B, δ_conv + δ_apx)-DP (CKS20 Proposition 12 for the conversion).
  * Per-loss charges: pure ε ↦ ε²/2 (BS16 Prop 1.4); bounded range ε ↦ ε²/8 (Cesar–Rogers 2021);
- * Gaussian ↦ Δ²/2σ² (BS16 Prop 1.6); (ε, δ) ↦ (ε²/2, δ) (BS16 Def 8.1; docs/accounting.md §4).
+ * Gaussian ↦ Δ²/2σ² (BS16 Prop 1.6), a Gaussian composition ↦ its Σρ_i; (ε, δ) ↦ (ε²/2, δ) (BS16
+ * Def 8.1; docs/accounting.md §4).
  */
 public final class ZcdpFilter implements BudgetFilter {
 
@@ -69,6 +70,8 @@ public final class ZcdpFilter implements BudgetFilter {
             return Tracks.ofRho(a.rho(), a.delta());
         } else if (loss instanceof GaussianLoss g) {
             return Tracks.ofRho(g.rho(), BigDecimal.ZERO);
+        } else if (loss instanceof GaussianComposition c) {
+            return Tracks.ofRho(c.rho(), BigDecimal.ZERO);
         } else if (loss instanceof ApproxDp a) {
             return Tracks.ofRho(Decimals.halfSquareUp(a.epsilon()), a.delta());
         }

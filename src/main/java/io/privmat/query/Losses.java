@@ -3,6 +3,7 @@ package io.privmat.query;
 import io.privmat.privacy.ApproxDp;
 import io.privmat.privacy.ApproxZcdp;
 import io.privmat.privacy.BoundedRangeDp;
+import io.privmat.privacy.GaussianComposition;
 import io.privmat.privacy.GaussianLoss;
 import io.privmat.privacy.PrivacyLoss;
 import io.privmat.privacy.PureDp;
@@ -35,6 +36,10 @@ final class Losses {
             m.put("sigma", g.sigma());
             m.put("rho", g.rho());
             m.put("mu", g.mu());
+        } else if (loss instanceof GaussianComposition c) {
+            m.put("rho", c.rho());
+            m.put("mu", c.mu());
+            m.put("parts", c.parts());
         }
         return m;
     }

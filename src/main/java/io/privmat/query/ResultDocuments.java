@@ -67,6 +67,10 @@ class ResultDocuments {
         body.put("mechanism", plan.spec().mechanism());
         body.put("neighbouring", dataset.neighbouring().name());
         body.put("rowNormBound", dataset.rowNormBound());
+        if (dataset.columnLabels() != null) {
+            // The header's column names (public, docs/client.md): index i of every per-column output.
+            body.put("columns", dataset.columnLabels());
+        }
         body.put("loss", QueryPlans.lossDocument(plan));
         body.put("noise", plan.noise());
         return body;

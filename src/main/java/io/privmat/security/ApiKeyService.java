@@ -75,7 +75,7 @@ public class ApiKeyService {
             if (!repository.existsByHash(hash(configuredKey))) {
                 try {
                     store(configuredKey, "bootstrap", "bootstrap-admin", Role.ADMIN, "bootstrap");
-                } catch (org.springframework.dao.DuplicateKeyException concurrentReplica) {
+                } catch (org.springframework.dao.DataIntegrityViolationException concurrentReplica) {
                     // Another replica registered it first.
                 }
             }

@@ -65,6 +65,53 @@ class UploadTest extends ApiTest {
     }
 
     @Test
+    void rfc4180CsvWithQuotedFieldsAndCrlf() {
+        String id = createMatrix(10.0);
+        Response r = put("/v1/datasets/" + id + "/data", "text/csv",
+                utf8("\"price, EUR\",\"say \"\"size\"\"\",\"multi\r\nline\"\r\n\"1.5\",2,3\r\n4,\"-5e-1\", 6 \r\n"));
+        assertThat(r.status()).as(r.toString()).isEqualTo(200);
+        assertThat(r.json().get("rows").asLong()).isEqualTo(2);
+        assertThat(r.json().get("cols").asLong()).isEqualTo(3);
+        double[][] m = readBack(id);
+        assertThat(m[0]).containsExactly(1.5, 2.0, 3.0);
+        assertThat(m[1]).containsExactly(4.0, -0.5, 6.0);
+    }
+
+    @Test
+    void headerNamesArePublicColumnLabelsReturnedWithResults() {
+        String id = createMatrix(1.0);
+        Response r = put("/v1/datasets/" + id + "/data", "text/csv",
+                utf8("\"height, cm\",weight,\"say \"\"x\"\"\"\n0.1,0.2,0.3\n0.3,0.2,0.1\n"));
+        assertThat(r.status()).as(r.toString()).isEqualTo(200);
+        assertThat(r.json().get("columns").valueStream().map(JsonNode::asString).toList())
+                .containsExactly("height, cm", "weight", "say \"x\"");
+        assertThat(postJson("/v1/datasets/" + id + "/grants", "{\"analyst\":\"" + ANALYST + "\"}").status())
+                .isEqualTo(201);
+        JsonNode seen = sendAs(analystKey(), java.net.http.HttpRequest.newBuilder(uri("/v1/datasets/" + id)).GET())
+                .json();
+        assertThat(seen.get("columns").size()).as("column names are public: the analyst sees them").isEqualTo(3);
+        JsonNode result = runQuery(id, "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.001}");
+        assertThat(result.get("columns").get(0).asString()).isEqualTo("height, cm");
+        assertThat(result.get("columnSums").size()).isEqualTo(result.get("columns").size());
+
+        String plain = createMatrix(1.0);
+        JsonNode unlabelled = put("/v1/datasets/" + plain + "/data", "text/csv", utf8("1,0\n0,1\n")).json();
+        assertThat(!unlabelled.has("columns") || unlabelled.get("columns").isNull()).as("no header, no names").isTrue();
+        JsonNode unnamed = runQuery(plain, "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.001}");
+        assertThat(unnamed.has("columns")).isFalse();
+    }
+
+    @Test
+    void overlongColumnNamesAreRefusedWithTheirPosition() {
+        String id = createMatrix(1.0);
+        Response r = put("/v1/datasets/" + id + "/data", "text/csv", utf8("a," + "b".repeat(201) + "\n1,2\n"));
+        assertThat(r.status()).as(r.toString()).isEqualTo(422);
+        assertThat(r.json().get("line").asLong()).isEqualTo(1);
+        assertThat(r.json().get("column").asInt()).isEqualTo(2);
+        assertNothingStored(id);
+    }
+
+    @Test
     void tsvWithoutHeaderAndExplicitHeaderFlag() {
         String id = createMatrix(10);
         Response r = put("/v1/datasets/" + id + "/data", "text/tab-separated-values", utf8("1\t2\n3\t4\n"));
@@ -198,12 +245,15 @@ class UploadTest extends ApiTest {
         "suffix             | text/csv | 1,2\\n4,5f\\n         | 2 | 2 | not a decimal number",
         "empty field        | text/csv | 1,2\\n4,\\n           | 2 | 2 | empty field",
         "mixed first line   | text/csv | a,2\\n4,5\\n          | 1 | 1 | mixes numbers",
-        "tsv with comma     | text/tab-separated-values | 1,2\\n3,4\\n | 2 | 1 | not a decimal number"
+        "tsv with comma     | text/tab-separated-values | 1,2\\n3,4\\n | 2 | 1 | separated by ','",
+        "semicolon csv      | text/csv | a;b\\n1;2\\n         | 2 | 1 | separated by ';'",
+        "unclosed quote     | text/csv | 1,2\\n3,'4\\n5,6\\n     | 2 | 0 | quoted field is not closed",
+        "text after quote   | text/csv | 1,2\\n3,'4'x\\n       | 2 | 2 | after the closing quote"
     })
     void rejectsBadDelimitedContentWithPosition(String label, String type, String body, long line, int column,
             String rule) {
         String id = createMatrix(1);
-        Response r = put("/v1/datasets/" + id + "/data", type, utf8(body.replace("\\n", "\n")));
+        Response r = put("/v1/datasets/" + id + "/data", type, utf8(body.replace("\\n", "\n").replace('\'', '"')));
         assertThat(r.status()).as(r.toString()).isEqualTo(422);
         JsonNode p = r.json();
         assertThat(p.get("type").asString()).isEqualTo("https://privmat.io/problems/invalid-data");

@@ -12,9 +12,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** The Gaussian-DP filter (docs/adr/0007-gdp-accounting.md). */
 class GdpFilterTest {
 
-    /** A Gaussian mechanism calibrated (analytic Gaussian) to exactly (ε, δ), Δ = 1. */
+    /**
+     * A Gaussian mechanism calibrated (analytic Gaussian) to (ε, δ) as the planners do it: the exact
+     * grid plan of {@code GaussianVectorMechanism.forApproxDp} (Δ = 1, 10 coordinates), whose loss
+     * carries the grid-inflated sensitivity.
+     */
     private static GaussianLoss gaussianAt(double epsilon, double delta) {
-        return new GaussianLoss(1, GaussianCalibration.analyticSigma(epsilon, delta, 1));
+        return io.privmat.mechanism.GaussianVectorMechanism.forApproxDp(1, epsilon, delta, 10).privacyLoss();
     }
 
     private static int countAdmitted(BudgetFilter filter, PrivacyLoss loss) {
@@ -57,9 +61,10 @@ class GdpFilterTest {
     @CsvSource({"2", "5", "10", "100"})
     void kEqualGaussiansComposeAsSquares(int k) {
         GdpFilter filter = (GdpFilter) Budget.of(1, 1e-6, AccountingMode.GDP).filter();
-        double mu = filter.muBudget() / Math.sqrt(k) * (1 - 1e-9);
+        // μ² is charged with the grid margin 2²⁰/(2²⁰ − 1), i.e. μ with about 1 + 4.8e-7.
+        double mu = filter.muBudget() / Math.sqrt(k) * (1 - 1e-6);
         assertThat(countAdmitted(filter, new GaussianLoss(mu, 1))).isEqualTo(k);
-        assertThat(countAdmitted(filter, new GaussianLoss(filter.muBudget() / Math.sqrt(k) * (1 + 1e-6), 1)))
+        assertThat(countAdmitted(filter, new GaussianLoss(filter.muBudget() / Math.sqrt(k) * (1 + 1e-5), 1)))
                 .isEqualTo(k - 1);
     }
 
@@ -124,8 +129,76 @@ class GdpFilterTest {
                     b));
             assertThat(g).isGreaterThanOrEqualTo(z);
         }
+        // Composite Gaussian mechanisms through the catalogue (d = 50, B = 1, REPLACE_ONE, n = 60000):
+        // their GDP charge is the Gaussian composition of their parts.
+        String[][] composites = {
+            {"PCA", "ANALYZE_GAUSS", "center", "true", "0.5"},
+            {"PCA", "ANALYZE_GAUSS", "center", "true", "0.25"},
+            {"TOP_SINGULAR_VECTORS", "NOISY_POWER", "iterations", "10", "0.5"},
+            {"TOP_SINGULAR_VECTORS", "NOISY_POWER", "iterations", "10", "0.25"},
+            {"TOP_SINGULAR_VECTORS", "PRIVATE_OJA", "iterations", "5", "0.25"},
+        };
+        for (String[] c : composites) {
+            Object value = c[3].equals("true") ? Boolean.TRUE : (Object) Integer.valueOf(c[3]);
+            java.util.Map<String, Object> params = java.util.Map.of(c[2], value);
+            int z = admittedPlans(AccountingMode.ZCDP, c[0], c[1], params, c[4]);
+            int g = admittedPlans(AccountingMode.GDP, c[0], c[1], params, c[4]);
+            int b = admittedPlans(AccountingMode.BASIC, c[0], c[1], params, c[4]);
+            table.append(String.format(Locale.ROOT, "%s %s=%s at (%s, 1e-6): ZCDP %d, GDP %d, BASIC %d%n", c[1], c[2],
+                    c[3], c[4], z, g, b));
+            assertThat(g).as("%s %s", c[1], c[4]).isGreaterThanOrEqualTo(z).isPositive();
+        }
+        for (double eps : new double[] {0.5, 0.1, 0.05}) {
+            PureDp laplace = PureDp.of(eps);
+            table.append(String.format(Locale.ROOT, "Laplace at %s: ZCDP %d, GDP %d, BASIC %d%n", eps,
+                    countAdmitted(Budget.of(1, 1e-6, AccountingMode.ZCDP).filter(), laplace),
+                    countAdmitted(Budget.of(1, 1e-6, AccountingMode.GDP).filter(), laplace),
+                    countAdmitted(Budget.of(1, 1e-6, AccountingMode.BASIC).filter(), laplace)));
+        }
         System.out.print(table);
         assertThat(zcdpSums).isEqualTo(4);
         assertThat(gdpSums).isEqualTo(5);
+    }
+
+    /** How many identical plans of a catalogue mechanism a (1, 1e-6) budget in {@code mode} admits. */
+    private static int admittedPlans(AccountingMode mode, String kind, String mechanism,
+            java.util.Map<String, Object> params, String epsilon) {
+        io.privmat.mechanism.catalog.PublicFacts facts = new io.privmat.mechanism.catalog.PublicFacts(
+                io.privmat.mechanism.catalog.DataShape.MATRIX, 50, 60_000L, 1.0,
+                io.privmat.mechanism.NeighbouringRelation.REPLACE_ONE, mode, null);
+        java.util.Map<String, Object> all = new java.util.HashMap<>(params);
+        all.put("k", 1);
+        io.privmat.mechanism.catalog.Plan plan = io.privmat.mechanism.catalog.MechanismCatalog.standard().plan(kind,
+                mechanism, new io.privmat.mechanism.catalog.Budget(new BigDecimal(epsilon), new BigDecimal("1e-6"), null),
+                all, facts);
+        BudgetFilter filter = Budget.of(1, 1e-6, mode).filter();
+        try {
+            return countAdmitted(filter, plan.chargedLoss());
+        } catch (IncompatibleLossException e) {
+            return 0;
+        }
+    }
+
+    @Test
+    void aGaussianCompositionIsChargedAsOneGaussianOfTheRootSumSquare() {
+        GdpFilter filter = (GdpFilter) Budget.of(1, 1e-6, AccountingMode.GDP).filter();
+        // Ten steps of σ = √10 compose to exactly the μ of one step of σ = 1 (Δ = 0.25).
+        GaussianLoss step = new GaussianLoss(0.25, Math.sqrt(10));
+        BigDecimal rho = BigDecimal.ZERO;
+        for (int i = 0; i < 10; i++) {
+            rho = rho.add(step.rho());
+        }
+        GaussianComposition composed = new GaussianComposition(rho, 10);
+        BigDecimal single = filter.cost(new GaussianLoss(0.25, 1)).rho();
+        assertThat(filter.cost(composed).rho().doubleValue()).isCloseTo(single.doubleValue(),
+                org.assertj.core.data.Percentage.withPercentage(1e-12));
+        assertThat(composed.mu()).isCloseTo(0.25, org.assertj.core.data.Offset.offset(1e-15));
+        // The GDP charge is μ²/2 with the grid margin 2²⁰/(2²⁰ − 1), never below ρ; ZCDP charges ρ itself.
+        assertThat(filter.cost(composed).rho()).isGreaterThan(rho);
+        assertThat(filter.cost(composed).rho().subtract(rho).doubleValue()).isCloseTo(rho.doubleValue() / ((1 << 20) - 1),
+                org.assertj.core.data.Percentage.withPercentage(1e-9));
+        assertThat(Budget.of(1, 1e-6, AccountingMode.ZCDP).filter().cost(composed).rho()).isEqualByComparingTo(rho);
+        assertThatThrownBy(() -> Budget.of(1, 1e-6, AccountingMode.BASIC).filter().cost(composed))
+                .isInstanceOf(IncompatibleLossException.class);
     }
 }

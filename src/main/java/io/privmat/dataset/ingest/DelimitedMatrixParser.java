@@ -42,6 +42,10 @@ final class DelimitedMatrixParser {
             skipFirst = numeric == 0;
             reader = reader.rewindLine();
         }
+        java.util.List<String> labels = null;
+        if (skipFirst) {
+            labels = headerLabels(reader.rewindLine());
+        }
         if (skipFirst && !reader.nextLineAfter()) {
             throw InvalidDataException.whole("the upload has a header but no rows");
         }
@@ -51,22 +55,45 @@ final class DelimitedMatrixParser {
                     "a row has " + cols + " fields; at most " + maxColumns + " columns are accepted");
         }
         W writer = writers.apply(cols);
+        if (labels != null && labels.size() == cols) {
+            writer.columnLabels(labels);
+        }
         double[] row = new double[cols];
         do {
             for (int c = 0; c < cols; c++) {
                 if (!reader.hasField()) {
                     throw InvalidDataException.at(reader.lineNo, 0,
-                            "row has " + c + " fields, expected " + cols + " (ragged rows)");
+                            "row has " + c + " fields, expected " + cols + " (ragged rows)"
+                                    + reader.delimiterHint());
                 }
                 reader.nextField();
                 row[c] = reader.fieldDouble();
             }
             if (reader.hasField()) {
                 throw InvalidDataException.at(reader.lineNo, 0,
-                        "row has " + reader.countFields() + " fields, expected " + cols + " (ragged rows)");
+                        "row has " + reader.countFields() + " fields, expected " + cols + " (ragged rows)"
+                                + reader.delimiterHint());
             }
             writer.denseRow(row);
         } while (reader.nextLine());
         return writer;
+    }
+
+    /** Longest column name kept from a header. */
+    static final int MAX_LABEL = 200;
+
+    /** The header's fields as column names (RFC 4180 unquoted, trimmed). */
+    private static java.util.List<String> headerLabels(LineReader reader) {
+        java.util.List<String> labels = new java.util.ArrayList<>();
+        while (reader.hasField()) {
+            reader.nextField();
+            String label = reader.fieldString();
+            if (label.length() > MAX_LABEL) {
+                throw InvalidDataException.at(reader.lineNo, reader.fieldNo,
+                        "a column name in the header is longer than " + MAX_LABEL + " characters");
+            }
+            labels.add(label);
+        }
+        return labels;
     }
 }

@@ -105,7 +105,7 @@ final class EdgeListParser {
         parser.flushChunk();
         parser.checkDuplicates();
         return new UploadStats(parser.vertices, parser.vertices, parser.edges, 0, format, "EDGES",
-                bytesRead.getAsLong());
+                bytesRead.getAsLong(), null);
     }
 
     private static String label(LineReader reader) {

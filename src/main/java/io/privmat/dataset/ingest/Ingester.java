@@ -154,6 +154,6 @@ public class Ingester {
         MatrixWriter writer = new MatrixWriter(repository, dataset.id(), counts.length, Double.NaN, chunkBytes);
         writer.denseRow(row);
         UploadStats stored = writer.finish(format.name(), counted.count());
-        return new UploadStats(records, counts.length, nonEmpty, 0, format.name(), stored.storage(), stored.bytes());
+        return new UploadStats(records, counts.length, nonEmpty, 0, format.name(), stored.storage(), stored.bytes(), null);
     }
 }

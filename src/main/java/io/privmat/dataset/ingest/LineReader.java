@@ -11,6 +11,13 @@ import java.nio.charset.StandardCharsets;
  * decimal syntax (no NaN, no infinities, no hex, no type suffixes), exact via the classic
  * fast path (mantissa &lt; 2^53 and |exponent| ≤ 22: one correctly rounded division) and through
  * {@link Double#parseDouble} otherwise.
+ *
+ * <p>With a delimiter other than whitespace, fields follow RFC 4180: a field that starts with a
+ * double quote (after optional spaces) runs to the matching closing quote and may contain the
+ * delimiter, line breaks and doubled quotes ({@code ""} for one {@code "}); a record whose quoted
+ * field spans lines is one logical line ({@link #lineNo} is then its last physical line). LF and
+ * CRLF line ends are both accepted. An unclosed quote or text after a closing quote is refused
+ * with its line and field.
  */
 final class LineReader {
 
@@ -37,7 +44,10 @@ final class LineReader {
 
     private final byte delimiter;
     private final boolean whitespaceDelimited;
-    // field state
+    // field state: the current field's bytes are field[fieldStart, fieldEnd): the line itself, or
+    // the scratch buffer holding a quoted field without its quotes
+    private byte[] field = line;
+    private byte[] unquoted = new byte[256];
     private int fieldStart;
     private int fieldEnd;
     private int cursor;
@@ -78,6 +88,59 @@ final class LineReader {
 
     private boolean readRawLine() {
         lineLen = 0;
+        if (!readPhysicalLine()) {
+            return false;
+        }
+        if (whitespaceDelimited) {
+            return true;
+        }
+        long startLine = lineNo;
+        while (endsInsideQuotes()) {
+            appendByte((byte) '\n');
+            if (!readPhysicalLine()) {
+                throw InvalidDataException.at(startLine, 0, "a quoted field is not closed before the end of the upload");
+            }
+        }
+        return true;
+    }
+
+    /** Whether the logical line read so far ends inside a quoted field (RFC 4180 states). */
+    private boolean endsInsideQuotes() {
+        boolean fieldStart = true;
+        boolean quoted = false;
+        for (int i = 0; i < lineLen; i++) {
+            byte b = line[i];
+            if (quoted) {
+                if (b == '"') {
+                    if (i + 1 < lineLen && line[i + 1] == '"') {
+                        i++;
+                    } else {
+                        quoted = false;
+                    }
+                }
+            } else if (b == delimiter) {
+                fieldStart = true;
+            } else if (b == '"' && fieldStart) {
+                quoted = true;
+                fieldStart = false;
+            } else if (b != ' ' && b != '\t') {
+                fieldStart = false;
+            }
+        }
+        return quoted;
+    }
+
+    private void appendByte(byte b) {
+        if (lineLen == line.length) {
+            byte[] bigger = new byte[line.length * 2];
+            System.arraycopy(line, 0, bigger, 0, lineLen);
+            line = bigger;
+        }
+        line[lineLen++] = b;
+    }
+
+    /** Appends one physical line (without its LF or CRLF) to {@link #line}; false at end of input. */
+    private boolean readPhysicalLine() {
         boolean any = false;
         while (true) {
             if (bufferPos == bufferLen) {
@@ -166,11 +229,21 @@ final class LineReader {
             fieldStart = start;
             fieldEnd = i;
             cursor = i;
+            field = line;
         } else {
             int start = i;
+            while (start < lineLen && (line[start] == ' ' || line[start] == '\t') && line[start] != delimiter) {
+                start++;
+            }
+            if (start < lineLen && line[start] == '"') {
+                fieldNo++;
+                nextQuotedField(start);
+                return;
+            }
             while (i < lineLen && line[i] != delimiter) {
                 i++;
             }
+            field = line;
             fieldStart = start;
             fieldEnd = i;
             cursor = i + 1;
@@ -179,11 +252,48 @@ final class LineReader {
         fieldNo++;
     }
 
+    /** An RFC 4180 quoted field starting at the quote at {@code quote}: unescaped into the scratch buffer. */
+    private void nextQuotedField(int quote) {
+        int n = 0;
+        int i = quote + 1;
+        while (true) {
+            if (i >= lineLen) {
+                throw InvalidDataException.at(lineNo, fieldNo, "a quoted field is not closed");
+            }
+            byte b = line[i];
+            if (b == '"') {
+                if (i + 1 < lineLen && line[i + 1] == '"') {
+                    i++;
+                } else {
+                    i++;
+                    break;
+                }
+            }
+            if (n == unquoted.length) {
+                unquoted = java.util.Arrays.copyOf(unquoted, n * 2);
+            }
+            unquoted[n++] = b;
+            i++;
+        }
+        while (i < lineLen && (line[i] == ' ' || line[i] == '\t') && line[i] != delimiter) {
+            i++;
+        }
+        if (i < lineLen && line[i] != delimiter) {
+            throw InvalidDataException.at(lineNo, fieldNo,
+                    "unexpected text after the closing quote of a quoted field (a quote inside a quoted field is written \"\")");
+        }
+        field = unquoted;
+        fieldStart = 0;
+        fieldEnd = n;
+        cursor = i + 1;
+        trim();
+    }
+
     private void trim() {
-        while (fieldStart < fieldEnd && (line[fieldStart] == ' ' || line[fieldStart] == '\t')) {
+        while (fieldStart < fieldEnd && (field[fieldStart] == ' ' || field[fieldStart] == '\t')) {
             fieldStart++;
         }
-        while (fieldEnd > fieldStart && (line[fieldEnd - 1] == ' ' || line[fieldEnd - 1] == '\t')) {
+        while (fieldEnd > fieldStart && (field[fieldEnd - 1] == ' ' || field[fieldEnd - 1] == '\t')) {
             fieldEnd--;
         }
     }
@@ -207,26 +317,65 @@ final class LineReader {
             return n;
         }
         int n = 1;
+        boolean fieldStart = true;
+        boolean quoted = false;
         for (int i = 0; i < lineLen; i++) {
-            if (line[i] == delimiter) {
+            byte b = line[i];
+            if (quoted) {
+                if (b == '"') {
+                    if (i + 1 < lineLen && line[i + 1] == '"') {
+                        i++;
+                    } else {
+                        quoted = false;
+                    }
+                }
+            } else if (b == delimiter) {
                 n++;
+                fieldStart = true;
+            } else if (b == '"' && fieldStart) {
+                quoted = true;
+                fieldStart = false;
+            } else if (b != ' ' && b != '\t') {
+                fieldStart = false;
             }
         }
         return n;
     }
 
-    String fieldString() {
-        int s = fieldStart;
-        int e = fieldEnd;
-        if (e - s >= 2 && line[s] == '"' && line[e - 1] == '"') {
-            s++;
-            e--;
+    /**
+     * A hint when the delimiter looks wrong: the current line is one field that contains another
+     * usual delimiter (';', tab, ',' or '|') outside quotes; empty otherwise.
+     */
+    String delimiterHint() {
+        if (whitespaceDelimited || countFields() != 1) {
+            return "";
         }
-        return new String(line, s, e - s, StandardCharsets.UTF_8);
+        for (byte candidate : new byte[] {';', '\t', ',', '|'}) {
+            if (candidate == delimiter) {
+                continue;
+            }
+            boolean quoted = false;
+            for (int i = 0; i < lineLen; i++) {
+                if (line[i] == '"') {
+                    quoted = !quoted;
+                } else if (!quoted && line[i] == candidate) {
+                    String name = candidate == '\t' ? "tabs" : "'" + (char) candidate + "'";
+                    String own = delimiter == '\t' ? "tab" : "'" + (char) delimiter + "'";
+                    return " (the line is one " + own + "-separated field that contains " + name
+                            + ": is the file separated by " + name + "? text/csv is read with ',', "
+                            + "text/tab-separated-values with tabs)";
+                }
+            }
+        }
+        return "";
+    }
+
+    String fieldString() {
+        return new String(field, fieldStart, fieldEnd - fieldStart, StandardCharsets.UTF_8);
     }
 
     boolean fieldIsNumber() {
-        return !Double.isNaN(tryParse(line, fieldStart, fieldEnd));
+        return !Double.isNaN(tryParse(field, fieldStart, fieldEnd));
     }
 
     /**
@@ -236,14 +385,14 @@ final class LineReader {
      */
     boolean fieldLooksNumeric() {
         return fieldIsNumber()
-                || "NaN and infinite values are not allowed".equals(describeBad(line, fieldStart, fieldEnd));
+                || "NaN and infinite values are not allowed".equals(describeBad(field, fieldStart, fieldEnd));
     }
 
     /** Parses the current field as a finite double or throws {@link InvalidDataException}. */
     double fieldDouble() {
-        double v = tryParse(line, fieldStart, fieldEnd);
+        double v = tryParse(field, fieldStart, fieldEnd);
         if (Double.isNaN(v)) {
-            throw InvalidDataException.at(lineNo, fieldNo, describeBad(line, fieldStart, fieldEnd));
+            throw InvalidDataException.at(lineNo, fieldNo, describeBad(field, fieldStart, fieldEnd) + delimiterHint());
         }
         return v;
     }
@@ -255,7 +404,7 @@ final class LineReader {
             throw InvalidDataException.at(lineNo, fieldNo, "expected a non-negative integer");
         }
         for (int i = fieldStart; i < fieldEnd; i++) {
-            int d = line[i] - '0';
+            int d = field[i] - '0';
             if (d < 0 || d > 9) {
                 throw InvalidDataException.at(lineNo, fieldNo, "expected a non-negative integer");
             }

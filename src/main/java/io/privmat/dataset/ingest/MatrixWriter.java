@@ -113,6 +113,13 @@ final class MatrixWriter implements RowSink {
             throw InvalidDataException.whole("the upload contains no rows");
         }
         String storage = sparseChunks == 0 ? "DENSE" : denseChunks == 0 ? "SPARSE" : "MIXED";
-        return new UploadStats(rows, cols, nnz, clipped, format, storage, bytes);
+        return new UploadStats(rows, cols, nnz, clipped, format, storage, bytes, columnLabels);
+    }
+
+    private java.util.@org.jspecify.annotations.Nullable List<String> columnLabels;
+
+    @Override
+    public void columnLabels(java.util.List<String> labels) {
+        columnLabels = java.util.List.copyOf(labels);
     }
 }

@@ -10,4 +10,7 @@ interface RowSink {
     default void sparseRow(int n, int[] columns, double[] values) {
         throw new UnsupportedOperationException("this sink takes dense rows only");
     }
+
+    /** The column names of a CSV/TSV header, one per column (called before the first row). */
+    default void columnLabels(java.util.List<String> labels) {}
 }

@@ -34,13 +34,17 @@ import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Repository;
 
-/** JDBC access to {@code dataset}, {@code data_chunk} and {@code graph_vertex}. */
+/**
+ * Access to {@code dataset}, {@code data_chunk} and {@code graph_vertex} (JDBC: COPY, bytea chunks
+ * streamed with a cursor, row locks; docs/adr/0010-jdbc-and-jpa.md) and to {@code dataset_grant}
+ * (JPA: {@link DatasetGrants}).
+ */
 @Repository
 public class DatasetRepository {
 
     private static final String COLUMNS = "id, name, owner, kind, neighbouring, row_norm_bound, status, rows, cols, nnz, "
             + "clipped_rows, source_format, storage, upload_bytes, budget_epsilon, budget_delta, accounting, "
-            + "approx_delta_fraction, created_at, uploaded_at, declaration";
+            + "approx_delta_fraction, created_at, uploaded_at, declaration, column_labels";
 
     private static final tools.jackson.databind.json.JsonMapper JSON = tools.jackson.databind.json.JsonMapper.builder()
             .build();
@@ -48,8 +52,16 @@ public class DatasetRepository {
     private final JdbcTemplate jdbc;
     private final JdbcTemplate streaming;
     private final DataSource dataSource;
+    private final @Nullable DatasetGrants grants;
 
+    /** Chunk and metadata access only (tests of chunk reads); grant methods then fail. */
     public DatasetRepository(JdbcTemplate jdbc, DataSource dataSource) {
+        this(jdbc, dataSource, null);
+    }
+
+    @org.springframework.beans.factory.annotation.Autowired
+    public DatasetRepository(JdbcTemplate jdbc, DataSource dataSource, @Nullable DatasetGrants grants) {
+        this.grants = grants;
         this.jdbc = jdbc;
         this.dataSource = dataSource;
         this.streaming = new JdbcTemplate(dataSource) {
@@ -97,7 +109,23 @@ public class DatasetRepository {
                     AccountingMode.valueOf(rs.getString("accounting")), rs.getBigDecimal("approx_delta_fraction")),
             rs.getTimestamp("created_at").toInstant(),
             Optional.ofNullable(rs.getTimestamp("uploaded_at")).map(Timestamp::toInstant).orElse(null),
-            schema(DatasetKind.valueOf(rs.getString("kind")), rs.getString("declaration")));
+            schema(DatasetKind.valueOf(rs.getString("kind")), rs.getString("declaration")),
+            labels(rs.getArray("column_labels")));
+
+    private static @Nullable List<String> labels(java.sql.@Nullable Array array) throws SQLException {
+        return array == null ? null : List.of((String[]) array.getArray());
+    }
+
+    /** Stores the column names of an uploaded header (MATRIX). */
+    public void setColumnLabels(UUID id, List<String> labels) {
+        jdbc.update(connection -> {
+            java.sql.PreparedStatement ps = connection.prepareStatement(
+                    "UPDATE dataset SET column_labels = ? WHERE id = ?");
+            ps.setArray(1, connection.createArrayOf("text", labels.toArray()));
+            ps.setObject(2, id);
+            return ps;
+        });
+    }
 
     @SuppressWarnings("unchecked")
     private static io.privmat.dataset.@Nullable DatasetSchema schema(DatasetKind kind, @Nullable String document) {
@@ -154,29 +182,32 @@ public class DatasetRepository {
     }
 
     public long countGranted(String analyst) {
-        Long n = jdbc.queryForObject("SELECT count(*) FROM dataset_grant WHERE analyst = ?", Long.class, analyst);
-        return n == null ? 0 : n;
+        return grants().countByAnalyst(analyst);
     }
 
     public boolean isGranted(UUID id, String analyst) {
-        Long n = jdbc.queryForObject("SELECT count(*) FROM dataset_grant WHERE dataset_id = ? AND analyst = ?",
-                Long.class, id, analyst);
-        return n != null && n > 0;
+        return grants().existsByDatasetIdAndAnalyst(id, analyst);
     }
 
+    /** Grants unless already granted (then the first grant's author and time stay); whether it was new. */
     public boolean grant(UUID id, String analyst, String grantedBy, Instant at) {
-        return jdbc.update("INSERT INTO dataset_grant (dataset_id, analyst, granted_by, granted_at) VALUES (?,?,?,?) "
-                + "ON CONFLICT DO NOTHING", id, analyst, grantedBy, Timestamp.from(at)) > 0;
+        return grants().insertIfAbsent(id, analyst, grantedBy, at.truncatedTo(java.time.temporal.ChronoUnit.MICROS)) > 0;
     }
 
     public boolean revokeGrant(UUID id, String analyst) {
-        return jdbc.update("DELETE FROM dataset_grant WHERE dataset_id = ? AND analyst = ?", id, analyst) > 0;
+        return grants().deleteGrant(id, analyst) > 0;
     }
 
     public List<io.privmat.dataset.Grant> grants(UUID id) {
-        return jdbc.query("SELECT analyst, granted_by, granted_at FROM dataset_grant WHERE dataset_id = ? "
-                + "ORDER BY granted_at, analyst", (rs, i) -> new io.privmat.dataset.Grant(rs.getString(1),
-                rs.getString(2), rs.getTimestamp(3).toInstant()), id);
+        return grants().findByDatasetIdOrderByGrantedAtAscAnalystAsc(id).stream().map(DatasetGrantEntity::toGrant)
+                .toList();
+    }
+
+    private DatasetGrants grants() {
+        if (grants == null) {
+            throw new IllegalStateException("this repository was built without grant access");
+        }
+        return grants;
     }
 
     /**

@@ -44,6 +44,9 @@ public record DatasetView(
         @Schema(description = "HISTOGRAM: the declared attributes and their public domains") @Nullable
                 List<Attribute> attributes,
         @Schema(description = "STREAM: the declared block structure") @Nullable StreamView stream,
+        @Schema(description = "MATRIX: the column names of the uploaded CSV/TSV header, in column order (absent "
+                + "without a header). Public like the shape: they name what each column measures, not a row; "
+                + "results repeat them as columns") @Nullable List<String> columns,
         @Schema(description = "EXTERNAL: the declared source (its location is shown to the owner only)") @Nullable
                 ExternalView external) {
 
@@ -117,6 +120,6 @@ public record DatasetView(
                 owner ? d.nnz() : null, owner ? d.clippedRows() : null,
                 d.sourceFormat(), owner ? d.storage() : null, owner ? d.uploadBytes() : null,
                 new BudgetView(b.epsilon(), b.delta(), b.mode().name(), b.approxDeltaFraction()),
-                d.createdAt(), d.uploadedAt(), attributes, streamView, externalView);
+                d.createdAt(), d.uploadedAt(), attributes, streamView, d.columnLabels(), externalView);
     }
 }

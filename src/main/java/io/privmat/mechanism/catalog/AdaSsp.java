@@ -114,7 +114,7 @@ public final class AdaSsp extends Described {
         PrivacyMap composed = PrivacyMap.compose(parts);
         // Calibrated by Gaussian-DP composition: the three together are exactly the requested (ε, δ).
         PrivacyMap privacy = budget.isRho() ? composed
-                : new PrivacyMap(composed.asRun(), new ApproxDp(budget.epsilon(), budget.delta()));
+                : composed.calibratedTo(new ApproxDp(budget.epsilon(), budget.delta()));
         Map<String, Object> noise = new LinkedHashMap<>();
         noise.put("distribution", "discrete Gaussian on a grid: λ_min, symmetric (G + Gᵀ)/2 on XᵀX, and Xᵀy");
         noise.put("minEigenvalueSigma", ada.minEigenvalueSigma());

@@ -3,6 +3,7 @@ package io.privmat.mechanism.catalog;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.ApproxDp;
 import io.privmat.privacy.ApproxZcdp;
+import io.privmat.privacy.GaussianComposition;
 import io.privmat.privacy.GaussianLoss;
 import io.privmat.privacy.PrivacyLoss;
 import io.privmat.privacy.PureDp;
@@ -18,16 +19,27 @@ import org.jspecify.annotations.Nullable;
  * its exact ρ = Δ′²/2σ², μ-GDP); {@code approxDp}, when present, is an (ε, δ) guarantee the mechanism
  * also meets (the pair its Gaussian was calibrated to, or its own (ε, δ) analysis).
  *
- * <p>What a dataset is charged follows from these two by one rule ({@link #charged}), so no planner
- * decides it: under BASIC the (ε, δ) view (when there is one), otherwise the loss as run (the filter
- * converts it to its tracks); under PURE only a pure ε-DP loss is chargeable.
+ * {@code gaussian}, when present, is the Gaussian-DP view of a composite made only of Gaussian
+ * releases ({@link GaussianComposition}, exactly √(Σμ_i²)-GDP): its loss as run stays the zCDP sum
+ * (so what ZCDP datasets are charged, and stored plans, do not change), and GDP accounting charges
+ * this view instead of refusing the zCDP loss.
+ *
+ * <p>What a dataset is charged follows from these by one rule ({@link #charged}), so no planner
+ * decides it: under BASIC the (ε, δ) view (when there is one), under GDP the Gaussian view (when
+ * there is one), otherwise the loss as run (the filter converts it to its tracks); under PURE only
+ * a pure ε-DP loss is chargeable.
  *
  * <p>A composite mechanism (several releases, or a release plus a failure event) builds its map from
  * its parts with {@link #compose} — the one composition rule — and, when it was calibrated as a whole
  * to a requested (ε, δ), states that with {@link #calibratedTo}. No mechanism adds losses by hand.
  * The facts behind the rule are in docs/accounting.md §2 (Composition).
  */
-public record PrivacyMap(PrivacyLoss asRun, @Nullable ApproxDp approxDp) {
+public record PrivacyMap(PrivacyLoss asRun, @Nullable ApproxDp approxDp, @Nullable GaussianComposition gaussian) {
+
+    /** A map without a Gaussian-composition view. */
+    public PrivacyMap(PrivacyLoss asRun, @Nullable ApproxDp approxDp) {
+        this(asRun, approxDp, null);
+    }
 
     public static PrivacyMap of(PrivacyLoss asRun) {
         return new PrivacyMap(asRun, asRun instanceof ApproxDp a ? a : asRun instanceof PureDp p
@@ -56,6 +68,7 @@ public record PrivacyMap(PrivacyLoss asRun, @Nullable ApproxDp approxDp) {
     public PrivacyLoss charged(AccountingMode mode) {
         return switch (mode) {
             case BASIC -> approxDp != null ? approxDp : asRun;
+            case GDP -> gaussian != null ? gaussian : asRun;
             case PURE -> {
                 if (!(asRun instanceof PureDp)) {
                     throw new IllegalStateException("not pure epsilon-DP");
@@ -81,7 +94,7 @@ public record PrivacyMap(PrivacyLoss asRun, @Nullable ApproxDp approxDp) {
             throw new IllegalStateException("the parts compose to " + approxDp + ", more than the calibration target "
                     + target);
         }
-        return new PrivacyMap(asRun, target);
+        return new PrivacyMap(asRun, target, gaussian);
     }
 
     /** {@link #calibratedTo(ApproxDp)} the budget's (ε, δ); unchanged when the budget is ρ. */
@@ -103,7 +116,10 @@ public record PrivacyMap(PrivacyLoss asRun, @Nullable ApproxDp approxDp) {
      * the L iterations of the noisy power method): ρ's add (Gaussian, zCDP and approximate-zCDP
      * parts, Bun and Steinke 2016), δ's of approximate-zCDP parts add, (ε, δ) views add (basic
      * composition), pure ε's add. Mixed pure and zCDP parts are not composed here (no composite
-     * needs it). Exact decimal sums: the result does not depend on the order of the parts.
+     * needs it). Exact decimal sums: the result does not depend on the order of the parts. When every
+     * part is a Gaussian release ({@link GaussianLoss}, or a composite with a Gaussian view), the
+     * result also carries their {@link GaussianComposition} (same ρ, exactly √(Σμ_i²)-GDP, Dong, Roth,
+     * Su 2022, Corollary 3.3).
      */
     public static PrivacyMap compose(List<PrivacyMap> parts) {
         BigDecimal rho = BigDecimal.ZERO;
@@ -114,8 +130,17 @@ public record PrivacyMap(PrivacyLoss asRun, @Nullable ApproxDp approxDp) {
         boolean allApprox = true;
         BigDecimal approxEps = BigDecimal.ZERO;
         BigDecimal approxDelta = BigDecimal.ZERO;
+        boolean allGaussian = true;
+        int gaussianParts = 0;
         for (PrivacyMap p : parts) {
             PrivacyLoss l = p.asRun();
+            if (p.gaussian() != null) {
+                gaussianParts += p.gaussian().parts();
+            } else if (l instanceof GaussianLoss) {
+                gaussianParts += 1;
+            } else {
+                allGaussian = false;
+            }
             if (l instanceof GaussianLoss g) {
                 rho = rho.add(g.rho());
                 allPure = false;
@@ -145,7 +170,10 @@ public record PrivacyMap(PrivacyLoss asRun, @Nullable ApproxDp approxDp) {
             return new PrivacyMap(new PureDp(eps), approx);
         }
         if (allZcdp) {
-            return new PrivacyMap(delta.signum() == 0 ? new Zcdp(rho) : new ApproxZcdp(rho, delta), approx);
+            // All-Gaussian parts have delta = 0 and a positive ρ (each GaussianLoss has Δ, σ > 0).
+            GaussianComposition gaussian = allGaussian && !parts.isEmpty() && delta.signum() == 0 && rho.signum() > 0
+                    ? new GaussianComposition(rho, gaussianParts) : null;
+            return new PrivacyMap(delta.signum() == 0 ? new Zcdp(rho) : new ApproxZcdp(rho, delta), approx, gaussian);
         }
         throw new IllegalArgumentException("cannot compose these losses");
     }

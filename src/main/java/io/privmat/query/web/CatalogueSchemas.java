@@ -343,6 +343,8 @@ class CatalogueSchemas {
         s.addProperty("mechanism", new StringSchema());
         s.addProperty("neighbouring", new StringSchema()._enum(List.of("ADD_REMOVE", "REPLACE_ONE")));
         s.addProperty("rowNormBound", new NumberSchema());
+        s.addProperty("columns", new ArraySchema().items(new StringSchema()).description("MATRIX datasets "
+                + "uploaded with a header: the column names, in column order (public, like the shape)"));
         s.addProperty("loss", new Schema<>().$ref(REF + "Loss"));
         s.addProperty("noise", new Schema<>().$ref(REF + FactVocabulary.NOISE.name()));
         s.addProperty("accuracy", new Schema<>().$ref(REF + "ResultAccuracy"));

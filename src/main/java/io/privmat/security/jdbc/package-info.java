@@ -1,4 +1,7 @@
-/** JDBC access to API keys and the audit log (internal). */
+/**
+ * Storage of API keys and the audit log (internal): JPA entities and Spring Data repositories behind
+ * the repository classes the services use; SQL only for the per-subject advisory lock.
+ */
 @NullMarked
 package io.privmat.security.jdbc;
 

@@ -1,6 +1,7 @@
 package io.privmat.dataset.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -63,5 +64,81 @@ class LineReaderTest {
         reader.nextField();
         assertThat(reader.fieldDouble()).isEqualTo(2.0);
         assertThat(reader.nextLine()).isFalse();
+    }
+
+    private static LineReader reader(String text, char delimiter) {
+        return new LineReader(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), (byte) delimiter);
+    }
+
+    private static java.util.List<java.util.List<String>> records(String text, char delimiter) {
+        LineReader r = reader(text, delimiter);
+        java.util.List<java.util.List<String>> out = new java.util.ArrayList<>();
+        while (r.nextLine()) {
+            java.util.List<String> fields = new java.util.ArrayList<>();
+            int count = r.countFields();
+            while (r.hasField()) {
+                r.nextField();
+                fields.add(r.fieldString());
+            }
+            assertThat(fields).as("countFields agrees with the fields read").hasSize(count);
+            out.add(fields);
+        }
+        return out;
+    }
+
+    @Test
+    void readsRfc4180QuotedFieldsWithDelimitersQuotesAndLineBreaks() {
+        String csv = "\"name, first\",\"say \"\"hi\"\"\",plain\r\n"
+                + "\"multi\r\nline\",\"\", \"x\" \r\n"
+                + "1,\"2.5\",-3\r\n";
+        assertThat(records(csv, ',')).containsExactly(
+                java.util.List.of("name, first", "say \"hi\"", "plain"),
+                java.util.List.of("multi\nline", "", "x"),
+                java.util.List.of("1", "2.5", "-3"));
+        LineReader r = reader(csv, ',');
+        r.nextLine();
+        r.nextLine();
+        assertThat(r.lineNo).as("a record spanning lines ends on its last physical line").isEqualTo(3);
+        r.nextLine();
+        r.nextField();
+        r.nextField();
+        assertThat(r.fieldDouble()).as("a quoted number is a number").isEqualTo(2.5);
+        assertThat(records("a\t\"b\tc\"\n", '\t')).containsExactly(java.util.List.of("a", "b\tc"));
+    }
+
+    @Test
+    void quotesInsideUnquotedFieldsAreKeptAsText() {
+        assertThat(records("ab\"c,d\n", ',')).containsExactly(java.util.List.of("ab\"c", "d"));
+    }
+
+    @Test
+    void refusesUnclosedQuotesAndTextAfterAClosingQuoteWithTheirPosition() {
+        LineReader open = reader("1,2\n3,\"4\n5\n", ',');
+        open.nextLine();
+        assertThatThrownBy(open::nextLine).isInstanceOf(InvalidDataException.class)
+                .hasMessageContaining("not closed");
+        LineReader trailing = reader("\"a\"b,c\n", ',');
+        trailing.nextLine();
+        assertThatThrownBy(trailing::nextField).isInstanceOf(InvalidDataException.class)
+                .hasMessageContaining("after the closing quote")
+                .satisfies(e -> assertThat(((InvalidDataException) e).getMessage()).isNotBlank());
+    }
+
+    @Test
+    void hintsWhenTheDelimiterLooksWrong() {
+        LineReader semicolons = reader("1;2;3\n", ',');
+        semicolons.nextLine();
+        semicolons.nextField();
+        assertThatThrownBy(semicolons::fieldDouble).isInstanceOf(InvalidDataException.class)
+                .hasMessageContaining("not a decimal number").hasMessageContaining("';'");
+        LineReader commasInTsv = reader("1,2\n", '\t');
+        commasInTsv.nextLine();
+        assertThat(commasInTsv.delimiterHint()).contains("','");
+        LineReader fine = reader("x;y,1\n", ',');
+        fine.nextLine();
+        assertThat(fine.delimiterHint()).as("several fields: no hint").isEmpty();
+        LineReader quoted = reader("\"a;b\"\n", ',');
+        quoted.nextLine();
+        assertThat(quoted.delimiterHint()).as("a ';' inside quotes is text").isEmpty();
     }
 }

@@ -192,6 +192,9 @@ class ChargedLossRegressionTest {
         if (loss instanceof BoundedRangeDp r) {
             return "boundedRange(" + r.epsilon() + ")";
         }
+        if (loss instanceof io.privmat.privacy.GaussianComposition c) {
+            return "gaussianComposition(" + c.rho() + "; " + c.parts() + " parts)";
+        }
         GaussianLoss g = (GaussianLoss) loss;
         return "gaussian(" + g.l2Sensitivity() + ", " + g.sigma() + "; rho " + g.rho() + ")";
     }

@@ -63,4 +63,24 @@ class PrivacyMapTest {
         assertThatThrownBy(() -> PrivacyMap.compose(List.of(PrivacyMap.of(new PureDp(BigDecimal.ONE)),
                 PrivacyMap.of(new Zcdp(BigDecimal.ONE))))).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void gaussianPartsKeepAGaussianViewThatOnlyGdpCharges() {
+        GaussianLoss a = new GaussianLoss(1.0, 7.0);
+        GaussianLoss b = new GaussianLoss(2.0, 3.0);
+        PrivacyMap inner = PrivacyMap.compose(3, PrivacyMap.of(a));
+        PrivacyMap run = PrivacyMap.compose(List.of(inner, PrivacyMap.of(b)))
+                .calibratedTo(new ApproxDp(BigDecimal.ONE, new BigDecimal("1e-6")));
+        BigDecimal rho = a.rho().multiply(BigDecimal.valueOf(3)).add(b.rho());
+        assertThat(run.gaussian()).isEqualTo(new io.privmat.privacy.GaussianComposition(rho, 4));
+        assertThat(run.charged(AccountingMode.GDP)).isEqualTo(run.gaussian());
+        // Every other mode is charged what it was before the Gaussian view existed.
+        assertThat(run.charged(AccountingMode.ZCDP)).isEqualTo(new Zcdp(rho));
+        assertThat(run.charged(AccountingMode.BASIC)).isEqualTo(new ApproxDp(BigDecimal.ONE, new BigDecimal("1e-6")));
+        // A zCDP part (no Gaussian statement), or a failure event, drops the view: GDP refuses those.
+        assertThat(PrivacyMap.compose(List.of(PrivacyMap.of(a), PrivacyMap.of(new Zcdp(BigDecimal.ONE)))).gaussian())
+                .isNull();
+        assertThat(PrivacyMap.compose(List.of(PrivacyMap.of(a), PrivacyMap.failure(new BigDecimal("1e-9")))).gaussian())
+                .isNull();
+    }
 }

@@ -1,0 +1,33 @@
+"""Shared set-up of the examples: the client on sys.path, and an owner and an analyst key.
+
+Every example reads PRIVMAT_URL (default http://localhost:8080) and PRIVMAT_ADMIN_KEY (the key the
+service was started with, PRIVMAT_BOOTSTRAP_ADMIN_KEY), creates a fresh owner and analyst, and
+works only with them. PRIVMAT_EXAMPLE_QUICK=1 bounds the work (as CI runs them).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+from pathlib import Path
+
+try:
+    import privmat  # installed with pip install ./clients/python
+except ImportError:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "clients" / "python"))
+    import privmat
+
+QUICK = os.environ.get("PRIVMAT_EXAMPLE_QUICK") == "1"
+
+
+def clients(tag: str):
+    """(admin, owner, analyst, analyst subject): the two keys are new, with subjects unique to this run."""
+    admin_key = os.environ.get("PRIVMAT_ADMIN_KEY")
+    if not admin_key:
+        sys.exit("set PRIVMAT_ADMIN_KEY to the service's admin key (and PRIVMAT_URL if not localhost:8080)")
+    admin = privmat.Client(key=admin_key)
+    run = uuid.uuid4().hex[:6]
+    owner = admin.with_key(admin.create_api_key(f"{tag}-owner-{run}", "OWNER").key)
+    analyst_subject = f"{tag}-analyst-{run}"
+    analyst = admin.with_key(admin.create_api_key(analyst_subject, "ANALYST").key)
+    return admin, owner, analyst, analyst_subject
