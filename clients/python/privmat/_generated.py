@@ -601,13 +601,15 @@ class CreateDatasetRequest(Model):
     attributes: Optional[list[AttributeRequest]] = None
     # required
     budget: Optional[BudgetRequest] = None
-    # one of MATRIX, GRAPH, HISTOGRAM, STREAM; MATRIX (rows are privacy units), GRAPH (edges are privacy units), HISTOGRAM (counts of records over declared attributes; one record is the privacy unit) or STREAM (rows or edge events appended in batches and never stored; answered by standing subscriptions); required
+    # EXTERNAL only (required there): where the rows are and which columns form a row. privmat never copies them (docs/scale-out.md).
+    external: Optional[ExternalRequest] = None
+    # one of MATRIX, GRAPH, HISTOGRAM, STREAM, EXTERNAL; MATRIX (rows are privacy units), GRAPH (edges are privacy units), HISTOGRAM (counts of records over declared attributes; one record is the privacy unit), STREAM (rows or edge events appended in batches and never stored; answered by standing subscriptions) or EXTERNAL (a matrix whose rows stay in Parquet or CSV where the owner keeps them; queried like a MATRIX); required
     kind: Optional[str] = None
     # Display name, 1–200 characters; required
     name: Optional[str] = None
     # one of REPLACE_ONE, ADD_REMOVE; Neighbouring relation; default REPLACE_ONE (n public). ADD_REMOVE keeps n private.
     neighbouring: Optional[str] = None
-    # Public L2 bound of a matrix row; rows are clipped to it at upload (or append). Required for MATRIX and matrix STREAMs, not allowed for GRAPH and edge STREAMs (edge weights must lie in [0, 1]).
+    # Public L2 bound of a matrix row; rows are clipped to it at upload (or append). Required for MATRIX, EXTERNAL and matrix STREAMs, not allowed for GRAPH and edge STREAMs (edge weights must lie in [0, 1]).
     row_norm_bound: Optional[float] = None
     # STREAM only (required there): the public block structure. A matrix stream gives columns and rowNormBound; an edge stream gives vertices instead (its edge events have weights in [0, 1]).
     stream: Optional[StreamRequest] = None
@@ -618,6 +620,7 @@ class CreateDatasetRequest(Model):
     _FIELDS: ClassVar[tuple] = (
         ('attributes', 'attributes', ('list', ('model', 'AttributeRequest'))),
         ('budget', 'budget', ('model', 'BudgetRequest')),
+        ('external', 'external', ('model', 'ExternalRequest')),
         ('kind', 'kind', None),
         ('name', 'name', None),
         ('neighbouring', 'neighbouring', None),
@@ -710,8 +713,10 @@ class Dataset(Model):
     created_at: Optional[str] = None
     # Public bound of an edge weight (GRAPH): weights lie in [0, this]
     edge_weight_bound: Optional[float] = None
+    # EXTERNAL: the declared source (its location is shown to the owner only)
+    external: Optional[ExternalSource] = None
     id: Optional[str] = None
-    # one of MATRIX, GRAPH, HISTOGRAM, STREAM
+    # one of MATRIX, GRAPH, HISTOGRAM, STREAM, EXTERNAL
     kind: Optional[str] = None
     name: Optional[str] = None
     # one of REPLACE_ONE, ADD_REMOVE
@@ -726,7 +731,7 @@ class Dataset(Model):
     row_norm_bound: Optional[float] = None
     # Matrix rows, graph vertices, a histogram's records, or the rows (edge events) appended to a stream. Hidden from analysts under ADD_REMOVE, where n is private, and for streams
     rows: Optional[int] = None
-    # Format of the upload: CSV, TSV, MATRIX_MARKET or NPY
+    # Format of the upload: CSV, TSV, MATRIX_MARKET or NPY; EXTERNAL: the declared PARQUET or CSV
     source_format: Optional[str] = None
     # one of EMPTY, READY
     status: Optional[str] = None
@@ -747,6 +752,7 @@ class Dataset(Model):
         ('columns', 'columns', ('list', None)),
         ('created_at', 'createdAt', None),
         ('edge_weight_bound', 'edgeWeightBound', None),
+        ('external', 'external', ('model', 'ExternalSource')),
         ('id', 'id', None),
         ('kind', 'kind', None),
         ('name', 'name', None),
@@ -921,6 +927,52 @@ class EstimateWithBounds(Model):
         ('estimate', 'estimate', None),
         ('lower', 'lower', None),
         ('upper', 'upper', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class ExternalRequest(Model):
+    """ExternalRequest"""
+
+    # The d numeric columns forming a row, in order (distinct, 1–200 characters, at most 65536). A row with a missing or non-finite value is read as the zero row.; required
+    columns: Optional[list[str]] = None
+    # one of PARQUET, CSV; PARQUET or CSV; required
+    format: Optional[str] = None
+    # A Parquet file or directory, or a CSV file or directory with a header line: a local path or a URI the engine reads (hdfs://, s3a://, gs://, abfss://, file:); it must start with a prefix the service allows (privmat.external.allowed-locations). Shown to the owner only.; required
+    location: Optional[str] = None
+    # REPLACE_ONE (required there): n, the number of rows, declared by the owner and public; a job whose pass meets another count fails and keeps its charge. ADD_REMOVE: absent (n is private and never counted for display).
+    rows: Optional[int] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('columns', 'columns', ('list', None)),
+        ('format', 'format', None),
+        ('location', 'location', None),
+        ('rows', 'rows', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('columns', 'format', 'location')
+
+
+@dataclass
+class ExternalSource(Model):
+    """ExternalSource"""
+
+    # The d columns forming a row, in order (public)
+    columns: Optional[list[str]] = None
+    # n as declared by the owner (REPLACE_ONE; public); absent under ADD_REMOVE
+    declared_rows: Optional[int] = None
+    # one of PARQUET, CSV
+    format: Optional[str] = None
+    # Where the rows are (owner only)
+    location: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('columns', 'columns', ('list', None)),
+        ('declared_rows', 'declaredRows', None),
+        ('format', 'format', None),
+        ('location', 'location', None),
     )
     _REQUIRED: ClassVar[tuple] = ()
 

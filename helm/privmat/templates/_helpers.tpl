@@ -42,3 +42,11 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- printf "%s-database" (include "privmat.fullname" .) -}}
 {{- end -}}
 {{- end -}}
+
+{{- define "privmat.sparkMaster" -}}
+{{- if and .Values.spark.standalone.enabled (or (not .Values.spark.master) (hasPrefix "local" .Values.spark.master)) -}}
+{{- printf "spark://%s-spark-master:7077" (include "privmat.fullname" .) -}}
+{{- else -}}
+{{- .Values.spark.master -}}
+{{- end -}}
+{{- end -}}

@@ -20,7 +20,7 @@ class ArchitectureTest {
     private static final Set<String> CAPABILITIES =
             Set.of("privacy", "mechanism", "dataset", "ledger", "job", "query", "release", "security", "api", "config", "problem",
                     "metrics", "ui",
-                    "stream", "strategy");
+                    "stream", "strategy", "spark");
 
     private static JavaClasses classes;
 

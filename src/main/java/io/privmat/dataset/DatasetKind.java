@@ -16,5 +16,11 @@ public enum DatasetKind {
      * never stored, with a public block structure declared at creation ({@link StreamSchema}); one
      * row or edge event is the privacy unit. Answered by standing subscriptions, not one-shot queries.
      */
-    STREAM
+    STREAM,
+    /**
+     * A matrix whose rows stay where the owner keeps them (Parquet or CSV read by an engine such as
+     * Apache Spark, {@link ExternalSchema}); a row, clipped to the public L2 bound, is the privacy
+     * unit. Queried like a MATRIX; privmat never copies the rows (docs/scale-out.md).
+     */
+    EXTERNAL
 }

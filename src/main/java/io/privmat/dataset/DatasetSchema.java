@@ -8,7 +8,7 @@ import java.util.Map;
  * uploads are validated against, and mechanisms may depend on it: it is public, like the kind and
  * the budget. Stored as a JSON document with the dataset.
  */
-public sealed interface DatasetSchema permits HistogramSchema, StreamSchema {
+public sealed interface DatasetSchema permits HistogramSchema, StreamSchema, ExternalSchema {
 
     /** The document stored with the dataset (maps, lists, strings and numbers only). */
     Map<String, Object> toDocument();
@@ -22,6 +22,7 @@ public sealed interface DatasetSchema permits HistogramSchema, StreamSchema {
         return switch (kind) {
             case HISTOGRAM -> HistogramSchema.fromDocument(document);
             case STREAM -> StreamSchema.fromDocument(document);
+            case EXTERNAL -> ExternalSchema.fromDocument(document);
             default -> throw new IllegalArgumentException("a " + kind + " dataset declares no schema");
         };
     }

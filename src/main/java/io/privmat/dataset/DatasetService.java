@@ -20,6 +20,7 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.stereotype.Service;
@@ -38,6 +39,8 @@ public class DatasetService implements DatasetRows {
     private final TransactionTemplate readOnly;
     private final Clock clock;
     private final ApplicationEventPublisher events;
+    private final ExternalSettings external;
+    private final ObjectProvider<ExternalEngine> engines;
     private io.privmat.metrics.ServiceMetrics metrics = io.privmat.metrics.ServiceMetrics.NONE;
 
     @org.springframework.beans.factory.annotation.Autowired(required = false)
@@ -46,8 +49,11 @@ public class DatasetService implements DatasetRows {
     }
 
     public DatasetService(DatasetRepository repository, Ingester ingester, UploadGate gate,
-            TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
+            TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events, ExternalSettings external,
+            ObjectProvider<ExternalEngine> engines) {
         this.events = events;
+        this.external = external;
+        this.engines = engines;
         this.gate = gate;
         this.repository = repository;
         this.ingester = ingester;
@@ -64,7 +70,8 @@ public class DatasetService implements DatasetRows {
         // PostgreSQL keeps microseconds and ROUNDS the rest: truncate here so that the stored creation time
         // (a stream's start) is never after an event time taken from the same clock and truncated.
         Instant createdAt = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
-        Dataset dataset = new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
+        Dataset dataset = request.schema() instanceof ExternalSchema e ? external(request, e, createdAt)
+                : new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
                 request.rowNormBound(), streamCols == null ? DatasetStatus.EMPTY : DatasetStatus.READY, none, streamCols,
                 none, none, null, null, null, request.budget(), createdAt, null, request.schema(), null);
         List<String> vertices = request.vertexLabels();
@@ -79,6 +86,34 @@ public class DatasetService implements DatasetRows {
             events.publishEvent(new DatasetCreated(dataset));
         });
         return dataset;
+    }
+
+    /**
+     * An EXTERNAL dataset, ready from its declaration: d declared, n only where declared (REPLACE_ONE),
+     * nothing counted from the data. The location must start with a configured prefix
+     * ({@code privmat.external.allowed-locations}); when this replica has an engine, the declared
+     * columns are checked against the source's schema (no row is read).
+     */
+    private Dataset external(NewDataset request, ExternalSchema schema, Instant createdAt) {
+        List<String> allowed = external.allowedLocations() == null ? List.of() : external.allowedLocations();
+        if (allowed.stream().noneMatch(prefix -> !prefix.isBlank() && schema.location().startsWith(prefix))) {
+            throw PrivmatException.invalidParameter("external.location", allowed.isEmpty() ? "none configured"
+                    : String.join(" | ", allowed), allowed.isEmpty()
+                    ? "this service accepts no EXTERNAL location (privmat.external.allowed-locations is empty)"
+                    : "external.location must start with one of the allowed prefixes: " + String.join(", ", allowed));
+        }
+        ExternalEngine engine = engines.getIfAvailable();
+        if (engine != null) {
+            try {
+                engine.check(schema);
+            } catch (IllegalArgumentException e) {
+                throw PrivmatException.invalidParameter("external", "a readable source with the declared numeric "
+                        + "columns", "the declared source does not match: " + e.getMessage());
+            }
+        }
+        return new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
+                request.rowNormBound(), DatasetStatus.READY, schema.declaredRows(), (long) schema.d(), null, null,
+                schema.format().name(), null, null, request.budget(), createdAt, null, schema, null);
     }
 
     /**
@@ -196,6 +231,10 @@ public class DatasetService implements DatasetRows {
         if (owned.kind() == DatasetKind.STREAM) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "A STREAM dataset takes batches of rows with "
                     + "POST /v1/datasets/" + id + "/rows, not one upload.", Map.of("datasetId", id.toString()));
+        }
+        if (owned.kind() == DatasetKind.EXTERNAL) {
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "An EXTERNAL dataset's rows stay at its declared "
+                    + "location; it takes no upload.", Map.of("datasetId", id.toString()));
         }
         ingester.checkDeclaredLength(contentLength);
         requireNoData(owned);

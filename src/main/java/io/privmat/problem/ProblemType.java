@@ -27,6 +27,7 @@ public enum ProblemType {
     JOB_ALREADY_FINISHED("job-already-finished", "Job already finished", 409),
     UPLOAD_IN_PROGRESS("upload-in-progress", "Upload in progress", 409),
     WRONG_DATASET_KIND("wrong-dataset-kind", "Wrong dataset kind", 409),
+    EXTERNAL_ENGINE_UNAVAILABLE("external-engine-unavailable", "No engine for external data", 409),
     SUBJECT_ROLE_CONFLICT("subject-role-conflict", "Subject already has another role", 409),
     SUBSCRIPTION_NOT_FOUND("subscription-not-found", "Subscription not found", 404),
     SUBSCRIPTION_NOT_ACTIVE("subscription-not-active", "Subscription not active", 409),

@@ -2,12 +2,16 @@ package io.privmat.query;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetRows;
+import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.DatasetService;
+import io.privmat.dataset.ExternalEngine;
+import io.privmat.dataset.ExternalSchema;
 import io.privmat.job.Job;
 import io.privmat.job.JobContext;
 import io.privmat.job.JobHandler;
 import io.privmat.job.JobOutput;
 import io.privmat.job.PlanMismatchException;
+import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.QueryKind;
@@ -20,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -44,8 +49,11 @@ class QueryJobHandler implements JobHandler {
      */
     private final Map<UUID, Plan> verified = new ConcurrentHashMap<>();
 
+    private final ObjectProvider<ExternalEngine> engines;
+
     QueryJobHandler(DatasetService datasets, DatasetRows rows, QueryPlans plans, ResultDocuments documents,
-            JsonMapper json) {
+            JsonMapper json, ObjectProvider<ExternalEngine> engines) {
+        this.engines = engines;
         this.datasets = datasets;
         this.rows = rows;
         this.plans = plans;
@@ -80,8 +88,13 @@ class QueryJobHandler implements JobHandler {
         if (!same(read(json.writeValueAsString(QueryPlans.lossDocument(plan))), read(job.loss()))) {
             throw new PlanMismatchException("job " + job.id() + ": the rebuilt loss differs from the reserved one");
         }
-        if (!plan.spec().facts().equals(QueryPlans.facts(datasets.get(job.datasetId())))) {
+        Dataset dataset = datasets.get(job.datasetId());
+        if (!plan.spec().facts().equals(QueryPlans.facts(dataset))) {
             throw new PlanMismatchException("job " + job.id() + ": the dataset's public facts changed");
+        }
+        if (dataset.kind() == DatasetKind.EXTERNAL && engines.getIfAvailable() == null) {
+            // Before data access, so the charge is refunded: this replica cannot read the rows.
+            throw new PlanMismatchException("job " + job.id() + ": EXTERNAL dataset and no engine on this replica");
         }
         return plan;
     }
@@ -104,8 +117,12 @@ class QueryJobHandler implements JobHandler {
             plan = checked(job);
         }
         Dataset dataset = datasets.get(job.datasetId());
-        Release release = plan.release(new StoredDataAccess(dataset.id(), rows, context, plan.spec().facts()),
-                NoiseSources.secure());
+        // The statistic is read where the rows are; the noise is always added here, by the plan, with
+        // the service's own sampler (an engine returns exact sums only: docs/scale-out.md).
+        DataAccess access = dataset.schema() instanceof ExternalSchema external
+                ? engines.getObject().open(dataset, external, plan.spec().facts(), context)
+                : new StoredDataAccess(dataset.id(), rows, context, plan.spec().facts());
+        Release release = plan.release(access, NoiseSources.secure());
         context.progress(0.95);
         return documents.render(job, dataset, plan, release);
     }

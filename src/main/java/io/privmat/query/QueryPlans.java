@@ -5,6 +5,7 @@ import io.privmat.problem.ProblemType;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.DatasetStatus;
+import io.privmat.dataset.ExternalEngine;
 import io.privmat.dataset.HistogramSchema;
 import io.privmat.dataset.Neighbouring;
 import io.privmat.mechanism.NeighbouringRelation;
@@ -17,6 +18,7 @@ import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.PublicFacts;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -33,11 +35,14 @@ public class QueryPlans {
     private final JsonMapper json;
     private final WorkloadService workloads;
     private final io.privmat.strategy.StrategyService strategies;
+    private final ObjectProvider<ExternalEngine> engines;
 
-    QueryPlans(JsonMapper json, WorkloadService workloads, io.privmat.strategy.StrategyService strategies) {
+    QueryPlans(JsonMapper json, WorkloadService workloads, io.privmat.strategy.StrategyService strategies,
+            ObjectProvider<ExternalEngine> engines) {
         this.json = json;
         this.workloads = workloads;
         this.strategies = strategies;
+        this.engines = engines;
     }
 
     public MechanismCatalog catalog() {
@@ -56,6 +61,8 @@ public class QueryPlans {
                     "Dataset " + dataset.id() + " has no data yet; upload it first.", Map.of());
         }
         boolean graph = dataset.kind() == DatasetKind.GRAPH;
+        // An EXTERNAL dataset is a MATRIX to the mechanisms: d and B declared, n public only where
+        // the owner declared it (REPLACE_ONE); its rows are read by an engine (docs/scale-out.md).
         NeighbouringRelation relation = dataset.neighbouring() == Neighbouring.ADD_REMOVE
                 ? NeighbouringRelation.ADD_REMOVE : NeighbouringRelation.REPLACE_ONE;
         if (dataset.schema() instanceof HistogramSchema h) {
@@ -72,6 +79,12 @@ public class QueryPlans {
 
     Plan plan(Dataset dataset, QueryRequest request) {
         PublicFacts facts = facts(dataset);
+        if (dataset.kind() == DatasetKind.EXTERNAL && engines.getIfAvailable() == null) {
+            // Refused before any charge: nothing here can read the rows.
+            throw new PrivmatException(ProblemType.EXTERNAL_ENGINE_UNAVAILABLE, "Dataset " + dataset.id() + " is "
+                    + "EXTERNAL and this service runs without an engine for external data (the Spark-enabled build, "
+                    + "docs/scale-out.md); nothing was charged.", Map.of("datasetId", dataset.id().toString()));
+        }
         try {
             return catalog.plan(request.kind(), request.mechanism(),
                     new Budget(request.epsilon(), request.delta(), request.rho()), request.params(), facts,

@@ -18,9 +18,13 @@ class DockerfileTest {
     private record Stage(String from, List<String> instructions) {}
 
     private static List<Stage> stages() throws IOException {
+        return stages("Dockerfile");
+    }
+
+    private static List<Stage> stages(String file) throws IOException {
         List<Stage> stages = new ArrayList<>();
         StringBuilder logical = new StringBuilder();
-        for (String raw : Files.readAllLines(Path.of("Dockerfile"))) {
+        for (String raw : Files.readAllLines(Path.of(file))) {
             String line = raw.strip();
             if (line.startsWith("#") || line.isEmpty()) {
                 continue;
@@ -71,6 +75,28 @@ class DockerfileTest {
         assertThat(goOffline).isNotNegative().isLessThan(sources);
         assertThat(build).anyMatch(i -> i.contains("-Djarmode=tools") && i.contains("--layers"));
         assertThat(Files.readString(Path.of(".dockerignore"))).contains("target/");
+    }
+
+    @Test
+    void theSparkImageBuildsWithTheProfileAndCarriesSparkForWorkersToo() throws IOException {
+        List<Stage> stages = stages("Dockerfile.spark");
+        assertThat(stages).hasSize(2);
+        List<String> build = stages.get(0).instructions();
+        assertThat(indexOf(build, "RUN --mount=type=cache,target=/root/.m2 ./mvnw -B -q -Pspark dependency:go-offline"))
+                .isNotNegative().isLessThan(indexOf(build, "COPY src/main"));
+        assertThat(build).contains("COPY src/spark/main src/spark/main")
+                .anyMatch(i -> i.contains("-Pspark -DskipTests package") && i.contains("--layers"));
+        List<String> runtime = stages.get(1).instructions();
+        assertThat(stages.get(1).from()).contains("17-jre");
+        assertThat(runtime).anyMatch(i -> i.startsWith("USER 10001"))
+                .anyMatch(i -> i.contains("ln -s /app/BOOT-INF/lib /opt/spark/jars"))
+                .anyMatch(i -> i.startsWith("ENV") && i.contains("SPARK_HOME=/opt/spark")
+                        && i.contains("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED"))
+                .anyMatch(i -> i.startsWith("ENTRYPOINT") && i.contains("JarLauncher"));
+        assertThat(runtime.stream().filter(i -> i.startsWith("COPY")).toList()).hasSize(4)
+                .allMatch(c -> c.contains("--from=build /extracted/"));
+        // The default image stays Spark-free.
+        assertThat(String.join("\n", stages().get(0).instructions())).doesNotContain("-Pspark");
     }
 
     private static int indexOf(List<String> instructions, String prefix) {

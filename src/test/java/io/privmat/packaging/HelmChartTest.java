@@ -192,6 +192,48 @@ class HelmChartTest {
     }
 
     @Test
+    void sparkIsOffByDefaultAndTheStandaloneClusterRendersWhenAsked() {
+        String off = at(find(render(Map.of()), "ConfigMap").orElseThrow(), "data", "application.yaml");
+        assertThat((Boolean) at(new Yaml().load(off), "privmat", "spark", "enabled")).isFalse();
+        List<Map<String, Object>> docs = render(Map.of("spark.enabled", "true", "spark.standalone.enabled", "true",
+                "spark.standalone.workers", "3", "image.repository", "ghcr.io/privmat/privmat-spark",
+                "external.allowedLocations[0]", "s3a://lake/privmat/",
+                "spark.conf.spark\\.executor\\.memory", "6g"));
+        Map<String, Object> config = new Yaml().load((String) at(find(docs, "ConfigMap").orElseThrow(), "data",
+                "application.yaml"));
+        assertThat((Boolean) at(config, "privmat", "spark", "enabled")).isTrue();
+        assertThat((String) at(config, "privmat", "spark", "master")).isEqualTo("spark://rel-privmat-spark-master:7077");
+        Map<String, Object> conf = at(config, "privmat", "spark", "conf");
+        assertThat(conf).containsEntry("[spark.driver.host]", "${PRIVMAT_POD_IP}")
+                .containsEntry("[spark.driver.port]", "7078").containsEntry("[spark.executor.memory]", "6g")
+                .containsEntry("[spark.executor.extraClassPath]", "/app/BOOT-INF/classes");
+        assertThat((List<String>) at(config, "privmat", "external", "allowed-locations")).containsExactly("s3a://lake/privmat/");
+        List<Map<String, Object>> deployments = docs.stream().filter(d -> "Deployment".equals(d.get("kind"))).toList();
+        assertThat(deployments).hasSize(3);
+        Map<String, Object> worker = deployments.stream().filter(d -> ((String) at(d, "metadata", "name"))
+                .endsWith("-spark-worker")).findFirst().orElseThrow();
+        assertThat((Integer) at(worker, "spec", "replicas")).isEqualTo(3);
+        Map<String, Object> workerContainer = at(worker, "spec", "template", "spec", "containers", "0");
+        assertThat((String) at(workerContainer, "image")).isEqualTo("ghcr.io/privmat/privmat-spark:0.1.0");
+        assertThat((List<String>) at(workerContainer, "args")).first().isEqualTo("spark://rel-privmat-spark-master:7077");
+        // The Spark pods are not behind the privmat Service (its selector must not match them).
+        Map<String, Object> service = docs.stream().filter(d -> "Service".equals(d.get("kind"))
+                && "rel-privmat".equals(at(d, "metadata", "name"))).findFirst().orElseThrow();
+        Map<String, Object> selector = at(service, "spec", "selector");
+        Map<String, Object> workerLabels = at(worker, "spec", "template", "metadata", "labels");
+        assertThat(workerLabels.entrySet().containsAll(selector.entrySet())).as("worker labels " + workerLabels
+                + " matched by the privmat Service's selector " + selector).isFalse();
+        // The driver (each privmat pod) advertises its pod IP on fixed ports.
+        Map<String, Object> privmat = deployments.stream().filter(d -> "rel-privmat".equals(at(d, "metadata", "name")))
+                .findFirst().orElseThrow();
+        List<Map<String, Object>> env = at(privmat, "spec", "template", "spec", "containers", "0", "env");
+        assertThat(env).anySatisfy(e -> {
+            assertThat(e.get("name")).isEqualTo("PRIVMAT_POD_IP");
+            assertThat((String) at(e, "valueFrom", "fieldRef", "fieldPath")).isEqualTo("status.podIP");
+        });
+    }
+
+    @Test
     void aMissingPasswordWithoutExistingSecretFailsToRender() {
         assertThatThrownBy(() -> render(Map.of("database.existingSecret", "")))
                 .hasMessageContaining("database.password is required");

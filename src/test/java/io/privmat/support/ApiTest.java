@@ -22,7 +22,9 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "privmat.bootstrap-admin-key=" + ApiTest.ADMIN_KEY,
-    "privmat.security.requests-per-second=1000000", "privmat.security.burst=1000000"})
+    "privmat.security.requests-per-second=1000000", "privmat.security.burst=1000000",
+    // EXTERNAL datasets may be declared under these prefixes (ExternalDatasetTest; no engine by default).
+    "privmat.external.allowed-locations=/lake/privmat/,s3a://lake/privmat/"})
 public abstract class ApiTest {
 
     /** The bootstrap ADMIN key of every test context. */

@@ -12,14 +12,16 @@ public record CreateDatasetRequest(
         @Schema(description = "Display name, 1–200 characters", requiredMode = Schema.RequiredMode.REQUIRED,
                 example = "ratings-2026") @Nullable String name,
         @Schema(description = "MATRIX (rows are privacy units), GRAPH (edges are privacy units), HISTOGRAM "
-                + "(counts of records over declared attributes; one record is the privacy unit) or STREAM (rows or "
-                + "edge events appended in batches and never stored; answered by standing subscriptions)",
-                allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM", "STREAM"}, requiredMode = Schema.RequiredMode.REQUIRED)
+                + "(counts of records over declared attributes; one record is the privacy unit), STREAM (rows or "
+                + "edge events appended in batches and never stored; answered by standing subscriptions) or EXTERNAL "
+                + "(a matrix whose rows stay in Parquet or CSV where the owner keeps them; queried like a MATRIX)",
+                allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM", "STREAM", "EXTERNAL"},
+                requiredMode = Schema.RequiredMode.REQUIRED)
                 @Nullable String kind,
         @Schema(description = "Neighbouring relation; default REPLACE_ONE (n public). ADD_REMOVE keeps n private.",
                 allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}, defaultValue = "REPLACE_ONE") @Nullable String neighbouring,
         @Schema(description = "Public L2 bound of a matrix row; rows are clipped to it at upload (or append). "
-                + "Required for MATRIX and matrix STREAMs, not allowed for GRAPH and edge STREAMs (edge weights "
+                + "Required for MATRIX, EXTERNAL and matrix STREAMs, not allowed for GRAPH and edge STREAMs (edge weights "
                 + "must lie in [0, 1]).",
                 example = "1.0") @Nullable Double rowNormBound,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @Nullable BudgetRequest budget,
@@ -32,7 +34,16 @@ public record CreateDatasetRequest(
                 + "attribute slowest.") @Nullable List<AttributeRequest> attributes,
         @Schema(description = "STREAM only (required there): the public block structure. A matrix stream gives "
                 + "columns and rowNormBound; an edge stream gives vertices instead (its edge events have weights in "
-                + "[0, 1]).") @Nullable StreamRequest stream) {
+                + "[0, 1]).") @Nullable StreamRequest stream,
+        @Schema(description = "EXTERNAL only (required there): where the rows are and which columns form a row. "
+                + "privmat never copies them (docs/scale-out.md).") @Nullable ExternalRequest external) {
+
+    /** Body without an external declaration. */
+    public CreateDatasetRequest(@Nullable String name, @Nullable String kind, @Nullable String neighbouring,
+            @Nullable Double rowNormBound, @Nullable BudgetRequest budget, @Nullable VerticesRequest vertices,
+            @Nullable List<AttributeRequest> attributes, @Nullable StreamRequest stream) {
+        this(name, kind, neighbouring, rowNormBound, budget, vertices, attributes, stream, null);
+    }
 
     /** Body without a vertex declaration or attributes. */
     public CreateDatasetRequest(@Nullable String name, @Nullable String kind, @Nullable String neighbouring,
@@ -44,8 +55,29 @@ public record CreateDatasetRequest(
     public CreateDatasetRequest(@Nullable String name, @Nullable String kind, @Nullable String neighbouring,
             @Nullable Double rowNormBound, @Nullable BudgetRequest budget, @Nullable VerticesRequest vertices,
             @Nullable List<AttributeRequest> attributes) {
-        this(name, kind, neighbouring, rowNormBound, budget, vertices, attributes, null);
+        this(name, kind, neighbouring, rowNormBound, budget, vertices, attributes, null, null);
     }
+
+    /**
+     * An EXTERNAL dataset's source: a location an engine (Apache Spark) reads, its format, the columns
+     * forming a row, and n under REPLACE_ONE.
+     */
+    @Schema(name = "ExternalRequest", example = "{\"location\": \"s3a://lake/privmat/ratings/\", \"format\": \"PARQUET\", "
+            + "\"columns\": [\"a\", \"b\", \"c\"], \"rows\": 1000000}")
+    public record ExternalRequest(
+            @Schema(description = "A Parquet file or directory, or a CSV file or directory with a header line: a "
+                    + "local path or a URI the engine reads (hdfs://, s3a://, gs://, abfss://, file:); it must start "
+                    + "with a prefix the service allows (privmat.external.allowed-locations). Shown to the owner only.",
+                    requiredMode = Schema.RequiredMode.REQUIRED, example = "s3a://lake/privmat/ratings/")
+                    @Nullable String location,
+            @Schema(description = "PARQUET or CSV", allowableValues = {"PARQUET", "CSV"},
+                    requiredMode = Schema.RequiredMode.REQUIRED) @Nullable String format,
+            @Schema(description = "The d numeric columns forming a row, in order (distinct, 1–200 characters, at "
+                    + "most 65536). A row with a missing or non-finite value is read as the zero row.",
+                    requiredMode = Schema.RequiredMode.REQUIRED) @Nullable List<String> columns,
+            @Schema(description = "REPLACE_ONE (required there): n, the number of rows, declared by the owner and "
+                    + "public; a job whose pass meets another count fails and keeps its charge. ADD_REMOVE: absent (n "
+                    + "is private and never counted for display).", example = "1000000") @Nullable Long rows) {}
 
     /**
      * A stream's public block structure: blocks of blockRows rows (in arrival order) or of blockSeconds

@@ -170,7 +170,7 @@ class DatasetController {
                 Neighbouring.REPLACE_ONE);
         Double bound = r.rowNormBound();
         boolean edgeStream = kind == DatasetKind.STREAM && r.vertices() != null;
-        if (kind == DatasetKind.MATRIX || kind == DatasetKind.STREAM && !edgeStream) {
+        if (kind == DatasetKind.MATRIX || kind == DatasetKind.EXTERNAL || kind == DatasetKind.STREAM && !edgeStream) {
             if (bound == null || !Double.isFinite(bound) || bound <= 0 || bound > 1e12) {
                 throw PrivmatException.invalidParameter("rowNormBound", "(0, 1e12]",
                         "rowNormBound is required for a " + kind + " of rows and must be in (0, 1e12] but was " + bound);
@@ -181,11 +181,15 @@ class DatasetController {
                     : "rowNormBound does not apply to a " + kind + " (one record adds 1 to one cell)");
         }
         List<String> vertices = VertexUniverse.validate(kind, r.vertices());
+        io.privmat.dataset.DatasetSchema external = ExternalDeclaration.validate(kind, r.external(), neighbouring);
         io.privmat.dataset.DatasetSchema schema = kind == DatasetKind.STREAM
                 ? StreamDeclaration.validate(r.stream(), vertices == null ? null : vertices.size(), neighbouring)
-                : HistogramAttributes.validate(kind, r.attributes());
+                : external != null ? external : HistogramAttributes.validate(kind, r.attributes());
         if (kind != DatasetKind.STREAM && r.stream() != null) {
             throw PrivmatException.invalidParameter("stream", "absent", "stream applies to a STREAM only");
+        }
+        if (kind == DatasetKind.EXTERNAL && r.attributes() != null) {
+            throw PrivmatException.invalidParameter("attributes", "absent", "attributes apply to a HISTOGRAM only");
         }
         if (kind == DatasetKind.STREAM && r.attributes() != null) {
             throw PrivmatException.invalidParameter("attributes", "absent", "attributes apply to a HISTOGRAM only");

@@ -21,7 +21,7 @@ public record DatasetView(
         UUID id,
         String name,
         @Schema(description = "The subject that owns the dataset") String owner,
-        @Schema(allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM", "STREAM"}) String kind,
+        @Schema(allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM", "STREAM", "EXTERNAL"}) String kind,
         @Schema(allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}) String neighbouring,
         @Schema(description = "What one privacy unit is") String privacyUnit,
         @Schema(description = "Public L2 row bound (MATRIX)") @Nullable Double rowNormBound,
@@ -35,7 +35,7 @@ public record DatasetView(
                 + "data-dependent)") @Nullable Long nnz,
         @Schema(description = "Rows scaled down to rowNormBound at upload (owner only: data-dependent)")
         @Nullable Long clippedRows,
-        @Schema(description = "Format of the upload: CSV, TSV, MATRIX_MARKET or NPY") @Nullable String sourceFormat,
+        @Schema(description = "Format of the upload: CSV, TSV, MATRIX_MARKET or NPY; EXTERNAL: the declared PARQUET or CSV") @Nullable String sourceFormat,
         @Schema(description = "Storage layout: DENSE, SPARSE, MIXED (per chunk) or EDGES") @Nullable String storage,
         @Schema(description = "Bytes received in the upload") @Nullable Long uploadBytes,
         BudgetView budget,
@@ -46,7 +46,18 @@ public record DatasetView(
         @Schema(description = "STREAM: the declared block structure") @Nullable StreamView stream,
         @Schema(description = "MATRIX: the column names of the uploaded CSV/TSV header, in column order (absent "
                 + "without a header). Public like the shape: they name what each column measures, not a row; "
-                + "results repeat them as columns") @Nullable List<String> columns) {
+                + "results repeat them as columns") @Nullable List<String> columns,
+        @Schema(description = "EXTERNAL: the declared source (its location is shown to the owner only)") @Nullable
+                ExternalView external) {
+
+    /** An EXTERNAL dataset's declared source, as the API shows it. */
+    @Schema(name = "ExternalSource")
+    public record ExternalView(
+            @Schema(description = "Where the rows are (owner only)") @Nullable String location,
+            @Schema(allowableValues = {"PARQUET", "CSV"}) String format,
+            @Schema(description = "The d columns forming a row, in order (public)") List<String> columns,
+            @Schema(description = "n as declared by the owner (REPLACE_ONE; public); absent under ADD_REMOVE")
+                    @Nullable Long declaredRows) {}
 
     /** A stream's declared block structure, as the API shows it (public). */
     @Schema(name = "StreamDeclaration")
@@ -79,7 +90,7 @@ public record DatasetView(
      */
     static DatasetView of(Dataset d, Caller caller) {
         Budget b = d.budget();
-        boolean matrix = d.kind() == DatasetKind.MATRIX;
+        boolean matrix = d.kind() == DatasetKind.MATRIX || d.kind() == DatasetKind.EXTERNAL;
         boolean histogram = d.kind() == DatasetKind.HISTOGRAM;
         boolean owner = caller.is(Role.OWNER) && d.owner().equals(caller.subject());
         boolean nPublic = d.neighbouring() == Neighbouring.REPLACE_ONE;
@@ -102,11 +113,13 @@ public record DatasetView(
         List<Attribute> attributes = d.schema() instanceof HistogramSchema h ? h.attributes().stream()
                 .map(a -> new Attribute(a.name(), a.size(), a.labels())).toList() : null;
         Long cols = d.cols(); // d (and a graph's vertex set) is public
+        ExternalView externalView = d.schema() instanceof io.privmat.dataset.ExternalSchema e ? new ExternalView(
+                owner ? e.location() : null, e.format().name(), e.columns(), e.declaredRows()) : null;
         return new DatasetView(d.id(), d.name(), d.owner(), d.kind().name(), d.neighbouring().name(), unit,
                 d.rowNormBound(), d.kind() == DatasetKind.GRAPH ? 1.0 : null, d.status().name(), rows, cols,
                 owner ? d.nnz() : null, owner ? d.clippedRows() : null,
                 d.sourceFormat(), owner ? d.storage() : null, owner ? d.uploadBytes() : null,
                 new BudgetView(b.epsilon(), b.delta(), b.mode().name(), b.approxDeltaFraction()),
-                d.createdAt(), d.uploadedAt(), attributes, streamView, d.columnLabels());
+                d.createdAt(), d.uploadedAt(), attributes, streamView, d.columnLabels(), externalView);
     }
 }

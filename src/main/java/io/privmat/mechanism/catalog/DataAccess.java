@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.lowrank.GramOperator;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.sketch.JlGraphSketch;
 
@@ -18,6 +19,16 @@ public interface DataAccess {
 
     /** The rows, for a fixed public number of passes. */
     RowStream rows(int passes);
+
+    /**
+     * Y = XᵀX·V for a d × k V (the power methods' streamed statistic when d exceeds the Gram limit),
+     * one pass over the rows per application, at most {@code passes} applications. By default
+     * streamed from {@link #rows(int)}; an engine that holds the rows elsewhere runs each
+     * application where they are, sending only V (public: a function of earlier noisy releases).
+     */
+    default GramOperator gramOperator(int d, int passes) {
+        return GramOperator.ofRows(rows(passes), d);
+    }
 
     /** The edges of a graph, one pass. */
     JlGraphSketch.EdgeSource edges();

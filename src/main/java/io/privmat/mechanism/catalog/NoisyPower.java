@@ -1,6 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.lowrank.GramOperator;
 import io.privmat.mechanism.lowrank.NoisyPowerMechanism;
 import java.util.EnumSet;
 import java.util.List;
@@ -68,7 +67,7 @@ public final class NoisyPower extends Described {
         boolean streamed = d > Limits.MAX_GRAM_DIMENSION;
         return new Plan(spec(kind, budget, params, facts), privacy(np, budget), noise,
                 streamed ? Input.ROW_STREAM : Input.GRAM, (data, random) -> LowRanks.factors(streamed
-                        ? np.release(GramOperator.ofRows(data.rows(iterations), d), random)
+                        ? np.release(data.gramOperator(d, iterations), random)
                         : np.release(data.gram(false).gram(), random), kind));
     }
 

@@ -1,6 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.lowrank.GramOperator;
 import io.privmat.mechanism.lowrank.PrivateOjaMechanism;
 import java.util.EnumSet;
 import java.util.List;
@@ -69,7 +68,7 @@ public final class PrivateOja extends Described {
         boolean streamed = d > Limits.MAX_GRAM_DIMENSION;
         return new Plan(spec(kind, budget, params, facts), privacy(oja, budget), noise,
                 streamed ? Input.ROW_STREAM : Input.GRAM, (data, random) -> LowRanks.factors(streamed
-                        ? oja.release(GramOperator.ofRows(data.rows(iterations), d), random)
+                        ? oja.release(data.gramOperator(d, iterations), random)
                         : oja.release(data.gram(false).gram(), random), kind));
     }
 

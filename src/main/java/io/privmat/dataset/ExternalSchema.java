@@ -1,0 +1,68 @@
+package io.privmat.dataset;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An EXTERNAL dataset's declaration: where the rows are (a Parquet or CSV location an engine such as
+ * Apache Spark reads: a local path, {@code hdfs://…}, {@code s3a://…}, …), which columns form a row,
+ * in order, and — under REPLACE_ONE — the row count n the owner declares. privmat never copies the
+ * rows; every statistic is computed where they are (docs/scale-out.md). The declaration is public
+ * like the kind and the budget, except the location, which only the owner sees.
+ *
+ * <p>The row count is never counted from the data and shown: under ADD_REMOVE it is private and not
+ * declared; under REPLACE_ONE it is the owner's declaration, and a job whose pass meets another
+ * number of rows fails (neighbouring datasets under REPLACE_ONE have the same count, so that
+ * failure is the same on both and reveals nothing about one row).
+ *
+ * @param location where the rows are, as the engine reads it
+ * @param format PARQUET or CSV (CSV with a header line naming the columns)
+ * @param columns the d column names forming a row, in order
+ * @param declaredRows n under REPLACE_ONE; null under ADD_REMOVE
+ */
+public record ExternalSchema(String location, Format format, List<String> columns, @Nullable Long declaredRows)
+        implements DatasetSchema {
+
+    /** Most columns an EXTERNAL dataset may declare. */
+    public static final int MAX_COLUMNS = 65_536;
+    /** Longest column name. */
+    public static final int MAX_NAME = 200;
+    /** Longest location. */
+    public static final int MAX_LOCATION = 2000;
+    /** Largest declared row count (the engine's accumulators are exact below 2⁴¹ rows). */
+    public static final long MAX_ROWS = 1L << 40;
+
+    /** A source format. */
+    public enum Format { PARQUET, CSV }
+
+    public ExternalSchema {
+        columns = List.copyOf(columns);
+    }
+
+    /** d. */
+    public int d() {
+        return columns.size();
+    }
+
+    @Override
+    public Map<String, Object> toDocument() {
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("location", location);
+        doc.put("format", format.name());
+        doc.put("columns", columns);
+        if (declaredRows != null) {
+            doc.put("declaredRows", declaredRows);
+        }
+        return doc;
+    }
+
+    @SuppressWarnings("unchecked")
+    static ExternalSchema fromDocument(Map<String, Object> doc) {
+        Object rows = doc.get("declaredRows");
+        return new ExternalSchema((String) doc.get("location"), Format.valueOf((String) doc.get("format")),
+                new ArrayList<>((List<String>) doc.get("columns")), rows == null ? null : ((Number) rows).longValue());
+    }
+}

@@ -1,0 +1,85 @@
+package io.privmat.dataset.web;
+
+import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.ExternalSchema;
+import io.privmat.dataset.Neighbouring;
+import io.privmat.problem.PrivmatException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Validates an EXTERNAL dataset's declaration (required for EXTERNAL, refused for other kinds). The
+ * allowed location prefixes are checked by the service, which knows its configuration.
+ */
+final class ExternalDeclaration {
+
+    private ExternalDeclaration() {}
+
+    static @Nullable ExternalSchema validate(DatasetKind kind, CreateDatasetRequest.@Nullable ExternalRequest e,
+            Neighbouring neighbouring) {
+        if (kind != DatasetKind.EXTERNAL) {
+            if (e != null) {
+                throw PrivmatException.invalidParameter("external", "absent", "external applies to an EXTERNAL only");
+            }
+            return null;
+        }
+        if (e == null) {
+            throw PrivmatException.invalidParameter("external", "an object", "an EXTERNAL dataset needs its source: "
+                    + "{\"location\": …, \"format\": \"PARQUET\" | \"CSV\", \"columns\": [...], \"rows\": n (REPLACE_ONE)}");
+        }
+        String location = e.location();
+        if (location == null || location.isBlank() || location.length() > ExternalSchema.MAX_LOCATION
+                || location.chars().anyMatch(Character::isISOControl)) {
+            throw PrivmatException.invalidParameter("external.location", "1–" + ExternalSchema.MAX_LOCATION
+                    + " characters", "external.location is required (a path or URI, 1–" + ExternalSchema.MAX_LOCATION
+                    + " characters, no control characters)");
+        }
+        // "..": a prefix check must not be escapable.
+        if (List.of(location.split("[/\\\\]")).contains("..")) {
+            throw PrivmatException.invalidParameter("external.location", "no '..' segment",
+                    "external.location must not contain a '..' segment");
+        }
+        ExternalSchema.Format format;
+        try {
+            format = ExternalSchema.Format.valueOf(e.format() == null ? "" : e.format().strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException x) {
+            throw PrivmatException.invalidParameter("external.format", "PARQUET | CSV",
+                    "external.format is required: PARQUET or CSV");
+        }
+        List<String> columns = e.columns();
+        if (columns == null || columns.isEmpty() || columns.size() > ExternalSchema.MAX_COLUMNS) {
+            throw PrivmatException.invalidParameter("external.columns", "1 to " + ExternalSchema.MAX_COLUMNS
+                    + " names", "external.columns must list 1 to " + ExternalSchema.MAX_COLUMNS + " column names");
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < columns.size(); i++) {
+            String c = columns.get(i);
+            if (c == null || c.isEmpty() || c.length() > ExternalSchema.MAX_NAME
+                    || c.chars().anyMatch(Character::isISOControl)) {
+                throw PrivmatException.invalidParameter("external.columns[" + i + "]", "1–" + ExternalSchema.MAX_NAME
+                        + " characters", "external.columns[" + i + "] must have 1–" + ExternalSchema.MAX_NAME
+                        + " characters");
+            }
+            if (!seen.add(c)) {
+                throw PrivmatException.invalidParameter("external.columns[" + i + "]", "distinct names",
+                        "external.columns[" + i + "] repeats an earlier column");
+            }
+        }
+        Long rows = e.rows();
+        if (neighbouring == Neighbouring.REPLACE_ONE) {
+            // n is public under REPLACE_ONE: the owner declares it; it is never counted and shown.
+            if (rows == null || rows < 1 || rows > ExternalSchema.MAX_ROWS) {
+                throw PrivmatException.invalidParameter("external.rows", "[1, " + ExternalSchema.MAX_ROWS + "]",
+                        "under REPLACE_ONE the owner declares n: external.rows is required and must be in [1, "
+                                + ExternalSchema.MAX_ROWS + "] but was " + rows);
+            }
+        } else if (rows != null) {
+            throw PrivmatException.invalidParameter("external.rows", "absent", "under ADD_REMOVE n is private: "
+                    + "external.rows must be absent");
+        }
+        return new ExternalSchema(location.strip(), format, columns, rows);
+    }
+}

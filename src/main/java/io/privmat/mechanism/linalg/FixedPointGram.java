@@ -1,0 +1,284 @@
+package io.privmat.mechanism.linalg;
+
+import java.util.Arrays;
+
+/**
+ * The exact Gram matrix XᵀX and column sums Σᵢ xᵢ of rows clipped to a public L2 bound B and
+ * quantised to the fixed-point grid h = B·2⁻²², accumulated in integers: the result does not depend
+ * on the order of the rows, on how they are split into blocks or partitions, on the BLAS, or on
+ * re-runs. Two accumulators over the same rows, split anyhow and {@link #merge merged}, hold the same
+ * integers bit for bit.
+ *
+ * <p><b>Quantisation.</b> A row x is clipped to ‖x‖ ≤ B (scaled by B/‖x‖ when longer; a row with a
+ * non-finite entry becomes the zero row, so that no row can fail a job), then each entry becomes the
+ * integer q_j = trunc(x_j·2²²/B), and while Σ q_j² &gt; 2⁴⁴ (exactly, in {@code long}: the floating
+ * clip may leave the norm a few ulps above B) the largest |q_j| moves one step towards zero. The
+ * statistic is that of the rows x̃ = h·q, with ‖x̃‖ ≤ B exactly, so every sensitivity of
+ * docs/mechanisms/neighbouring-and-sensitivities.md holds for it without a rounding term.
+ *
+ * <p><b>Exactness.</b> Per row Σ_j q_j² ≤ 2⁴⁴, so for any entry (j, k) and any subset of a block of
+ * {@value #BLOCK_ROWS} rows |Σ_r q_rj·q_rk| ≤ Σ_r ‖q_r‖² ≤ 2⁸·2⁴⁴ = 2⁵² &lt; 2⁵³: every product
+ * and every partial sum of a block's Gram is an integer that a double holds exactly, whatever the
+ * order or fused multiply-adds the BLAS uses. Each block's Gram (dsyrk) is added into two
+ * {@code long}s per entry (value = hi·2³² + lo), exact for fewer than 2⁵¹ rows; column sums (|q_j| ≤ 2²²)
+ * in one {@code long} each. The only rounding is the final conversion to double:
+ * relative 3·2⁻⁵³ per entry, so ‖computed − exact‖_F ≤ 3·2⁻⁵³·n·B² (under 2⁻²⁰·B² for n ≤ 2³⁰).
+ *
+ * <p>Not thread-safe. Memory: d(d+1) longs for the packed upper triangle plus one block buffer.
+ */
+public final class FixedPointGram {
+
+    /** Fraction bits of the grid: h = B·2^-FRACTION_BITS. */
+    public static final int FRACTION_BITS = 22;
+    /** Rows per exact floating block: BLOCK_ROWS·2^(2·FRACTION_BITS) = 2⁵² &lt; 2⁵³. */
+    public static final int BLOCK_ROWS = 256;
+    private static final long MAX_SQUARED_NORM = 1L << (2 * FRACTION_BITS);
+    private static final double SCALE = 0x1p22;
+    /** Blocks between carries from lo to hi: each adds at most 2⁵², lo stays below 2⁶². */
+    private static final int CARRY_EVERY = 512;
+
+    private final int d;
+    private final double bound;
+    private final boolean withGram;
+    /** Packed upper triangle, row-major: entry (j, k), j ≤ k, at j·d − j(j−1)/2 + (k − j). */
+    private final long[] hi;
+    private final long[] lo;
+    private final long[] sums;
+    private long rows;
+    // Block state (not merged: flushed first).
+    private final double[] block;
+    /** Allocated at the first flush (accumulators that only merge never need it). */
+    private double[] blockGram;
+    private int buffered;
+    private int blocksSinceCarry;
+    private final long[] q;
+
+    /**
+     * @param d the number of columns
+     * @param bound B, the public row bound (positive, finite)
+     * @param withGram false for column sums only (no d² memory)
+     */
+    public FixedPointGram(int d, double bound, boolean withGram) {
+        if (d < 1) {
+            throw new IllegalArgumentException("d must be ≥ 1");
+        }
+        if (!(bound > 0) || !Double.isFinite(bound) || !Double.isFinite(bound * SCALE)) {
+            throw new IllegalArgumentException("the bound must be positive and finite");
+        }
+        this.d = d;
+        this.bound = bound;
+        this.withGram = withGram;
+        int packed = withGram ? Math.toIntExact((long) d * (d + 1) / 2) : 0;
+        this.hi = new long[packed];
+        this.lo = new long[packed];
+        this.sums = new long[d];
+        this.block = new double[withGram ? BLOCK_ROWS * d : 0];
+        this.blockGram = new double[0];
+        this.q = new long[d];
+    }
+
+    public int cols() {
+        return d;
+    }
+
+    public double bound() {
+        return bound;
+    }
+
+    /** Rows added (including rows that became the zero row). */
+    public long rows() {
+        return rows;
+    }
+
+    /** Adds one row ({@code d} values from {@code offset}); null-free, any values (see the class comment). */
+    public void add(double[] row, int offset) {
+        quantize(row, offset, d, bound, q);
+        for (int j = 0; j < d; j++) {
+            sums[j] += q[j];
+        }
+        rows++;
+        if (withGram) {
+            int base = buffered * d;
+            for (int j = 0; j < d; j++) {
+                block[base + j] = q[j];
+            }
+            if (++buffered == BLOCK_ROWS) {
+                flush();
+            }
+        }
+    }
+
+    /** Adds {@code count} rows of a dense row-major block. */
+    public void addRows(double[] rowsBlock, int offset, int count) {
+        for (int r = 0; r < count; r++) {
+            add(rowsBlock, offset + r * d);
+        }
+    }
+
+    /**
+     * Clips one row to ‖x‖ ≤ {@code bound} and quantises it to integers q with Σ q_j² ≤ 2⁴⁴ (the row
+     * h·q, h = bound·2⁻²², has norm ≤ bound exactly). A row with a non-finite entry gives q = 0.
+     */
+    public static void quantize(double[] row, int offset, int d, double bound, long[] out) {
+        double max = 0;
+        for (int j = 0; j < d; j++) {
+            double v = row[offset + j];
+            if (!Double.isFinite(v)) {
+                Arrays.fill(out, 0, d, 0L);
+                return;
+            }
+            max = Math.max(max, Math.abs(v));
+        }
+        if (max == 0) {
+            Arrays.fill(out, 0, d, 0L);
+            return;
+        }
+        double scaledSq = 0;
+        for (int j = 0; j < d; j++) {
+            double v = row[offset + j] / max;
+            scaledSq += v * v;
+        }
+        double norm = max * Math.sqrt(scaledSq);
+        // Entries scaled so that B maps to 2²²: x_j·(2²²/B), times B/‖x‖ when the row is too long.
+        double factor = norm > bound ? SCALE / norm : SCALE / bound;
+        long squared = 0;
+        for (int j = 0; j < d; j++) {
+            long v = (long) (row[offset + j] * factor); // truncation towards zero
+            out[j] = v;
+            squared += v * v;
+        }
+        while (squared > MAX_SQUARED_NORM) {
+            int largest = 0;
+            for (int j = 1; j < d; j++) {
+                if (Math.abs(out[j]) > Math.abs(out[largest])) {
+                    largest = j;
+                }
+            }
+            long v = out[largest];
+            long w = v - Long.signum(v);
+            squared += w * w - v * v;
+            out[largest] = w;
+        }
+    }
+
+    /** Adds the buffered rows' exact Gram to the integer accumulators. */
+    private void flush() {
+        if (buffered == 0) {
+            return;
+        }
+        if (blockGram.length == 0) {
+            blockGram = new double[Math.multiplyExact(d, d)];
+        } else {
+            Arrays.fill(blockGram, 0.0);
+        }
+        LinearAlgebra.syrkRowMajor(block, 0, buffered, d, blockGram);
+        // dsyrk kept the lower triangle as stored row-major: (k, j) with j ≤ k is entry (j, k).
+        int p = 0;
+        for (int j = 0; j < d; j++) {
+            for (int k = j; k < d; k++) {
+                lo[p++] += (long) blockGram[k * d + j];
+            }
+        }
+        buffered = 0;
+        if (++blocksSinceCarry == CARRY_EVERY) {
+            carry();
+        }
+    }
+
+    private void carry() {
+        for (int p = 0; p < lo.length; p++) {
+            long c = lo[p] >> 32;
+            hi[p] += c;
+            lo[p] -= c << 32;
+        }
+        blocksSinceCarry = 0;
+    }
+
+    /** Adds another accumulator's rows (same d and bound); the other is flushed first. */
+    public void merge(FixedPointGram other) {
+        if (other.d != d || other.bound != bound || other.withGram != withGram) {
+            throw new IllegalArgumentException("accumulators of different shape or bound");
+        }
+        flush();
+        carry();
+        other.flush();
+        other.carry();
+        for (int p = 0; p < hi.length; p++) {
+            hi[p] += other.hi[p];
+            lo[p] += other.lo[p];
+        }
+        carry();
+        for (int j = 0; j < d; j++) {
+            sums[j] += other.sums[j];
+        }
+        rows += other.rows;
+    }
+
+    /** The state as integers, for transport: [hi…, lo…] of the packed triangle after a carry, then the sums. */
+    public State state() {
+        flush();
+        carry();
+        return new State(d, bound, withGram, hi.clone(), lo.clone(), sums.clone(), rows);
+    }
+
+    /** Two transported states merged (same d and bound): the state of all their rows. */
+    public static State merge(State a, State b) {
+        FixedPointGram g = of(a);
+        g.merge(of(b));
+        return g.state();
+    }
+
+    /** An accumulator holding a transported state. */
+    public static FixedPointGram of(State state) {
+        FixedPointGram g = new FixedPointGram(state.d(), state.bound(), state.withGram());
+        System.arraycopy(state.hi(), 0, g.hi, 0, g.hi.length);
+        System.arraycopy(state.lo(), 0, g.lo, 0, g.lo.length);
+        System.arraycopy(state.sums(), 0, g.sums, 0, g.d);
+        g.rows = state.rows();
+        return g;
+    }
+
+    /**
+     * The integers of an accumulator: plain arrays, for moving between processes (a partition's
+     * result). Two accumulators over the same rows have equal states after {@link #state()}.
+     */
+    public record State(int d, double bound, boolean withGram, long[] hi, long[] lo, long[] sums, long rows)
+            implements java.io.Serializable {}
+
+    /** The grid step h = B·2⁻²² (exact). */
+    public double step() {
+        return Math.scalb(bound, -FRACTION_BITS);
+    }
+
+    /** Σᵢ x̃ᵢ (one rounding per entry). */
+    public double[] columnSums() {
+        double h = step();
+        double[] out = new double[d];
+        for (int j = 0; j < d; j++) {
+            out[j] = sums[j] * h;
+        }
+        return out;
+    }
+
+    /** X̃ᵀX̃, full symmetric row-major d × d (relative rounding ≤ 3·2⁻⁵³ per entry). */
+    public double[] gram() {
+        if (!withGram) {
+            throw new IllegalStateException("this accumulator holds column sums only");
+        }
+        flush();
+        carry();
+        double h = step();
+        double[] out = new double[d * d];
+        int p = 0;
+        for (int j = 0; j < d; j++) {
+            for (int k = j; k < d; k++) {
+                // hi·2³² + lo with one rounding (hi < 2⁵³ for fewer than 2⁴¹ rows), then two scalings by h.
+                double v = Math.fma((double) hi[p], 0x1p32, (double) lo[p]) * h * h;
+                out[j * d + k] = v;
+                out[k * d + j] = v;
+                p++;
+            }
+        }
+        return out;
+    }
+}

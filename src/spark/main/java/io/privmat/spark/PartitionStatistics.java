@@ -1,0 +1,187 @@
+package io.privmat.spark;
+
+import io.privmat.mechanism.linalg.FixedPointGram;
+import io.privmat.mechanism.linalg.LinearAlgebraOps;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.function.FlatMapFunction;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+/**
+ * What runs on Spark executors, one call per partition. Each function holds public parameters only
+ * — d, the row bound B, and for the power methods the iteration matrix V (a function of earlier
+ * noisy releases) — and returns exact or compensated sums of the partition's clipped rows. No noise,
+ * no seed and no secret reaches an executor: a task Spark re-runs (a lost executor, speculation)
+ * recomputes the same sums, and the service adds the noise once, to the merged result.
+ *
+ * <p>Every function reads a row the same way ({@link #read}): a missing (null) or non-finite value
+ * makes the row the zero row (it still counts as a row), and every row is clipped and quantised by
+ * {@link FixedPointGram#quantize}, so all statistics are of the same rows x̃ with ‖x̃‖ ≤ B exactly.
+ */
+final class PartitionStatistics {
+
+    private PartitionStatistics() {}
+
+    /** Copies the declared columns of a row (already cast to double) into {@code out}. */
+    static void read(InternalRow row, double[] out) {
+        for (int j = 0; j < out.length; j++) {
+            out[j] = row.isNullAt(j) ? Double.NaN : row.getDouble(j);
+        }
+    }
+
+    /** The row x̃ = h·q as doubles (exact: q is an integer below 2²³, h a power-of-two multiple of B). */
+    static void clipped(double[] raw, long[] q, double bound, double h, double[] out, int offset) {
+        FixedPointGram.quantize(raw, 0, raw.length, bound, q);
+        for (int j = 0; j < q.length; j++) {
+            out[offset + j] = q[j] * h;
+        }
+    }
+
+    /** Fixed-point column sums (and Gram) of one partition: {@link FixedPointGram}'s exact integers. */
+    static final class Sums implements FlatMapFunction<Iterator<InternalRow>, FixedPointGram.State> {
+        private static final long serialVersionUID = 1L;
+        private final int d;
+        private final double bound;
+        private final boolean withGram;
+
+        Sums(int d, double bound, boolean withGram) {
+            this.d = d;
+            this.bound = bound;
+            this.withGram = withGram;
+        }
+
+        @Override
+        public Iterator<FixedPointGram.State> call(Iterator<InternalRow> rows) {
+            FixedPointGram g = new FixedPointGram(d, bound, withGram);
+            double[] row = new double[d];
+            while (rows.hasNext()) {
+                read(rows.next(), row);
+                g.add(row, 0);
+            }
+            return List.of(g.state()).iterator();
+        }
+    }
+
+    /**
+     * Σ x̃ (x̃ᵀV) over one partition for a public d × k V: blocks of rows in doubles (BLAS), the blocks'
+     * sums added with Neumaier's compensation. Returns [sum (d·k), compensation (d·k), rows].
+     */
+    static final class GramTimes implements FlatMapFunction<Iterator<InternalRow>, double[]> {
+        private static final long serialVersionUID = 1L;
+        private static final int BLOCK = 256;
+        private final int d;
+        private final int k;
+        private final double bound;
+        private final Broadcast<double[]> v;
+
+        GramTimes(int d, int k, double bound, Broadcast<double[]> v) {
+            this.d = d;
+            this.k = k;
+            this.bound = bound;
+            this.v = v;
+        }
+
+        @Override
+        public Iterator<double[]> call(Iterator<InternalRow> rows) {
+            double[] basis = v.value();
+            double h = Math.scalb(bound, -FixedPointGram.FRACTION_BITS);
+            double[] raw = new double[d];
+            long[] q = new long[d];
+            double[] block = new double[BLOCK * d];
+            double[] xv = new double[BLOCK * k];
+            double[] partial = new double[d * k];
+            double[] out = new double[2 * d * k + 1];
+            int count = 0;
+            long total = 0;
+            while (rows.hasNext()) {
+                read(rows.next(), raw);
+                clipped(raw, q, bound, h, block, count * d);
+                total++;
+                if (++count == BLOCK) {
+                    addBlock(block, count, basis, xv, partial, out);
+                    count = 0;
+                }
+            }
+            addBlock(block, count, basis, xv, partial, out);
+            out[2 * d * k] = total;
+            return List.of(out).iterator();
+        }
+
+        private void addBlock(double[] block, int count, double[] basis, double[] xv, double[] partial, double[] out) {
+            if (count == 0) {
+                return;
+            }
+            double[] rowsBlock = count == BLOCK ? block : Arrays.copyOf(block, count * d);
+            double[] xvBlock = count == BLOCK ? xv : new double[count * k];
+            LinearAlgebraOps.multiply(rowsBlock, count, d, basis, k, xvBlock);
+            Arrays.fill(partial, 0.0);
+            LinearAlgebraOps.addMultiplyTransA(rowsBlock, count, d, xvBlock, k, partial);
+            compensatedAdd(out, 0, d * k, partial);
+        }
+    }
+
+    /** Neumaier: (sum, compensation) in {@code acc} at [0, n) and [n, 2n) += values. */
+    static void compensatedAdd(double[] acc, int from, int n, double[] values) {
+        for (int i = 0; i < n; i++) {
+            double s = acc[from + i];
+            double x = values[i];
+            double t = s + x;
+            acc[from + n + i] += Math.abs(s) >= Math.abs(x) ? (s - t) + x : (x - t) + s;
+            acc[from + i] = t;
+        }
+    }
+
+    /** Merges two [sum, compensation, rows] partition results of {@link GramTimes}. */
+    static double[] mergeCompensated(double[] a, double[] b) {
+        int n = (a.length - 1) / 2;
+        double[] out = a.clone();
+        compensatedAdd(out, 0, n, Arrays.copyOfRange(b, 0, n));
+        for (int i = 0; i < n; i++) {
+            out[n + i] += b[n + i];
+        }
+        out[2 * n] = a[2 * n] + b[2 * n];
+        return out;
+    }
+
+    /** One partition's clipped rows x̃, in order, as row-major blocks of at most {@code blockRows} rows. */
+    static final class ClippedBlocks implements FlatMapFunction<Iterator<InternalRow>, double[]> {
+        private static final long serialVersionUID = 1L;
+        private final int d;
+        private final double bound;
+        private final int blockRows;
+
+        ClippedBlocks(int d, double bound, int blockRows) {
+            this.d = d;
+            this.bound = bound;
+            this.blockRows = blockRows;
+        }
+
+        @Override
+        public Iterator<double[]> call(Iterator<InternalRow> rows) {
+            double h = Math.scalb(bound, -FixedPointGram.FRACTION_BITS);
+            double[] raw = new double[d];
+            long[] q = new long[d];
+            // Lazy: one block in memory at a time, whatever the partition's size.
+            return new Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    return rows.hasNext();
+                }
+
+                @Override
+                public double[] next() {
+                    double[] block = new double[blockRows * d];
+                    int count = 0;
+                    while (count < blockRows && rows.hasNext()) {
+                        read(rows.next(), raw);
+                        clipped(raw, q, bound, h, block, count * d);
+                        count++;
+                    }
+                    return count == blockRows ? block : Arrays.copyOf(block, count * d);
+                }
+            };
+        }
+    }
+}

@@ -1,0 +1,252 @@
+package io.privmat.spark;
+
+import io.privmat.job.JobContext;
+import io.privmat.job.JobStoppedException;
+import io.privmat.dataset.ExternalSchema;
+import io.privmat.mechanism.catalog.DataAccess;
+import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.linalg.FixedPointGram;
+import io.privmat.mechanism.lowrank.GramOperator;
+import io.privmat.mechanism.lowrank.RowStream;
+import io.privmat.mechanism.sketch.JlGraphSketch;
+import java.util.Iterator;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.catalyst.InternalRow;
+
+/**
+ * An EXTERNAL dataset's statistics computed by Spark, for one job. Every statistic is one Spark pass
+ * over the source (the power methods: one pass per iteration), run with public parameters only
+ * ({@link PartitionStatistics}); the service receives sums, checks their shape and finiteness — and,
+ * under REPLACE_ONE, that the pass met exactly the declared n rows — and the plan then adds the noise
+ * with the service's sampler. Progress is reported at pass boundaries only (passes done over passes
+ * planned, like the stored path where n is private), polled while a pass runs so that a cancelled job
+ * cancels its Spark jobs.
+ */
+final class SparkDataAccess implements DataAccess {
+
+    /** Reading spans progress [0, READ_SHARE], as on the stored path. */
+    static final double READ_SHARE = 0.9;
+
+    private final SparkEngine engine;
+    private final ExternalSchema schema;
+    private final PublicFacts facts;
+    private final JobContext context;
+    private final String group;
+
+    SparkDataAccess(SparkEngine engine, ExternalSchema schema, PublicFacts facts, JobContext context) {
+        if (facts.cols() != schema.d()) {
+            throw new IllegalStateException("the plan's d differs from the declaration's");
+        }
+        this.engine = engine;
+        this.schema = schema;
+        this.facts = facts;
+        this.context = context;
+        this.group = "privmat-job-" + context.job().id();
+    }
+
+    private JavaRDD<InternalRow> source() {
+        return engine.rows(schema).queryExecution().toRdd().toJavaRDD();
+    }
+
+    private JavaSparkContext spark() {
+        return JavaSparkContext.fromSparkContext(engine.session().sparkContext());
+    }
+
+    /**
+     * Runs one Spark pass under this job's group, polling the job's state meanwhile: a cancelled or
+     * reaped job cancels its Spark jobs and stops. Progress before the pass: done/planned.
+     */
+    private <T> T pass(int done, int planned, Supplier<T> action) {
+        double at = READ_SHARE * done / planned;
+        context.progress(at);
+        SparkContext sc = engine.session().sparkContext();
+        CompletableFuture<T> future = CompletableFuture.supplyAsync(() -> {
+            sc.setJobGroup(group, "privmat statistic pass", true);
+            try {
+                return action.get();
+            } finally {
+                sc.clearJobGroup();
+            }
+        });
+        try {
+            while (true) {
+                try {
+                    T result = future.get(500, TimeUnit.MILLISECONDS);
+                    context.progress(READ_SHARE * (done + 1) / planned);
+                    return result;
+                } catch (TimeoutException e) {
+                    try {
+                        context.progress(at);
+                    } catch (JobStoppedException stopped) {
+                        sc.cancelJobGroup(group);
+                        throw stopped;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            sc.cancelJobGroup(group);
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while Spark ran a pass", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof RuntimeException r ? r : new IllegalStateException("a Spark pass failed", cause);
+        }
+    }
+
+    /** Fixed-point sums of every row in one pass. */
+    private FixedPointGram sums(boolean withGram) {
+        int d = facts.cols();
+        double bound = facts.rowNormBound();
+        FixedPointGram.State state = pass(0, 1, () -> {
+            JavaRDD<FixedPointGram.State> parts = source().mapPartitions(
+                    new PartitionStatistics.Sums(d, bound, withGram));
+            return parts.getNumPartitions() == 0 ? new FixedPointGram(d, bound, withGram).state()
+                    : parts.treeReduce(FixedPointGram::merge, engine.treeDepth());
+        });
+        if (state.d() != d || state.sums().length != d || state.hi().length != (withGram ? (long) d * (d + 1) / 2 : 0)) {
+            throw new IllegalStateException("the engine returned a statistic of the wrong shape");
+        }
+        checkRows(state.rows());
+        return FixedPointGram.of(state);
+    }
+
+    /**
+     * Under REPLACE_ONE n is the owner's declaration: a pass that met another count fails the job
+     * (its charge stays). Neighbouring datasets under REPLACE_ONE have the same count, so this
+     * outcome is the same on both. Under ADD_REMOVE the count is never compared or shown.
+     */
+    private void checkRows(long seen) {
+        Long declared = facts.publicRows();
+        if (declared != null && seen != declared) {
+            throw new ExternalRowCountException(declared);
+        }
+    }
+
+    private static double[] finite(double[] values) {
+        for (double v : values) {
+            if (!Double.isFinite(v)) {
+                throw new IllegalStateException("the engine returned a non-finite statistic");
+            }
+        }
+        return values;
+    }
+
+    @Override
+    public double[] columnSums() {
+        return finite(sums(false).columnSums());
+    }
+
+    @Override
+    public Gram gram(boolean withSums) {
+        FixedPointGram g = sums(true);
+        return new Gram(finite(g.gram()), withSums ? finite(g.columnSums()) : new double[0]);
+    }
+
+    @Override
+    public GramOperator gramOperator(int d, int passes) {
+        if (d != facts.cols()) {
+            throw new IllegalArgumentException("d differs from the dataset's");
+        }
+        double bound = facts.rowNormBound();
+        int[] done = {0};
+        return (v, k, out) -> {
+            double[] basis = java.util.Arrays.copyOf(v, d * k);
+            int current = Math.min(done[0], passes - 1);
+            double[] merged = pass(current, passes, () -> {
+                Broadcast<double[]> shared = spark().broadcast(basis);
+                try {
+                    JavaRDD<double[]> parts = source().mapPartitions(new PartitionStatistics.GramTimes(d, k, bound, shared));
+                    return parts.getNumPartitions() == 0 ? new double[2 * d * k + 1]
+                            : parts.treeReduce(PartitionStatistics::mergeCompensated, engine.treeDepth());
+                } finally {
+                    shared.destroy();
+                }
+            });
+            done[0]++;
+            if (merged.length != 2 * d * k + 1) {
+                throw new IllegalStateException("the engine returned a statistic of the wrong shape");
+            }
+            checkRows((long) merged[2 * d * k]);
+            for (int i = 0; i < d * k; i++) {
+                out[i] = merged[i] + merged[d * k + i];
+            }
+            finite(java.util.Arrays.copyOf(out, d * k));
+        };
+    }
+
+    /**
+     * The clipped rows themselves, streamed to the service in order, partition by partition (the row
+     * mechanisms, randomized response and Hardt–Roth, release one row per record: REPLACE_ONE, n
+     * public). The order is the source's (the same files give the same order on every pass), in blocks
+     * of exactly {@code privmat.spark.row-block} rows; each pass must meet exactly n rows.
+     */
+    @Override
+    public RowStream rows(int passes) {
+        int d = facts.cols();
+        double bound = facts.rowNormBound();
+        Long declared = facts.publicRows();
+        int[] pass = {0};
+        return visitor -> {
+            int current = Math.min(pass[0], passes - 1);
+            pass[0]++;
+            context.progress(READ_SHARE * current / passes);
+            SparkContext sc = engine.session().sparkContext();
+            sc.setJobGroup(group, "privmat row pass", true);
+            long seen = 0;
+            int size = engine.rowBlock();
+            // Blocks of exactly `size` rows (the last one shorter) whatever the partitions: a mechanism
+            // that splits its noise per block then draws the same noise however the files are laid out.
+            double[] out = new double[size * d];
+            int filled = 0;
+            try {
+                Iterator<double[]> blocks = source().mapPartitions(
+                        new PartitionStatistics.ClippedBlocks(d, bound, size)).toLocalIterator();
+                while (blocks.hasNext()) {
+                    double[] block = finite(blocks.next());
+                    int count = block.length / d;
+                    if (declared != null && seen + filled + count > declared) {
+                        throw new ExternalRowCountException(declared);
+                    }
+                    int at = 0;
+                    while (at < count) {
+                        int take = Math.min(count - at, size - filled);
+                        System.arraycopy(block, at * d, out, filled * d, take * d);
+                        filled += take;
+                        at += take;
+                        if (filled == size) {
+                            visitor.block(out, size, seen);
+                            seen += size;
+                            filled = 0;
+                            out = new double[size * d];
+                            double within = declared == null ? 0 : (double) seen / Math.max(1, declared);
+                            context.progress(READ_SHARE * (current + within) / passes);
+                        }
+                    }
+                }
+                if (filled > 0) {
+                    visitor.block(java.util.Arrays.copyOf(out, filled * d), filled, seen);
+                    seen += filled;
+                }
+            } catch (JobStoppedException stopped) {
+                sc.cancelJobGroup(group);
+                throw stopped;
+            } finally {
+                sc.clearJobGroup();
+            }
+            checkRows(seen);
+        };
+    }
+
+    @Override
+    public JlGraphSketch.EdgeSource edges() {
+        throw new UnsupportedOperationException("an EXTERNAL dataset is a matrix");
+    }
+}

@@ -1,0 +1,163 @@
+package io.privmat.spark;
+
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.ExternalEngine;
+import io.privmat.dataset.ExternalSchema;
+import io.privmat.job.JobContext;
+import io.privmat.mechanism.catalog.DataAccess;
+import io.privmat.mechanism.catalog.PublicFacts;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.DataFrameReader;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.NumericType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.stereotype.Component;
+
+/**
+ * EXTERNAL datasets read by Apache Spark: one SparkSession per service, created at the first use
+ * (embedded {@code local[*]} by default, or a cluster by master URL), stopped at shutdown. What runs
+ * on executors is {@link PartitionStatistics}: clipping and exact sums with public parameters only.
+ */
+@Component
+@ConditionalOnProperty(name = "privmat.spark.enabled", havingValue = "true", matchIfMissing = true)
+public class SparkEngine implements ExternalEngine, DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(SparkEngine.class);
+
+    private final SparkSettings settings;
+    private volatile @Nullable SparkSession session;
+
+    public SparkEngine(SparkSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public String describe() {
+        return "Apache Spark " + org.apache.spark.package$.MODULE$.SPARK_VERSION() + " on " + settings.master();
+    }
+
+    /** The session, created at the first call. */
+    public SparkSession session() {
+        SparkSession s = session;
+        if (s == null || s.sparkContext().isStopped()) {
+            synchronized (this) {
+                s = session;
+                if (s == null || s.sparkContext().isStopped()) {
+                    SparkConf conf = new SparkConf().setMaster(settings.master()).setAppName(settings.appName())
+                            // No web UI in the service's process (and no port to secure).
+                            .set("spark.ui.enabled", "false")
+                            .set("spark.metrics.conf.*.sink.servlet.class", NoMetricsServlet.class.getName())
+                            .set("spark.sql.shuffle.partitions", "8")
+                            // No JVM-wide URL handler factory from Hadoop: the embedded Tomcat owns
+                            // it (only one may be set per JVM), and nothing here opens hdfs:// URLs
+                            // through java.net.URL (Spark's readers use Hadoop's FileSystem).
+                            .set("spark.sql.defaultUrlStreamHandlerFactory.enabled", "false");
+                    if (settings.master().startsWith("local")) {
+                        conf.set("spark.driver.bindAddress", "127.0.0.1").set("spark.driver.host", "127.0.0.1");
+                    }
+                    settings.conf().forEach(conf::set);
+                    s = SparkSession.builder().config(conf).getOrCreate();
+                    log.info("Spark session started: {}", describe());
+                    session = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    /** The declared columns of the source as doubles, in order (Parquet numeric columns; CSV strings). */
+    org.apache.spark.sql.Dataset<Row> rows(ExternalSchema schema) {
+        org.apache.spark.sql.Dataset<Row> source = read(schema);
+        Column[] columns = schema.columns().stream().map(c -> functions.col(quoted(c)).cast("double"))
+                .toArray(Column[]::new);
+        return source.select(columns);
+    }
+
+    private org.apache.spark.sql.Dataset<Row> read(ExternalSchema schema) {
+        DataFrameReader reader = session().read();
+        return switch (schema.format()) {
+            case PARQUET -> reader.parquet(schema.location());
+            // Every field as a string (no inference pass over the data); cast to double per column.
+            case CSV -> reader.option("header", "true").option("inferSchema", "false").csv(schema.location());
+        };
+    }
+
+    private static String quoted(String column) {
+        return "`" + column.replace("`", "``") + "`";
+    }
+
+    @Override
+    public void check(ExternalSchema schema) {
+        org.apache.spark.sql.types.StructType found;
+        try {
+            found = read(schema).schema(); // metadata (Parquet footers, the CSV header): no row is read
+        } catch (Exception e) { // Spark's AnalysisException is checked in Java's eyes
+            throw new IllegalArgumentException("the location cannot be read as " + schema.format() + ": "
+                    + firstLine(e.getMessage()));
+        }
+        Map<String, DataType> types = new java.util.HashMap<>();
+        for (StructField f : found.fields()) {
+            types.put(f.name(), f.dataType());
+        }
+        Set<String> missing = new HashSet<>();
+        for (String c : schema.columns()) {
+            DataType t = types.get(c);
+            if (t == null) {
+                missing.add(c);
+            } else if (!(t instanceof NumericType) && !(t instanceof StringType && schema.format()
+                    == ExternalSchema.Format.CSV)) {
+                throw new IllegalArgumentException("column '" + c + "' is " + t.simpleString() + ", not numeric");
+            }
+        }
+        if (!missing.isEmpty()) {
+            List<String> sorted = missing.stream().sorted().toList();
+            throw new IllegalArgumentException("the source has no column " + sorted + "; it has "
+                    + Arrays.toString(found.fieldNames()));
+        }
+    }
+
+    private static String firstLine(@Nullable String message) {
+        if (message == null) {
+            return "(no message)";
+        }
+        int nl = message.indexOf('\n');
+        return nl < 0 ? message : message.substring(0, nl);
+    }
+
+    @Override
+    public DataAccess open(Dataset dataset, ExternalSchema schema, PublicFacts facts, JobContext context) {
+        return new SparkDataAccess(this, schema, facts, context);
+    }
+
+    int treeDepth() {
+        return Math.max(1, settings.treeDepth());
+    }
+
+    int rowBlock() {
+        return Math.max(1, settings.rowBlock());
+    }
+
+    @Override
+    public void destroy() {
+        SparkSession s = session;
+        if (s != null) {
+            s.stop();
+            session = null;
+        }
+    }
+}

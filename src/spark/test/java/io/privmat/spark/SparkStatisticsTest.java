@@ -1,0 +1,190 @@
+package io.privmat.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.privmat.dataset.ExternalSchema;
+import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.catalog.DataAccess;
+import io.privmat.mechanism.lowrank.GramOperator;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The statistics Spark computes for EXTERNAL datasets, on Parquet and CSV written here, against the
+ * in-process reference over the same rows: column sums and the Gram matrix bit for bit whatever the
+ * number of files; XᵀX·V and the row stream as stated; the declared row count enforced; progress
+ * from pass boundaries only.
+ */
+class SparkStatisticsTest {
+
+    static final int N = 700;
+    static final int D = 7;
+    static final double B = 1.5;
+    static Path dir;
+    static double[][] x;
+    static ExternalSchema oneFile;
+    static ExternalSchema fiveFiles;
+    static ExternalSchema csv;
+
+    @BeforeAll
+    static void write() {
+        dir = SparkTestData.tempDir();
+        x = SparkTestData.matrix(N, D, B, 21);
+        List<String> cols = SparkTestData.columns(D);
+        oneFile = new ExternalSchema(SparkTestData.write(x, dir, "one", ExternalSchema.Format.PARQUET, 1),
+                ExternalSchema.Format.PARQUET, cols, (long) N);
+        fiveFiles = new ExternalSchema(SparkTestData.write(x, dir, "five", ExternalSchema.Format.PARQUET, 5),
+                ExternalSchema.Format.PARQUET, cols, (long) N);
+        csv = new ExternalSchema(SparkTestData.write(x, dir, "csv", ExternalSchema.Format.CSV, 3),
+                ExternalSchema.Format.CSV, cols, (long) N);
+    }
+
+    private static SparkDataAccess spark(ExternalSchema schema) {
+        return SparkTestData.access(schema, SparkTestData.facts(D, B, (long) N, NeighbouringRelation.REPLACE_ONE),
+                new SparkTestData.Recorder());
+    }
+
+    private static DataAccess local(ExternalSchema schema) {
+        return new SparkTestData.LocalExact(SparkTestData.readBack(schema), D, B);
+    }
+
+    @Test
+    void sumsAndGramEqualTheInProcessReferenceBitForBitWhateverTheFiles() {
+        DataAccess reference = local(oneFile);
+        DataAccess.Gram expected = reference.gram(true);
+        for (ExternalSchema source : List.of(oneFile, fiveFiles, csv)) {
+            DataAccess.Gram g = spark(source).gram(true);
+            assertThat(g.gram()).as(source.location()).containsExactly(expected.gram());
+            assertThat(g.sums()).as(source.location()).containsExactly(expected.sums());
+            assertThat(spark(source).columnSums()).as(source.location()).containsExactly(reference.columnSums());
+        }
+        assertThat(spark(oneFile).gram(false).sums()).isEmpty();
+    }
+
+    @Test
+    void gramIsWithinTheStatedBoundOfTheFloatingGramOfTheClippedRows() {
+        double[] g = spark(fiveFiles).gram(false).gram();
+        double[] floating = new double[D * D];
+        for (double[] row : x) {
+            double max = 0;
+            boolean finite = true;
+            for (double v : row) {
+                finite &= Double.isFinite(v);
+                max = Math.max(max, Math.abs(v));
+            }
+            if (!finite) {
+                continue; // the zero row
+            }
+            double scaled = 0;
+            for (double v : row) {
+                scaled += (v / max) * (v / max);
+            }
+            double norm = max * Math.sqrt(scaled);
+            double f = norm > B ? B / norm : 1;
+            for (int j = 0; j < D; j++) {
+                for (int k = 0; k < D; k++) {
+                    floating[j * D + k] += row[j] * f * row[k] * f;
+                }
+            }
+        }
+        double frob = 0;
+        for (int i = 0; i < g.length; i++) {
+            frob += (g[i] - floating[i]) * (g[i] - floating[i]);
+        }
+        // Quantisation: per row ≤ 2·h·√d·B with h = B·2⁻²² (docs/scale-out.md), plus float round-off.
+        double bound = N * (2 * Math.scalb(B, -22) * Math.sqrt(D) * B) + 1e-9;
+        assertThat(Math.sqrt(frob)).isLessThanOrEqualTo(bound);
+    }
+
+    @Test
+    void gramTimesVMatchesTheStreamedProductOfTheSameRows() {
+        int k = 3;
+        SplittableRandom r = new SplittableRandom(5);
+        double[] v = new double[D * k];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = r.nextGaussian();
+        }
+        double[] expected = new double[D * k];
+        GramOperator.ofRows(local(fiveFiles).rows(1), D).apply(v, k, expected);
+        SparkTestData.Recorder progress = new SparkTestData.Recorder();
+        SparkDataAccess data = SparkTestData.access(fiveFiles, SparkTestData.facts(D, B, (long) N,
+                NeighbouringRelation.REPLACE_ONE), progress);
+        GramOperator op = data.gramOperator(D, 2);
+        double[] out = new double[D * k];
+        op.apply(v, k, out);
+        double[] again = new double[D * k];
+        op.apply(v, k, again);
+        for (int i = 0; i < out.length; i++) {
+            assertThat(out[i]).isCloseTo(expected[i], org.assertj.core.api.Assertions.within(1e-12 * N * B * B));
+        }
+        assertThat(again).containsExactly(out); // a re-run pass gives the same sums
+        assertThat(progress.distinct()).containsExactly(0.0, 0.45, 0.9); // one pass per application
+    }
+
+    @Test
+    void rowStreamDeliversTheClippedRowsInSourceOrderOnEveryPass() {
+        SparkDataAccess data = spark(fiveFiles);
+        var stream = data.rows(2);
+        List<double[]> first = new ArrayList<>();
+        List<double[]> second = new ArrayList<>();
+        stream.forEachBlock((block, count, firstRow) -> first.add(java.util.Arrays.copyOf(block, count * D)));
+        stream.forEachBlock((block, count, firstRow) -> second.add(java.util.Arrays.copyOf(block, count * D)));
+        double[] a = first.stream().flatMapToDouble(java.util.Arrays::stream).toArray();
+        double[] b = second.stream().flatMapToDouble(java.util.Arrays::stream).toArray();
+        List<double[]> expected = new ArrayList<>();
+        local(fiveFiles).rows(1).forEachBlock((block, count, firstRow) -> expected.add(block));
+        assertThat(a).containsExactly(expected.stream().flatMapToDouble(java.util.Arrays::stream).toArray());
+        assertThat(b).containsExactly(a);
+        // Blocks of exactly privmat.spark.row-block = 64 rows whatever the partitions, the last shorter.
+        assertThat(first).hasSize((N + 63) / 64);
+        assertThat(first.subList(0, first.size() - 1)).allSatisfy(block -> assertThat(block).hasSize(64 * D));
+    }
+
+    @Test
+    void aPassThatMeetsAnotherCountThanTheDeclaredOneFails() {
+        var facts = SparkTestData.facts(D, B, (long) N + 1, NeighbouringRelation.REPLACE_ONE);
+        SparkDataAccess data = SparkTestData.access(oneFile, facts, new SparkTestData.Recorder());
+        assertThatThrownBy(data::columnSums).isInstanceOf(ExternalRowCountException.class)
+                .hasMessageContaining(String.valueOf(N + 1)).hasMessageNotContaining(" " + N + " ");
+        assertThatThrownBy(() -> data.gram(false)).isInstanceOf(ExternalRowCountException.class);
+        assertThatThrownBy(() -> data.rows(1).forEachBlock((b, c, f) -> { }))
+                .isInstanceOf(ExternalRowCountException.class);
+        // Under ADD_REMOVE nothing is compared: n is private.
+        var addRemove = SparkTestData.facts(D, B, null, NeighbouringRelation.ADD_REMOVE);
+        assertThat(SparkTestData.access(oneFile, addRemove, new SparkTestData.Recorder()).columnSums()).hasSize(D);
+    }
+
+    @Test
+    void progressShowsPassBoundariesOnlyWhateverTheRowCount() {
+        double[][] small = SparkTestData.matrix(40, D, B, 3);
+        ExternalSchema smallSource = new ExternalSchema(SparkTestData.write(small, dir, "small",
+                ExternalSchema.Format.PARQUET, 2), ExternalSchema.Format.PARQUET, SparkTestData.columns(D), null);
+        var addRemove = SparkTestData.facts(D, B, null, NeighbouringRelation.ADD_REMOVE);
+        List<List<Double>> seen = new ArrayList<>();
+        for (ExternalSchema source : List.of(smallSource, new ExternalSchema(fiveFiles.location(),
+                ExternalSchema.Format.PARQUET, fiveFiles.columns(), null))) {
+            SparkTestData.Recorder r = new SparkTestData.Recorder();
+            SparkTestData.access(source, addRemove, r).gram(true);
+            seen.add(r.distinct());
+        }
+        assertThat(seen.get(0)).containsExactly(0.0, 0.9).isEqualTo(seen.get(1));
+    }
+
+    @Test
+    void declarationsAreCheckedAgainstTheSourceSchemaWithoutReadingRows() {
+        SparkEngine engine = SparkTestData.engine();
+        engine.check(oneFile);
+        engine.check(csv);
+        assertThatThrownBy(() -> engine.check(new ExternalSchema(oneFile.location(), ExternalSchema.Format.PARQUET,
+                List.of("c0", "nope"), 1L))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope");
+        assertThatThrownBy(() -> engine.check(new ExternalSchema(oneFile.location(), ExternalSchema.Format.PARQUET,
+                List.of("label"), 1L))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not numeric");
+        assertThatThrownBy(() -> engine.check(new ExternalSchema(dir.resolve("missing").toString(),
+                ExternalSchema.Format.PARQUET, List.of("c0"), 1L))).isInstanceOf(IllegalArgumentException.class);
+    }
+}

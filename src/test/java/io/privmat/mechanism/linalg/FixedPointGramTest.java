@@ -1,0 +1,193 @@
+package io.privmat.mechanism.linalg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigInteger;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fixed-point Gram: exact (equal to a BigInteger computation), the same bit for bit however the
+ * rows are split and merged, rows of norm at most B exactly, the declared sensitivities on
+ * neighbouring inputs, and within its stated distance of the floating Gram of the clipped rows.
+ */
+class FixedPointGramTest {
+
+    private static double[][] rows(int n, int d, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        double[][] x = new double[n][d];
+        for (int i = 0; i < n; i++) {
+            double scale = r.nextDouble() < 0.3 ? 5 : 0.4; // a third of the rows longer than B = 1
+            for (int j = 0; j < d; j++) {
+                x[i][j] = r.nextGaussian() * scale / Math.sqrt(d);
+            }
+        }
+        return x;
+    }
+
+    private static FixedPointGram accumulate(double[][] x, int from, int to, double bound) {
+        FixedPointGram g = new FixedPointGram(x[0].length, bound, true);
+        for (int i = from; i < to; i++) {
+            g.add(x[i], 0);
+        }
+        return g;
+    }
+
+    @Test
+    void splitAndMergedInAnyOrderGivesTheSameBits() {
+        double[][] x = rows(1500, 17, 1);
+        x[7][3] = Double.NaN; // becomes the zero row
+        x[9][0] = Double.POSITIVE_INFINITY;
+        x[11][2] = 1e300; // finite but huge: clipped, not the zero row
+        FixedPointGram whole = accumulate(x, 0, x.length, 1.0);
+        FixedPointGram a = accumulate(x, 0, 333, 1.0);
+        FixedPointGram b = accumulate(x, 333, 1001, 1.0);
+        FixedPointGram c = accumulate(x, 1001, x.length, 1.0);
+        // Another order, and a round trip through the transported state.
+        c.merge(FixedPointGram.of(a.state()));
+        c.merge(b);
+        assertThat(c.rows()).isEqualTo(whole.rows()).isEqualTo(1500);
+        assertThat(c.gram()).containsExactly(whole.gram());
+        assertThat(c.columnSums()).containsExactly(whole.columnSums());
+        assertThat(c.state().hi()).containsExactly(whole.state().hi());
+        assertThat(c.state().lo()).containsExactly(whole.state().lo());
+        // The huge row was clipped to norm B along e₂: its square sits on the diagonal.
+        FixedPointGram only = accumulate(x, 11, 12, 1.0);
+        assertThat(only.gram()[2 * 17 + 2]).isGreaterThan(0.999_999);
+        assertThat(accumulate(x, 7, 8, 1.0).gram()).containsOnly(0.0);
+    }
+
+    @Test
+    void equalsTheExactIntegerGramAcrossCarries() {
+        // More rows than CARRY_EVERY·BLOCK_ROWS, all near the bound, so the carries run.
+        int n = 140_000;
+        int d = 3;
+        SplittableRandom r = new SplittableRandom(2);
+        FixedPointGram g = new FixedPointGram(d, 2.5, true);
+        BigInteger[][] exact = new BigInteger[d][d];
+        BigInteger[] sums = new BigInteger[d];
+        for (int j = 0; j < d; j++) {
+            sums[j] = BigInteger.ZERO;
+            for (int k = 0; k < d; k++) {
+                exact[j][k] = BigInteger.ZERO;
+            }
+        }
+        double[] row = new double[d];
+        long[] q = new long[d];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < d; j++) {
+                row[j] = r.nextDouble() < 0.5 ? 2.5 : -1.4433756729740643; // norm ≈ B
+            }
+            g.add(row, 0);
+            FixedPointGram.quantize(row, 0, d, 2.5, q);
+            for (int j = 0; j < d; j++) {
+                sums[j] = sums[j].add(BigInteger.valueOf(q[j]));
+                for (int k = 0; k < d; k++) {
+                    exact[j][k] = exact[j][k].add(BigInteger.valueOf(q[j] * q[k]));
+                }
+            }
+        }
+        double h = g.step();
+        double[] gram = g.gram();
+        double[] colSums = g.columnSums();
+        for (int j = 0; j < d; j++) {
+            assertThat(colSums[j]).isEqualTo(sums[j].longValueExact() * h);
+            for (int k = 0; k < d; k++) {
+                double expected = exact[j][k].doubleValue() * h * h;
+                assertThat(gram[j * d + k]).as("(%d, %d)", j, k).isCloseTo(expected,
+                        org.assertj.core.api.Assertions.within(Math.abs(expected) * 0x1p-51));
+            }
+        }
+        // The state's integers are the exact sums: hi·2³² + lo.
+        FixedPointGram.State s = g.state();
+        assertThat(BigInteger.valueOf(s.hi()[1]).shiftLeft(32).add(BigInteger.valueOf(s.lo()[1])))
+                .isEqualTo(exact[0][1]);
+    }
+
+    @Test
+    void quantisedRowsHaveNormAtMostTheBoundExactly() {
+        SplittableRandom r = new SplittableRandom(3);
+        long[] q = new long[50];
+        for (int t = 0; t < 20_000; t++) {
+            double[] x = new double[50];
+            double scale = Math.pow(10, r.nextInt(-300, 300));
+            for (int j = 0; j < 50; j++) {
+                x[j] = r.nextGaussian() * scale;
+            }
+            if (t % 3 == 0) {
+                // Exactly at the bound in floating point (the clip's own rounding is what is tested).
+                double norm = 0;
+                for (double v : x) {
+                    norm += v * v;
+                }
+                norm = Math.sqrt(norm);
+                for (int j = 0; j < 50; j++) {
+                    x[j] = x[j] / norm * 0.7;
+                }
+            }
+            FixedPointGram.quantize(x, 0, 50, 0.7, q);
+            long sq = 0;
+            for (long v : q) {
+                sq += v * v;
+            }
+            assertThat(sq).isLessThanOrEqualTo(1L << 44);
+        }
+    }
+
+    @Test
+    void neighbouringInputsMoveByAtMostTheDeclaredSensitivity() {
+        double b = 1.3;
+        double[][] x = rows(400, 9, 4);
+        double[][] y = x.clone();
+        y[123] = x[123].clone();
+        for (int j = 0; j < 9; j++) {
+            y[123][j] = -x[123][j] * 100; // long row, opposite direction: clipped to norm B
+        }
+        FixedPointGram gx = accumulate(x, 0, x.length, b);
+        FixedPointGram gy = accumulate(y, 0, y.length, b);
+        double frob = 0;
+        double[] a = gx.gram();
+        double[] c = gy.gram();
+        for (int i = 0; i < a.length; i++) {
+            frob += (a[i] - c[i]) * (a[i] - c[i]);
+        }
+        // Replace-one: ‖xxᵀ − yyᵀ‖_F ≤ √2·B²; column sums: ‖x − y‖ ≤ 2B.
+        assertThat(Math.sqrt(frob)).isLessThanOrEqualTo(Math.sqrt(2) * b * b);
+        double l2 = 0;
+        for (int j = 0; j < 9; j++) {
+            double diff = gx.columnSums()[j] - gy.columnSums()[j];
+            l2 += diff * diff;
+        }
+        assertThat(Math.sqrt(l2)).isLessThanOrEqualTo(2 * b).isGreaterThan(b); // x[123] long enough to clip
+    }
+
+    @Test
+    void staysWithinTheStatedDistanceOfTheFloatingGramOfClippedRows() {
+        int d = 40;
+        double b = 1.0;
+        double[][] x = rows(3000, d, 5);
+        FixedPointGram fixed = accumulate(x, 0, x.length, b);
+        double[] floating = new double[d * d];
+        for (double[] row : x) {
+            double norm = 0;
+            for (double v : row) {
+                norm += v * v;
+            }
+            double f = Math.sqrt(norm) > b ? b / Math.sqrt(norm) : 1;
+            for (int j = 0; j < d; j++) {
+                for (int k = 0; k < d; k++) {
+                    floating[j * d + k] += row[j] * f * row[k] * f;
+                }
+            }
+        }
+        // Per row ‖x̃x̃ᵀ − xxᵀ‖_F ≤ ‖x̃ − x‖·2B ≤ 2·h·√d·B (truncation moves each entry by < h).
+        double h = fixed.step();
+        double bound = x.length * (2 * h * Math.sqrt(d) * b + 1e-12);
+        double frob = 0;
+        double[] g = fixed.gram();
+        for (int i = 0; i < g.length; i++) {
+            frob += (g[i] - floating[i]) * (g[i] - floating[i]);
+        }
+        assertThat(Math.sqrt(frob)).isLessThanOrEqualTo(bound).isGreaterThan(0);
+    }
+}
