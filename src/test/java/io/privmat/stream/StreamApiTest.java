@@ -311,9 +311,18 @@ class StreamApiTest extends ApiTest {
         double[] exact = {1.5, 2.5};
         for (int q = 0; q < 2; q++) {
             JsonNode ans = cuts.json().get("answers").get(q);
-            double width = ans.get("upper").asDouble() - ans.get("estimate").asDouble();
-            assertThat(width).isPositive();
-            assertThat(Math.abs(ans.get("estimate").asDouble() - exact[q])).isLessThan(3 * width);
+            double estimate = ans.get("estimate").asDouble();
+            assertThat(ans.get("lower").asDouble()).isLessThanOrEqualTo(estimate);
+            assertThat(ans.get("upper").asDouble()).isGreaterThanOrEqualTo(estimate);
+            if (estimate > 0) {
+                double width = ans.get("upper").asDouble() - estimate;
+                assertThat(width).isPositive();
+                assertThat(Math.abs(estimate - exact[q])).isLessThan(3 * width);
+            } else {
+                // A negative raw cut is clamped to 0 with its lower end (docs/accuracy/intervals.md).
+                assertThat(estimate).isZero();
+                assertThat(ans.get("lower").asDouble()).isZero();
+            }
         }
         assertThat(postJson("/v1/releases/" + release + "/cuts", "{\"sets\":[[\"zz\"]]}").status()).isEqualTo(400);
         assertThat(postJson("/v1/releases/" + release + "/directional-variance", "{\"vectors\":[[1,-1,0,0]]}")
