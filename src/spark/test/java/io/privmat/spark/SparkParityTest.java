@@ -72,6 +72,7 @@ class SparkParityTest {
             case GAUSSIAN -> new Budget(null, null, new BigDecimal("0.5"));
             case PURE_EPSILON -> new Budget(BigDecimal.ONE, null, null);
             case APPROXIMATE -> new Budget(BigDecimal.ONE, new BigDecimal("1e-6"), null);
+            case PURE_OR_GAUSSIAN -> new Budget(null, null, new BigDecimal("0.5"));
         };
     }
 
