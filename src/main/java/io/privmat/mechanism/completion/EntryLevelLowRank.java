@@ -122,6 +122,17 @@ public final class EntryLevelLowRank {
                 RandomizedResponseMechanism.forRho(users, domain.items(), k, rowBoundFor(domain), rho));
     }
 
+    /**
+     * The same mechanism (same noise, same cost) with the released singular values shrunk by their
+     * known noise level (Gavish–Donoho; post-processing, see the low-rank mechanisms).
+     */
+    public EntryLevelLowRank withShrinkage() {
+        HardtRothMechanism hr = hardtRoth;
+        RandomizedResponseMechanism rr = randomizedResponse;
+        return new EntryLevelLowRank(users, domain, orientation, hr == null ? null : hr.withShrinkage(),
+                rr == null ? null : rr.withShrinkage());
+    }
+
     public Orientation orientation() {
         return orientation;
     }

@@ -26,11 +26,12 @@ import java.util.stream.IntStream;
  *
  * <p><b>Privacy</b> (joint DP via the billboard lemma). ‖P_Ω(Yᵢ)‖ ≤ L by the projection and
  * ‖P_Ω(Y*ᵢ)‖ ≤ L by the domain, so ‖Aᵢ‖ ≤ 2L and ‖AᵢᵀAᵢ‖_F ≤ 4L²: W_t has Frobenius sensitivity
- * 4L² when a user is added or removed and 4√2·L² when one is replaced (difference of two PSD rank-one
- * matrices; {@link Sensitivities#gramFrobenius} with B = 2L). Given the past broadcasts, other users'
- * Aᵢ do not depend on user i's data, so the T releases compose adaptively: T Gaussian mechanisms of
- * the same Δ and σ are exactly μ-GDP with μ = √T·Δ/σ. We calibrate σ = Δ·√T·σ_AGM(ε, δ) (analytic
- * Gaussian, Balle–Wang) or σ = Δ·√T/√(2ρ), inflated for the grid — tighter than the paper's
+ * Δ = 4L² when a user is added or removed and 4√2·L² when one is replaced (difference of two PSD
+ * rank-one matrices; {@link Sensitivities#gramFrobenius} with B = 2L). The first release is tighter:
+ * Y⁰ = 0 for every user whatever the data, so Aᵢ = −P_Ω(Y*ᵢ), ‖Aᵢ‖ ≤ L and Δ₀ = L² or √2·L². Given
+ * the past broadcasts, other users' Aᵢ do not depend on user i's data, so the T releases compose
+ * adaptively in GDP, μ² = Σ_t (Δ_t/σ_t)². We give every release the same μ: σ_t = Δ_t·√T·σ_AGM(ε, δ)
+ * (analytic Gaussian, Balle–Wang) or Δ_t·√T/√(2ρ), inflated for the grid — tighter than the paper's
  * L²√(64 T ln(1/δ))/ε. The broadcasts are (ε, δ)-DP; each user's prediction is a function of the
  * broadcasts and their own data, so the outputs to all other users are jointly (ε, δ)-DP. Nothing
  * depends on the number of users m. Symmetrising N and everything after Ŵ is post-processing.
@@ -48,19 +49,24 @@ import java.util.stream.IntStream;
 public final class PrivateFrankWolfeMechanism {
 
     private final FrankWolfeParameters params;
+    private final GridNoise.GaussianPlan firstPlan;
     private final GridNoise.GaussianPlan plan;
-    private final double noiseBound;
 
-    private PrivateFrankWolfeMechanism(FrankWolfeParameters params, GridNoise.GaussianPlan plan) {
+    private PrivateFrankWolfeMechanism(FrankWolfeParameters params, GridNoise.GaussianPlan firstPlan,
+            GridNoise.GaussianPlan plan) {
         this.params = params;
+        this.firstPlan = firstPlan;
         this.plan = plan;
-        int n = params.domain().items();
-        this.noiseBound = plan.sigma() * (2 * Math.sqrt(n) + Math.sqrt(2 * Math.log(1 / params.beta())));
     }
 
-    /** Δ = Frobenius sensitivity of W_t: 4L² (USER_ADD_REMOVE) or 4√2·L² (USER, RATING). */
+    /** Δ = Frobenius sensitivity of W_t, t ≥ 1: 4L² (USER_ADD_REMOVE) or 4√2·L² (USER, RATING). */
     public static double sensitivity(FrankWolfeParameters params) {
         return Sensitivities.gramFrobenius(2 * params.domain().rowBound(), params.relation().userRelation());
+    }
+
+    /** Δ₀ = Frobenius sensitivity of W₀ = Σ P_Ω(Y*ᵢ)ᵀP_Ω(Y*ᵢ) (Y⁰ = 0): L² or √2·L². */
+    public static double firstSensitivity(FrankWolfeParameters params) {
+        return Sensitivities.gramFrobenius(params.domain().rowBound(), params.relation().userRelation());
     }
 
     /** Calibrated so that the T releases together are (ε, δ)-DP (analytic Gaussian on the GDP μ). */
@@ -79,28 +85,44 @@ public final class PrivateFrankWolfeMechanism {
 
     private static PrivateFrankWolfeMechanism withUnitSigma(FrankWolfeParameters params, double unitSigma) {
         double delta = sensitivity(params);
-        int n = params.domain().items();
-        return new PrivateFrankWolfeMechanism(params, GridNoise.gaussian(delta, delta * unitSigma, (long) n * n));
+        double first = firstSensitivity(params);
+        long p = (long) params.domain().items() * params.domain().items();
+        return new PrivateFrankWolfeMechanism(params, GridNoise.gaussian(first, first * unitSigma, p),
+                GridNoise.gaussian(delta, delta * unitSigma, p));
     }
 
     public FrankWolfeParameters parameters() {
         return params;
     }
 
-    /** The whole run: T Gaussian releases of the same Δ′ (grid-inflated) and σ, i.e. μ = √T·Δ′/σ. */
+    /**
+     * The whole run as one equivalent Gaussian: μ = √(μ₀² + (T − 1)·μ₁²) with μ_t = Δ′_t/σ_t
+     * (grid-inflated Δ′), reported as sensitivity μ and σ = 1 (exactly μ-GDP; ρ = μ²/2).
+     */
     public GaussianLoss privacyLoss() {
-        GaussianLoss one = plan.loss();
-        return new GaussianLoss(Math.nextUp(one.l2Sensitivity() * Math.sqrt(params.iterations())), one.sigma());
+        double m0 = firstPlan.loss().mu();
+        double m1 = plan.loss().mu();
+        double squared = Math.nextUp(Math.nextUp(m0 * m0) + Math.nextUp((params.iterations() - 1) * Math.nextUp(m1 * m1)));
+        return new GaussianLoss(Math.nextUp(Math.nextUp(Math.sqrt(squared))), 1.0);
     }
 
-    /** σ of each entry of G (the symmetrised N has σ/√2 off the diagonal). */
+    /** σ of each entry of G for the releases t ≥ 1 (the symmetrised N has σ/√2 off the diagonal). */
     public double sigma() {
         return plan.sigma();
     }
 
-    /** The public bound b on ‖N_t‖₂ used in λ̂′ (holds with probability ≥ 1 − β per iteration). */
-    public double noiseSpectralBound() {
-        return noiseBound;
+    /** σ of the first release W₀ (smaller: its sensitivity is a quarter). */
+    public double firstSigma() {
+        return firstPlan.sigma();
+    }
+
+    /**
+     * The public bound b_t on ‖N_t‖₂ used in λ̂′_t: σ_t(2√n + √(2 ln(1/β))), holding with probability
+     * ≥ 1 − β per iteration; t = 0 for the first release.
+     */
+    public double noiseSpectralBound(int t) {
+        double sigma = t == 0 ? firstPlan.sigma() : plan.sigma();
+        return sigma * (2 * Math.sqrt(params.domain().items()) + Math.sqrt(2 * Math.log(1 / params.beta())));
     }
 
     /** Reads {@code source} once, runs T iterations, returns the global release (the only output). */
@@ -133,12 +155,11 @@ public final class PrivateFrankWolfeMechanism {
         double[] directions = new double[t * n];
         double[] lambdaHat = new double[t];
         double[] lambdaPrime = new double[t];
-        double root = Math.sqrt(noiseBound);
         int[] chunks = data.chunks(16);
         double bound = domain.rowBound();
         for (int it = 0; it < t; it++) {
             // Global: release Ŵ_it = W_it + N_it, broadcast its top eigenpair.
-            SymmetricNoise noise = new SymmetricNoise(plan, n, random);
+            SymmetricNoise noise = new SymmetricNoise(it == 0 ? firstPlan : plan, n, random);
             double[] start = new double[n];
             GaussianMatrices.fillStandardNormal(start, random);
             TopEigen.Pair top;
@@ -159,7 +180,7 @@ public final class PrivateFrankWolfeMechanism {
             double[] v = top.vector();
             System.arraycopy(v, 0, directions, it * n, n);
             lambdaHat[it] = Math.sqrt(Math.max(0, top.value()));
-            lambdaPrime[it] = lambdaHat[it] + root;
+            lambdaPrime[it] = lambdaHat[it] + Math.sqrt(noiseSpectralBound(it));
             // Local: every user steps with the broadcast only.
             double lp = lambdaPrime[it];
             double eta = params.stepSize(it + 1);
@@ -175,11 +196,14 @@ public final class PrivateFrankWolfeMechanism {
         Map<String, Object> facts = new LinkedHashMap<>();
         facts.put("variant", params.variant().name());
         facts.put("frobeniusSensitivity", plan.loss().l2Sensitivity());
+        facts.put("firstFrobeniusSensitivity", firstPlan.loss().l2Sensitivity());
         facts.put("sigma", plan.sigma());
+        facts.put("firstSigma", firstPlan.sigma());
         facts.put("granularity", plan.granularity());
         facts.put("rowBound", domain.rowBound());
         facts.put("centre", domain.centre());
-        facts.put("noiseSpectralBound", noiseBound);
+        facts.put("noiseSpectralBound", noiseSpectralBound(1));
+        facts.put("firstNoiseSpectralBound", noiseSpectralBound(0));
         facts.put("noiseSpectralBoundProbability", 1 - params.beta());
         facts.put("lanczosSteps", params.lanczosSteps());
         facts.put("numerics", params.variant() == FrankWolfeParameters.Variant.DENSE

@@ -40,6 +40,9 @@ class PrivateFrankWolfeTest {
         double expected = PrivateFrankWolfeMechanism.sensitivity(p) * Math.sqrt(5)
                 * GaussianCalibration.analyticSigma(1, 1e-6, 1);
         assertThat(m.sigma()).isCloseTo(expected, within(expected * 2e-3));
+        // The first release (Y⁰ = 0) has a quarter of the sensitivity, √2·L², and a quarter of the σ.
+        assertThat(PrivateFrankWolfeMechanism.firstSensitivity(p)).isCloseTo(Math.sqrt(2) * l * l, within(1e-6));
+        assertThat(m.firstSigma()).isCloseTo(expected / 4, within(expected * 1e-3));
         // The whole run is (1, 1e-6)-DP, and not by a wide margin (the calibration is tight).
         assertThat(m.privacyLoss().delta(1)).isLessThanOrEqualTo(1e-6).isGreaterThan(0.5e-6);
         // The paper's σ = L²√(64 T ln(1/δ))/ε is larger.
