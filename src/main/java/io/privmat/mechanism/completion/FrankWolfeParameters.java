@@ -21,10 +21,12 @@ public record FrankWolfeParameters(RatingsDomain domain, RatingsRelation relatio
     /**
      * Largest n for the memory-light variant. Its cost is n² exact Gaussian samples per product
      * (q products per iteration), about n²·q·T / (1.8·10⁶ per core) seconds: at n = 8192, q = 16,
-     * T = 10 that is already about an hour on one core.
+     * T = 10 that is already about 1.7 hours on one core.
      */
     public static final int MAX_LIGHT_ITEMS = 8192;
     public static final int MAX_ITERATIONS = 1000;
+    /** Most Lanczos steps (the basis holds q vectors of n doubles). */
+    public static final int MAX_LANCZOS_STEPS = 200;
     public static final int DEFAULT_LANCZOS_STEPS = 24;
     public static final double DEFAULT_BETA = 0.01;
 
@@ -58,8 +60,8 @@ public record FrankWolfeParameters(RatingsDomain domain, RatingsRelation relatio
         if (!(beta > 0 && beta < 1)) {
             throw new IllegalArgumentException("beta must be in (0, 1)");
         }
-        if (lanczosSteps < 1) {
-            throw new IllegalArgumentException("lanczosSteps must be >= 1");
+        if (lanczosSteps < 1 || lanczosSteps > MAX_LANCZOS_STEPS) {
+            throw new IllegalArgumentException("lanczosSteps must be in [1, " + MAX_LANCZOS_STEPS + "]");
         }
         int limit = variant == Variant.DENSE ? MAX_DENSE_ITEMS : MAX_LIGHT_ITEMS;
         if (domain.items() > limit) {

@@ -1,9 +1,8 @@
 package io.privmat.mechanism.completion;
 
-import org.jspecify.annotations.Nullable;
-
 import java.util.Arrays;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The global release of private Frank–Wolfe: what analysts get. For t = 1..T the broadcast
