@@ -1,5 +1,6 @@
 package io.privmat.api;
 
+import io.privmat.problem.ProblemType;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.info.License;
@@ -64,6 +65,9 @@ class OpenApiConfiguration {
                 operation.getResponses().putIfAbsent("401", new ApiResponse().description("No, or an invalid, API key"));
                 operation.getResponses().putIfAbsent("403", new ApiResponse().description("The key's role may not call this"));
                 operation.getResponses().putIfAbsent("429", new ApiResponse().description("Rate limit exceeded (Retry-After)"));
+                // Any operation may find the database unavailable (docs/reliability.md).
+                operation.getResponses().putIfAbsent("503", new ApiResponse().description("The database is "
+                        + "unavailable or overloaded right now (Retry-After)"));
                 operation.getResponses().forEach((code, response) -> fix(code, response));
             }));
         };

@@ -1,5 +1,6 @@
 package io.privmat.api;
 
+import io.privmat.problem.PrivmatException;
 /** Validation of paging parameters, the same everywhere. */
 public final class Paging {
 

@@ -20,8 +20,8 @@ public record ParametersDocument(
         @Nullable BigDecimal rho,
         @Nullable BigDecimal epsilon,
         @Nullable BigDecimal delta,
-        @Schema(description = "The mechanism's parameters, validated, defaults filled in",
-                additionalProperties = Schema.AdditionalPropertiesValue.TRUE) Map<String, Object> params,
+        @Schema(description = "The mechanism's parameters, validated, defaults filled in (typed as PlannedParams)")
+        Map<String, Object> params,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Facts facts) {
 
     /** The public facts a plan may depend on. */

@@ -1,5 +1,7 @@
 package io.privmat.api;
 
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.privacy.PrivacyArgumentException;
 import java.net.URI;
 import java.util.Map;
@@ -60,6 +62,11 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> handleUnexpected(Exception e, WebRequest request) {
+        if (io.privmat.problem.DatabaseFailures.isUnavailable(e)) {
+            log.warn("database unavailable: {}", e.getClass().getName());
+            PrivmatException unavailable = io.privmat.problem.DatabaseFailures.unavailable(e);
+            return problem(unavailable.type(), unavailable.getMessage(), unavailable.properties(), request);
+        }
         // Log the type and where, never the message: it could carry data values.
         log.error("unexpected {} at {}", e.getClass().getName(),
                 e.getStackTrace().length > 0 ? e.getStackTrace()[0] : "?");
@@ -196,7 +203,14 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         if (request instanceof ServletWebRequest servlet) {
             body.setInstance(URI.create(servlet.getRequest().getRequestURI()));
         }
+        request.setAttribute(ProblemResponses.TYPE_ATTRIBUTE, type.slug(),
+                org.springframework.web.context.request.RequestAttributes.SCOPE_REQUEST);
         properties.forEach(body::setProperty);
-        return ResponseEntity.status(type.status()).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(body);
+        ResponseEntity.BodyBuilder response = ResponseEntity.status(type.status())
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON);
+        if (properties.get("retryAfterSeconds") instanceof Number seconds) {
+            response.header(HttpHeaders.RETRY_AFTER, Long.toString(seconds.longValue()));
+        }
+        return response.body(body);
     }
 }

@@ -1,5 +1,6 @@
 package io.privmat.api;
 
+import io.privmat.problem.ProblemType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -12,10 +13,14 @@ public final class ProblemResponses {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
+    /** Request attribute naming the problem type (slug) of the response; counted by the metrics. */
+    public static final String TYPE_ATTRIBUTE = "io.privmat.problemType";
+
     private ProblemResponses() {}
 
     public static void write(HttpServletRequest request, HttpServletResponse response, ProblemType type, String detail,
             Map<String, ?> properties) throws IOException {
+        request.setAttribute(TYPE_ATTRIBUTE, type.slug());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", type.uri());
         body.put("title", type.title());
@@ -25,6 +30,9 @@ public final class ProblemResponses {
         body.putAll(properties);
         response.setStatus(type.status());
         response.setContentType("application/problem+json");
+        if (properties.get("retryAfterSeconds") instanceof Number seconds) {
+            response.setHeader("Retry-After", Long.toString(seconds.longValue()));
+        }
         response.getOutputStream().write(JSON.writeValueAsBytes(body));
     }
 }

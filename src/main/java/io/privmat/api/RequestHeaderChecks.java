@@ -1,5 +1,6 @@
 package io.privmat.api;
 
+import io.privmat.problem.PrivmatException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.context.annotation.Configuration;

@@ -1,5 +1,6 @@
 package io.privmat.api;
 
+import io.privmat.problem.PrivmatException;
 /**
  * Checks for client-supplied names and keys. Control characters (a NUL cannot even be stored in
  * PostgreSQL text) and lone UTF-16 surrogates (not encodable in UTF-8; they would be stored as

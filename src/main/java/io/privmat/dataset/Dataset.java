@@ -10,10 +10,11 @@ import org.jspecify.annotations.Nullable;
  *
  * @param owner the subject (API key subject) that created the dataset
  * @param rowNormBound public L2 bound of a matrix row (null for graphs)
- * @param rows matrix rows, or graph vertices
- * @param cols matrix columns, or graph vertices
- * @param nnz non-zero entries, or graph edges
+ * @param rows matrix rows, graph vertices, or a histogram's records
+ * @param cols matrix columns, graph vertices, or a histogram's cells
+ * @param nnz non-zero entries, graph edges, or a histogram's non-empty cells
  * @param clippedRows rows scaled down to the bound at ingest (always 0 for graphs)
+ * @param schema the public structure declared at creation (histograms), or null
  */
 public record Dataset(
         UUID id,
@@ -32,4 +33,5 @@ public record Dataset(
         @Nullable Long uploadBytes,
         Budget budget,
         Instant createdAt,
-        @Nullable Instant uploadedAt) {}
+        @Nullable Instant uploadedAt,
+        @Nullable DatasetSchema schema) {}

@@ -14,4 +14,7 @@ public interface DatasetRows {
 
     /** Streams a graph dataset's edge chunks in order. */
     void forEachEdgeChunk(UUID datasetId, Consumer<EdgeChunk> consumer);
+
+    /** A histogram dataset's counts, one per cell in row-major order (first attribute slowest). */
+    double[] histogramCounts(UUID datasetId);
 }

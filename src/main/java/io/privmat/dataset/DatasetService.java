@@ -1,8 +1,9 @@
 package io.privmat.dataset;
 
-import io.privmat.api.PrivmatException;
-import io.privmat.api.ProblemType;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.dataset.ingest.Ingester;
+import io.privmat.dataset.ingest.UploadGate;
 import io.privmat.dataset.ingest.UploadFormat;
 import io.privmat.dataset.ingest.UploadStats;
 import io.privmat.dataset.storage.DatasetRepository;
@@ -31,14 +32,22 @@ public class DatasetService implements DatasetRows {
 
     private final DatasetRepository repository;
     private final Ingester ingester;
+    private final UploadGate gate;
     private final TransactionTemplate transactions;
     private final TransactionTemplate readOnly;
     private final Clock clock;
     private final ApplicationEventPublisher events;
+    private io.privmat.metrics.ServiceMetrics metrics = io.privmat.metrics.ServiceMetrics.NONE;
 
-    public DatasetService(DatasetRepository repository, Ingester ingester, TransactionTemplate transactions,
-            Clock clock, ApplicationEventPublisher events) {
+    @org.springframework.beans.factory.annotation.Autowired(required = false)
+    void setMetrics(io.privmat.metrics.ServiceMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    public DatasetService(DatasetRepository repository, Ingester ingester, UploadGate gate,
+            TransactionTemplate transactions, Clock clock, ApplicationEventPublisher events) {
         this.events = events;
+        this.gate = gate;
         this.repository = repository;
         this.ingester = ingester;
         this.transactions = transactions;
@@ -48,21 +57,33 @@ public class DatasetService implements DatasetRows {
     }
 
     public Dataset create(NewDataset request) {
+        // A stream is ready for appends and subscriptions from its creation: d is declared, no row yet.
+        Long streamCols = request.schema() instanceof StreamSchema s ? (long) s.d() : null;
+        Long none = streamCols == null ? null : 0L;
         Dataset dataset = new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
-                request.rowNormBound(), DatasetStatus.EMPTY, null, null, null, null, null, null, null,
-                request.budget(), clock.instant(), null);
+                request.rowNormBound(), streamCols == null ? DatasetStatus.EMPTY : DatasetStatus.READY, none, streamCols,
+                none, none, null, null, null, request.budget(), clock.instant(), null, request.schema());
         List<String> vertices = request.vertexLabels();
-        if (vertices == null) {
-            repository.insert(dataset);
-            return dataset;
-        }
         // The declared universe is written with the dataset: ids 0..N−1 in declared order, fixed
-        // before any edge is seen (docs/adr/0006-privacy-hardening.md).
+        // before any edge is seen (docs/adr/0006-privacy-hardening.md). Listeners of DatasetCreated
+        // (a stream's state) write in the same transaction.
         transactions.executeWithoutResult(status -> {
             repository.insert(dataset);
-            repository.declareVertices(dataset.id(), vertices);
+            if (vertices != null) {
+                repository.declareVertices(dataset.id(), vertices);
+            }
+            events.publishEvent(new DatasetCreated(dataset));
         });
         return dataset;
+    }
+
+    /**
+     * Counts a stream's appended rows and the rows clipped to B (the owner sees both), in the
+     * caller's transaction (the append's).
+     */
+    public void recordAppend(UUID id, long rows, long clippedRows) {
+        repository.addRows(id, rows, clippedRows);
+        metrics.appended(rows);
     }
 
     /** Any dataset, without an access check: for internal use (job handlers), never for callers. */
@@ -160,22 +181,28 @@ public class DatasetService implements DatasetRows {
     /**
      * Stores the dataset's data from one upload, all or nothing. Answers 409 if data is already
      * there or another upload of the same dataset is running, 415 for a media type the kind does
-     * not accept, 413 beyond the size limit and 422 with a position for malformed content.
+     * not accept, 413 beyond the size limit, 408 for a body that arrives too slowly, 503 when this
+     * replica already receives its maximum of uploads, and 422 with a position for malformed
+     * content. The first part of the body is received before a database connection is taken, and
+     * everything is written in one transaction (docs/reliability.md).
      */
     public Dataset upload(UUID id, Caller caller, @Nullable String contentType, long contentLength,
             @Nullable Boolean header, InputStream body) {
-        owned(id, caller);
+        Dataset owned = owned(id, caller);
+        if (owned.kind() == DatasetKind.STREAM) {
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "A STREAM dataset takes batches of rows with "
+                    + "POST /v1/datasets/" + id + "/rows, not one upload.", Map.of("datasetId", id.toString()));
+        }
         ingester.checkDeclaredLength(contentLength);
-        try {
-            return transactions.execute(status -> {
+        requireNoData(owned);
+        UploadFormat format = UploadFormat.resolve(contentType, owned.kind());
+        long began = System.nanoTime();
+        try (UploadGate.Permit permit = gate.enter()) {
+            Ingester.Received received = ingester.receive(body);
+            Dataset stored = transactions.execute(status -> {
                 Dataset dataset = repository.lockForUpload(id).orElseThrow(() -> new DatasetNotFoundException(id));
-                if (dataset.status() == DatasetStatus.READY) {
-                    throw new PrivmatException(ProblemType.DATA_ALREADY_UPLOADED,
-                            "This dataset already has data; create a new dataset to upload other data.",
-                            Map.of("datasetId", id.toString()));
-                }
-                UploadFormat format = UploadFormat.resolve(contentType, dataset.kind());
-                UploadStats stats = ingester.ingest(dataset, format, header, body);
+                requireNoData(dataset);
+                UploadStats stats = ingester.ingest(dataset, format, header, received);
                 repository.markReady(id, stats.rows(), stats.cols(), stats.nnz(), stats.clippedRows(), stats.format(),
                         stats.storage(), stats.bytes(), clock.instant());
                 // Shape only: never values.
@@ -183,12 +210,65 @@ public class DatasetService implements DatasetRows {
                         stats.bytes(), stats.format());
                 return repository.find(id).orElseThrow();
             });
+            metrics.ingested(stored.kind().name(), stored.uploadBytes() == null ? 0 : stored.uploadBytes(),
+                    stored.rows() == null ? 0 : stored.rows(),
+                    java.time.Duration.ofNanos(System.nanoTime() - began));
+            return stored;
         } catch (java.io.UncheckedIOException e) {
             throw new PrivmatException(ProblemType.MALFORMED_REQUEST,
                     "The upload ended before its body was complete; nothing was stored.", Map.of());
         } catch (PessimisticLockingFailureException e) {
             throw new PrivmatException(ProblemType.UPLOAD_IN_PROGRESS,
                     "Another upload to this dataset is in progress.", Map.of("datasetId", id.toString()));
+        }
+    }
+
+    /**
+     * Reads a small public matrix (a query workload, …) from an upload in the formats a MATRIX dataset
+     * accepts, into memory, at most {@code maxEntries} values; nothing is stored. The same limits as a
+     * dataset upload (size, rate, time, concurrent uploads: docs/reliability.md); 415 for another media
+     * type, 422 with a position for malformed content.
+     */
+    public ParsedMatrix readMatrix(@Nullable String contentType, long contentLength, @Nullable Boolean header,
+            InputStream body, long maxEntries) {
+        ingester.checkDeclaredLength(contentLength);
+        UploadFormat format = UploadFormat.resolve(contentType, DatasetKind.MATRIX);
+        try (UploadGate.Permit permit = gate.enter()) {
+            Ingester.Received received = ingester.receive(body);
+            if (format != UploadFormat.MATRIX_MARKET) {
+                return ingester.readMatrix(format, header, received, maxEntries); // no database needed
+            }
+            // Coordinate entries are sorted in a temporary table, which needs a transaction.
+            return transactions.execute(status -> ingester.readMatrix(format, header, received, maxEntries));
+        } catch (java.io.UncheckedIOException e) {
+            throw new PrivmatException(ProblemType.MALFORMED_REQUEST,
+                    "The upload ended before its body was complete.", Map.of());
+        }
+    }
+
+    private static void requireNoData(Dataset dataset) {
+        if (dataset.status() == DatasetStatus.READY) {
+            throw new PrivmatException(ProblemType.DATA_ALREADY_UPLOADED,
+                    "This dataset already has data; create a new dataset to upload other data.",
+                    Map.of("datasetId", dataset.id().toString()));
+        }
+    }
+
+    /**
+     * Reads a batch of weighted edge events {@code u,v[,w]} (CSV or TSV; w defaults to 1 and must lie
+     * in [0, 1]; no self-loops; repeated pairs are separate events) into memory, labels resolved
+     * against {@code vertexIds}, at most {@code maxEdges}; nothing is stored. 415 for another media
+     * type, 413 beyond the upload limit, 422 with a position for malformed content or an unknown label.
+     */
+    public ParsedEdges readEdges(@Nullable String contentType, long contentLength, @Nullable Boolean header,
+            InputStream body, Map<String, Integer> vertexIds, int maxEdges) {
+        ingester.checkDeclaredLength(contentLength);
+        UploadFormat format = UploadFormat.resolve(contentType, DatasetKind.GRAPH);
+        try (UploadGate.Permit permit = gate.enter()) {
+            return ingester.readEdges(format, header, ingester.receive(body), vertexIds, maxEdges);
+        } catch (java.io.UncheckedIOException e) {
+            throw new PrivmatException(ProblemType.MALFORMED_REQUEST,
+                    "The upload ended before its body was complete.", Map.of());
         }
     }
 
@@ -208,6 +288,18 @@ public class DatasetService implements DatasetRows {
     public void forEachEdgeChunk(UUID datasetId, Consumer<EdgeChunk> consumer) {
         requireReady(datasetId, DatasetKind.GRAPH);
         readOnly.executeWithoutResult(s -> repository.streamEdgeChunks(datasetId, consumer));
+    }
+
+    @Override
+    public double[] histogramCounts(UUID datasetId) {
+        Dataset dataset = requireReady(datasetId, DatasetKind.HISTOGRAM);
+        int cells = Math.toIntExact(dataset.cols());
+        double[] counts = new double[cells];
+        readOnly.executeWithoutResult(s -> repository.streamMatrixChunks(datasetId, cells, chunk -> {
+            // One stored row holds all the cells.
+            chunk.forEachEntry((row, col, value) -> counts[col] = value);
+        }));
+        return counts;
     }
 
     private Dataset requireReady(UUID id, DatasetKind kind) {

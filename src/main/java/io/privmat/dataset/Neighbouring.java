@@ -1,8 +1,8 @@
 package io.privmat.dataset;
 
 /**
- * The neighbouring relation of a dataset, fixed at creation (architecture.md, "Privacy model";
- * mechanisms.md §1.2).
+ * The neighbouring relation of a dataset, fixed at creation (README.md, "Privacy model in one
+ * paragraph"; docs/mechanisms/neighbouring-and-sensitivities.md).
  */
 public enum Neighbouring {
     /** Bounded DP: one privacy unit is replaced by another; the size n is public. The default. */

@@ -24,4 +24,11 @@ public interface JobHandler {
     default void verify(Job job) {}
 
     JobOutput run(JobContext context) throws Exception;
+
+    /**
+     * Called once the executor is done with a job it {@linkplain #verify verified}, on every path:
+     * after {@link #run}, and also when {@code run} is never called (the job was cancelled or taken
+     * back meanwhile, or this replica is stopping). Drop anything kept for the job.
+     */
+    default void discard(Job job) {}
 }

@@ -1,10 +1,11 @@
 package io.privmat.job;
 
-import io.privmat.api.PrivmatException;
-import io.privmat.api.ProblemType;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.dataset.DatasetDeleting;
 import io.privmat.job.jdbc.JobRepository;
 import io.privmat.ledger.BudgetService;
+import io.privmat.metrics.ServiceMetrics;
 import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import java.time.Clock;
@@ -27,12 +28,18 @@ public class JobService {
     private final BudgetService budget;
     private final JobWakeups wakeups;
     private final Clock clock;
+    private ServiceMetrics metrics = ServiceMetrics.NONE;
 
     public JobService(JobRepository repository, BudgetService budget, JobWakeups wakeups, Clock clock) {
         this.repository = repository;
         this.budget = budget;
         this.wakeups = wakeups;
         this.clock = clock;
+    }
+
+    @org.springframework.beans.factory.annotation.Autowired(required = false)
+    void setMetrics(ServiceMetrics metrics) {
+        this.metrics = metrics;
     }
 
     /** Records a QUEUED job in the caller's transaction (the one that reserved its budget). */
@@ -42,7 +49,27 @@ public class JobService {
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void afterCommit() {
+                metrics.admitted(job.kind(), job.mechanism());
                 wakeups.signal();
+            }
+        });
+    }
+
+    /**
+     * Records a standing subscription as a job, in the caller's transaction (the one that reserved and
+     * committed its charge): DONE at once with data access started (its charge is final), its result
+     * the subscription's description. Its ledger entries and its releases name this job; the worker
+     * never sees it (it is never QUEUED).
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void recordSubscription(NewJob job, String descriptionJson) {
+        java.time.Instant now = clock.instant();
+        repository.insertDone(job, now);
+        repository.insertResult(job.id(), JobOutput.json(descriptionJson), now);
+        TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+                metrics.admitted(job.kind(), job.mechanism());
             }
         });
     }
@@ -80,6 +107,23 @@ public class JobService {
     @Transactional(readOnly = true)
     public List<Job> listByDataset(UUID datasetId, int offset, int limit) {
         return repository.listByDataset(datasetId, offset, limit);
+    }
+
+    /**
+     * One page of the jobs {@code caller} may see, newest first: an admin every job, an owner the jobs on
+     * the datasets it owns (and any it submitted), an analyst its own. Filters narrow this, never widen it.
+     */
+    @Transactional(readOnly = true)
+    public List<Job> list(Caller caller, JobFilter filter, int offset, int limit) {
+        return caller.is(Role.ADMIN) ? repository.list(filter, null, false, offset, limit)
+                : repository.list(filter, caller.subject(), caller.is(Role.OWNER), offset, limit);
+    }
+
+    /** The total {@link #list} pages through. */
+    @Transactional(readOnly = true)
+    public long count(Caller caller, JobFilter filter) {
+        return caller.is(Role.ADMIN) ? repository.count(filter, null, false)
+                : repository.count(filter, caller.subject(), caller.is(Role.OWNER));
     }
 
     /** The stored result of a DONE job; 409 while it is not done. */

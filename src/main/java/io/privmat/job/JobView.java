@@ -20,6 +20,12 @@ public record JobView(
         String mechanism,
         @Schema(allowableValues = {"QUEUED", "RUNNING", "DONE", "FAILED", "CANCELLED"}) String state,
         @Schema(description = "0 to 1") double progress,
+        @Schema(description = "What the job is doing, from public values only (state, data access started, "
+                + "progress): WAITING, STARTING, READING_DATA, RELEASING, FINISHED",
+                allowableValues = {"WAITING", "STARTING", "READING_DATA", "RELEASING", "FINISHED"}) String phase,
+        @Schema(description = "Owner and admin only, while RUNNING with some progress: seconds left, extrapolated "
+                + "from the time since start and the progress (data-dependent, like the timestamps)")
+        @Nullable Long etaSeconds,
         @Schema(description = "The query's public parameters", implementation = ParametersDocument.class)
         @JsonRawValue String parameters,
         @Schema(description = "The exact amounts charged to the budget tracks") Cost cost,
@@ -28,8 +34,8 @@ public record JobView(
         @Schema(description = "True once a worker durably started reading the data: the charge is final")
         boolean dataAccessStarted,
         Instant createdAt,
-        @Schema(description = "Absent for analysts where the data size is private") @Nullable Instant startedAt,
-        @Schema(description = "Absent for analysts where the data size is private") @Nullable Instant finishedAt,
+        @Schema(description = "Owner and admin only: a job's running time depends on the data") @Nullable Instant startedAt,
+        @Schema(description = "Owner and admin only: a job's running time depends on the data") @Nullable Instant finishedAt,
         @Nullable Error error,
         @Schema(description = "Where to fetch the result once DONE") String result) {
 
@@ -45,34 +51,58 @@ public record JobView(
             .build();
 
     /**
-     * The job as {@code caller} may see it. A job's running time grows with the data size, so where
-     * that size is private (ADD_REMOVE matrices, whose row count is not in the plan's public facts;
-     * graphs, whose edge count is private) analysts get no start and finish times; the dataset's
-     * owner and the admin do. docs/adr/0005-mechanism-catalogue.md says what polling still shows.
+     * The job as {@code caller} may see it. Start and finish times are set by the worker, and a job's
+     * running time depends on the data (its size, its sparsity, a sampler's work), so analysts get
+     * neither, on any dataset; the dataset's owner and the admin do. Analysts keep {@code createdAt},
+     * their own submission time. docs/adr/0006-privacy-hardening.md says what polling still shows.
      */
     public static JobView of(Job j, io.privmat.security.Caller caller) {
-        JobView v = of(j);
+        return of(j, caller, Instant.now());
+    }
+
+    /**
+     * As {@link #of(Job, io.privmat.security.Caller)}, with {@code now} for the ETA. The phase is a
+     * function of the state, the data-access flag and the progress, which analysts already see (and
+     * progress is written from public values only), so it tells them nothing more. The ETA extrapolates
+     * the time since the worker started, so only those who see that time get it: an analyst gets none,
+     * on any dataset, because no estimate from public values alone would be honest (running time
+     * depends on n where it is private, on sparsity and on a sampler's work); see
+     * docs/adr/0005-mechanism-catalogue.md, "Progress and timing".
+     */
+    public static JobView of(Job j, io.privmat.security.Caller caller, Instant now) {
         boolean insider = caller.is(io.privmat.security.Role.ADMIN) || caller.subject().equals(j.datasetOwner());
-        if (insider || sizeIsPublic(j.parameters())) {
+        JobView v = of(j, insider ? eta(j, now) : null);
+        if (insider) {
             return v;
         }
-        return new JobView(v.id, v.datasetId, v.kind, v.mechanism, v.state, v.progress, v.parameters, v.cost, v.loss,
-                v.dataAccessStarted, v.createdAt, null, null, v.error, v.result);
+        return new JobView(v.id, v.datasetId, v.kind, v.mechanism, v.state, v.progress, v.phase, null, v.parameters,
+                v.cost, v.loss, v.dataAccessStarted, v.createdAt, null, null, v.error, v.result);
     }
 
-    /** True when the plan's public facts hold the row count of a matrix (so running time reveals nothing). */
-    static boolean sizeIsPublic(String parameters) {
-        try {
-            var facts = JSON.readTree(parameters).get("facts");
-            return facts != null && facts.has("rows") && "MATRIX".equals(facts.path("shape").asString());
-        } catch (RuntimeException e) {
-            return false;
+    /** Share of progress reserved for reading the data; the rest is noise and post-processing. */
+    public static final double READ_SHARE = 0.9;
+
+    /** The phase name: public values only (see {@link #of(Job, io.privmat.security.Caller, Instant)}). */
+    public static String phase(JobState state, boolean dataAccessStarted, double progress) {
+        return switch (state) {
+            case QUEUED -> "WAITING";
+            case RUNNING -> !dataAccessStarted ? "STARTING" : progress < READ_SHARE ? "READING_DATA" : "RELEASING";
+            case DONE, FAILED, CANCELLED -> "FINISHED";
+        };
+    }
+
+    /** Seconds left, extrapolated linearly from the worker's start; null unless RUNNING with progress in (0, 1). */
+    static @Nullable Long eta(Job j, Instant now) {
+        if (j.state() != JobState.RUNNING || j.startedAt() == null || j.progress() <= 0 || j.progress() >= 1) {
+            return null;
         }
+        double elapsed = Math.max(0, java.time.Duration.between(j.startedAt(), now).toMillis() / 1000.0);
+        return Math.round(elapsed * (1 - j.progress()) / j.progress());
     }
 
-    public static JobView of(Job j) {
+    private static JobView of(Job j, @Nullable Long eta) {
         return new JobView(j.id(), j.datasetId(), j.kind(), j.mechanism(), j.state().name(), j.progress(),
-                j.parameters(), new Cost(j.cost().rho(), j.cost().epsilon(), j.cost().delta()), j.loss(),
+                phase(j.state(), j.dataAccessStartedAt() != null, j.progress()), eta, j.parameters(), new Cost(j.cost().rho(), j.cost().epsilon(), j.cost().delta()), j.loss(),
                 j.dataAccessStartedAt() != null, j.createdAt(), j.startedAt(), j.finishedAt(),
                 j.errorCode() == null ? null : new Error(j.errorCode(), j.errorMessage() == null ? "" : j.errorMessage()),
                 "/v1/jobs/" + j.id() + "/result");

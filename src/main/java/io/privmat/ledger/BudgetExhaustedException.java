@@ -1,7 +1,7 @@
 package io.privmat.ledger;
 
-import io.privmat.api.PrivmatException;
-import io.privmat.api.ProblemType;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.Tracks;
 import java.util.LinkedHashMap;

@@ -30,6 +30,15 @@ public class BudgetService {
         this.clock = clock;
     }
 
+    /**
+     * The same service on another connection pool: its methods join the transactions of that pool
+     * (the job engine's own pool, docs/reliability.md). Not a Spring bean, so the transaction
+     * propagation rules below are the caller's to keep: call it inside a transaction of that pool.
+     */
+    public static BudgetService on(org.springframework.jdbc.core.JdbcTemplate jdbc, Clock clock) {
+        return new BudgetService(new LedgerRepository(jdbc), clock);
+    }
+
     /** The account of a dataset with this budget, created on first use. */
     @Transactional
     public BudgetAccount account(UUID datasetId, Budget budget) {

@@ -1,6 +1,6 @@
 package io.privmat.mechanism;
 
-/** Neighbouring relations over a matrix's rows (mechanisms.md §1.2). */
+/** Neighbouring relations over a matrix's rows (docs/mechanisms/neighbouring-and-sensitivities.md). */
 public enum NeighbouringRelation {
     /** N-AR: add or remove one row of L2 norm at most B (unbounded DP). */
     ADD_REMOVE,

@@ -1,7 +1,7 @@
 package io.privmat.mechanism;
 
 /**
- * The one table of sensitivities (mechanisms.md §1.2). Every mechanism takes its sensitivity
+ * The one table of sensitivities (docs/mechanisms/neighbouring-and-sensitivities.md). Every mechanism takes its sensitivity
  * from here, never ad hoc; the factor between the relations is where silent DP bugs live.
  */
 public final class Sensitivities {
@@ -42,7 +42,7 @@ public final class Sensitivities {
 
     /**
      * The eigenvalue vector λ(XᵀX) in L1: B² under ADD_REMOVE, 2B² under REPLACE_ONE (Weyl
-     * interlacing plus the trace; mechanisms.md §1.2).
+     * interlacing plus the trace; docs/mechanisms/neighbouring-and-sensitivities.md).
      */
     public static double eigenvaluesL1(double rowBound, NeighbouringRelation relation) {
         double b2 = Math.nextUp(bound(rowBound) * bound(rowBound));
@@ -83,5 +83,70 @@ public final class Sensitivities {
     public static double alsItemRhsL2(double rowBound, double clip, NeighbouringRelation relation) {
         double lc = Math.nextUp(bound(rowBound) * bound(clip));
         return relation == NeighbouringRelation.ADD_REMOVE ? lc : 2 * lc;
+    }
+
+    /**
+     * One weighted edge event's term of a graph Laplacian, in Frobenius norm (vec(L) in L2). An edge
+     * {u, v} of weight w ∈ [0, 1] is the row √w·(e_u − e_v), whose Gram term is w·bbᵀ with
+     * b = e_u − e_v, ‖b‖² = 2, so ‖w·bbᵀ‖_F = w·‖b‖² ≤ 2 under ADD_REMOVE (the edge event present
+     * or absent). Under REPLACE_ONE (one edge event replaced by another, any pair and weight):
+     * ‖w·bbᵀ − w′·b′b′ᵀ‖_F² = 4w² + 4w′² − 2ww′(bᵀb′)² ≤ 8, so 2√2. These equal
+     * {@link #gramFrobenius} at B = √2 (the row norm of a unit-weight edge).
+     */
+    public static double edgeLaplacianFrobenius(NeighbouringRelation relation) {
+        return relation == NeighbouringRelation.ADD_REMOVE ? 2.0 : Math.nextUp(Math.sqrt(8.0));
+    }
+
+    /**
+     * λ_min(XᵀX) of rows with ‖x‖₂ ≤ B: B² under both relations. Adding xxᵀ raises every eigenvalue
+     * by between 0 and ‖x‖² (Weyl); replacing x by x′ adds x′x′ᵀ − xxᵀ, whose eigenvalues lie in
+     * [−B², B²], so λ_min moves by at most B² (Weyl).
+     */
+    public static double minEigenvalue(double rowBound) {
+        return Math.nextUp(bound(rowBound) * bound(rowBound));
+    }
+
+    /**
+     * The cross moment Xᵀy in L2, where each row z = (x, y, …) has ‖z‖₂ ≤ B (x some columns, y another):
+     * ‖x·y‖ = ‖x‖·|y| ≤ (‖x‖² + y²)/2 ≤ B²/2 under ADD_REMOVE, and ‖x·y − x′·y′‖ ≤ B² under
+     * REPLACE_ONE.
+     */
+    public static double crossMomentL2(double rowBound, NeighbouringRelation relation) {
+        double b2 = Math.nextUp(bound(rowBound) * bound(rowBound));
+        return relation == NeighbouringRelation.ADD_REMOVE ? Math.nextUp(b2 / 2) : b2;
+    }
+
+    /**
+     * A histogram x (counts per cell of a public domain) in L1: one record added or removed changes
+     * one count by 1 (x ± e_j), so 1 under ADD_REMOVE; one record replaced moves a count from one
+     * cell to another (x − e_j + e_k), so 2 under REPLACE_ONE.
+     */
+    public static double histogramL1(NeighbouringRelation relation) {
+        return relation == NeighbouringRelation.ADD_REMOVE ? 1 : 2;
+    }
+
+    /** The histogram in L2: ‖±e_j‖₂ = 1 under ADD_REMOVE, ‖e_k − e_j‖₂ = √2 under REPLACE_ONE. */
+    public static double histogramL2(NeighbouringRelation relation) {
+        return relation == NeighbouringRelation.ADD_REMOVE ? 1 : Math.nextUp(Math.sqrt(2));
+    }
+
+    /**
+     * A linear statistic A·x of a histogram in L1, from the largest column L1 norm c₁ = max_j ‖A e_j‖₁:
+     * c₁ under ADD_REMOVE (A(±e_j)), 2·c₁ under REPLACE_ONE (‖A e_k − A e_j‖₁ ≤ ‖A e_k‖₁ + ‖A e_j‖₁).
+     * c₁ is a floating-point sum; it is widened by 2⁻³⁰ relative, far above its rounding error.
+     */
+    public static double linearL1(double maxColumnL1, NeighbouringRelation relation) {
+        return Math.nextUp(histogramL1(relation) * maxColumnL1 * (1 + 0x1p-30));
+    }
+
+    /**
+     * A linear statistic A·x of a histogram in L2, from the largest column L2 norm c₂: c₂ under
+     * ADD_REMOVE. Under REPLACE_ONE ‖A(e_k − e_j)‖₂² = ‖A e_k‖² + ‖A e_j‖² − 2(AᵀA)_{jk}, at most 2c₂²
+     * when every entry of AᵀA is ≥ 0 (√2·c₂), and at most (2c₂)² otherwise (triangle inequality).
+     * Widened by 2⁻³⁰ relative for the floating-point norm.
+     */
+    public static double linearL2(double maxColumnL2, boolean gramNonNegative, NeighbouringRelation relation) {
+        double factor = relation == NeighbouringRelation.ADD_REMOVE ? 1 : gramNonNegative ? Math.nextUp(Math.sqrt(2)) : 2;
+        return Math.nextUp(factor * maxColumnL2 * (1 + 0x1p-30));
     }
 }

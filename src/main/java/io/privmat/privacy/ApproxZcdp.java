@@ -5,7 +5,7 @@ import java.math.BigDecimal;
 /**
  * δ-approximate ρ-zCDP (Bun and Steinke 2016, Definition 8.1): outside events of probability at
  * most δ the mechanism is ρ-zCDP. An (ε, δ)-DP mechanism is δ-approximately (ε²/2)-zCDP
- * (accounting.md §2.3), which is how (ε, δ)-only mechanisms enter the zCDP ledger.
+ * (docs/accounting.md §4), which is how (ε, δ)-only mechanisms enter the zCDP ledger.
  *
  * @param rho ρ ∈ [0, ∞)
  * @param delta δ ∈ [0, 1)

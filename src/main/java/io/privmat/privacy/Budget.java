@@ -22,7 +22,7 @@ public record Budget(BigDecimal epsilon, BigDecimal delta, AccountingMode mode, 
     public static final BigDecimal MAX_EPSILON = BigDecimal.valueOf(100);
     /** Maximum δ_B. */
     public static final BigDecimal MAX_DELTA = new BigDecimal("0.01");
-    /** Default share of δ_B reserved for (ε, δ)-only mechanisms in ZCDP mode (accounting.md §2.4). */
+    /** Default share of δ_B reserved for (ε, δ)-only mechanisms in ZCDP mode (docs/accounting.md §5). */
     public static final BigDecimal DEFAULT_APPROX_DELTA_FRACTION = new BigDecimal("0.1");
 
     public Budget {

@@ -42,7 +42,7 @@ public final class Conversions {
     }
 
     /**
-     * (ε, δ)-DP ⇒ δ-approximately (ε²/2)-zCDP (accounting.md §2.3: decompose the (ε, δ) pair as a
+     * (ε, δ)-DP ⇒ δ-approximately (ε²/2)-zCDP (docs/accounting.md §4: decompose the (ε, δ) pair as a
      * mixture of an ε-DP pair and a δ-mass event, then BS16 Proposition 1.4).
      */
     public static ApproxZcdp approxDpToApproxZcdp(ApproxDp loss) {
@@ -100,7 +100,7 @@ public final class Conversions {
 
     /**
      * The largest ρ such that ρ-zCDP implies (ε, δ)-DP by the CKS20 conversion:
-     * ρ_B = max_α [ε − c(α, δ)]/α (accounting.md §2.1, "inversion for the budget design"), with
+     * ρ_B = max_α [ε − c(α, δ)]/α (docs/accounting.md §4, "budget inversion"), with
      * the order α* that attains it. ρ_B is rounded down with a relative margin of 1e-9 so that
      * converting it back can never exceed ε.
      */

@@ -3,7 +3,7 @@ package io.privmat.privacy;
 import java.math.BigDecimal;
 
 /**
- * The Gaussian-DP filter (docs/adr/0007-gdp-accounting.md; accounting.md §1.6).
+ * The Gaussian-DP filter (docs/adr/0007-gdp-accounting.md; docs/accounting.md §3).
  *
  * <p>At creation μ_B is the largest μ whose exact μ-GDP privacy curve satisfies δ(ε_B) ≤ δ_B
  * (Dong, Roth, Su 2022, Corollary 2.13; {@link Conversions#gdpDelta}, an upper bound, so μ_B is

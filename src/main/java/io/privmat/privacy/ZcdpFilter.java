@@ -3,7 +3,7 @@ package io.privmat.privacy;
 import java.math.BigDecimal;
 
 /**
- * The approximate-zCDP filter (accounting.md §0 and §2.4, "Design A").
+ * The approximate-zCDP filter (docs/accounting.md §5, "design A").
  *
  * <p>At creation δ_B is split into δ_apx = f·δ_B (for (ε, δ)-only mechanisms) and
  * δ_conv = δ_B − δ_apx, and ρ_B is the largest ρ whose CKS20 conversion at δ_conv is ≤ ε_B
@@ -16,7 +16,7 @@ import java.math.BigDecimal;
  * Wu, ICML 2023, the approximate-zCDP filter; OpenDP cites the same theorem). The stopped
  * interaction is therefore (ε_B, δ_conv + δ_apx)-DP (CKS20 Proposition 12 for the conversion).
  * Per-loss charges: pure ε ↦ ε²/2 (BS16 Prop 1.4); bounded range ε ↦ ε²/8 (Cesar–Rogers 2021);
- * Gaussian ↦ Δ²/2σ² (BS16 Prop 1.6); (ε, δ) ↦ (ε²/2, δ) (BS16 Def 8.1, accounting.md §2.3).
+ * Gaussian ↦ Δ²/2σ² (BS16 Prop 1.6); (ε, δ) ↦ (ε²/2, δ) (BS16 Def 8.1; docs/accounting.md §4).
  */
 public final class ZcdpFilter implements BudgetFilter {
 

@@ -5,7 +5,8 @@
  *
  * <p>Floating-point policy: every function that returns a privacy <em>cost</em> rounds up and
  * every function that returns a <em>remaining budget</em> or a cap rounds down, so an error in the
- * last bit never favours the analyst. See {@code docs/adr/0001-zcdp-default-accounting.md}.
+ * last bit never favours the analyst. See {@code docs/adr/0001-accounting-modes.md}
+ * and {@code docs/accounting.md}.
  */
 @NullMarked
 package io.privmat.privacy;

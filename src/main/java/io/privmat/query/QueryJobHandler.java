@@ -37,7 +37,11 @@ class QueryJobHandler implements JobHandler {
     private final QueryPlans plans;
     private final ResultDocuments documents;
     private final JsonMapper json;
-    /** Plans verified for jobs about to run, so that exactly the checked instance runs. */
+    /**
+     * Plans verified for jobs about to run, so that exactly the checked instance runs. An entry is
+     * removed by {@link #run} or, when the job never runs (cancelled, reaped or handed back to the
+     * queue after verification), by {@link #discard}.
+     */
     private final Map<UUID, Plan> verified = new ConcurrentHashMap<>();
 
     QueryJobHandler(DatasetService datasets, DatasetRows rows, QueryPlans plans, ResultDocuments documents,
@@ -80,6 +84,16 @@ class QueryJobHandler implements JobHandler {
             throw new PlanMismatchException("job " + job.id() + ": the dataset's public facts changed");
         }
         return plan;
+    }
+
+    @Override
+    public void discard(Job job) {
+        verified.remove(job.id());
+    }
+
+    /** Jobs verified and not yet run or discarded (tests). */
+    int pendingVerified() {
+        return verified.size();
     }
 
     @Override

@@ -1,14 +1,16 @@
 package io.privmat.query;
 
-import io.privmat.api.PrivmatException;
-import io.privmat.api.ProblemType;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.DatasetStatus;
+import io.privmat.dataset.HistogramSchema;
 import io.privmat.dataset.Neighbouring;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.DataShape;
+import io.privmat.mechanism.catalog.HistogramDomain;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PlanningException;
@@ -40,6 +42,11 @@ public class QueryPlans {
 
     /** The facts a plan may use: shape, bound, relation, accounting, and n only where it is public. */
     static PublicFacts facts(Dataset dataset) {
+        if (dataset.kind() == DatasetKind.STREAM) {
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "Dataset " + dataset.id() + " is a STREAM: it "
+                    + "answers standing subscriptions (POST /v1/datasets/" + dataset.id() + "/subscriptions), not "
+                    + "one-shot queries.", Map.of());
+        }
         if (dataset.status() != DatasetStatus.READY || dataset.cols() == null) {
             throw new PrivmatException(ProblemType.DATASET_NOT_READY,
                     "Dataset " + dataset.id() + " has no data yet; upload it first.", Map.of());
@@ -47,6 +54,12 @@ public class QueryPlans {
         boolean graph = dataset.kind() == DatasetKind.GRAPH;
         NeighbouringRelation relation = dataset.neighbouring() == Neighbouring.ADD_REMOVE
                 ? NeighbouringRelation.ADD_REMOVE : NeighbouringRelation.REPLACE_ONE;
+        if (dataset.schema() instanceof HistogramSchema h) {
+            // One record adds 1 to one cell; its count is public only under REPLACE_ONE.
+            Long records = relation == NeighbouringRelation.REPLACE_ONE ? dataset.rows() : null;
+            return new PublicFacts(DataShape.HISTOGRAM, h.cells(), records, 1.0, relation, dataset.budget().mode(),
+                    new HistogramDomain(h.names(), java.util.Arrays.stream(h.sizes()).boxed().toList()));
+        }
         Long publicRows = graph || relation == NeighbouringRelation.REPLACE_ONE ? dataset.rows() : null;
         double bound = graph || dataset.rowNormBound() == null ? 1.0 : dataset.rowNormBound();
         return new PublicFacts(graph ? DataShape.GRAPH : DataShape.MATRIX, Math.toIntExact(dataset.cols()), publicRows,
@@ -76,14 +89,14 @@ public class QueryPlans {
     }
 
     /** The loss document stored with the job and the ledger: as run, and as charged. */
-    static Map<String, Object> lossDocument(Plan plan) {
+    public static Map<String, Object> lossDocument(Plan plan) {
         Map<String, Object> loss = new LinkedHashMap<>();
         loss.put("mechanism", Losses.describe(plan.mechanismLoss()));
         loss.put("charged", Losses.describe(plan.chargedLoss()));
         return loss;
     }
 
-    static PrivmatException problem(PlanningException e) {
+    public static PrivmatException problem(PlanningException e) {
         ProblemType type = switch (e.reason()) {
             case INVALID_PARAMETER -> ProblemType.INVALID_PARAMETER;
             case INCOMPATIBLE_ACCOUNTING -> ProblemType.INCOMPATIBLE_ACCOUNTING;

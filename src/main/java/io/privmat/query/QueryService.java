@@ -1,7 +1,7 @@
 package io.privmat.query;
 
-import io.privmat.api.PrivmatException;
-import io.privmat.api.ProblemType;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
 import io.privmat.job.Job;

@@ -4,6 +4,7 @@ import io.privmat.dataset.Dataset;
 import io.privmat.job.Job;
 import io.privmat.job.JobOutput;
 import io.privmat.mechanism.catalog.Plan;
+import io.privmat.api.RegressionDocument;
 import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.lowrank.Factorization;
@@ -46,6 +47,9 @@ class ResultDocuments {
         }
         if (release instanceof Release.Factors f) {
             return factors(f, body, d);
+        }
+        if (release instanceof Release.Regression r) {
+            return regression(r, body);
         }
         return sketch(job, dataset, plan, (Release.Sketch) release, body);
     }
@@ -102,14 +106,22 @@ class ResultDocuments {
         body.put("v", RowMajor.rows(f.v(), d, f.k()));
         if (r.leftFactor() && f.u() != null) {
             body.put("rows", f.m());
-            if ((long) f.m() * f.k() <= INLINE_LIMIT) {
+            // Inline up to INLINE_LIMIT values; always in the .npy body.
+            boolean inline = (long) f.m() * f.k() <= INLINE_LIMIT;
+            body.put("uInline", inline);
+            if (inline) {
                 body.put("u", RowMajor.rows(f.u(), f.m(), f.k()));
-            } else {
-                body.put("u", "m·k exceeds " + INLINE_LIMIT + ": ask for application/x-npy");
             }
             return new JobOutput(json.writeValueAsString(body), "u", new int[] {f.m(), f.k()}, f.u());
         }
         return new JobOutput(json.writeValueAsString(body), "v", new int[] {d, f.k()}, f.v());
+    }
+
+    private JobOutput regression(Release.Regression r, Map<String, Object> body) {
+        body.putAll(RegressionDocument.of(r.result()));
+        body.put("released", r.facts());
+        double[] estimate = r.result().estimate();
+        return new JobOutput(json.writeValueAsString(body), "coefficients", new int[] {estimate.length}, estimate);
     }
 
     private JobOutput sketch(Job job, Dataset dataset, Plan plan, Release.Sketch s, Map<String, Object> body) {

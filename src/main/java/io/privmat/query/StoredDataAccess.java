@@ -20,7 +20,7 @@ import java.util.UUID;
  */
 final class StoredDataAccess implements DataAccess {
 
-    static final double READ_SHARE = 0.9;
+    static final double READ_SHARE = io.privmat.job.JobView.READ_SHARE;
 
     private final UUID datasetId;
     private final DatasetRows rows;
@@ -96,6 +96,13 @@ final class StoredDataAccess implements DataAccess {
             });
             pass[0]++;
         };
+    }
+
+    @Override
+    public double[] histogram() {
+        double[] counts = rows.histogramCounts(datasetId);
+        progress(0, 1, 0);
+        return counts;
     }
 
     @Override

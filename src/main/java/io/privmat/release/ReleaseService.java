@@ -1,14 +1,24 @@
 package io.privmat.release;
 
-import io.privmat.api.PrivmatException;
-import io.privmat.api.ProblemType;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
+import io.privmat.mechanism.analytics.AnalyticsArgumentException;
+import io.privmat.mechanism.analytics.LinearRegression;
+import io.privmat.mechanism.analytics.LowRankApproximation;
+import io.privmat.mechanism.analytics.NoiseModel;
+import io.privmat.mechanism.analytics.PrincipalComponents;
+import io.privmat.mechanism.analytics.RegressionResult;
+import io.privmat.mechanism.analytics.SecondMoment;
 import io.privmat.mechanism.sketch.Interval;
 import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.mechanism.sketch.JlMatrixSketch;
 import io.privmat.mechanism.sketch.JlParameters;
 import io.privmat.mechanism.sketch.QuadraticForms;
+import io.privmat.mechanism.window.WindowAnswers;
+import io.privmat.mechanism.window.WindowMechanismKind;
+import io.privmat.mechanism.window.WindowRelease;
 import io.privmat.security.Caller;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -17,6 +27,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Service;
 
@@ -37,6 +49,9 @@ public class ReleaseService {
     private final long cacheBytes;
     private final Map<UUID, Object> cache;
     private long cached;
+    /** Second moments derived from JL sketches (MᵀM/r), most recent first, bounded in bytes. */
+    private final Map<UUID, SecondMoment> derived = new LinkedHashMap<>(16, 0.75f, true);
+    private long derivedBytes;
     private final Map<UUID, Map<String, Integer>> labelIndexes = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<UUID, Map<String, Integer>> eldest) {
@@ -106,6 +121,9 @@ public class ReleaseService {
     private static Interval answer(Release release, double[] data, int d, double[] x) {
         Map<String, Object> meta = release.meta();
         double nu = number(meta, "nu");
+        if (isWindow(release)) {
+            return WindowAnswers.directionalVariance(window(release, data), x, nu);
+        }
         if (release.kind() == ReleaseKind.MATRIX_SKETCH && release.mechanism().equals("JL")) {
             return JlMatrixSketch.directionalVariance(data, d, jl(meta), x);
         }
@@ -118,7 +136,7 @@ public class ReleaseService {
 
     public Answers cuts(UUID id, Caller caller, List<List<String>> sets) {
         Release release = visible(id, caller);
-        if (release.kind() != ReleaseKind.GRAPH_SKETCH) {
+        if (release.kind() != ReleaseKind.GRAPH_SKETCH && release.kind() != ReleaseKind.WINDOW_LAPLACIAN) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is not a graph sketch: it "
                     + "answers directional variance, not cuts.", Map.of());
         }
@@ -132,6 +150,9 @@ public class ReleaseService {
                     "a request may name at most 5000000 vertex labels in all");
         }
         Map<String, Integer> ids = vertexIndex(release.datasetId());
+        if (release.kind() == ReleaseKind.WINDOW_LAPLACIAN) {
+            return windowCuts(release, sets, ids);
+        }
         float[] sketch = (float[]) payload(release);
         int n = release.cols();
         JlParameters p = jl(release.meta());
@@ -148,6 +169,150 @@ public class ReleaseService {
                 members.add(v);
             }
             answers.add(JlGraphSketch.cut(sketch, n, p, members.stream().mapToInt(Integer::intValue).toArray()));
+        }
+        return Answers.of(answers, release);
+    }
+
+    // ---- free analytics on covariance-type releases (docs/mechanisms/analytics.md) ----
+
+    /** Largest number of vectors projected in one low-rank request. */
+    static final int MAX_PROJECTIONS = 1_000;
+
+    public RegressionResult regression(UUID id, Caller caller, int response, int @Nullable [] predictors,
+            @Nullable Double ridge, double level) {
+        SecondMoment m = secondMoment(visible(id, caller));
+        int[] columns = predictors != null ? predictors : LinearRegression.otherColumns(m.d(), response);
+        return analytic(() -> LinearRegression.fit(m, response, columns, ridge, level));
+    }
+
+    public PrincipalComponents.Result sparsePca(UUID id, Caller caller, int k, int s, int iterations, double level) {
+        SecondMoment m = secondMoment(visible(id, caller));
+        return analytic(() -> PrincipalComponents.sparse(m, k, s, iterations, level));
+    }
+
+    public PrincipalComponents.Result nonNegativePca(UUID id, Caller caller, int k, int iterations, double level) {
+        SecondMoment m = secondMoment(visible(id, caller));
+        return analytic(() -> PrincipalComponents.nonNegative(m, k, iterations, level));
+    }
+
+    public LowRankApproximation.Result lowRank(UUID id, Caller caller, int k, List<List<Double>> vectors,
+            double level) {
+        SecondMoment m = secondMoment(visible(id, caller));
+        if (vectors.size() > MAX_PROJECTIONS) {
+            throw PrivmatException.invalidParameter("vectors", "at most " + MAX_PROJECTIONS + " vectors",
+                    "vectors may hold at most " + MAX_PROJECTIONS + " vectors");
+        }
+        List<double[]> xs = new ArrayList<>(vectors.size());
+        for (int q = 0; q < vectors.size(); q++) {
+            xs.add(finite(vectors.get(q), m.d(), "vectors[" + q + "]"));
+        }
+        return analytic(() -> LowRankApproximation.of(m, k, xs, level));
+    }
+
+    private static <T> T analytic(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (AnalyticsArgumentException e) {
+            throw PrivmatException.invalidParameter(e.parameter(), e.allowedRange(), e.getMessage());
+        }
+    }
+
+    /**
+     * A covariance-type release as a noisy second moment with its public noise model, read from the
+     * release's meta: {@code sigma} (Analyze Gauss: Ĉ = XᵀX + symmetric Gaussian noise),
+     * {@code degrees} and {@code b2} (Wishart: XᵀX + Wishart_d(B²I, k)), or {@code r} and {@code floor}
+     * (a JL sketch M, r × d, read as MᵀM/r). Any future release kind that stores one of these shapes
+     * with the same meta gets every analytic.
+     */
+    SecondMoment secondMoment(Release release) {
+        if (release.kind() == ReleaseKind.GRAPH_SKETCH) {
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is a graph sketch: it answers "
+                    + "cut queries, not analytics of a second-moment matrix.", Map.of());
+        }
+        Map<String, Object> meta = release.meta();
+        int d = release.cols();
+        if (meta.containsKey("sigma")) {
+            return new SecondMoment(d, (double[]) payload(release),
+                    new NoiseModel.Gaussian(number(meta, "sigma"), number(meta, "granularity")));
+        }
+        if (meta.containsKey("degrees")) {
+            return new SecondMoment(d, (double[]) payload(release), new NoiseModel.Wishart((long) number(meta, "degrees"),
+                    number(meta, "b2"), number(meta, "granularity")));
+        }
+        if (meta.containsKey("r") && meta.containsKey("floor")) {
+            synchronized (derived) {
+                SecondMoment hit = derived.get(release.id());
+                if (hit != null) {
+                    return hit;
+                }
+            }
+            SecondMoment m = SecondMoment.ofSketch((double[]) payload(release), release.rows(), d,
+                    number(meta, "floor"));
+            long size = (long) d * d * 8;
+            synchronized (derived) {
+                var it = derived.entrySet().iterator();
+                while (derivedBytes + size > cacheBytes / 4 && it.hasNext()) {
+                    derivedBytes -= (long) it.next().getValue().matrix().length * 8;
+                    it.remove();
+                }
+                if (size <= cacheBytes / 4 && derived.putIfAbsent(release.id(), m) == null) {
+                    derivedBytes += size;
+                }
+            }
+            return m;
+        }
+        throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release holds no second-moment matrix "
+                + "with a known noise model.", Map.of());
+    }
+
+    private static double[] finite(List<Double> vector, int d, String name) {
+        if (vector == null || vector.size() != d) {
+            throw PrivmatException.invalidParameter(name, d + " numbers", name + " must have " + d + " entries");
+        }
+        double[] x = new double[d];
+        for (int i = 0; i < d; i++) {
+            Double v = vector.get(i);
+            if (v == null || !Double.isFinite(v)) {
+                throw PrivmatException.invalidParameter(name, "finite numbers", name + " must hold finite numbers");
+            }
+            x[i] = v;
+        }
+        return x;
+    }
+
+    private static boolean isWindow(Release release) {
+        return release.kind() == ReleaseKind.WINDOW_COVARIANCE || release.kind() == ReleaseKind.WINDOW_LAPLACIAN;
+    }
+
+    /**
+     * A stored window release as the mechanism made it: the estimate and the public facts of its
+     * noise (τ² per unit direction, the rounding bound), which the intervals are computed from.
+     */
+    private static WindowRelease window(Release release, double[] data) {
+        Map<String, Object> meta = release.meta();
+        Object rows = meta.get("windowRows");
+        return new WindowRelease(WindowMechanismKind.valueOf(release.mechanism()), (long) number(meta, "block"),
+                (long) number(meta, "firstBlock"), rows instanceof Number n ? n.longValue() : -1, release.cols(), data,
+                number(meta, "noiseVariance"), number(meta, "roundingBound"));
+    }
+
+    /** Cuts of an edge stream's window: 1_Tᵀ L̂ 1_T for the smaller side T, with its interval. */
+    private Answers windowCuts(Release release, List<List<String>> sets, Map<String, Integer> ids) {
+        WindowRelease window = window(release, (double[]) payload(release));
+        double nu = number(release.meta(), "nu");
+        List<Interval> answers = new ArrayList<>(sets.size());
+        for (int q = 0; q < sets.size(); q++) {
+            boolean[] side = new boolean[release.cols()];
+            List<String> set = sets.get(q) == null ? List.of() : sets.get(q);
+            for (int j = 0; j < set.size(); j++) {
+                Integer v = ids.get(set.get(j));
+                if (v == null) {
+                    throw PrivmatException.invalidParameter("sets[" + q + "][" + j + "]", "a vertex label of the graph",
+                            "sets[" + q + "][" + j + "] is not a vertex label of this graph");
+                }
+                side[v] = true;
+            }
+            answers.add(WindowAnswers.cut(window, side, nu));
         }
         return Answers.of(answers, release);
     }

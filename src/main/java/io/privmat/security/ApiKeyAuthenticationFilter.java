@@ -1,7 +1,9 @@
 package io.privmat.security;
 
 import io.privmat.api.ProblemResponses;
-import io.privmat.api.ProblemType;
+import io.privmat.problem.DatabaseFailures;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -18,7 +20,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * Authenticates {@code Authorization: Bearer <key>}. A missing header leaves the request anonymous
  * (the rules then answer 401 where a key is needed); a malformed, unknown or revoked key is 401 at
- * once. The caller is also kept as a request attribute for the audit log.
+ * once. When the key store cannot be reached the answer is a 503 problem with {@code Retry-After}.
+ * The caller is also kept as a request attribute for the audit log.
  */
 class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
 
@@ -38,8 +41,20 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        Optional<Caller> caller = header.regionMatches(true, 0, "Bearer ", 0, 7)
-                ? keys.authenticate(header.substring(7).strip()) : Optional.empty();
+        Optional<Caller> caller;
+        try {
+            caller = header.regionMatches(true, 0, "Bearer ", 0, 7)
+                    ? keys.authenticate(header.substring(7).strip()) : Optional.empty();
+        } catch (RuntimeException e) {
+            if (!DatabaseFailures.isUnavailable(e)) {
+                throw e;
+            }
+            // The key cannot be checked now: a 503 the client may retry, not a 401 nor a 500.
+            PrivmatException unavailable = DatabaseFailures.unavailable(e);
+            ProblemResponses.write(request, response, unavailable.type(), unavailable.getMessage(),
+                    unavailable.properties());
+            return;
+        }
         if (caller.isEmpty()) {
             response.setHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
             ProblemResponses.write(request, response, ProblemType.UNAUTHENTICATED,

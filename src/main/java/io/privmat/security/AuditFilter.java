@@ -18,7 +18,9 @@ import org.springframework.web.servlet.HandlerMapping;
 /**
  * Records every state-changing call (POST, PUT, PATCH, DELETE) after it completes — including
  * refused ones (401, 403, 404, 409, 429): who, the route, the dataset, when and the status.
- * Runs before Spring Security so that rejected calls are audited too.
+ * Runs before Spring Security so that rejected calls are audited too, and outside the problem
+ * filter so that the recorded status is the one the client got. On shutdown the database stays up
+ * until every request in progress is recorded ({@link AuditDrain}).
  */
 class AuditFilter extends OncePerRequestFilter {
 
@@ -27,20 +29,29 @@ class AuditFilter extends OncePerRequestFilter {
 
     private final AuditRepository audit;
     private final Clock clock;
+    private final AuditDrain drain;
 
-    AuditFilter(AuditRepository audit, Clock clock) {
+    AuditFilter(AuditRepository audit, Clock clock, AuditDrain drain) {
         this.audit = audit;
         this.clock = clock;
+        this.drain = drain;
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        if (!STATE_CHANGING.contains(request.getMethod()) || !request.getRequestURI().startsWith("/v1/")) {
+            chain.doFilter(request, response);
+            return;
+        }
+        drain.enter();
         try {
             chain.doFilter(request, response);
         } finally {
-            if (STATE_CHANGING.contains(request.getMethod()) && request.getRequestURI().startsWith("/v1/")) {
+            try {
                 record(request, response, response.getStatus());
+            } finally {
+                drain.leave();
             }
         }
     }

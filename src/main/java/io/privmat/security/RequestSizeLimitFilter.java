@@ -1,8 +1,8 @@
 package io.privmat.security;
 
-import io.privmat.api.PrivmatException;
+import io.privmat.problem.PrivmatException;
 import io.privmat.api.ProblemResponses;
-import io.privmat.api.ProblemType;
+import io.privmat.problem.ProblemType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -15,7 +15,8 @@ import java.util.Map;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Bounds the body of every request except data uploads (which have their own, larger limit):
+ * Bounds the body of every request except data uploads and stream appends (which have their own,
+ * larger limit):
  * 413 when the declared length is over {@code privmat.security.max-json-body}, or when a body
  * without a declared length grows past it.
  */
@@ -28,7 +29,10 @@ class RequestSizeLimitFilter extends OncePerRequestFilter {
     }
 
     private boolean isUpload(HttpServletRequest request) {
-        return "PUT".equals(request.getMethod()) && request.getRequestURI().endsWith("/data");
+        // Stream appends are uploads too: bounded by the upload limit and privmat.streams.max-append-values.
+        return "PUT".equals(request.getMethod()) && request.getRequestURI().endsWith("/data")
+                || "POST".equals(request.getMethod()) && request.getRequestURI().startsWith("/v1/datasets/")
+                        && request.getRequestURI().endsWith("/rows");
     }
 
     @Override

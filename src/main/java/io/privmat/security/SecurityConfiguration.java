@@ -1,7 +1,7 @@
 package io.privmat.security;
 
 import io.privmat.api.ProblemResponses;
-import io.privmat.api.ProblemType;
+import io.privmat.problem.ProblemType;
 import io.privmat.security.jdbc.AuditRepository;
 import java.time.Clock;
 import java.util.Map;
@@ -16,7 +16,8 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
 
 /**
- * Who may call what. Public: health probes, the OpenAPI document and Swagger UI. Everything else
+ * Who may call what. Public: health probes, the OpenAPI document, Swagger UI and the web dashboard's
+ * static files (/ui). Everything else
  * needs an API key, and every route has an explicit role rule; anything unlisted is denied (and the
  * authorization matrix test fails for an endpoint without a rule). Object-level checks — a
  * dataset's owner, an analyst's grants, a job's submitter — are made by the capabilities and
@@ -55,24 +56,41 @@ class SecurityConfiguration {
                         .requestMatchers(HttpMethod.GET, "/actuator/health", "/actuator/health/**").permitAll()
                         .requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
                                 "/swagger-ui.html", "/swagger-ui/**").permitAll()
+                        // The web dashboard's static pages: no key; every API call they make needs one.
+                        .requestMatchers(HttpMethod.GET, "/ui", "/ui/", "/ui/**").permitAll()
                         .requestMatchers(HttpMethod.GET, "/actuator/**").hasRole(ADMIN)
                         .requestMatchers("/v1/api-keys", "/v1/api-keys/**").hasRole(ADMIN)
                         .requestMatchers(HttpMethod.GET, "/v1/audit").hasRole(ADMIN)
+                        .requestMatchers(HttpMethod.GET, "/v1/me").hasAnyRole(OWNER, ANALYST, ADMIN)
                         .requestMatchers(HttpMethod.POST, "/v1/datasets").hasRole(OWNER)
                         .requestMatchers(HttpMethod.PUT, "/v1/datasets/*/data").hasRole(OWNER)
                         .requestMatchers(HttpMethod.DELETE, "/v1/datasets/*").hasRole(OWNER)
                         .requestMatchers("/v1/datasets/*/grants", "/v1/datasets/*/grants/**").hasRole(OWNER)
                         .requestMatchers(HttpMethod.POST, "/v1/datasets/*/queries", "/v1/datasets/*/queries/quote")
                                 .hasAnyRole(OWNER, ANALYST)
+                        // Streams: the owner appends; the owner or a granted analyst subscribes.
+                        .requestMatchers(HttpMethod.POST, "/v1/datasets/*/rows").hasRole(OWNER)
+                        .requestMatchers(HttpMethod.POST, "/v1/datasets/*/subscriptions",
+                                "/v1/datasets/*/subscriptions/quote").hasAnyRole(OWNER, ANALYST)
+                        .requestMatchers(HttpMethod.GET, "/v1/datasets/*/subscriptions").hasAnyRole(OWNER, ANALYST)
+                        .requestMatchers(HttpMethod.GET, "/v1/subscriptions/*", "/v1/subscriptions/*/releases",
+                                "/v1/subscriptions/*/releases/*").hasAnyRole(OWNER, ANALYST)
+                        .requestMatchers(HttpMethod.DELETE, "/v1/subscriptions/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.GET, "/v1/datasets", "/v1/datasets/*", "/v1/datasets/*/budget")
                                 .hasAnyRole(OWNER, ANALYST)
                         // The privacy record: also for ADMIN (audit), and for owners after deletion.
                         .requestMatchers(HttpMethod.GET, "/v1/datasets/*/ledger").hasAnyRole(OWNER, ANALYST, ADMIN)
+                        // The job list: each role sees its own scope (JobService.list).
+                        .requestMatchers(HttpMethod.GET, "/v1/jobs").hasAnyRole(OWNER, ANALYST, ADMIN)
                         .requestMatchers(HttpMethod.GET, "/v1/jobs/*", "/v1/jobs/*/result").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.DELETE, "/v1/jobs/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.GET, "/v1/releases/*").hasAnyRole(OWNER, ANALYST)
-                        .requestMatchers(HttpMethod.POST, "/v1/releases/*/directional-variance", "/v1/releases/*/cuts")
+                        .requestMatchers(HttpMethod.POST, "/v1/releases/*/directional-variance", "/v1/releases/*/cuts",
+                                "/v1/releases/*/regression", "/v1/releases/*/sparse-pca",
+                                "/v1/releases/*/nonnegative-pca", "/v1/releases/*/low-rank")
                                 .hasAnyRole(OWNER, ANALYST)
+                        // Workloads are public query batches: any owner or analyst uploads, reads and uses them.
+                        .requestMatchers("/v1/workloads", "/v1/workloads/*").hasAnyRole(OWNER, ANALYST)
                         // No handler at any method: let the dispatcher answer 404 rather than 403.
                         .requestMatchers(new UnmappedRoute(context)).authenticated()
                         .anyRequest().denyAll());
@@ -81,8 +99,9 @@ class SecurityConfiguration {
 
     /** The audit filter runs before Spring Security's chain, so refused calls are recorded too. */
     @Bean
-    FilterRegistrationBean<AuditFilter> auditFilter(AuditRepository audit, Clock clock) {
-        FilterRegistrationBean<AuditFilter> registration = new FilterRegistrationBean<>(new AuditFilter(audit, clock));
+    FilterRegistrationBean<AuditFilter> auditFilter(AuditRepository audit, Clock clock, AuditDrain drain) {
+        FilterRegistrationBean<AuditFilter> registration = new FilterRegistrationBean<>(
+                new AuditFilter(audit, clock, drain));
         registration.setOrder(-200);
         registration.addUrlPatterns("/v1/*");
         return registration;

@@ -26,7 +26,7 @@ class ClientErrorsNot500Test extends ApiTest {
     @Test
     void controlCharactersAndLoneSurrogatesInNamesAre400() {
         for (String name : new String[] {"a\\u0000b", "tab\\there", "x\\ud800", "\\udc00y", "\\u007f"}) {
-            Response r = postJson("/v1/datasets", "{\"name\":\"" + name + "\",\"kind\":\"GRAPH\","
+            Response r = postJson("/v1/datasets", "{\"name\":\"" + name + "\",\"kind\":\"GRAPH\",\"vertices\":{\"count\":3},"
                     + "\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
             assertThat(r.status()).as(name + " " + r).isEqualTo(400);
             assertThat(r.json().get("parameter").asString()).isEqualTo("name");
@@ -36,7 +36,7 @@ class ClientErrorsNot500Test extends ApiTest {
             assertThat(key.status()).as(name + " " + key).isEqualTo(400);
         }
         // A well-formed pair (an emoji) is fine and comes back unchanged.
-        Response ok = postJson("/v1/datasets", "{\"name\":\"ratings \\ud83d\\ude00\",\"kind\":\"GRAPH\","
+        Response ok = postJson("/v1/datasets", "{\"name\":\"ratings \\ud83d\\ude00\",\"kind\":\"GRAPH\",\"vertices\":{\"count\":3},"
                 + "\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
         assertThat(ok.status()).isEqualTo(201);
         String id = ok.json().get("id").asString();
@@ -97,6 +97,51 @@ class ClientErrorsNot500Test extends ApiTest {
         Response ok = put("/v1/datasets/" + id + "/data", "application/x-matrix-market",
                 "%%MatrixMarket matrix coordinate real general\n1000 3 1\n1 1 0.5\n".getBytes(StandardCharsets.US_ASCII));
         assertThat(ok.status()).as(ok.toString()).isEqualTo(200);
+    }
+
+    /**
+     * What Spring Security's request firewall refuses (here a path parameter) goes through the
+     * servlet error page: a problem too, not Spring Boot's default error body.
+     */
+    @Test
+    void requestsRefusedBeforeAnyControllerAreProblems() {
+        Response r = get("/v1/datasets;x=1");
+        assertThat(r.status()).as(r.toString()).isEqualTo(400);
+        assertThat(r.contentType()).isEqualTo("application/problem+json");
+        assertThat(r.json().get("status").asInt()).isEqualTo(400);
+        assertThat(r.json().get("type").asString()).startsWith("https://privmat.io/problems/");
+    }
+
+    /**
+     * Issue 16, item 2: within the dense cap, a 70-byte coordinate body used to declare 200 million
+     * empty rows and write 800 MB of row headers. Rows are now tied to the body: at most 65 536 plus 4
+     * per body byte (privmat.ingest.max-rows-per-body-byte), exactly at the edge accepted.
+     */
+    @Test
+    void aTinySparseBodyCannotDeclareMillionsOfEmptyRows() {
+        String id = createMatrix(1);
+        long start = System.nanoTime();
+        Response r = put("/v1/datasets/" + id + "/data", "application/x-matrix-market", sparse(200_000_000L));
+        assertThat(r.status()).as(r.toString()).isEqualTo(422);
+        assertThat(r.json().get("line").asLong()).isEqualTo(2);
+        assertThat(r.json().get("detail").asString()).contains("max-rows-per-body-byte").contains("200000000 rows");
+        assertThat(System.nanoTime() - start).isLessThan(10_000_000_000L);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM data_chunk WHERE dataset_id = ?::uuid", Long.class, id))
+                .isZero();
+        long edge = 65_536;
+        while (edge != 65_536 + 4L * sparse(edge).length) {
+            edge = 65_536 + 4L * sparse(edge).length;
+        }
+        assertThat(put("/v1/datasets/" + id + "/data", "application/x-matrix-market", sparse(edge + 1)).status())
+                .isEqualTo(422);
+        Response ok = put("/v1/datasets/" + id + "/data", "application/x-matrix-market", sparse(edge));
+        assertThat(ok.status()).as(ok.toString()).isEqualTo(200);
+        assertThat(ok.json().get("rows").asLong()).isEqualTo(edge);
+    }
+
+    private static byte[] sparse(long rows) {
+        return ("%%MatrixMarket matrix coordinate real general\n" + rows + " 1 1\n1 1 0.5\n")
+                .getBytes(StandardCharsets.US_ASCII);
     }
 
     /** A .npy file with the given shape and no data (the header alone must be refused). */

@@ -1,5 +1,6 @@
 package io.privmat.api;
 
+import io.privmat.problem.ProblemType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.support.ApiTest;

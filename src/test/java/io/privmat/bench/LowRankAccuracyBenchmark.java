@@ -29,7 +29,7 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * Hardt–Roth versus randomized response (seed 000's claim) on tall low-rank matrices, incoherent
+ * Hardt–Roth versus randomized response (the claim of Hardt and Roth, "Beating randomized response on incoherent matrices", 2012) on tall low-rank matrices, incoherent
  * and coherent, plus timings of every low-rank mechanism on Fashion-MNIST (60 000 × 784, k = 10).
  * Run: {@code ./mvnw test -Pbenchmark -Dtest=LowRankAccuracyBenchmark}. Writes
  * target/benchmarks/low-rank.md and docs/accuracy/low-rank-*.png.
@@ -127,7 +127,7 @@ class LowRankAccuracyBenchmark {
         compare(M, N, "low-rank-hr-vs-rr", "low-rank.md");
     }
 
-    /** Seed 000 says the gain needs unbalanced dimensions: here the matrix is wide (n ≫ m). */
+    /** Hardt and Roth say the gain needs unbalanced dimensions: here the matrix is wide (n ≫ m). */
     @Test
     void hardtRothVersusRandomizedResponseWide() throws Exception {
         compare(1000, 20_000, "low-rank-hr-vs-rr-wide", "low-rank-wide.md");
@@ -175,7 +175,7 @@ class LowRankAccuracyBenchmark {
     }
 
     /**
-     * Where Hardt–Roth wins: (1) the aspect ratio n/m at fixed m = 1000 (seed 000 needs n ≫ m in
+     * Where Hardt–Roth wins: (1) the aspect ratio n/m at fixed m = 1000 (Hardt and Roth need n ≫ m in
      * its orientation, rows = privacy units = the coherence side); (2) the oversampling p on the
      * wide matrix; (3) coherence (one row in 1, 10, 100 carries the signal) at large ε.
      * Writes target/benchmarks/low-rank-where.md and docs/accuracy/low-rank-aspect.png.
@@ -266,7 +266,7 @@ class LowRankAccuracyBenchmark {
     }
 
     /**
-     * The issue's shape with the seed's orientation (Appendix C: rows = movies, the short side, are
+     * The issue's shape with the paper's orientation (its Appendix C: rows = movies, the short side, are
      * the privacy units and the coherence side): m = 200 rows, n = 50 000 columns. Writes
      * target/benchmarks/low-rank-seed-orientation.md.
      */

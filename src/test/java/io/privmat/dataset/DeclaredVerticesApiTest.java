@@ -44,7 +44,9 @@ class DeclaredVerticesApiTest extends ApiTest {
                 "{\"name\":\"m\",\"kind\":\"MATRIX\",\"rowNormBound\":1,\"vertices\":{\"count\":3},\"budget\":" + budget + "}",
                 "{\"name\":\"g\",\"kind\":\"GRAPH\",\"vertices\":{\"count\":3,\"labels\":[\"a\"]},\"budget\":" + budget + "}",
                 "{\"name\":\"g\",\"kind\":\"GRAPH\",\"vertices\":{\"count\":0},\"budget\":" + budget + "}",
-                "{\"name\":\"g\",\"kind\":\"GRAPH\",\"vertices\":{\"labels\":[\"a\",\"a\"]},\"budget\":" + budget + "}"}) {
+                "{\"name\":\"g\",\"kind\":\"GRAPH\",\"vertices\":{\"labels\":[\"a\",\"a\"]},\"budget\":" + budget + "}",
+                // Not declared: the vertex set would come from the edges and tell which vertices have one.
+                "{\"name\":\"g\",\"kind\":\"GRAPH\",\"budget\":" + budget + "}"}) {
             Response r = postJson("/v1/datasets", body);
             assertThat(r.status()).as(body + " → " + r).isEqualTo(400);
             assertThat(r.json().get("parameter").asString()).startsWith("vertices");

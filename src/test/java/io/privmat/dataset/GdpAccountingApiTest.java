@@ -29,7 +29,7 @@ class GdpAccountingApiTest extends ApiTest {
         assertThat(noDelta.status()).isEqualTo(400);
         String gdp = readyMatrix("{\"epsilon\":1,\"delta\":1e-6,\"accounting\":\"GDP\"}", "REPLACE_ONE");
         // Pure ε converts to μ = 2Φ⁻¹(e^ε/(1+e^ε)): ε = 0.05 fits (μ ≈ 0.063 < μ_B ≈ 0.237), while
-        // ε = 0.5 (μ ≈ 0.62) does not — GDP is poor for pure mechanisms (ADR 0005).
+        // ε = 0.5 (μ ≈ 0.62) does not — GDP is poor for pure mechanisms (ADR 0007).
         Response small = postJson("/v1/datasets/" + gdp + "/queries/quote",
                 "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"LAPLACE\",\"epsilon\":0.05}");
         assertThat(small.status()).as(small.toString()).isEqualTo(200);

@@ -13,8 +13,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.TestPropertySource;
 
-/** Size limits and concurrent uploads (a separate context with a 64 KiB upload limit). */
-@TestPropertySource(properties = "privmat.ingest.max-upload-size=64KB")
+/**
+ * Size limits and concurrent uploads (a separate context with a 64 KiB upload limit, and a 1 KiB
+ * prefetch so that an upload takes its dataset's lock after its first kilobyte).
+ */
+@TestPropertySource(properties = {"privmat.ingest.max-upload-size=64KB", "privmat.ingest.prefetch-size=1KB"})
 class UploadLimitsTest extends ApiTest {
 
     @Test
@@ -40,10 +43,10 @@ class UploadLimitsTest extends ApiTest {
     @Test
     void secondConcurrentUploadIsAConflict() throws Exception {
         String id = createMatrix(1);
-        byte[] first = "1,2\n".getBytes(StandardCharsets.US_ASCII);
+        byte[] first = "1,2\n".repeat(512).getBytes(StandardCharsets.US_ASCII);
         byte[] rest = "3,4\n".getBytes(StandardCharsets.US_ASCII);
-        // A raw HTTP/1.1 request whose body arrives in two parts: the upload holds the dataset's lock
-        // while it waits for the second part.
+        // A raw HTTP/1.1 request whose body arrives in two parts: past the prefetch, the upload holds
+        // the dataset's lock while it waits for the second part.
         try (Socket socket = new Socket("localhost", port)) {
             OutputStream out = socket.getOutputStream();
             out.write(("PUT /v1/datasets/" + id + "/data HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/csv\r\n"
@@ -63,7 +66,38 @@ class UploadLimitsTest extends ApiTest {
             out.write(rest);
             out.flush();
             String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(response).startsWith("HTTP/1.1 200").contains("\"rows\":2");
+            assertThat(response).startsWith("HTTP/1.1 200").contains("\"rows\":513");
+        }
+    }
+
+    /**
+     * After an early 413 the server reads at most a little of the unread body and then closes the
+     * connection (server.tomcat.max-swallow-size), instead of draining up to the declared length.
+     */
+    @Test
+    void aRefusedUploadCannotKeepStreaming() throws Exception {
+        String id = createMatrix(1);
+        long declared = 512L << 20;
+        try (Socket socket = new Socket("localhost", port)) {
+            socket.setSoTimeout(20_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("PUT /v1/datasets/" + id + "/data HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/csv\r\n"
+                    + "Authorization: Bearer " + key() + "\r\nContent-Length: " + declared + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            byte[] status = socket.getInputStream().readNBytes(12);
+            assertThat(new String(status, StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 413");
+            byte[] block = "1,2\n".repeat(16 << 10).getBytes(StandardCharsets.US_ASCII);
+            long sent = 0;
+            try {
+                while (sent < declared) {
+                    out.write(block);
+                    sent += block.length;
+                }
+            } catch (IOException closedByServer) {
+                // expected: the server stopped reading
+            }
+            assertThat(sent).as("bytes the client could still send after the 413").isLessThan(64L << 20);
         }
     }
 

@@ -95,6 +95,53 @@ class HelmChartTest {
         assertThat((Integer) at(config, "privmat", "jobs", "max-attempts")).isEqualTo(3);
         assertThat((String) at(config, "spring", "datasource", "url")).startsWith("jdbc:postgresql://");
         assertThat((Integer) at(find(docs, "PodDisruptionBudget").orElseThrow(), "spec", "minAvailable")).isEqualTo(1);
+        // Shutdown: the pod's grace outlasts the drain phase plus auditing and closing the pools, and
+        // the upload and job graces fit in the drain phase (docs/reliability.md).
+        int grace = at(deployment, "spec", "template", "spec", "terminationGracePeriodSeconds");
+        String drain = at(config, "spring", "lifecycle", "timeout-per-shutdown-phase");
+        int drainSeconds = Integer.parseInt(drain.replace("s", ""));
+        assertThat(grace).isGreaterThan(drainSeconds + 15);
+        assertThat(seconds(at(config, "privmat", "jobs", "shutdown-grace"))).isLessThan(drainSeconds);
+        assertThat(seconds(at(config, "privmat", "ingest", "shutdown-grace"))).isLessThan(drainSeconds);
+        // Uploads stay below the request pool; sparse uploads are bounded by their body.
+        assertThat((Integer) at(config, "privmat", "ingest", "max-concurrent-uploads"))
+                .isLessThan((Integer) at(config, "spring", "datasource", "hikari", "maximum-pool-size"));
+        assertThat((String) at(config, "privmat", "ingest", "max-dense-size")).isEqualTo("2GB");
+        assertThat((Integer) at(config, "privmat", "ingest", "max-rows-per-body-byte")).isEqualTo(4);
+    }
+
+    private static int seconds(String duration) {
+        return Integer.parseInt(duration.replace("s", ""));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theGrafanaDashboardIsAConfigMapOfValidJsonOverPrivmatMetrics() {
+        assertThat(render(Map.of()).stream().filter(d -> "ConfigMap".equals(d.get("kind")))
+                .map(d -> (String) at(d, "metadata", "name"))).noneMatch(n -> n.endsWith("-grafana-dashboard"));
+        Map<String, Object> map = render(Map.of("grafanaDashboard.enabled", "true")).stream()
+                .filter(d -> "ConfigMap".equals(d.get("kind"))
+                        && ((String) at(d, "metadata", "name")).endsWith("-grafana-dashboard"))
+                .findFirst().orElseThrow();
+        assertThat((String) at(map, "metadata", "labels", "grafana_dashboard")).isEqualTo("1");
+        String json = at(map, "data", "privmat.json");
+        Map<String, Object> dashboard = tools.jackson.databind.json.JsonMapper.builder().build().readValue(json, Map.class);
+        List<Map<String, Object>> panels = (List<Map<String, Object>>) dashboard.get("panels");
+        assertThat(panels).hasSizeGreaterThanOrEqualTo(8);
+        String exprs = panels.stream().flatMap(p -> ((List<Map<String, Object>>) p.get("targets")).stream())
+                .map(t -> (String) t.get("expr")).reduce("", String::concat);
+        for (String metric : new String[] {"privmat_jobs{", "privmat_jobs_admitted_total", "privmat_problems_total",
+                "privmat_jobs_duration_seconds", "privmat_jobs_queue_wait_seconds", "privmat_jobs_failures_total",
+                "privmat_ingest_bytes_total", "privmat_ingest_rows_total", "privmat_budget_remaining",
+                "privmat_budget_cap"}) {
+            assertThat(exprs).as(metric).contains(metric);
+        }
+    }
+
+    @Test
+    void aGracePeriodShorterThanTheDrainFailsToRender() {
+        assertThatThrownBy(() -> render(Map.of("shutdown.terminationGracePeriodSeconds", "40")))
+                .hasMessageContaining("terminationGracePeriodSeconds must exceed");
     }
 
     @Test

@@ -25,7 +25,7 @@ class BudgetFilterTest {
 
     @Test
     void admitsLaplaceQueriesAsInTheReferenceTable() {
-        // accounting.md §2.4 with all δ spent on the conversion: (1, 1e-6), Laplace ε₀ = 0.01 → 487.
+        // docs/accounting.md §5 with all δ spent on the conversion: (1, 1e-6), Laplace ε₀ = 0.01 → 487.
         assertThat(countAdmitted(new Budget(dec("1"), dec("1e-6"), AccountingMode.ZCDP, BigDecimal.ZERO).filter(),
                 PureDp.of(0.01))).isEqualTo(487);
         assertThat(countAdmitted(new Budget(dec("1"), dec("1e-6"), AccountingMode.ZCDP, BigDecimal.ZERO).filter(),

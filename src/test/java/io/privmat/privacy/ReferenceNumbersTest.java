@@ -8,7 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The reference numbers of accounting.md §5.2 (and mechanisms.md §1.3.3), asserted to the
+ * The reference numbers of docs/accounting.md §6, asserted to the
  * precision they are stated with (six decimals: ±1.5e-6 allows for the last digit's rounding).
  */
 class ReferenceNumbersTest {
@@ -84,7 +84,7 @@ class ReferenceNumbersTest {
     }
 
     @Test
-    void analyticGaussianTableOfMechanismsMd() {
+    void analyticGaussianTableAtDelta1e6() {
         assertThat(GaussianCalibration.analyticSigma(0.1, 1e-6, 1)).isCloseTo(36.30, within(0.005));
         assertThat(GaussianCalibration.analyticSigma(0.5, 1e-6, 1)).isCloseTo(8.06, within(0.005));
         assertThat(GaussianCalibration.analyticSigma(2.0, 1e-6, 1)).isCloseTo(2.23, within(0.005));
@@ -102,7 +102,7 @@ class ReferenceNumbersTest {
 
     @Test
     void gdpVersusConversionsAtDelta1e6() {
-        // mechanisms.md §1.3.5: ρ → ε at δ = 1e-6 by BS16, CKS20, exact GDP (μ = √(2ρ)).
+        // docs/accounting.md §6: ρ → ε at δ = 1e-6 by BS16, CKS20, exact GDP (μ = √(2ρ)).
         double[][] rows = {{0.005, 0.531, 0.430, 0.397}, {0.05, 1.712, 1.472, 1.368}, {0.5, 5.757, 5.222, 4.887}};
         for (double[] r : rows) {
             assertThat(Conversions.zcdpToEpsilonBunSteinke(r[0], 1e-6)).isCloseTo(r[1], within(0.0006));
@@ -113,7 +113,7 @@ class ReferenceNumbersTest {
 
     @Test
     void smallestSigmaForRemainingRho() {
-        // accounting.md §3.1: Δ = 1, ρ_rem = 0.02 → σ = 5.0.
+        // docs/accounting.md §6: Δ = 1, ρ_rem = 0.02 → σ = Δ/√(2ρ) = 5.0.
         assertThat(GaussianCalibration.sigmaForRho(1, 0.02)).isCloseTo(5.0, within(1e-12)).isGreaterThanOrEqualTo(5.0);
     }
 }

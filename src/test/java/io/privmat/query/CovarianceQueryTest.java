@@ -165,5 +165,8 @@ class CovarianceQueryTest extends ApiTest {
         JsonNode eigen = postJson("/v1/datasets/" + pure + "/queries/quote",
                 "{\"kind\":\"PCA\",\"mechanism\":\"EIGEN_SAMPLING\",\"epsilon\":1,\"params\":{\"k\":1}}").json();
         assertThat(eigen.get("cost").get("epsilon").decimalValue()).isEqualByComparingTo("1");
+        // The quote says which sampler policy applies: a data-independent failure bound (k · 2^-50).
+        assertThat(eigen.get("noise").get("samplerFailureBound").asDouble()).isEqualTo(0x1p-50);
+        assertThat(eigen.get("noise").get("samplerPolicy").asString()).contains("data-independent", "sqrt(2/(e d))", "d > 5000");
     }
 }

@@ -82,6 +82,7 @@ class LowRankQueryTest extends ApiTest {
         assertThat(awaitJob(job).get("state").asString()).isEqualTo("DONE");
         JsonNode result = get("/v1/jobs/" + job + "/result").json();
         assertThat(result.get("rows").asInt()).isEqualTo(N);
+        assertThat(result.get("uInline").asBoolean()).isTrue();
         assertThat(result.get("u")).hasSize(N);
         double[][] u = matrix(result.get("u"));
         double[] s = result.get("singularValues").valueStream().mapToDouble(JsonNode::asDouble).toArray();

@@ -44,6 +44,11 @@ class PublicProgressTest {
                 consumer.accept(new EdgeChunk(c, 1, new int[] {0}, new int[] {1}, new double[] {1}));
             }
         }
+
+        @Override
+        public double[] histogramCounts(UUID datasetId) {
+            return new double[] {chunks};
+        }
     }
 
     static final class Recorder implements JobContext {

@@ -12,7 +12,8 @@ import tools.jackson.databind.JsonNode;
 class SketchApiTest extends ApiTest {
 
     private String graph(int vertices, double p, long seed, String budget) {
-        String id = postJson("/v1/datasets", "{\"name\":\"g\",\"kind\":\"GRAPH\",\"budget\":" + budget + "}").json()
+        String id = postJson("/v1/datasets", "{\"name\":\"g\",\"kind\":\"GRAPH\",\"vertices\":"
+                + vertices(labels("v", vertices)) + ",\"budget\":" + budget + "}").json()
                 .get("id").asString();
         SplittableRandom random = new SplittableRandom(seed);
         StringBuilder csv = new StringBuilder();

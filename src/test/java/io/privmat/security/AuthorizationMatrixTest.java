@@ -35,7 +35,19 @@ class AuthorizationMatrixTest extends ApiTest {
     record Call(String method, String path, String contentType, byte[] body) {}
 
     /** Fresh fixtures: a READY dataset owned by the OWNER and granted to the analyst, a DONE job of the analyst. */
-    record Fixture(String dataset, String emptyDataset, String job, String throwawayKeyId, String release) {}
+    record Fixture(String dataset, String emptyDataset, String job, String throwawayKeyId, String release,
+            String workload, java.util.function.Supplier<String[]> streamFixture) {
+
+        /** The stream of the fixture, made on first use (only the stream rows need it). */
+        String stream() {
+            return streamFixture.get()[0];
+        }
+
+        /** The analyst's subscription on it, with one release. */
+        String subscription() {
+            return streamFixture.get()[1];
+        }
+    }
 
     private Fixture fixture() {
         String dataset = readyMatrix("{\"epsilon\":20,\"delta\":1e-6}", "REPLACE_ONE");
@@ -54,8 +66,39 @@ class AuthorizationMatrixTest extends ApiTest {
         String covJob = cov.json().get("id").asString();
         awaitJob(covJob);
         String release = get("/v1/jobs/" + covJob + "/result").json().get("releaseId").asString();
-        return new Fixture(dataset, empty, jobId, key.json().get("id").asString(), release);
+        Response workload = send(HttpRequest.newBuilder(uri("/v1/workloads")).header("Content-Type", "text/csv")
+                .POST(HttpRequest.BodyPublishers.ofString("1,1,0\n0,1,1\n")));
+        assertThat(workload.status()).as(workload.toString()).isEqualTo(201);
+        String[] streamFixture = new String[2];
+        return new Fixture(dataset, empty, jobId, key.json().get("id").asString(), release,
+                workload.json().get("id").asString(), () -> {
+                    if (streamFixture[0] == null) {
+                        String[] made = streamFixture();
+                        streamFixture[0] = made[0];
+                        streamFixture[1] = made[1];
+                    }
+                    return streamFixture;
+                });
     }
+
+    /** A stream granted to the analyst, with the analyst's subscription and its first release. */
+    private String[] streamFixture() {
+        Response stream = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
+                + "\"stream\":{\"columns\":3,\"blockRows\":2,\"windowBlocks\":2,\"horizonBlocks\":1000},"
+                + "\"budget\":{\"epsilon\":20,\"delta\":1e-6}}");
+        String streamId = stream.json().get("id").asString();
+        grant(streamId, ANALYST);
+        Response subscription = sendAs(analystKey(), HttpRequest.newBuilder(uri("/v1/datasets/" + streamId
+                + "/subscriptions")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(SUBSCRIPTION)));
+        assertThat(subscription.status()).as(subscription.toString()).isEqualTo(201);
+        Response appended = send(HttpRequest.newBuilder(uri("/v1/datasets/" + streamId + "/rows"))
+                .header("Content-Type", "text/csv").POST(HttpRequest.BodyPublishers.ofString("0.1,0.2,0.3\n0,0,1\n")));
+        assertThat(appended.status()).as(appended.toString()).isEqualTo(200);
+        return new String[] {streamId, subscription.json().get("id").asString()};
+    }
+
+    private static final String SUBSCRIPTION = "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.001}";
 
     private static final String QUERY = "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.001}";
 
@@ -82,9 +125,10 @@ class AuthorizationMatrixTest extends ApiTest {
         t.put("GET /v1/api-keys", new Row(f -> bare("GET", "/v1/api-keys"), row("401 401 200 403 403 403 403")));
         t.put("DELETE /v1/api-keys/{id}", new Row(f -> bare("DELETE", "/v1/api-keys/" + f.throwawayKeyId()),
                 row("401 401 200 403 403 403 403")));
+        t.put("GET /v1/me", new Row(f -> bare("GET", "/v1/me"), row("401 401 200 200 200 200 200")));
         t.put("GET /v1/audit", new Row(f -> bare("GET", "/v1/audit"), row("401 401 200 403 403 403 403")));
         t.put("POST /v1/datasets", new Row(f -> json("POST", "/v1/datasets",
-                "{\"name\":\"m\",\"kind\":\"GRAPH\",\"budget\":{\"epsilon\":1,\"delta\":1e-6}}"),
+                "{\"name\":\"m\",\"kind\":\"GRAPH\",\"vertices\":{\"count\":3},\"budget\":{\"epsilon\":1,\"delta\":1e-6}}"),
                 row("401 401 403 201 403 403 201")));
         t.put("GET /v1/datasets", new Row(f -> bare("GET", "/v1/datasets"), row("401 401 403 200 200 200 200")));
         t.put("GET /v1/datasets/{id}", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset()),
@@ -107,6 +151,8 @@ class AuthorizationMatrixTest extends ApiTest {
                 row("401 401 403 200 200 404 404")));
         t.put("GET /v1/datasets/{datasetId}/ledger", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset() + "/ledger"),
                 row("401 401 200 200 200 404 404")));
+        // Everyone with a role lists jobs; each sees its own scope (JobListTest checks the scopes).
+        t.put("GET /v1/jobs", new Row(f -> bare("GET", "/v1/jobs"), row("401 401 200 200 200 200 200")));
         t.put("GET /v1/jobs/{id}", new Row(f -> bare("GET", "/v1/jobs/" + f.job()), row("401 401 403 200 200 404 404")));
         t.put("GET /v1/jobs/{id}/result", new Row(f -> bare("GET", "/v1/jobs/" + f.job() + "/result"),
                 row("401 401 403 200 200 404 404")));
@@ -115,8 +161,42 @@ class AuthorizationMatrixTest extends ApiTest {
         t.put("POST /v1/releases/{id}/directional-variance", new Row(f -> json("POST",
                 "/v1/releases/" + f.release() + "/directional-variance", "{\"vectors\":[[1,0,0]]}"),
                 row("401 401 403 200 404 404 404")));
+        t.put("POST /v1/releases/{id}/regression", new Row(f -> json("POST",
+                "/v1/releases/" + f.release() + "/regression", "{\"response\":2}"), row("401 401 403 200 404 404 404")));
+        t.put("POST /v1/releases/{id}/sparse-pca", new Row(f -> json("POST",
+                "/v1/releases/" + f.release() + "/sparse-pca", "{\"s\":1}"), row("401 401 403 200 404 404 404")));
+        t.put("POST /v1/releases/{id}/nonnegative-pca", new Row(f -> json("POST",
+                "/v1/releases/" + f.release() + "/nonnegative-pca", "{}"), row("401 401 403 200 404 404 404")));
+        t.put("POST /v1/releases/{id}/low-rank", new Row(f -> json("POST",
+                "/v1/releases/" + f.release() + "/low-rank", "{\"k\":1}"), row("401 401 403 200 404 404 404")));
         t.put("POST /v1/releases/{id}/cuts", new Row(f -> json("POST", "/v1/releases/" + f.release() + "/cuts",
                 "{\"sets\":[[\"a\"]]}"), row("401 401 403 409 404 404 404")));
+        // Workloads are public: any owner or analyst uploads, lists its own, reads any; the creator deletes.
+        t.put("POST /v1/workloads", new Row(f -> new Call("POST", "/v1/workloads", "text/csv", "1,0\n".getBytes()),
+                row("401 401 403 201 201 201 201")));
+        t.put("GET /v1/workloads", new Row(f -> bare("GET", "/v1/workloads"), row("401 401 403 200 200 200 200")));
+        t.put("GET /v1/workloads/{id}", new Row(f -> bare("GET", "/v1/workloads/" + f.workload()),
+                row("401 401 403 200 200 200 200")));
+        t.put("DELETE /v1/workloads/{id}", new Row(f -> bare("DELETE", "/v1/workloads/" + f.workload()),
+                row("401 401 403 204 404 404 404")));
+        // Streams: the owner appends; the owner or a granted analyst subscribes; a subscription is seen
+        // (and cancelled) by its subscriber and the stream's owner.
+        t.put("POST /v1/datasets/{id}/rows", new Row(f -> new Call("POST", "/v1/datasets/" + f.stream() + "/rows",
+                "text/csv", "0.1,0.2,0.3\n".getBytes()), row("401 401 403 200 403 403 404")));
+        t.put("POST /v1/datasets/{datasetId}/subscriptions", new Row(f -> json("POST",
+                "/v1/datasets/" + f.stream() + "/subscriptions", SUBSCRIPTION), row("401 401 403 201 201 404 404")));
+        t.put("POST /v1/datasets/{datasetId}/subscriptions/quote", new Row(f -> json("POST",
+                "/v1/datasets/" + f.stream() + "/subscriptions/quote", SUBSCRIPTION), row("401 401 403 200 200 404 404")));
+        t.put("GET /v1/datasets/{datasetId}/subscriptions", new Row(f -> bare("GET",
+                "/v1/datasets/" + f.stream() + "/subscriptions"), row("401 401 403 200 200 404 404")));
+        t.put("GET /v1/subscriptions/{id}", new Row(f -> bare("GET", "/v1/subscriptions/" + f.subscription()),
+                row("401 401 403 200 200 404 404")));
+        t.put("DELETE /v1/subscriptions/{id}", new Row(f -> bare("DELETE", "/v1/subscriptions/" + f.subscription()),
+                row("401 401 403 200 200 404 404")));
+        t.put("GET /v1/subscriptions/{id}/releases", new Row(f -> bare("GET",
+                "/v1/subscriptions/" + f.subscription() + "/releases"), row("401 401 403 200 200 404 404")));
+        t.put("GET /v1/subscriptions/{id}/releases/{block}", new Row(f -> bare("GET",
+                "/v1/subscriptions/" + f.subscription() + "/releases/0"), row("401 401 403 200 200 404 404")));
         // The fixture's job is DONE: visible callers get 409 (already finished), others 404.
         t.put("DELETE /v1/jobs/{id}", new Row(f -> bare("DELETE", "/v1/jobs/" + f.job()),
                 row("401 401 403 409 409 404 404")));

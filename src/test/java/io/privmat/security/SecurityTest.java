@@ -196,27 +196,45 @@ class SecurityTest extends ApiTest {
     }
 
     /**
-     * Running time grows with the data size: where that size is private (ADD_REMOVE), an analyst's view
-     * of a job has no start or finish time; the owner's has. Under REPLACE_ONE n is public and so are
-     * the times.
+     * A job's running time depends on the data (its size where n is private, its sparsity and a
+     * sampler's work everywhere), so no timestamp the worker writes reaches an analyst: not the job's
+     * start and finish (also not in an idempotent replay), not a COMMIT ledger entry's time, not the
+     * release's. The owner sees them all; the analyst keeps its own submission times.
      */
     @Test
-    void analystsSeeNoRunningTimeWhereTheDataSizeIsPrivate() {
+    void analystsSeeNoWorkerTimestamps() {
         String subject = "analyst-timing-" + System.nanoTime();
         String analyst = createKey(subject, "ANALYST");
         for (String relation : java.util.List.of("ADD_REMOVE", "REPLACE_ONE")) {
             String dataset = readyMatrix("{\"epsilon\":1,\"delta\":1e-6}", relation);
             postJson("/v1/datasets/" + dataset + "/grants", "{\"analyst\":\"" + subject + "\"}");
-            Response submitted = as(analyst, "POST", "/v1/datasets/" + dataset + "/queries",
-                    "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.001}");
+            String body = "{\"kind\":\"COVARIANCE\",\"mechanism\":\"ANALYZE_GAUSS\",\"rho\":0.001}";
+            java.net.http.HttpRequest.Builder submit = HttpRequest.newBuilder(uri("/v1/datasets/" + dataset + "/queries"))
+                    .header("Content-Type", "application/json").header("Idempotency-Key", "timing-" + relation)
+                    .POST(HttpRequest.BodyPublishers.ofString(body));
+            Response submitted = sendAs(analyst, submit);
             assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
             String job = submitted.json().get("id").asString();
             assertThat(awaitJob(job).get("finishedAt").isNull()).as("owner sees the times").isFalse();
             JsonNode seen = as(analyst, "GET", "/v1/jobs/" + job, null).json();
             assertThat(seen.get("state").asString()).isEqualTo("DONE");
-            boolean hidden = relation.equals("ADD_REMOVE");
-            assertThat(seen.get("startedAt").isNull()).as(relation).isEqualTo(hidden);
-            assertThat(seen.get("finishedAt").isNull()).as(relation).isEqualTo(hidden);
+            assertThat(seen.get("createdAt").isNull()).as("own submission time").isFalse();
+            assertThat(seen.get("startedAt").isNull()).as(relation).isTrue();
+            assertThat(seen.get("finishedAt").isNull()).as(relation).isTrue();
+            Response replay = sendAs(analyst, submit);
+            assertThat(replay.json().get("id").asString()).as("the same job").isEqualTo(job);
+            assertThat(replay.json().get("finishedAt").isNull()).as("a replay shows no finish time").isTrue();
+            JsonNode entries = as(analyst, "GET", "/v1/datasets/" + dataset + "/ledger", null).json().get("entries");
+            assertThat(entries.size()).isEqualTo(2);
+            for (JsonNode e : entries) {
+                boolean reserve = e.get("type").asString().equals("RESERVE");
+                assertThat(e.get("createdAt").isNull()).as(e.get("type").asString()).isEqualTo(!reserve);
+            }
+            JsonNode ownerEntries = get("/v1/datasets/" + dataset + "/ledger").json().get("entries");
+            ownerEntries.forEach(e -> assertThat(e.get("createdAt").isNull()).isFalse());
+            String release = get("/v1/jobs/" + job + "/result").json().get("releaseId").asString();
+            assertThat(as(analyst, "GET", "/v1/releases/" + release, null).json().get("createdAt").isNull()).isTrue();
+            assertThat(get("/v1/releases/" + release).json().get("createdAt").isNull()).isFalse();
         }
     }
 

@@ -136,8 +136,31 @@ public abstract class ApiTest {
         return r.json().get("id").asString();
     }
 
-    protected String createGraph() {
-        Response r = postJson("/v1/datasets", "{\"name\":\"g\",\"kind\":\"GRAPH\",\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
+    /** The JSON of a declared vertex universe with these labels (default: "a" … "z"). */
+    protected static String vertices(String... labels) {
+        if (labels.length == 0) {
+            labels = "abcdefghijklmnopqrstuvwxyz".split("");
+        }
+        StringBuilder json = new StringBuilder("{\"labels\":[");
+        for (int i = 0; i < labels.length; i++) {
+            json.append(i == 0 ? "\"" : ",\"").append(labels[i]).append('"');
+        }
+        return json.append("]}").toString();
+    }
+
+    /** Labels prefix0 … prefix(n − 1). */
+    protected static String[] labels(String prefix, int n) {
+        String[] out = new String[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = prefix + i;
+        }
+        return out;
+    }
+
+    /** A GRAPH with a declared vertex universe (default labels "a" … "z"). */
+    protected String createGraph(String... labels) {
+        Response r = postJson("/v1/datasets", "{\"name\":\"g\",\"kind\":\"GRAPH\",\"vertices\":" + vertices(labels)
+                + ",\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
         if (r.status() != 201) {
             throw new AssertionError("create failed: " + r);
         }

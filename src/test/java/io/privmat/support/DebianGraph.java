@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * The Debian package dependency graph from apt's lists (datasets.md): an undirected edge between a
+ * The Debian package dependency graph from apt's lists (docs/accuracy/cuts.md, "Data"): an undirected edge between a
  * package and the first alternative of each entry of its Depends field, versions and
  * architecture qualifiers dropped, no self-loops, no repeats. Isolated packages cannot appear in an
  * edge list and are left out.

@@ -13,8 +13,8 @@ final class DelimitedMatrixParser {
      * @param header true/false to force, null to detect: a first line with no numeric field is a
      *     header, one with only numeric fields is data, a mix is an error
      */
-    static MatrixWriter parse(InputStream in, byte delimiter, @Nullable Boolean header, int maxColumns,
-            IntFunction<MatrixWriter> writers) {
+    static <W extends RowSink> W parse(InputStream in, byte delimiter, @Nullable Boolean header, int maxColumns,
+            IntFunction<W> writers) {
         LineReader reader = new LineReader(in, delimiter);
         if (!reader.nextLine()) {
             throw InvalidDataException.whole("the upload is empty");
@@ -50,7 +50,7 @@ final class DelimitedMatrixParser {
             throw InvalidDataException.at(reader.lineNo, 0,
                     "a row has " + cols + " fields; at most " + maxColumns + " columns are accepted");
         }
-        MatrixWriter writer = writers.apply(cols);
+        W writer = writers.apply(cols);
         double[] row = new double[cols];
         do {
             for (int c = 0; c < cols; c++) {

@@ -1,7 +1,7 @@
 package io.privmat.dataset.ingest;
 
-import io.privmat.api.PrivmatException;
-import io.privmat.api.ProblemType;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.StringReader;
 import java.util.Locale;
 import java.util.function.IntFunction;
+import java.util.function.LongSupplier;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Matrix Market ({@code %%MatrixMarket matrix coordinate|array real|integer|pattern
@@ -18,8 +20,14 @@ final class MatrixMarketParser {
 
     private MatrixMarketParser() {}
 
-    static MatrixWriter parse(InputStream in, int maxColumns, long maxDenseBytes, DatasetRepository repository,
-            IntFunction<MatrixWriter> writers) {
+    /**
+     * @param maxSparseRows the most rows a coordinate body of the given size may declare
+     *     ({@link IngestSettings#maxSparseRows}): rows without entries are stored (a row header
+     *     each) but cost no body bytes, so without this bound a tiny body could write gigabytes
+     * @param bodyBytes bytes of the body read so far (the whole body once entries are read)
+     */
+    static <W extends RowSink> W parse(InputStream in, int maxColumns, long maxDenseBytes, LongUnaryOperator maxSparseRows,
+            LongSupplier bodyBytes, DatasetRepository repository, IntFunction<W> writers) {
         LineReader reader = new LineReader(in, (byte) ' ');
         if (!reader.nextLine()) {
             throw InvalidDataException.whole("the upload is empty");
@@ -59,6 +67,7 @@ final class MatrixMarketParser {
         if (reader.countFields() != expectedFields) {
             throw InvalidDataException.at(reader.lineNo, 0, "the size line must have " + expectedFields + " integers");
         }
+        long sizeLine = reader.lineNo;
         reader.nextField();
         long rows = reader.fieldLong();
         reader.nextField();
@@ -161,10 +170,17 @@ final class MatrixMarketParser {
         if (seen < declared) {
             throw InvalidDataException.at(reader.lineNo + 1, 0, "only " + seen + " of the " + declared + " declared entries");
         }
+        if (coordinate && rows > maxSparseRows.applyAsLong(bodyBytes.getAsLong())) {
+            // Checked once the whole body is read, before any row is written.
+            throw InvalidDataException.at(sizeLine, 0, "the coordinate file declares " + rows + " rows but its body "
+                    + "has only " + bodyBytes.getAsLong() + " bytes; a sparse upload may declare at most "
+                    + maxSparseRows.applyAsLong(bodyBytes.getAsLong()) + " rows for that size (65536 plus "
+                    + "privmat.ingest.max-rows-per-body-byte per byte): rows without entries are stored too");
+        }
         if (inBatch > 0) {
             repository.copyIn("COPY mm_stage FROM STDIN", new StringReader(batch.toString()));
         }
-        MatrixWriter writer = writers.apply((int) cols);
+        W writer = writers.apply((int) cols);
         SortedEntryAssembler assembler = new SortedEntryAssembler(writer, rows, (int) cols);
         repository.stream("SELECT r, c, v, line FROM mm_stage ORDER BY r, c, line", 10_000,
                 rs -> assembler.accept(rs.getInt(1), rs.getInt(2), rs.getDouble(3), rs.getLong(4)));
@@ -179,7 +195,7 @@ final class MatrixMarketParser {
 
     /** Turns (row, col)-sorted entries into rows, zero rows included; refuses duplicates. */
     private static final class SortedEntryAssembler {
-        private final MatrixWriter writer;
+        private final RowSink writer;
         private final long rows;
         private final int[] columns;
         private final double[] values;
@@ -188,7 +204,7 @@ final class MatrixMarketParser {
         private int lastCol = -1;
         private long lastLine;
 
-        SortedEntryAssembler(MatrixWriter writer, long rows, int cols) {
+        SortedEntryAssembler(RowSink writer, long rows, int cols) {
             this.writer = writer;
             this.rows = rows;
             this.columns = new int[cols];

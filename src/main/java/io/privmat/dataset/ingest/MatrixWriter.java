@@ -10,7 +10,7 @@ import java.util.UUID;
  * {@code chunkBytes} and writes each chunk dense or sparse, whichever is smaller. Memory: one
  * chunk buffer, whatever the number of rows.
  */
-final class MatrixWriter {
+final class MatrixWriter implements RowSink {
 
     private final DatasetRepository repository;
     private final UUID datasetId;
@@ -36,7 +36,8 @@ final class MatrixWriter {
     }
 
     /** Adds a dense row of length {@code cols} (copied). */
-    void denseRow(double[] row) {
+    @Override
+    public void denseRow(double[] row) {
         int base = bufferedRows * cols;
         System.arraycopy(row, 0, buffer, base, cols);
         clip(base);
@@ -44,7 +45,8 @@ final class MatrixWriter {
     }
 
     /** Adds a sparse row: {@code n} entries with distinct column indices in [0, cols). */
-    void sparseRow(int n, int[] columns, double[] values) {
+    @Override
+    public void sparseRow(int n, int[] columns, double[] values) {
         int base = bufferedRows * cols;
         Arrays.fill(buffer, base, base + cols, 0.0);
         for (int k = 0; k < n; k++) {

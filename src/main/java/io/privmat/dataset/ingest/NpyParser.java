@@ -25,7 +25,7 @@ final class NpyParser {
 
     private NpyParser() {}
 
-    static MatrixWriter parse(InputStream raw, int maxColumns, IntFunction<MatrixWriter> writers) {
+    static <W extends RowSink> W parse(InputStream raw, int maxColumns, IntFunction<W> writers) {
         DataInputStream in = new DataInputStream(raw);
         long offset = 0;
         try {
@@ -79,7 +79,7 @@ final class NpyParser {
                         "the array has " + colsLong + " columns; at most " + maxColumns + " are accepted");
             }
             int cols = (int) colsLong;
-            MatrixWriter writer = writers.apply(cols);
+            W writer = writers.apply(cols);
             byte[] rowBytes = new byte[cols * dtype.size];
             ByteBuffer buffer = ByteBuffer.wrap(rowBytes).order(dtype.order);
             double[] row = new double[cols];

@@ -1,7 +1,7 @@
 package io.privmat.dataset.ingest;
 
-import io.privmat.api.PrivmatException;
-import io.privmat.api.ProblemType;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.dataset.DatasetKind;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +26,11 @@ public enum UploadFormat {
 
     /** The media types a dataset of this kind accepts. */
     public static List<UploadFormat> accepted(DatasetKind kind) {
-        return kind == DatasetKind.MATRIX ? List.of(CSV, TSV, MATRIX_MARKET, NPY) : List.of(CSV, TSV);
+        return switch (kind) {
+            case MATRIX -> List.of(CSV, TSV, MATRIX_MARKET, NPY);
+            case HISTOGRAM -> List.of(CSV, TSV, NPY);
+            default -> List.of(CSV, TSV);
+        };
     }
 
     /** Resolves a Content-Type header (parameters such as charset are ignored) or answers 415. */

@@ -40,7 +40,10 @@ public class DatasetRepository {
 
     private static final String COLUMNS = "id, name, owner, kind, neighbouring, row_norm_bound, status, rows, cols, nnz, "
             + "clipped_rows, source_format, storage, upload_bytes, budget_epsilon, budget_delta, accounting, "
-            + "approx_delta_fraction, created_at, uploaded_at";
+            + "approx_delta_fraction, created_at, uploaded_at, declaration";
+
+    private static final tools.jackson.databind.json.JsonMapper JSON = tools.jackson.databind.json.JsonMapper.builder()
+            .build();
 
     private final JdbcTemplate jdbc;
     private final JdbcTemplate streaming;
@@ -93,14 +96,29 @@ public class DatasetRepository {
             new Budget(rs.getBigDecimal("budget_epsilon"), rs.getBigDecimal("budget_delta"),
                     AccountingMode.valueOf(rs.getString("accounting")), rs.getBigDecimal("approx_delta_fraction")),
             rs.getTimestamp("created_at").toInstant(),
-            Optional.ofNullable(rs.getTimestamp("uploaded_at")).map(Timestamp::toInstant).orElse(null));
+            Optional.ofNullable(rs.getTimestamp("uploaded_at")).map(Timestamp::toInstant).orElse(null),
+            schema(DatasetKind.valueOf(rs.getString("kind")), rs.getString("declaration")));
+
+    @SuppressWarnings("unchecked")
+    private static io.privmat.dataset.@Nullable DatasetSchema schema(DatasetKind kind, @Nullable String document) {
+        return document == null ? null
+                : io.privmat.dataset.DatasetSchema.fromDocument(kind, JSON.readValue(document, Map.class));
+    }
 
     public void insert(Dataset d) {
         jdbc.update("INSERT INTO dataset (id, name, owner, kind, neighbouring, row_norm_bound, status, budget_epsilon, "
-                        + "budget_delta, accounting, approx_delta_fraction, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                        + "budget_delta, accounting, approx_delta_fraction, created_at, declaration, rows, cols, nnz, "
+                        + "clipped_rows) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?::jsonb,?,?,?,?)",
                 d.id(), d.name(), d.owner(), d.kind().name(), d.neighbouring().name(), d.rowNormBound(), d.status().name(),
                 d.budget().epsilon(), d.budget().delta(), d.budget().mode().name(), d.budget().approxDeltaFraction(),
-                Timestamp.from(d.createdAt()));
+                Timestamp.from(d.createdAt()), d.schema() == null ? null : JSON.writeValueAsString(d.schema().toDocument()),
+                d.rows(), d.cols(), d.nnz(), d.clippedRows());
+    }
+
+    /** Adds appended and clipped rows to a stream's counts. */
+    public void addRows(UUID id, long rows, long clipped) {
+        jdbc.update("UPDATE dataset SET rows = rows + ?, clipped_rows = clipped_rows + ? WHERE id = ?", rows, clipped,
+                id);
     }
 
     public Optional<Dataset> find(UUID id) {

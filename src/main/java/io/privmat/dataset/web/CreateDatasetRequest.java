@@ -11,24 +11,70 @@ import org.jspecify.annotations.Nullable;
 public record CreateDatasetRequest(
         @Schema(description = "Display name, 1–200 characters", requiredMode = Schema.RequiredMode.REQUIRED,
                 example = "ratings-2026") @Nullable String name,
-        @Schema(description = "MATRIX (rows are privacy units) or GRAPH (edges are privacy units)",
-                allowableValues = {"MATRIX", "GRAPH"}, requiredMode = Schema.RequiredMode.REQUIRED) @Nullable String kind,
+        @Schema(description = "MATRIX (rows are privacy units), GRAPH (edges are privacy units), HISTOGRAM "
+                + "(counts of records over declared attributes; one record is the privacy unit) or STREAM (rows or "
+                + "edge events appended in batches and never stored; answered by standing subscriptions)",
+                allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM", "STREAM"}, requiredMode = Schema.RequiredMode.REQUIRED)
+                @Nullable String kind,
         @Schema(description = "Neighbouring relation; default REPLACE_ONE (n public). ADD_REMOVE keeps n private.",
                 allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}, defaultValue = "REPLACE_ONE") @Nullable String neighbouring,
-        @Schema(description = "Public L2 bound of a matrix row; rows are clipped to it at upload. "
-                + "Required for MATRIX, not allowed for GRAPH (edge weights must lie in [0, 1]).",
+        @Schema(description = "Public L2 bound of a matrix row; rows are clipped to it at upload (or append). "
+                + "Required for MATRIX and matrix STREAMs, not allowed for GRAPH and edge STREAMs (edge weights "
+                + "must lie in [0, 1]).",
                 example = "1.0") @Nullable Double rowNormBound,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @Nullable BudgetRequest budget,
-        @Schema(description = "GRAPH only: the public vertex universe, declared by the owner. The upload may use "
-                + "only these labels; a declared vertex without edges is a valid vertex. Omit only for a graph "
-                + "whose vertex set may be derived from its edges (that set then reveals which vertices have "
-                + "edges).") @Nullable VerticesRequest vertices) {
+        @Schema(description = "GRAPH (required) and edge STREAM: the public vertex universe, declared by the "
+                + "owner. The upload may use only these labels; a declared vertex without edges is a valid vertex. "
+                + "It is never derived from the edges, which would reveal which vertices have edges.")
+                @Nullable VerticesRequest vertices,
+        @Schema(description = "HISTOGRAM only (required there): the attributes of a record and their public "
+                + "domains. The histogram's cells are the product of the domains (at most 1048576), first "
+                + "attribute slowest.") @Nullable List<AttributeRequest> attributes,
+        @Schema(description = "STREAM only (required there): the public block structure. A matrix stream gives "
+                + "columns and rowNormBound; an edge stream gives vertices instead (its edge events have weights in "
+                + "[0, 1]).") @Nullable StreamRequest stream) {
 
-    /** Body without a vertex declaration. */
+    /** Body without a vertex declaration or attributes. */
     public CreateDatasetRequest(@Nullable String name, @Nullable String kind, @Nullable String neighbouring,
             @Nullable Double rowNormBound, @Nullable BudgetRequest budget) {
-        this(name, kind, neighbouring, rowNormBound, budget, null);
+        this(name, kind, neighbouring, rowNormBound, budget, null, null, null);
     }
+
+    /** Body without a stream declaration. */
+    public CreateDatasetRequest(@Nullable String name, @Nullable String kind, @Nullable String neighbouring,
+            @Nullable Double rowNormBound, @Nullable BudgetRequest budget, @Nullable VerticesRequest vertices,
+            @Nullable List<AttributeRequest> attributes) {
+        this(name, kind, neighbouring, rowNormBound, budget, vertices, attributes, null);
+    }
+
+    /**
+     * A stream's public block structure: blocks of blockRows rows (in arrival order) or of blockSeconds
+     * seconds (from the stream's creation), a window of windowBlocks completed blocks, and a horizon of
+     * horizonBlocks blocks after which the stream takes no more rows.
+     */
+    @Schema(name = "StreamRequest", example = "{\"columns\": 3, \"blockRows\": 100, \"windowBlocks\": 10, "
+            + "\"horizonBlocks\": 1000}")
+    public record StreamRequest(
+            @Schema(description = "Matrix streams: d, the row width, in [1, 5000]", example = "3") @Nullable Integer columns,
+            @Schema(description = "b: rows (edge events) per block, in [1, 2^30]; exactly one of blockRows and "
+                    + "blockSeconds", example = "100") @Nullable Integer blockRows,
+            @Schema(description = "Block length in seconds, in [1, 31622400]: blocks close at public times "
+                    + "(creation + i·blockSeconds), empty ones too; the rows per block stay private")
+                    @Nullable Long blockSeconds,
+            @Schema(description = "w: completed blocks per window, in [1, 1048576]", requiredMode =
+                    Schema.RequiredMode.REQUIRED, example = "10") @Nullable Integer windowBlocks,
+            @Schema(description = "T: the most blocks the stream releases, in [1, 2^40]; no cost depends on it",
+                    requiredMode = Schema.RequiredMode.REQUIRED, example = "1000") @Nullable Long horizonBlocks) {}
+
+    /** One attribute of a histogram's records: its name and its domain, by size, by labels, or both. */
+    @Schema(name = "AttributeRequest", example = "{\"name\": \"region\", \"labels\": [\"north\", \"south\"]}")
+    public record AttributeRequest(
+            @Schema(description = "1–200 characters, distinct", requiredMode = Schema.RequiredMode.REQUIRED,
+                    example = "age") @Nullable String name,
+            @Schema(description = "Values are coded 0 … size − 1; optional when labels are given", example = "16")
+                    @Nullable Integer size,
+            @Schema(description = "Names of the values in code order (distinct, 1–200 characters); uploads may use "
+                    + "a label or its code") @Nullable List<String> labels) {}
 
     /** A graph's declared vertex universe: either a count (labels "0" … "count − 1") or the labels. */
     @Schema(name = "VerticesRequest")

@@ -1,6 +1,6 @@
 package io.privmat.dataset.web;
 
-import io.privmat.api.PrivmatException;
+import io.privmat.problem.PrivmatException;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.DatasetService;
@@ -123,8 +123,13 @@ class DatasetController {
             + "(coordinate or array; real, integer or pattern; general, symmetric or skew-symmetric), "
             + "application/x-npy (float64, float32 or integer, C order). Rows longer than rowNormBound are scaled "
             + "down to it and counted in clippedRows. GRAPH: an edge list u,v[,w] as CSV or TSV (labels are "
-            + "strings; w defaults to 1 and must lie in [0, 1]; no self-loops or repeated edges). A failed upload "
-            + "stores nothing and names the line and column (or byte offset) where it failed.",
+            + "strings; w defaults to 1 and must lie in [0, 1]; no self-loops or repeated edges). HISTOGRAM: records "
+            + "as CSV or TSV, one record a line with one field per declared attribute (a code 0 … size − 1 or a "
+            + "declared label; an optional header names the attributes in any order), or the counts vector as "
+            + "application/x-npy (the cells in row-major order, first attribute slowest; non-negative integers). "
+            + "A failed upload "
+            + "stores nothing and names the line and column (or byte offset) where it failed. The body must "
+            + "arrive at a minimum rate and within a time limit (docs/reliability.md).",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
                     @Content(mediaType = "text/csv", schema = @Schema(type = "string",
                             example = "a,b,c\n0.1,0.2,-0.2\n3,4,0\n0,0.5,0.5\n")),
@@ -137,12 +142,17 @@ class DatasetController {
     @ApiResponse(responseCode = "200", description = "Stored; the dataset with its shape")
     @ApiResponse(responseCode = "409", description = "Data already uploaded, or an upload is in progress",
             content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "408", description = "The body arrived too slowly (privmat.ingest.min-upload-rate, "
+            + "max-upload-duration); nothing was stored", content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "413", description = "Larger than privmat.ingest.max-upload-size",
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "415", description = "Media type not accepted for this dataset kind",
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "422", description = "Malformed content; the problem names the position",
             content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "503", description = "This replica already receives its maximum of uploads "
+            + "(privmat.ingest.max-concurrent-uploads), is shutting down, or cannot reach the database; nothing "
+            + "was stored (Retry-After)", content = @Content(mediaType = "application/problem+json"))
     DatasetView upload(@PathVariable UUID id,
             @Parameter(description = "true: the first line is a header; false: it is data; absent: detect (CSV/TSV "
                     + "matrices: a first line without numbers; edge lists: a non-numeric third field)")
@@ -159,14 +169,26 @@ class DatasetController {
         Neighbouring neighbouring = parseEnum("neighbouring", r.neighbouring(), Neighbouring.class,
                 Neighbouring.REPLACE_ONE);
         Double bound = r.rowNormBound();
-        if (kind == DatasetKind.MATRIX) {
+        boolean edgeStream = kind == DatasetKind.STREAM && r.vertices() != null;
+        if (kind == DatasetKind.MATRIX || kind == DatasetKind.STREAM && !edgeStream) {
             if (bound == null || !Double.isFinite(bound) || bound <= 0 || bound > 1e12) {
                 throw PrivmatException.invalidParameter("rowNormBound", "(0, 1e12]",
-                        "rowNormBound is required for a MATRIX and must be in (0, 1e12] but was " + bound);
+                        "rowNormBound is required for a " + kind + " of rows and must be in (0, 1e12] but was " + bound);
             }
         } else if (bound != null) {
-            throw PrivmatException.invalidParameter("rowNormBound", "absent",
-                    "rowNormBound does not apply to a GRAPH (edge weights are bounded by 1)");
+            throw PrivmatException.invalidParameter("rowNormBound", "absent", kind == DatasetKind.GRAPH || edgeStream
+                    ? "rowNormBound does not apply to a " + kind + " of edges (edge weights are bounded by 1)"
+                    : "rowNormBound does not apply to a " + kind + " (one record adds 1 to one cell)");
+        }
+        List<String> vertices = VertexUniverse.validate(kind, r.vertices());
+        io.privmat.dataset.DatasetSchema schema = kind == DatasetKind.STREAM
+                ? StreamDeclaration.validate(r.stream(), vertices == null ? null : vertices.size(), neighbouring)
+                : HistogramAttributes.validate(kind, r.attributes());
+        if (kind != DatasetKind.STREAM && r.stream() != null) {
+            throw PrivmatException.invalidParameter("stream", "absent", "stream applies to a STREAM only");
+        }
+        if (kind == DatasetKind.STREAM && r.attributes() != null) {
+            throw PrivmatException.invalidParameter("attributes", "absent", "attributes apply to a HISTOGRAM only");
         }
         CreateDatasetRequest.BudgetRequest b = r.budget();
         if (b == null) {
@@ -177,8 +199,14 @@ class DatasetController {
             Budget budget = new Budget(b.epsilon(), b.delta(), mode,
                     b.approxDeltaFraction() == null ? Budget.DEFAULT_APPROX_DELTA_FRACTION : b.approxDeltaFraction());
             budget.filter(); // fails early if the budget cannot be turned into a filter
-            return new NewDataset(owner, name, kind, neighbouring, bound, budget,
-                    VertexUniverse.validate(kind, r.vertices()));
+            if (kind == DatasetKind.GRAPH && vertices == null) {
+                // A vertex set derived from the edges would tell which vertices have edges (a
+                // degree-1 vertex reveals its only edge, the privacy unit): it must be declared.
+                throw PrivmatException.invalidParameter("vertices", "{\"count\": n} or {\"labels\": […]}",
+                        "a GRAPH needs its public vertex universe, declared at creation: vertices.count (labels "
+                                + "\"0\" … \"n − 1\") or vertices.labels");
+            }
+            return new NewDataset(owner, name, kind, neighbouring, bound, budget, vertices, schema);
         } catch (PrivacyArgumentException e) {
             throw PrivmatException.invalidParameter("budget." + e.parameter(), e.allowedRange(), "budget." + e.getMessage());
         }

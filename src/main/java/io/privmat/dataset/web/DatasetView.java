@@ -2,6 +2,8 @@ package io.privmat.dataset.web;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.HistogramSchema;
+import io.privmat.dataset.StreamSchema;
 import io.privmat.dataset.Neighbouring;
 import io.privmat.privacy.Budget;
 import io.privmat.security.Caller;
@@ -9,6 +11,7 @@ import io.privmat.security.Role;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -18,16 +21,18 @@ public record DatasetView(
         UUID id,
         String name,
         @Schema(description = "The subject that owns the dataset") String owner,
-        @Schema(allowableValues = {"MATRIX", "GRAPH"}) String kind,
+        @Schema(allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM", "STREAM"}) String kind,
         @Schema(allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}) String neighbouring,
         @Schema(description = "What one privacy unit is") String privacyUnit,
         @Schema(description = "Public L2 row bound (MATRIX)") @Nullable Double rowNormBound,
         @Schema(description = "Public bound of an edge weight (GRAPH): weights lie in [0, this]") @Nullable Double edgeWeightBound,
         @Schema(allowableValues = {"EMPTY", "READY"}) String status,
-        @Schema(description = "Matrix rows, or graph vertices. Hidden from analysts under ADD_REMOVE, where n is "
-                + "private") @Nullable Long rows,
-        @Schema(description = "Matrix columns, or graph vertices") @Nullable Long cols,
-        @Schema(description = "Stored non-zero entries, or graph edges (owner only: data-dependent)") @Nullable Long nnz,
+        @Schema(description = "Matrix rows, graph vertices, a histogram's records, or the rows (edge events) "
+                + "appended to a stream. Hidden from analysts under ADD_REMOVE, where n is private, and for "
+                + "streams") @Nullable Long rows,
+        @Schema(description = "Matrix columns, graph vertices, or a histogram's cells") @Nullable Long cols,
+        @Schema(description = "Stored non-zero entries, graph edges, or non-empty cells (owner only: "
+                + "data-dependent)") @Nullable Long nnz,
         @Schema(description = "Rows scaled down to rowNormBound at upload (owner only: data-dependent)")
         @Nullable Long clippedRows,
         @Schema(description = "Format of the upload: CSV, TSV, MATRIX_MARKET or NPY") @Nullable String sourceFormat,
@@ -35,7 +40,28 @@ public record DatasetView(
         @Schema(description = "Bytes received in the upload") @Nullable Long uploadBytes,
         BudgetView budget,
         Instant createdAt,
-        @Nullable Instant uploadedAt) {
+        @Nullable Instant uploadedAt,
+        @Schema(description = "HISTOGRAM: the declared attributes and their public domains") @Nullable
+                List<Attribute> attributes,
+        @Schema(description = "STREAM: the declared block structure") @Nullable StreamView stream) {
+
+    /** A stream's declared block structure, as the API shows it (public). */
+    @Schema(name = "StreamDeclaration")
+    public record StreamView(
+            @Schema(description = "ROW_COUNT (blocks of blockRows rows) or TIME (blocks of blockSeconds seconds)",
+                    allowableValues = {"ROW_COUNT", "TIME"}) String blockRule,
+            @Schema(description = "Edge stream: rows are weighted edge events on the declared vertices") boolean edges,
+            @Schema(description = "Rows (edge events) per block under ROW_COUNT") @Nullable Integer blockRows,
+            @Schema(description = "Seconds per block under TIME, from startsAt") @Nullable Long blockSeconds,
+            @Schema(description = "Completed blocks per window") int windowBlocks,
+            @Schema(description = "Rows per full window under ROW_COUNT (w·b); absent under TIME, where it is "
+                    + "private") @Nullable Long windowRows,
+            @Schema(description = "The most blocks the stream releases") long horizonBlocks,
+            @Schema(description = "Start of block 0 (the creation time)") Instant startsAt) {}
+
+    /** A histogram attribute as declared. */
+    @Schema(name = "HistogramAttribute")
+    public record Attribute(String name, int size, @Nullable List<String> labels) {}
 
     /** The configured budget. */
     @Schema(name = "Budget")
@@ -51,17 +77,33 @@ public record DatasetView(
     static DatasetView of(Dataset d, Caller caller) {
         Budget b = d.budget();
         boolean matrix = d.kind() == DatasetKind.MATRIX;
+        boolean histogram = d.kind() == DatasetKind.HISTOGRAM;
         boolean owner = caller.is(Role.OWNER) && d.owner().equals(caller.subject());
         boolean nPublic = d.neighbouring() == Neighbouring.REPLACE_ONE;
-        String unit = matrix ? "one row (L2 norm at most rowNormBound)" : "one edge (weight in [0, 1])";
-        // A graph's vertex set is public (its edges are the private units, counted by nnz).
-        Long rows = owner || nPublic || !matrix ? d.rows() : null;
+        String unit = matrix ? "one row (L2 norm at most rowNormBound)"
+                : histogram ? "one record (adds 1 to one cell)" : "one edge (weight in [0, 1])";
+        // A graph's vertex set is public (its edges are the private units, counted by nnz); a
+        // histogram's record count is private under ADD_REMOVE like a matrix's rows.
+        boolean stream = d.kind() == DatasetKind.STREAM;
+        if (stream) {
+            unit = d.schema() instanceof StreamSchema s && s.graph() ? "one edge event (weight in [0, 1])"
+                    : "one row (L2 norm at most rowNormBound)";
+        }
+        // A stream's appended row count is the owner's: under TIME blocks it is private, and it would
+        // time the owner's appends.
+        Long rows = owner || (nPublic && !stream) || d.kind() == DatasetKind.GRAPH ? d.rows() : null;
+        StreamView streamView = d.schema() instanceof StreamSchema s ? new StreamView(s.blockRule().name(), s.graph(),
+                s.blockRule() == io.privmat.mechanism.window.BlockRule.ROW_COUNT ? s.blockRows() : null,
+                s.blockRule() == io.privmat.mechanism.window.BlockRule.TIME ? s.blockSeconds() : null,
+                s.windowBlocks(), s.windowRows(), s.horizonBlocks(), d.createdAt()) : null;
+        List<Attribute> attributes = d.schema() instanceof HistogramSchema h ? h.attributes().stream()
+                .map(a -> new Attribute(a.name(), a.size(), a.labels())).toList() : null;
         Long cols = d.cols(); // d (and a graph's vertex set) is public
         return new DatasetView(d.id(), d.name(), d.owner(), d.kind().name(), d.neighbouring().name(), unit,
-                d.rowNormBound(), matrix ? null : 1.0, d.status().name(), rows, cols,
+                d.rowNormBound(), d.kind() == DatasetKind.GRAPH ? 1.0 : null, d.status().name(), rows, cols,
                 owner ? d.nnz() : null, owner ? d.clippedRows() : null,
                 d.sourceFormat(), owner ? d.storage() : null, owner ? d.uploadBytes() : null,
                 new BudgetView(b.epsilon(), b.delta(), b.mode().name(), b.approxDeltaFraction()),
-                d.createdAt(), d.uploadedAt());
+                d.createdAt(), d.uploadedAt(), attributes, streamView);
     }
 }

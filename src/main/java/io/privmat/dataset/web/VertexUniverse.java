@@ -1,6 +1,6 @@
 package io.privmat.dataset.web;
 
-import io.privmat.api.PrivmatException;
+import io.privmat.problem.PrivmatException;
 import io.privmat.dataset.DatasetKind;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,8 +21,9 @@ final class VertexUniverse {
         if (v == null) {
             return null;
         }
-        if (kind != DatasetKind.GRAPH) {
-            throw PrivmatException.invalidParameter("vertices", "absent", "vertices applies to a GRAPH only");
+        if (kind != DatasetKind.GRAPH && kind != DatasetKind.STREAM) {
+            throw PrivmatException.invalidParameter("vertices", "absent", "vertices applies to a GRAPH or an edge "
+                    + "STREAM only");
         }
         if ((v.count() == null) == (v.labels() == null)) {
             throw PrivmatException.invalidParameter("vertices", "count or labels",

@@ -55,6 +55,21 @@ public class JobRepository {
                 j.caller(), j.lossJson(), j.cost().rho(), j.cost().epsilon(), j.cost().delta(), Timestamp.from(now));
     }
 
+    /**
+     * Inserts a job that is DONE at once, its data access started now: a standing subscription,
+     * charged at creation, whose releases follow the stream (they are not the worker's).
+     */
+    public void insertDone(NewJob j, Instant now) {
+        Timestamp at = Timestamp.from(now);
+        jdbc.update("INSERT INTO job (id, dataset_id, dataset_owner, kind, mechanism, parameters, request_hash, "
+                        + "idempotency_key, caller, state, progress, loss, cost_rho, cost_epsilon, cost_delta, "
+                        + "data_access_started_at, created_at, started_at, finished_at) "
+                        + "VALUES (?,?,?,?,?,?::jsonb,?,?,?,'DONE',1,?::jsonb,?,?,?,?,?,?,?)",
+                j.id(), j.datasetId(), j.datasetOwner(), j.kind(), j.mechanism(), j.parametersJson(), j.requestHash(),
+                j.idempotencyKey(), j.caller(), j.lossJson(), j.cost().rho(), j.cost().epsilon(), j.cost().delta(), at,
+                at, at, at);
+    }
+
     public Optional<Job> find(UUID id) {
         return jdbc.query("SELECT * FROM job WHERE id = ?", JOB, id).stream().findFirst();
     }
@@ -101,6 +116,16 @@ public class JobRepository {
                         + "lease_owner = CASE WHEN ? = 'QUEUED' THEN NULL ELSE lease_owner END, "
                         + "progress = CASE WHEN ? = 'DONE' THEN 1 ELSE progress END WHERE id = ?",
                 to.name(), terminal, Timestamp.from(now), to.name(), to.name(), id);
+    }
+
+    /**
+     * Hands a RUNNING job that has not started data access back to the queue without counting the
+     * claim as an attempt (this replica is stopping; the job did nothing).
+     */
+    public void requeueUnstarted(UUID id) {
+        jdbc.update("UPDATE job SET state = 'QUEUED', lease_owner = NULL, heartbeat_at = NULL, "
+                + "attempts = greatest(attempts - 1, 0) WHERE id = ? AND state = 'RUNNING' "
+                + "AND data_access_started_at IS NULL", id);
     }
 
     public void recordError(UUID id, String code, String message) {
@@ -174,5 +199,56 @@ public class JobRepository {
     public List<Job> listByDataset(UUID datasetId, int offset, int limit) {
         return jdbc.query("SELECT * FROM job WHERE dataset_id = ? ORDER BY created_at, id OFFSET ? LIMIT ?", JOB,
                 datasetId, offset, limit);
+    }
+
+    /**
+     * Jobs matching {@code filter} and visible as {@code scope} says, newest first. {@code visibleTo}
+     * null: every job (admin); otherwise jobs submitted by that subject, plus, when {@code ownerScope},
+     * jobs on datasets that subject owns.
+     */
+    public List<Job> list(io.privmat.job.JobFilter filter, @Nullable String visibleTo, boolean ownerScope, int offset,
+            int limit) {
+        List<Object> args = new java.util.ArrayList<>();
+        String where = where(filter, visibleTo, ownerScope, args);
+        args.add(offset);
+        args.add(limit);
+        return jdbc.query("SELECT * FROM job" + where + " ORDER BY created_at DESC, id DESC OFFSET ? LIMIT ?", JOB,
+                args.toArray());
+    }
+
+    /** The number of jobs {@link #list} pages through. */
+    public long count(io.privmat.job.JobFilter filter, @Nullable String visibleTo, boolean ownerScope) {
+        List<Object> args = new java.util.ArrayList<>();
+        String where = where(filter, visibleTo, ownerScope, args);
+        Long n = jdbc.queryForObject("SELECT count(*) FROM job" + where, Long.class, args.toArray());
+        return n == null ? 0 : n;
+    }
+
+    private static String where(io.privmat.job.JobFilter filter, @Nullable String visibleTo, boolean ownerScope,
+            List<Object> args) {
+        List<String> clauses = new java.util.ArrayList<>();
+        if (visibleTo != null) {
+            if (ownerScope) {
+                clauses.add("(caller = ? OR dataset_owner = ?)");
+                args.add(visibleTo);
+                args.add(visibleTo);
+            } else {
+                clauses.add("caller = ?");
+                args.add(visibleTo);
+            }
+        }
+        if (filter.datasetId() != null) {
+            clauses.add("dataset_id = ?");
+            args.add(filter.datasetId());
+        }
+        if (filter.state() != null) {
+            clauses.add("state = ?");
+            args.add(filter.state().name());
+        }
+        if (filter.submitter() != null) {
+            clauses.add("caller = ?");
+            args.add(filter.submitter());
+        }
+        return clauses.isEmpty() ? "" : " WHERE " + String.join(" AND ", clauses);
     }
 }

@@ -1,6 +1,8 @@
 package io.privmat.job.web;
 
+import io.privmat.job.JobFilter;
 import io.privmat.job.JobResult;
+import io.privmat.job.JobState;
 import io.privmat.job.JobService;
 import io.privmat.job.JobView;
 import io.privmat.security.Caller;
@@ -15,12 +17,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -31,9 +35,28 @@ class JobController {
     static final String NPY = "application/x-npy";
 
     private final JobService jobs;
+    private final java.time.Clock clock;
 
-    JobController(JobService jobs) {
+    JobController(JobService jobs, java.time.Clock clock) {
         this.jobs = jobs;
+        this.clock = clock;
+    }
+
+    @GetMapping(produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "listJobs", summary = "List jobs", description = "Newest first, paged by offset and "
+            + "limit. An analyst sees its own jobs, an owner the jobs on its datasets (and its own), an admin all. "
+            + "Filters narrow that set: by dataset, by state, by submitter (the subject that submitted).")
+    @ApiResponse(responseCode = "200", description = "One page of jobs")
+    JobPage list(@RequestParam(required = false) @Nullable UUID datasetId,
+            @RequestParam(required = false) @Nullable JobState state,
+            @RequestParam(required = false) @Nullable String submitter,
+            @RequestParam(defaultValue = "0") int offset, @RequestParam(defaultValue = "50") int limit) {
+        io.privmat.api.Paging.check("offset", offset, limit, 500);
+        Caller caller = Caller.current();
+        JobFilter filter = new JobFilter(datasetId, state, submitter);
+        java.time.Instant now = clock.instant();
+        return new JobPage(jobs.list(caller, filter, offset, limit).stream().map(j -> JobView.of(j, caller, now))
+                .toList(), offset, limit, jobs.count(caller, filter));
     }
 
     @GetMapping(path = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -41,7 +64,7 @@ class JobController {
     @ApiResponse(responseCode = "200", description = "The job")
     @ApiResponse(responseCode = "404", description = "No such job")
     JobView get(@PathVariable UUID id) {
-        return JobView.of(jobs.visible(id, Caller.current()), Caller.current());
+        return JobView.of(jobs.visible(id, Caller.current()), Caller.current(), clock.instant());
     }
 
     @DeleteMapping(path = "/{id}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -68,7 +91,7 @@ class JobController {
         boolean npy = accept != null && accept.contains(NPY) && !accept.contains(MediaType.APPLICATION_JSON_VALUE);
         if (npy) {
             if (result.arrayLittleEndianFloat64() == null || result.arrayShape() == null) {
-                throw new io.privmat.api.PrivmatException(io.privmat.api.ProblemType.NOT_ACCEPTABLE,
+                throw new io.privmat.problem.PrivmatException(io.privmat.problem.ProblemType.NOT_ACCEPTABLE,
                         "This result has no array to serve as .npy; ask for application/json.", java.util.Map.of());
             }
             return ResponseEntity.ok().contentType(MediaType.parseMediaType(NPY))

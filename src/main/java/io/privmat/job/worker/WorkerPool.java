@@ -13,12 +13,20 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * This replica's workers: {@code workerThreads} loops that claim and run jobs, one scheduler for
- * heartbeats and the reaper. Every replica runs one; they coordinate only through PostgreSQL.
+ * This replica's workers: {@code workerThreads} loops that claim and run jobs, one thread for
+ * heartbeats and one for the reaper. Every replica runs one; they coordinate only through
+ * PostgreSQL.
+ *
+ * <p>Shutdown (docs/reliability.md): readiness is already REFUSING when this stops, in the same
+ * phase as the web server's graceful shutdown. Nothing more is claimed; jobs claimed but not yet
+ * reading data go back to the queue without using an attempt; jobs reading data get
+ * {@code privmat.jobs.shutdown-grace} to finish, with their leases renewed, after which they fail
+ * with their charge kept. Then heartbeats stop; the pools and the database close after this.
  */
 @Component
 public class WorkerPool implements SmartLifecycle {
@@ -52,6 +60,7 @@ public class WorkerPool implements SmartLifecycle {
             return;
         }
         running = true;
+        executor.resume();
         int threads = settings.effectiveWorkerThreads();
         workers = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "privmat-worker");
@@ -125,8 +134,7 @@ public class WorkerPool implements SmartLifecycle {
             return;
         }
         // Keep a tenth of the lease as margin for the write itself and for clock skew between replicas.
-        long lease = settings.leaseTimeout().toNanos();
-        long deadline = lastBeat + lease - lease / 10;
+        long deadline = lastBeat + settings.leaseMargin().toNanos();
         boolean ok = retryUntil(() -> executor.heartbeat(Set.copyOf(active), workerId), deadline,
                 100, Math.max(100, settings.heartbeatInterval().toMillis()), Thread::sleep);
         if (ok) {
@@ -137,9 +145,7 @@ public class WorkerPool implements SmartLifecycle {
     }
 
     /** Sleeps for the given milliseconds (a test replaces it). */
-    interface Sleeper {
-        void sleep(long millis) throws InterruptedException;
-    }
+    interface Sleeper extends Retry.Sleeper {}
 
     /**
      * Runs {@code action} until it succeeds, sleeping {@code firstBackoffMs}, twice that, … (at most
@@ -150,27 +156,14 @@ public class WorkerPool implements SmartLifecycle {
      */
     static boolean retryUntil(Runnable action, long deadlineNanos, long firstBackoffMs, long maxBackoffMs,
             Sleeper sleeper) {
-        long backoff = firstBackoffMs;
-        for (int attempt = 1; ; attempt++) {
-            try {
+        try {
+            Retry.until("heartbeat", () -> {
                 action.run();
-                if (attempt > 1) {
-                    log.info("heartbeat succeeded on attempt {}", attempt);
-                }
-                return true;
-            } catch (RuntimeException e) {
-                log.warn("heartbeat attempt {} failed: {}", attempt, e.getClass().getName());
-            }
-            if (System.nanoTime() + backoff * 1_000_000L > deadlineNanos) {
-                return false;
-            }
-            try {
-                sleeper.sleep(backoff);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-            backoff = Math.min(backoff * 2, maxBackoffMs);
+                return Boolean.TRUE;
+            }, deadlineNanos, firstBackoffMs, maxBackoffMs, sleeper, e -> true);
+            return true;
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 
@@ -186,22 +179,63 @@ public class WorkerPool implements SmartLifecycle {
     }
 
     @Override
-    public void stop() {
-        running = false;
-        if (workers != null) {
-            wakeups.signal();
-            workers.shutdown();
+    public void stop(Runnable callback) {
+        if (!running) {
+            callback.run();
+            return;
+        }
+        beginStop();
+        Thread drain = new Thread(() -> {
             try {
-                // Let running jobs finish (their charge is already final); then interrupt.
-                if (!workers.awaitTermination(30, TimeUnit.SECONDS)) {
-                    workers.shutdownNow();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                workers.shutdownNow();
+                drain();
+            } finally {
+                callback.run();
             }
-            scheduler.shutdownNow();
+        }, "privmat-worker-shutdown");
+        drain.setDaemon(true);
+        drain.start();
+    }
+
+    @Override
+    public void stop() {
+        if (running) {
+            beginStop();
+            drain();
+        }
+    }
+
+    private void beginStop() {
+        running = false;
+        executor.beginShutdown();
+        wakeups.signal();
+        workers.shutdown();
+        scheduler.shutdownNow();
+        log.info("{} stopping: nothing more is claimed; {} running job(s) get up to {}", workerId, active.size(),
+                settings.shutdownGrace());
+    }
+
+    /** Waits for running jobs (their leases still renewed), then gives up the rest; stops heartbeats last. */
+    private void drain() {
+        try {
+            if (!workers.awaitTermination(settings.shutdownGrace().toMillis(), TimeUnit.MILLISECONDS)) {
+                for (UUID id : Set.copyOf(active)) {
+                    try {
+                        executor.abandon(id, workerId);
+                    } catch (RuntimeException e) {
+                        log.warn("job {} could not be given up cleanly ({}); the reaper will", id, e.getClass().getName());
+                    }
+                }
+                workers.shutdownNow();
+                if (!workers.awaitTermination(5, TimeUnit.SECONDS)) {
+                    log.warn("{}: worker threads still busy after the shutdown grace", workerId);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            workers.shutdownNow();
+        } finally {
             heartbeats.shutdownNow();
+            log.info("{} stopped", workerId);
         }
     }
 
@@ -212,7 +246,8 @@ public class WorkerPool implements SmartLifecycle {
 
     @Override
     public int getPhase() {
-        // Stop workers before the web server and the DataSource go away.
-        return SmartLifecycle.DEFAULT_PHASE - 100;
+        // With the web server's graceful shutdown (readiness is REFUSING before either), so that jobs
+        // and in-flight requests drain at the same time; the pools and the database close later.
+        return WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE;
     }
 }

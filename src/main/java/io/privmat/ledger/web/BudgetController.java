@@ -78,7 +78,7 @@ class BudgetController {
         // theirs to see); the owner and ADMIN see all. The budget totals stay dataset-wide.
         boolean own = caller.is(io.privmat.security.Role.ANALYST);
         List<EntryView> entries = (own ? budget.entriesOf(datasetId, caller.subject(), after, limit)
-                : budget.entries(datasetId, after, limit)).stream().map(EntryView::of).toList();
+                : budget.entries(datasetId, after, limit)).stream().map(e -> EntryView.of(e, own)).toList();
         Long next = entries.size() == limit ? entries.get(entries.size() - 1).id() : null;
         return new LedgerPage(entries, own ? budget.entryCountOf(datasetId, caller.subject())
                 : budget.entryCount(datasetId), next);
@@ -114,10 +114,14 @@ class BudgetController {
     record EntryView(long id, UUID jobId, @Schema(allowableValues = {"RESERVE", "COMMIT", "REFUND"}) String type,
             String kind, String mechanism, @Schema(implementation = ParametersDocument.class) @JsonRawValue String parameters,
             @Schema(implementation = LossDocument.class) @JsonRawValue String loss, BigDecimal rho, BigDecimal epsilon, BigDecimal delta,
-            String caller, Instant createdAt) {
-        static EntryView of(LedgerEntry e) {
+            String caller,
+            @Schema(description = "When the entry was written. Analysts see it on RESERVE entries only (their "
+                    + "submission): a COMMIT or REFUND is written by the worker, at a time that depends on other "
+                    + "jobs' running times and so on the data") @Nullable Instant createdAt) {
+        static EntryView of(LedgerEntry e, boolean analyst) {
+            boolean shown = !analyst || e.type() == io.privmat.ledger.EntryType.RESERVE;
             return new EntryView(e.id(), e.jobId(), e.type().name(), e.kind(), e.mechanism(), e.parameters(), e.loss(),
-                    e.rho(), e.epsilon(), e.delta(), e.caller(), e.createdAt());
+                    e.rho(), e.epsilon(), e.delta(), e.caller(), shown ? e.createdAt() : null);
         }
     }
 }

@@ -4,7 +4,6 @@ import io.privmat.mechanism.GaussianVectorMechanism;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.covariance.AnalyzeGaussMechanism;
 import io.privmat.mechanism.covariance.PostProcessing;
-import io.privmat.privacy.ApproxDp;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -34,11 +33,21 @@ public final class AnalyzeGauss extends Described {
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         return new Sensitivity("XᵀX", "Frobenius", Sensitivities.gramFrobenius(facts.rowNormBound(), facts.relation()),
                 "‖xxᵀ‖_F = ‖x‖² ≤ B²; replacing x by y: ‖xxᵀ − yyᵀ‖_F ≤ √2·B²");
     }
 
+
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return rankOneFor(kind, QueryKind.PCA);
+    }
+
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return orthogonalRows(facts);
+    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
@@ -58,22 +67,20 @@ public final class AnalyzeGauss extends Described {
                 : AnalyzeGaussMechanism.forApproxDp(d, bound, facts.relation(), covBudget.epsilonDown(),
                         covBudget.deltaDown());
         List<PrivacyMap> parts = new ArrayList<>();
-        parts.add(gaussianMap(ag.privacyLoss(), covBudget));
+        parts.add(PrivacyMap.calibrated(ag.privacyLoss(), covBudget));
         GaussianVectorMechanism mean = null;
         if (center) {
             Budget meanBudget = budget.share(CENTER_SHARE);
             double l2 = Sensitivities.columnSumsL2(bound, facts.relation());
             mean = meanBudget.isRho() ? GaussianVectorMechanism.forRho(l2, meanBudget.rhoDown(), d)
                     : GaussianVectorMechanism.forApproxDp(l2, meanBudget.epsilonDown(), meanBudget.deltaDown(), d);
-            parts.add(gaussianMap(mean.privacyLoss(), meanBudget));
+            parts.add(PrivacyMap.calibrated(mean.privacyLoss(), meanBudget));
         }
-        PrivacyMap privacy = parts.size() == 1 ? parts.get(0) : PrivacyMap.compose(parts);
-        if (center && !budget.isRho()) {
-            // The request's (ε, δ) is what the two shares were calibrated to in total.
-            privacy = new PrivacyMap(privacy.asRun(), new ApproxDp(budget.epsilon(), budget.delta()));
-        }
+        // Centred: the two shares (rounded down) were cut from the request, so the request's (ε, δ)
+        // bounds their basic composition; calibratedTo checks that and states it.
+        PrivacyMap privacy = center ? PrivacyMap.compose(parts).calibratedTo(budget) : parts.get(0);
         Map<String, Object> noise = new LinkedHashMap<>();
-        noise.put("frobeniusSensitivity", sensitivity(facts).value());
+        noise.put("frobeniusSensitivity", sensitivity(kind, params, facts).value());
         noise.put("distribution", "symmetric discrete Gaussian (G + Gᵀ)/2 on a grid");
         noise.put("sigma", ag.sigma());
         noise.put("granularity", ag.granularity());
@@ -104,10 +111,5 @@ public final class AnalyzeGauss extends Described {
             return new Release.Covariance(PostProcessing.psdAndTopK(noisy, d, rank, Covariances.upper(facts), !pca),
                     pca, center, storable, meta);
         });
-    }
-
-    /** A Gaussian part: its exact loss, and the (ε, δ) it was calibrated to when it was. */
-    static PrivacyMap gaussianMap(io.privmat.privacy.PrivacyLoss loss, Budget budget) {
-        return new PrivacyMap(loss, budget.isRho() ? null : new ApproxDp(budget.epsilon(), budget.delta()));
     }
 }

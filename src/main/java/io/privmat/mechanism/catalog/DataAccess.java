@@ -22,6 +22,11 @@ public interface DataAccess {
     /** The edges of a graph, one pass. */
     JlGraphSketch.EdgeSource edges();
 
+    /** A histogram's counts, one per cell (row-major over its domain), one pass. */
+    default double[] histogram() {
+        throw new UnsupportedOperationException("this data holds no histogram");
+    }
+
     /** XᵀX and optionally the column sums from the same pass. */
     record Gram(double[] gram, double[] sums) {}
 }

@@ -4,6 +4,7 @@ import io.privmat.mechanism.NeighbouringRelation;
 import java.math.BigDecimal;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -80,8 +81,9 @@ abstract class Described implements MechanismDefinition {
         return params;
     }
 
+    /** The input given at construction, for every shape (a mechanism whose input depends on it overrides). */
     @Override
-    public final Input input() {
+    public Input input(DataShape shape) {
         return input;
     }
 
@@ -102,6 +104,48 @@ abstract class Described implements MechanismDefinition {
     static Sensitivity spectralGram(PublicFacts facts, String derivation) {
         double b = facts.rowNormBound();
         return new Sensitivity("XᵀX", "Spectral", b * b, derivation);
+    }
+
+    /** {k: 1} for the kinds that need a rank, else no parameters. */
+    static Map<String, Object> rankOneFor(QueryKind kind, QueryKind... needingK) {
+        return java.util.Arrays.asList(needingK).contains(kind) ? Map.of("k", 1) : Map.of();
+    }
+
+    /** The unit row e_j scaled to norm B. */
+    static double[] axis(PublicFacts facts, int j) {
+        double[] row = new double[facts.cols()];
+        row[j] = facts.rowNormBound();
+        return row;
+    }
+
+    /**
+     * Extremal changes of a statistic linear in each row (Σᵢ xᵢ, the rows themselves): a row at the
+     * bound added, or replaced by its negation (the movement doubles).
+     */
+    static List<NeighbouringChange> rowAgainstNegation(PublicFacts facts, double[] row) {
+        if (facts.relation() == NeighbouringRelation.ADD_REMOVE) {
+            return List.of(new NeighbouringChange.AddedRow(row));
+        }
+        double[] negated = row.clone();
+        for (int j = 0; j < negated.length; j++) {
+            negated[j] = -negated[j];
+        }
+        return List.of(new NeighbouringChange.ReplacedRow(row, negated));
+    }
+
+    /**
+     * Extremal changes of XᵀX (and of XᵀX·V for V spanned by the first unit vectors): a row B·e₁
+     * added, or B·e₁ replaced by the orthogonal B·e₂ — xxᵀ − yyᵀ then has eigenvalues ±B², spectral
+     * norm B² and Frobenius norm √2·B² (replacing x by −x would not move XᵀX at all). With d = 1 the
+     * row is replaced by 0.
+     */
+    static List<NeighbouringChange> orthogonalRows(PublicFacts facts) {
+        double[] x = axis(facts, 0);
+        if (facts.relation() == NeighbouringRelation.ADD_REMOVE) {
+            return List.of(new NeighbouringChange.AddedRow(x));
+        }
+        double[] y = facts.cols() > 1 ? axis(facts, 1) : new double[1];
+        return List.of(new NeighbouringChange.ReplacedRow(x, y));
     }
 
     /** The canonical spec of a plan of this mechanism. */

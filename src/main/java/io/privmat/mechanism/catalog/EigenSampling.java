@@ -15,19 +15,31 @@ import java.util.Map;
 public final class EigenSampling extends Described {
 
     public EigenSampling() {
-        super("EIGEN_SAMPLING", "Laplace eigenvalues and Bingham-sampled eigenvectors (pure epsilon-DP).",
-                EnumSet.of(QueryKind.COVARIANCE, QueryKind.PCA), MATRIX, BOTH, Budget.Form.PURE_EPSILON,
-                Budget.MAX_EPSILON, Input.GRAM, List.of(Param.integer("k", 1, Limits.MAX_GRAM_DIMENSION, null,
-                        "the rank (PCA: required; COVARIANCE: default min(d, 10))")));
+        super("EIGEN_SAMPLING", "Laplace eigenvalues and Bingham-sampled eigenvectors (pure epsilon-DP). "
+                + Samplers.LIMIT, EnumSet.of(QueryKind.COVARIANCE, QueryKind.PCA), MATRIX, BOTH,
+                Budget.Form.PURE_EPSILON, Budget.MAX_EPSILON, Input.GRAM, List.of(Param.integer("k", 1,
+                        Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS), null, "the rank (PCA: required; COVARIANCE: "
+                                + "default min(d, 10)); at most min(d, " + Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS)
+                                + ") (one exact Bingham draw and one d × d eigendecomposition per component)")));
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         return spectralGram(facts, "xxᵀ − yyᵀ has eigenvalues in [−B², B²]: the eigenvalues "
                 + "move by ≤ B² (Weyl) and each Bingham score uᵀCu by ≤ B²; L1 of the eigenvalues: "
                 + "Sensitivities.eigenvaluesL1");
     }
 
+
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return rankOneFor(kind, QueryKind.PCA);
+    }
+
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return orthogonalRows(facts);
+    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
@@ -38,10 +50,12 @@ public final class EigenSampling extends Described {
         EigenSamplingMechanism m = EigenSamplingMechanism.of(d, rank, facts.rowNormBound(), facts.relation(),
                 budget.epsilon());
         Map<String, Object> noise = new LinkedHashMap<>();
-        noise.put("frobeniusSensitivity", sensitivity(facts).value());
+        noise.put("spectralSensitivity", sensitivity(kind, params, facts).value());
         noise.put("distribution", "discrete Laplace eigenvalues + exact Bingham eigenvectors");
         noise.put("epsilonPerStep", m.epsilonPerStep());
         noise.put("rank", rank);
+        noise.put("samplerFailureBound", m.failureProbabilityBound());
+        noise.put("samplerPolicy", Samplers.POLICY);
         double upper = facts.publicRows() == null ? Double.POSITIVE_INFINITY : facts.publicRows();
         return new Plan(spec(kind, budget, params, facts), PrivacyMap.of(m.privacyLoss()), noise, Input.GRAM,
                 (data, random) -> new Release.Covariance(m.release(data.gram(false).gram(), upper, !pca, random),

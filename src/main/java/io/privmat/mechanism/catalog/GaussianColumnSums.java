@@ -2,7 +2,6 @@ package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.GaussianVectorMechanism;
 import io.privmat.mechanism.Sensitivities;
-import io.privmat.privacy.ApproxDp;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,15 +21,25 @@ public final class GaussianColumnSums extends Described {
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         return new Sensitivity("Σᵢ xᵢ", "L2", Sensitivities.columnSumsL2(facts.rowNormBound(), facts.relation()),
                 "one row of norm ≤ B added/removed moves the sum by ≤ B; replaced, by ≤ 2B");
     }
 
 
     @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return Map.of();
+    }
+
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return rowAgainstNegation(facts, axis(facts, 0));
+    }
+
+    @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
-        double sensitivity = sensitivity(facts).value();
+        double sensitivity = sensitivity(kind, params, facts).value();
         int d = facts.cols();
         GaussianVectorMechanism m = budget.isRho() ? GaussianVectorMechanism.forRho(sensitivity, budget.rhoDown(), d)
                 : GaussianVectorMechanism.forApproxDp(sensitivity, budget.epsilonDown(), budget.deltaDown(), d);
@@ -39,8 +48,7 @@ public final class GaussianColumnSums extends Described {
         noise.put("sigma", m.sigma());
         noise.put("granularity", m.granularity());
         noise.put("l2Sensitivity", sensitivity);
-        PrivacyMap privacy = new PrivacyMap(m.privacyLoss(),
-                budget.isRho() ? null : new ApproxDp(budget.epsilon(), budget.delta()));
+        PrivacyMap privacy = PrivacyMap.calibrated(m.privacyLoss(), budget);
         return new Plan(spec(kind, budget, params, facts), privacy, noise, Input.COLUMN_SUMS,
                 (data, random) -> new Release.Vector(m.release(data.columnSums(), random)));
     }

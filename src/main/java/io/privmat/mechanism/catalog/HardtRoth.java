@@ -25,11 +25,30 @@ public final class HardtRoth extends Described {
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         return new Sensitivity("X", "L2", 2 * facts.rowNormBound(), "one replaced row moves X by ≤ 2B in Frobenius "
                 + "norm; the range finder's sensitivity is 2B‖Ω‖ with ‖Ω‖ bounded except with probability δ/4");
     }
 
+
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return Map.of("k", 1);
+    }
+
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return rowAgainstNegation(facts, axis(facts, 0));
+    }
+
+    /**
+     * The two Gaussian steps (calibrated together to (ε, 3δ/4) by Gaussian-DP composition) composed
+     * with the failure event of Ω's norm bound (δ/4): δ/4-approximate 2ρ-zCDP, and (ε, δ).
+     */
+    public static PrivacyMap privacy(HardtRothMechanism hr) {
+        PrivacyMap steps = PrivacyMap.compose(2, PrivacyMap.of(hr.stepLoss())).calibratedTo(hr.stepsCalibration());
+        return PrivacyMap.compose(List.of(steps, PrivacyMap.failure(hr.projectionFailureProbability())));
+    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
@@ -49,7 +68,7 @@ public final class HardtRoth extends Described {
         noise.put("oversampledRank", l);
         noise.put("coherence", coherence);
         noise.put("pruningThreshold", Math.sqrt(4 * coherence * l * Math.log(Math.max(m, 3)) / m));
-        return new Plan(spec(kind, budget, params, facts), new PrivacyMap(hr.approxZcdp(), hr.approxDp()), noise,
+        return new Plan(spec(kind, budget, params, facts), privacy(hr), noise,
                 Input.ROW_STREAM, (data, random) -> LowRanks.factors(hr.release(data.rows(2), random), kind));
     }
 }

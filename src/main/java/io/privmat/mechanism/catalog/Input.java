@@ -14,5 +14,12 @@ public enum Input {
     /** XᵀX when d is at most the Gram limit, else Xᵀ(X·V) streamed once per iteration. */
     GRAM_OR_ROW_STREAM,
     /** The edges of a graph, one pass. */
-    EDGES
+    EDGES,
+    /** A histogram's counts vector, one pass. */
+    HISTOGRAM,
+    /**
+     * The exact Gram of each completed block of a stream (the Laplacian for edge streams),
+     * accumulated as rows are appended; rows are never stored or read again.
+     */
+    BLOCK_GRAMS
 }

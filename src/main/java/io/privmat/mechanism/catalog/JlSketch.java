@@ -22,19 +22,37 @@ public final class JlSketch extends Described {
 
     public JlSketch() {
         super("JL", "A private Johnson–Lindenstrauss sketch; cuts or directional variances are then free.",
-                EnumSet.of(QueryKind.SKETCH), EnumSet.allOf(DataShape.class), BOTH, Budget.Form.APPROXIMATE,
+                EnumSet.of(QueryKind.SKETCH), EnumSet.of(DataShape.MATRIX, DataShape.GRAPH), BOTH, Budget.Form.APPROXIMATE,
                 BigDecimal.TEN, Input.GRAM, List.of(
                         Param.fraction("eta", 0.2, "multiplicative accuracy of the answers"),
                         Param.fraction("nu", 0.05, "failure probability of each stated interval")));
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         return facts.shape() == DataShape.GRAPH
                 ? new Sensitivity("graph Laplacian", "Frobenius", 2,
                         "one edge of weight w ≤ 1 changes L by w(e_u − e_v)(e_u − e_v)ᵀ, of Frobenius norm 2w")
                 : new Sensitivity("XᵀX", "Frobenius", io.privmat.mechanism.Sensitivities.gramFrobenius(
                         facts.rowNormBound(), facts.relation()), "as for ANALYZE_GAUSS; the JL analysis uses B²");
+    }
+
+    /** Graphs: the edge list; matrices: XᵀX. */
+    @Override
+    public Input input(DataShape shape) {
+        return shape == DataShape.GRAPH ? Input.EDGES : Input.GRAM;
+    }
+
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return Map.of();
+    }
+
+    /** An edge of weight 1 added to a graph; orthogonal rows for a matrix (as ANALYZE_GAUSS). */
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return facts.shape() == DataShape.GRAPH ? List.of(new NeighbouringChange.AddedEdge(0, facts.cols() - 1, 1.0))
+                : orthogonalRows(facts);
     }
 
     @Override

@@ -20,7 +20,7 @@ public final class LaplaceColumnSums extends Described {
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         return new Sensitivity("Σᵢ xᵢ", "L1",
                 Sensitivities.columnSumsL1(facts.rowNormBound(), facts.cols(), facts.relation()),
                 "‖x‖₁ ≤ √d·‖x‖₂ ≤ √d·B for one row; twice that when a row is replaced");
@@ -28,8 +28,21 @@ public final class LaplaceColumnSums extends Described {
 
 
     @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return Map.of();
+    }
+
+    /** A row with equal entries ±B/√d: its L1 norm √d·B meets the Cauchy–Schwarz bound. */
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        double[] flat = new double[facts.cols()];
+        java.util.Arrays.fill(flat, facts.rowNormBound() / Math.sqrt(facts.cols()));
+        return rowAgainstNegation(facts, flat);
+    }
+
+    @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
-        double l1 = sensitivity(facts).value();
+        double l1 = sensitivity(kind, params, facts).value();
         LaplaceVectorMechanism m = LaplaceVectorMechanism.of(l1, budget.epsilonDown(), facts.cols());
         Map<String, Object> noise = new LinkedHashMap<>();
         noise.put("distribution", "discrete Laplace on a grid");

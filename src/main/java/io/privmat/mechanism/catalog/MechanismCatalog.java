@@ -28,7 +28,11 @@ public final class MechanismCatalog {
             new HardtRoth(),
             new NoisyPower(),
             new PrivateOja(),
-            new OrbitSampling());
+            new OrbitSampling(),
+            new AdaSsp(),
+            new WindowBlocks(),
+            new WindowDyadicTree(),
+            new WindowFactorization());
 
     private static final MechanismCatalog STANDARD = new MechanismCatalog(ALL);
 

@@ -3,6 +3,7 @@ package io.privmat.mechanism.catalog;
 import io.privmat.mechanism.NeighbouringRelation;
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -39,11 +40,30 @@ public interface MechanismDefinition {
     /** Its typed parameters (names, ranges, defaults). */
     List<Param> params();
 
-    /** The exact statistic it reads. */
-    Input input();
+    /**
+     * Parameters of a working request for {@code kind}: valid on every dataset shape and relation the
+     * mechanism accepts with at least one column. The served contract shows them as the request's
+     * example and the mechanism contract tests plan with them, so a mechanism with required
+     * parameters brings its own.
+     */
+    Map<String, Object> exampleParams(QueryKind kind);
 
-    /** Its declared sensitivity on these public facts (the contract tests check it empirically). */
-    Sensitivity sensitivity(PublicFacts facts);
+    /** The exact statistic it reads from a dataset of this shape (what its plans' releases read). */
+    Input input(DataShape shape);
+
+    /**
+     * Its declared sensitivity for this kind, these validated parameters and these public facts (the
+     * contract tests check it empirically).
+     */
+    Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts);
+
+    /**
+     * Neighbouring changes at which the declared {@link #sensitivity} is attained, for the relation
+     * (or the graph) of {@code facts}: rows of norm ≤ B (an added row under ADD_REMOVE, a replaced
+     * one under REPLACE_ONE), or an added edge. They are the proof that the declaration is not loose;
+     * the contract tests require the statistic to move by more than half the declared value on them.
+     */
+    List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts);
 
     /**
      * The pre-noise statistic whose movement {@link #sensitivity} bounds, computed exactly from the

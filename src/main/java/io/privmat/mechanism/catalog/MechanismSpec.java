@@ -36,6 +36,22 @@ public record MechanismSpec(int version, QueryKind kind, String mechanism, Budge
         f.put("rowNormBound", facts.rowNormBound());
         f.put("relation", facts.relation().name());
         f.put("accounting", facts.mode().name());
+        if (facts.domain() != null) {
+            Map<String, Object> domain = new TreeMap<>();
+            domain.put("names", facts.domain().names());
+            domain.put("sizes", facts.domain().sizes());
+            f.put("domain", domain);
+        }
+        if (facts.stream() != null) {
+            StreamLayout l = facts.stream();
+            Map<String, Object> stream = new TreeMap<>();
+            stream.put("blockRule", l.blockRule().name());
+            stream.put("blockRows", l.blockRows());
+            stream.put("windowBlocks", l.windowBlocks());
+            stream.put("horizonBlocks", l.horizonBlocks());
+            stream.put("graph", l.graph());
+            f.put("stream", stream);
+        }
         m.put("facts", f);
         return m;
     }
@@ -54,9 +70,18 @@ public record MechanismSpec(int version, QueryKind kind, String mechanism, Budge
         }
         Map<String, Object> f = (Map<String, Object>) doc.get("facts");
         Object rows = f.get("rows");
+        Map<String, Object> d = (Map<String, Object>) f.get("domain");
+        HistogramDomain domain = d == null ? null : new HistogramDomain((java.util.List<String>) d.get("names"),
+                ((java.util.List<Number>) d.get("sizes")).stream().map(Number::intValue).toList());
+        Map<String, Object> st = (Map<String, Object>) f.get("stream");
+        StreamLayout stream = st == null ? null : new StreamLayout(
+                io.privmat.mechanism.window.BlockRule.valueOf((String) st.get("blockRule")),
+                ((Number) st.get("blockRows")).intValue(), ((Number) st.get("windowBlocks")).intValue(),
+                ((Number) st.get("horizonBlocks")).longValue(), (Boolean) st.get("graph"));
         PublicFacts facts = new PublicFacts(DataShape.valueOf((String) f.get("shape")), ((Number) f.get("cols")).intValue(),
                 rows == null ? null : ((Number) rows).longValue(), ((Number) f.get("rowNormBound")).doubleValue(),
-                NeighbouringRelation.valueOf((String) f.get("relation")), AccountingMode.valueOf((String) f.get("accounting")));
+                NeighbouringRelation.valueOf((String) f.get("relation")), AccountingMode.valueOf((String) f.get("accounting")),
+                domain, stream);
         Budget budget = new Budget(decimal(doc.get("epsilon")), decimal(doc.get("delta")), decimal(doc.get("rho")));
         Map<String, Object> params = new LinkedHashMap<>((Map<String, Object>) doc.getOrDefault("params", Map.of()));
         return new ParsedSpec(QueryKind.valueOf((String) doc.get("kind")), (String) doc.get("mechanism"), budget,

@@ -21,19 +21,35 @@ public final class NoisyPower extends Described {
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         double b = facts.rowNormBound();
-        return new Sensitivity("XᵀX·V (V orthonormal d × k)", "L2", Math.nextUp(b * b * Math.sqrt(maxK(facts))),
-                "‖ΔC·V‖_F ≤ ‖ΔC‖₂·‖V‖_F ≤ B²√k (declared here for the largest k the facts allow)");
+        return new Sensitivity("XᵀX·V (V orthonormal d × k)", "L2", Math.nextUp(b * b * Math.sqrt(params.integer("k"))),
+                "‖ΔC·V‖_F ≤ ‖ΔC‖₂·‖V‖_F ≤ B²√k; attained at k = 1 (at k ≥ 2 a rank-one or rank-two ΔC moves it by "
+                + "at most √2·B², so the declaration is conservative there)");
     }
 
-    private static int maxK(PublicFacts facts) {
-        return Math.min(facts.cols(), Limits.MAX_K);
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return Map.of("k", 1);
+    }
+
+    /** Rows inside span(V) (V = the first k unit vectors), so that ΔC·V keeps ΔC's norm. */
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return orthogonalRows(facts);
     }
 
     @Override
     public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
-        return LowRanks.gramTimesBasis(data, facts.cols(), maxK(facts));
+        return LowRanks.gramTimesBasis(data, facts.cols(), params.integer("k"));
+    }
+
+    /**
+     * The L Gaussian steps composed ({@link PrivacyMap#compose(int, PrivacyMap)}: ρ's add), calibrated
+     * together to the budget's (ε, δ) when it is one (Gaussian-DP composition: each step μ* / √L).
+     */
+    public static PrivacyMap privacy(NoisyPowerMechanism np, Budget budget) {
+        return PrivacyMap.compose(np.iterations(), PrivacyMap.of(np.stepLoss())).calibratedTo(budget);
     }
 
     @Override
@@ -50,7 +66,7 @@ public final class NoisyPower extends Described {
         noise.put("l2Sensitivity", b * b * Math.sqrt(k));
         noise.put("iterations", iterations);
         boolean streamed = d > Limits.MAX_GRAM_DIMENSION;
-        return new Plan(spec(kind, budget, params, facts), AnalyzeGauss.gaussianMap(np.privacyLoss(), budget), noise,
+        return new Plan(spec(kind, budget, params, facts), privacy(np, budget), noise,
                 streamed ? Input.ROW_STREAM : Input.GRAM, (data, random) -> LowRanks.factors(streamed
                         ? np.release(GramOperator.ofRows(data.rows(iterations), d), random)
                         : np.release(data.gram(false).gram(), random), kind));

@@ -13,19 +13,30 @@ import java.util.Map;
 public final class OrbitSampling extends Described {
 
     public OrbitSampling() {
-        super("ORBIT_SAMPLING", "Exponential-mechanism sampling of the top-k subspace (pure epsilon-DP).",
-                EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.PURE_EPSILON,
-                Budget.MAX_EPSILON, Input.GRAM, List.of(LowRanks.k(Limits.MAX_K),
+        super("ORBIT_SAMPLING", "Exponential-mechanism sampling of the top-k subspace (pure epsilon-DP). "
+                + Samplers.LIMIT, EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.PURE_EPSILON,
+                Budget.MAX_EPSILON, Input.GRAM, List.of(LowRanks.k(Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS)),
                         Param.oneOf("spectrum", List.of("PROJECTION", "PEELING"), "PROJECTION",
-                                "PROJECTION: one Grassmann draw; PEELING: k sequential Bingham draws")));
+                                "PROJECTION: one exact draw on the Grassmannian, k = 1 only; PEELING: k sequential "
+                                + "Bingham draws (any k)")));
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
-        return spectralGram(facts, "xxᵀ − yyᵀ has eigenvalues in [−B², B²], so the score "
-                + "tr(PᵀCP) of a rank-k projection moves by ≤ k·B² and each eigenvalue by ≤ B²");
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
+        return spectralGram(facts, "xxᵀ − yyᵀ has eigenvalues in [−B², B²], so the score tr(UᵀCU) of an "
+                + "orthonormal d × k U moves by at most B² (‖Uᵀx‖² ≤ ‖x‖²) and each eigenvalue by at most B²");
     }
 
+
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return Map.of("k", 1);
+    }
+
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return orthogonalRows(facts);
+    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
@@ -39,6 +50,8 @@ public final class OrbitSampling extends Described {
                 ? "discrete Laplace eigenvalues (epsilon/4) + exact matrix Bingham on Gr(k, d) (3 epsilon/4)"
                 : "discrete Laplace eigenvalues + sequential Bingham draws (epsilon/(k+1) each)");
         noise.put("spectrum", spectrum.name());
+        noise.put("samplerFailureBound", orbit.failureProbabilityBound());
+        noise.put("samplerPolicy", Samplers.POLICY);
         double upper = Covariances.upper(facts);
         return new Plan(spec(kind, budget, params, facts), PrivacyMap.of(orbit.privacyLoss()), noise, Input.GRAM,
                 (data, random) -> LowRanks.factors(orbit.release(data.gram(false).gram(), upper, random), kind));

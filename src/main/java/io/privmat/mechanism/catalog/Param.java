@@ -22,11 +22,18 @@ public record Param(String name, Type type, @Nullable Double min, @Nullable Doub
 
     /** The JSON types a parameter can have. */
     public enum Type {
-        INTEGER, NUMBER, BOOLEAN, ENUM
+        INTEGER, NUMBER, BOOLEAN, ENUM,
+        /** A non-empty list of distinct integers, each in [min, max]. */
+        INTEGER_LIST
     }
 
     public static Param integer(String name, int min, int max, @Nullable Integer defaultValue, String description) {
         return new Param(name, Type.INTEGER, (double) min, (double) max, false, defaultValue, List.of(), description);
+    }
+
+    /** A non-empty list of distinct integers in [min, max]. */
+    public static Param integers(String name, int min, int max, String description) {
+        return new Param(name, Type.INTEGER_LIST, (double) min, (double) max, false, null, List.of(), description);
     }
 
     public static Param number(String name, double min, double max, @Nullable Double defaultValue,
@@ -53,6 +60,7 @@ public record Param(String name, Type type, @Nullable Double min, @Nullable Doub
             case BOOLEAN -> "true | false";
             case ENUM -> String.join(" | ", values);
             case INTEGER -> "[" + (long) (double) min + ", " + (long) (double) max + "]";
+            case INTEGER_LIST -> "distinct integers in [" + (long) (double) min + ", " + (long) (double) max + "]";
             case NUMBER -> exclusiveBounds ? "(" + fmt(min) + ", " + fmt(max) + ")" : "[" + fmt(min) + ", " + fmt(max) + "]";
         };
     }
@@ -87,6 +95,22 @@ public record Param(String name, Type type, @Nullable Double min, @Nullable Doub
                     }
                 }
                 throw PlanningException.invalid(where, allowed(), where + " must be an integer in " + allowed());
+            }
+            case INTEGER_LIST -> {
+                if (raw instanceof List<?> list && !list.isEmpty() && list.size() <= max - min + 1) {
+                    java.util.Set<Integer> seen = new java.util.HashSet<>();
+                    List<Integer> out = new java.util.ArrayList<>(list.size());
+                    for (Object o : list) {
+                        if (!(o instanceof Number n) || !isIntegral(n) || n.longValue() < min || n.longValue() > max
+                                || !seen.add((int) n.longValue())) {
+                            throw PlanningException.invalid(where, allowed(), where + " must be a non-empty list of "
+                                    + allowed());
+                        }
+                        out.add((int) n.longValue());
+                    }
+                    return List.copyOf(out);
+                }
+                throw PlanningException.invalid(where, allowed(), where + " must be a non-empty list of " + allowed());
             }
             case NUMBER -> {
                 if (raw instanceof Number n) {

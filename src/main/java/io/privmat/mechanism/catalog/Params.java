@@ -61,6 +61,12 @@ public final class Params {
         return (Integer) values.get(name);
     }
 
+    /** An integer list parameter, or null when absent. */
+    public int @Nullable [] optionalIntegers(String name) {
+        Object v = values.get(name);
+        return v == null ? null : ((List<?>) v).stream().mapToInt(o -> ((Number) o).intValue()).toArray();
+    }
+
     public double number(String name) {
         return ((Number) require(name)).doubleValue();
     }

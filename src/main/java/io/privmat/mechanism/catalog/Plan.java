@@ -24,9 +24,11 @@ public final class Plan {
     private final Input input;
     private final Releaser releaser;
 
+    /** @throws IllegalArgumentException when a noise fact is not declared in {@link FactVocabulary#NOISE} */
     public Plan(MechanismSpec spec, PrivacyMap privacy, Map<String, Object> noise, Input input, Releaser releaser) {
         this.spec = spec;
         this.privacy = privacy;
+        FactVocabulary.NOISE.check(noise);
         this.noise = Collections.unmodifiableMap(new LinkedHashMap<>(noise));
         this.input = input;
         this.releaser = releaser;
@@ -50,7 +52,7 @@ public final class Plan {
         return privacy.charged(spec.facts().mode());
     }
 
-    /** Public facts about the noise: σ or scale, granularity, sensitivity. */
+    /** Public facts about the noise (σ or scale, granularity, sensitivity, …), as declared in {@link FactVocabulary#NOISE}. */
     public Map<String, Object> noise() {
         return noise;
     }

@@ -8,6 +8,7 @@ import io.privmat.privacy.PrivacyLoss;
 import io.privmat.privacy.PureDp;
 import io.privmat.privacy.Zcdp;
 import java.math.BigDecimal;
+import java.util.Collections;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -20,12 +21,35 @@ import org.jspecify.annotations.Nullable;
  * <p>What a dataset is charged follows from these two by one rule ({@link #charged}), so no planner
  * decides it: under BASIC the (ε, δ) view (when there is one), otherwise the loss as run (the filter
  * converts it to its tracks); under PURE only a pure ε-DP loss is chargeable.
+ *
+ * <p>A composite mechanism (several releases, or a release plus a failure event) builds its map from
+ * its parts with {@link #compose} — the one composition rule — and, when it was calibrated as a whole
+ * to a requested (ε, δ), states that with {@link #calibratedTo}. No mechanism adds losses by hand.
+ * The facts behind the rule are in docs/accounting.md §2 (Composition).
  */
 public record PrivacyMap(PrivacyLoss asRun, @Nullable ApproxDp approxDp) {
 
     public static PrivacyMap of(PrivacyLoss asRun) {
         return new PrivacyMap(asRun, asRun instanceof ApproxDp a ? a : asRun instanceof PureDp p
                 ? new ApproxDp(p.epsilon(), BigDecimal.ZERO) : null);
+    }
+
+    /**
+     * A mechanism calibrated to {@code budget}: its exact loss as run and, when the budget is an
+     * (ε, δ) pair, that pair as its (ε, δ) view (a Gaussian calibrated analytically, Balle and Wang
+     * 2018; or a composite calibrated as a whole, see {@link #calibratedTo}).
+     */
+    public static PrivacyMap calibrated(PrivacyLoss asRun, Budget budget) {
+        return of(asRun).calibratedTo(budget);
+    }
+
+    /**
+     * An event of probability at most {@code delta}, decided from public parameters, outside which
+     * the rest of the analysis holds (e.g. a random projection's norm bound): δ-approximate 0-zCDP,
+     * and (0, δ) in the (ε, δ) view.
+     */
+    public static PrivacyMap failure(BigDecimal delta) {
+        return new PrivacyMap(new ApproxZcdp(BigDecimal.ZERO, delta), new ApproxDp(BigDecimal.ZERO, delta));
     }
 
     /** The loss the ledger charges under {@code mode}. */
@@ -43,9 +67,43 @@ public record PrivacyMap(PrivacyLoss asRun, @Nullable ApproxDp approxDp) {
     }
 
     /**
+     * The (ε, δ) view of a composite calibrated as a whole to {@code target}: L Gaussian steps whose σ
+     * was set so that their Gaussian-DP composition (μ = √(Σ μᵢ²), Dong, Roth and Su 2022) meets
+     * (ε, δ) exactly, or parts cut from the target by shares. The loss as run is unchanged. When the
+     * parts' own (ε, δ) views compose (basic composition) to more than the target, the target would
+     * undercharge and this refuses.
+     *
+     * @throws IllegalStateException when the parts' composed (ε, δ) view exceeds the target
+     */
+    public PrivacyMap calibratedTo(ApproxDp target) {
+        if (approxDp != null && (approxDp.epsilon().compareTo(target.epsilon()) > 0
+                || approxDp.delta().compareTo(target.delta()) > 0)) {
+            throw new IllegalStateException("the parts compose to " + approxDp + ", more than the calibration target "
+                    + target);
+        }
+        return new PrivacyMap(asRun, target);
+    }
+
+    /** {@link #calibratedTo(ApproxDp)} the budget's (ε, δ); unchanged when the budget is ρ. */
+    public PrivacyMap calibratedTo(Budget budget) {
+        return budget.isRho() ? this : calibratedTo(new ApproxDp(budget.epsilon(), budget.delta()));
+    }
+
+    /** {@code times} runs of the same part composed (e.g. L identical Gaussian iterations). */
+    public static PrivacyMap compose(int times, PrivacyMap part) {
+        if (times < 1) {
+            throw new IllegalArgumentException("times must be ≥ 1");
+        }
+        return compose(Collections.nCopies(times, part));
+    }
+
+    /**
      * Sequential composition of the parts of a composite mechanism (e.g. centred covariance = column
-     * sums + Gram): ρ's add (Gaussian and zCDP parts), (ε, δ) views add (basic composition), pure ε's
-     * add. Mixed pure and zCDP parts are not composed here (no composite needs it).
+     * sums + Gram; Hardt–Roth's two Gaussian steps plus the failure event of its random projection;
+     * the L iterations of the noisy power method): ρ's add (Gaussian, zCDP and approximate-zCDP
+     * parts, Bun and Steinke 2016), δ's of approximate-zCDP parts add, (ε, δ) views add (basic
+     * composition), pure ε's add. Mixed pure and zCDP parts are not composed here (no composite
+     * needs it). Exact decimal sums: the result does not depend on the order of the parts.
      */
     public static PrivacyMap compose(List<PrivacyMap> parts) {
         BigDecimal rho = BigDecimal.ZERO;

@@ -22,14 +22,33 @@ public final class PrivateOja extends Described {
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         double b = facts.rowNormBound();
         return new Sensitivity("XᵀX·v (unit v)", "L2", b * b, "‖ΔC·v‖ ≤ ‖ΔC‖₂ ≤ B² for a unit v");
     }
 
     @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return Map.of("k", 1);
+    }
+
+    /** Rows along v = e₁ (the statistic's public unit vector): ‖ΔC·e₁‖ = B². */
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return orthogonalRows(facts);
+    }
+
+    @Override
     public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
         return LowRanks.gramTimesBasis(data, facts.cols(), 1);
+    }
+
+    /**
+     * The L Gaussian steps composed ({@link PrivacyMap#compose(int, PrivacyMap)}: ρ's add), calibrated
+     * together to the budget's (ε, δ) when it is one (Gaussian-DP composition: each step μ* / √L).
+     */
+    public static PrivacyMap privacy(PrivateOjaMechanism oja, Budget budget) {
+        return PrivacyMap.compose(oja.iterations(), PrivacyMap.of(oja.stepLoss())).calibratedTo(budget);
     }
 
     @Override
@@ -48,7 +67,7 @@ public final class PrivateOja extends Described {
         noise.put("iterations", iterations);
         noise.put("stepSize", stepSize);
         boolean streamed = d > Limits.MAX_GRAM_DIMENSION;
-        return new Plan(spec(kind, budget, params, facts), AnalyzeGauss.gaussianMap(oja.privacyLoss(), budget), noise,
+        return new Plan(spec(kind, budget, params, facts), privacy(oja, budget), noise,
                 streamed ? Input.ROW_STREAM : Input.GRAM, (data, random) -> LowRanks.factors(streamed
                         ? oja.release(GramOperator.ofRows(data.rows(iterations), d), random)
                         : oja.release(data.gram(false).gram(), random), kind));

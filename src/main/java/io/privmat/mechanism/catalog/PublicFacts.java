@@ -9,19 +9,56 @@ import org.jspecify.annotations.Nullable;
  * only where it is public (REPLACE_ONE matrices; a graph's declared vertex count), so a mechanism
  * cannot make its noise or clamping depend on a private n.
  *
- * @param cols d for a matrix; the vertex count for a graph
- * @param publicRows n when it is public, else null
+ * @param cols d for a matrix; the vertex count for a graph; the number of cells of a histogram
+ * @param publicRows n (a histogram's record count) when it is public, else null
+ * @param domain a histogram's declared attributes, else null
+ * @param stream a stream's declared block structure, else null (a stream's row count is never a
+ *     fact: it grows, and under TIME blocks it is private)
  */
 public record PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, double rowNormBound,
-        NeighbouringRelation relation, AccountingMode mode) {
+        NeighbouringRelation relation, AccountingMode mode, @Nullable HistogramDomain domain,
+        @Nullable StreamLayout stream) {
 
     public PublicFacts {
         if (cols < 1) {
             throw new IllegalArgumentException("cols must be ≥ 1");
         }
-        if (relation == NeighbouringRelation.ADD_REMOVE && shape == DataShape.MATRIX && publicRows != null) {
+        if (relation == NeighbouringRelation.ADD_REMOVE && shape != DataShape.GRAPH && publicRows != null) {
             throw new IllegalArgumentException("under ADD_REMOVE the row count is private");
         }
+        if ((shape == DataShape.HISTOGRAM) != (domain != null)) {
+            throw new IllegalArgumentException("a histogram, and only a histogram, has a domain");
+        }
+        if (domain != null && domain.cells() != cols) {
+            throw new IllegalArgumentException("a histogram's cells are the product of its domain's sizes");
+        }
+        if ((shape == DataShape.STREAM) != (stream != null)) {
+            throw new IllegalArgumentException("a stream, and only a stream, has a block layout");
+        }
+        if (stream != null) {
+            if (publicRows != null) {
+                throw new IllegalArgumentException("a stream has no fixed row count");
+            }
+            stream.parameters(cols, rowNormBound, relation); // checks d, B and the layout together
+        }
+    }
+
+    /** Facts of a matrix, a graph or a histogram (no stream layout). */
+    public PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, double rowNormBound,
+            NeighbouringRelation relation, AccountingMode mode, @Nullable HistogramDomain domain) {
+        this(shape, cols, publicRows, rowNormBound, relation, mode, domain, null);
+    }
+
+    /** Facts of a stream: d (or the vertex count), B (√2 for edge streams), relation, mode and layout. */
+    public static PublicFacts stream(int cols, double rowNormBound, NeighbouringRelation relation, AccountingMode mode,
+            StreamLayout layout) {
+        return new PublicFacts(DataShape.STREAM, cols, null, rowNormBound, relation, mode, null, layout);
+    }
+
+    /** Facts of a matrix or a graph (no declared domain). */
+    public PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, double rowNormBound,
+            NeighbouringRelation relation, AccountingMode mode) {
+        this(shape, cols, publicRows, rowNormBound, relation, mode, null, null);
     }
 
     /** n, for mechanisms that need it public; refused (400) otherwise. */

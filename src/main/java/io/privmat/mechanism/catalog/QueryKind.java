@@ -13,5 +13,7 @@ public enum QueryKind {
     /** A private rank-k factorisation u·diag(s)·vᵀ of the rows. */
     LOW_RANK,
     /** The private top-k right singular vectors v and singular values s. */
-    TOP_SINGULAR_VECTORS
+    TOP_SINGULAR_VECTORS,
+    /** A private linear regression of one column on others, with an interval for every coefficient. */
+    REGRESSION
 }

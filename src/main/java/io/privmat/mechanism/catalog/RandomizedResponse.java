@@ -20,10 +20,20 @@ public final class RandomizedResponse extends Described {
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         return new Sensitivity("X", "L2", 2 * facts.rowNormBound(), "one replaced row: ‖x − y‖ ≤ 2B");
     }
 
+
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return Map.of("k", 1);
+    }
+
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return rowAgainstNegation(facts, axis(facts, 0));
+    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
@@ -48,8 +58,8 @@ public final class RandomizedResponse extends Described {
         RandomizedResponseMechanism rr = params.bool("shrink") ? base.withShrinkage() : base;
         Map<String, Object> noise = LowRanks.noise("discrete Gaussian on every entry, on a grid");
         noise.put("sigma", rr.sigma());
-        noise.put("l2Sensitivity", sensitivity(facts).value());
-        return new Plan(spec(kind, budget, params, facts), AnalyzeGauss.gaussianMap(rr.privacyLoss(), budget), noise,
+        noise.put("l2Sensitivity", sensitivity(kind, params, facts).value());
+        return new Plan(spec(kind, budget, params, facts), PrivacyMap.calibrated(rr.privacyLoss(), budget), noise,
                 Input.ROW_STREAM, (data, random) -> LowRanks.factors(rr.release(data.rows(2), random), kind));
     }
 }

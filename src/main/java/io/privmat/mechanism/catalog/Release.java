@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.analytics.RegressionResult;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.lowrank.Factorization;
 import java.util.Map;
@@ -20,6 +21,9 @@ public sealed interface Release {
 
     /** A rank-k factorisation; {@code leftFactor} when u is part of the answer. */
     record Factors(Factorization factorization, boolean leftFactor) implements Release {}
+
+    /** Regression coefficients with their intervals, and public facts about how they were released. */
+    record Regression(RegressionResult result, Map<String, Object> facts) implements Release {}
 
     /**
      * A sketch stored as a release: {@code graph} true for a graph cut sketch (float32, rows × vertices),

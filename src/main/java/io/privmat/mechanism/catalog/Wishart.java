@@ -26,11 +26,21 @@ public final class Wishart extends Described {
     }
 
     @Override
-    public Sensitivity sensitivity(PublicFacts facts) {
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         return spectralGram(facts, "one row changes XᵀX by xxᵀ (or xxᵀ − yyᵀ), of spectral "
                 + "norm ≤ B² under both relations (Sheffet's analysis)");
     }
 
+
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return rankOneFor(kind, QueryKind.PCA);
+    }
+
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        return orthogonalRows(facts);
+    }
 
     @Override
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
@@ -53,7 +63,7 @@ public final class Wishart extends Described {
         Limits.refuse(params, "nu", "params.nu applies to SKETCH");
         boolean pca = kind == QueryKind.PCA;
         int rank = Covariances.rank(kind, params, d, d);
-        noise.put("frobeniusSensitivity", sensitivity(facts).value());
+        noise.put("spectralSensitivity", sensitivity(kind, params, facts).value());
         noise.put("distribution", "Wishart_d(B²·I, k)");
         noise.put("degreesOfFreedom", w.degrees());
         noise.put("granularity", w.granularity());

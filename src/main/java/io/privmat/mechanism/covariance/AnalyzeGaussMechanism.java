@@ -13,10 +13,10 @@ import io.privmat.privacy.GaussianLoss;
  * <p><b>Privacy guarantee</b>: the d² Gaussian mechanism on vec(XᵀX) with Frobenius sensitivity
  * Δ_F (B² under ADD_REMOVE, √2·B² under REPLACE_ONE; {@link Sensitivities#gramFrobenius}), exact
  * discrete Gaussian noise on a power-of-two grid (sensitivity inflated by the rounding, Δ_F + g·d),
- * symmetrised as (G + Gᵀ)/2, which is post-processing (mechanisms.md §0.2 item 3). Loss:
+ * symmetrised as (G + Gᵀ)/2, which is post-processing (docs/mechanisms/covariance.md, "Why the symmetrised noise is valid"). Loss:
  * {@link #privacyLoss()} (ρ = Δ′²/2σ²; exactly μ-GDP).
  * <b>Post-processing</b> (free): PSD projection, eigenvalues clamped to [0, n·B²] when n is public.
- * <b>Citations</b>: DTTZ 2014; Balle–Wang 2018 for the analytic σ; mechanisms.md §4.
+ * <b>Citations</b>: DTTZ 2014; Balle–Wang 2018 for the analytic σ; docs/mechanisms/covariance.md.
  */
 public final class AnalyzeGaussMechanism {
 

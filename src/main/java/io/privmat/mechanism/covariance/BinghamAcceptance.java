@@ -3,17 +3,25 @@ package io.privmat.mechanism.covariance;
 /**
  * A lower bound on the acceptance probability of {@link BinghamSampler} that holds for every matrix
  * A, so that a proposal cap fixed from the public dimension q alone bounds the probability of a
- * sampler failure by a data-independent number (docs/mechanisms/covariance.md, "Sampler failure").
+ * sampler failure by a data-independent number (docs/mechanisms/covariance.md, "Sampler failure",
+ * where the proof is written out step by step).
  *
- * <p><b>Bound.</b> A proposal x ~ ACG(Ω), Ω = I + 2A/b in A's eigenbasis with a₁ = 0 (so ω₁ = 1),
- * is accepted with probability r(t) = exp(−b(t − 1)/2)·t^{q/2}/M(b), t = xᵀΩx, log M(b) =
- * −(q − b)/2 + (q/2)·ln(q/b). Writing x = Ω^{−1/2}g/‖Ω^{−1/2}g‖ with g ~ N(0, I):
- * t = ‖g‖²/Σⱼ gⱼ²/ωⱼ ∈ [1, ‖g‖²/g₁²], whatever A is. So for any T ≥ 1,
- * P[t ≤ T] ≥ P[g₁²/‖g‖² ≥ 1/T] = 1 − I_{1/T}(1/2, (q − 1)/2), and on t ∈ [1, T] the unimodal r(t)
- * is at least min(r(1), r(T)). Hence acceptance ≥ P[t ≤ T]·exp(min(0, −b(T − 1)/2 + (q/2)·ln T) −
- * log M(b)). The exponent is concave in b, so its minimum over the only possible b ∈ [1, q] is at
- * b = 1 or b = q. We take the best T on a fixed grid. The bound is crude (about 1e-4 at q = 10) but
- * holds for every input; it decays quickly with q, which is why large q are refused.
+ * <p><b>Theorem.</b> For every A ⪰ 0 (q × q, q ≥ 2) one proposal of the Kent–Ganeiber–Mardia sampler
+ * is accepted with probability at least
+ * <pre>  α(q) = K(q)/√(2πe),   K(q) = Γ(q/2)·(2e/q)^{q/2} ≥ √(4π/q),   so α(q) ≥ √(2/(e·q)),</pre>
+ * up to the factor λ^{q/2} ≥ 1 − 2⁻²³ that the floating-point envelope parameter costs
+ * ({@link BinghamSampler#solveB}). The bound is attained in the limit A = diag(0, L, …, L), L → ∞:
+ * it cannot be improved.
+ *
+ * <p><b>Proof sketch.</b> (1) With weights wⱼ = b/(b + 2aⱼ) ∈ (0, 1], m = Σwⱼ, λ = b/m, a proposal
+ * x = W^{1/2}g/‖W^{1/2}g‖ (g ~ N(0, I)) is accepted with probability r = K(q)·φ(λ·V) where
+ * θ = g/‖g‖ is uniform on the sphere, S = Σ wⱼθⱼ², V = m/(2S) and φ(h) = h^{q/2}e^{−h}/Γ(q/2): pure
+ * algebra on the KGM ratio. (2) λ ≤ 1 by the choice of b, and φ(λV) ≥ λ^{q/2}φ(V). (3) D(w) := E_θ[φ(V)]
+ * equals m·f(m), f the density of Σwⱼgⱼ², so it does not depend on zero weights. (4) Adding t to every
+ * weight maps S to S + t and m to m + qt, so V − q/2 = (m − qS)/(2(S + t)) keeps its sign and shrinks
+ * in size: φ(V), unimodal with mode q/2, does not decrease, for every θ. Subtracting the smallest
+ * weight from all weights therefore does not increase D and removes one weight; repeating leaves
+ * one weight (D = φ_{1/2}(1/2) = 1/√(2πe)) or k equal weights (D = φ_{k/2}(k/2), larger).
  */
 public final class BinghamAcceptance {
 
@@ -21,111 +29,72 @@ public final class BinghamAcceptance {
     public static final double FAILURE_BOUND = 0x1p-50;
     /** The most standard normals a capped sampler may draw (q per proposal). */
     static final double MAX_WORK = 0x1p28;
+    /**
+     * The largest q the numerical side of the proof covers: the envelope parameter b is computed so
+     * that λ^{q/2} ≥ 1 − 2⁻²³ for q up to 2^14 ({@link BinghamSampler#solveB}).
+     */
+    static final int MAX_SUPPORTED_DIMENSION = 1 << 14;
+    /** Covers λ^{q/2} ≥ 1 − 2⁻²³ and the rounding of log Γ (relative error far below 2⁻³⁰). */
+    private static final double SAFETY = 1 - 0x1p-20;
 
     private BinghamAcceptance() {}
 
-    /** A lower bound on the acceptance probability for dimension q, valid for every A. */
+    /**
+     * A lower bound on the acceptance probability for dimension q, valid for every A:
+     * (1 − 2⁻²⁰)·Γ(q/2)·(2e/q)^{q/2}/√(2πe) ≥ (1 − 2⁻²⁰)·√(2/(e·q)); 1 for q ≤ 1.
+     */
     public static double lowerBound(int q) {
         if (q <= 1) {
             return 1;
         }
-        double best = 0;
-        for (int i = 0; i <= 400; i++) {
-            double t = Math.exp(i * Math.log(64.0 * q) / 400);
-            double tail = 1 - regularizedBeta(1 / t, 0.5, (q - 1) / 2.0);
-            double worst = Math.min(logFactor(t, 1, q), logFactor(t, q, q));
-            best = Math.max(best, tail * Math.exp(worst));
-        }
-        // Round down generously: the bound is used to size a cap, never to claim privacy.
-        return best * (1 - 1e-6);
+        double a = q / 2.0;
+        double logK = logGamma(a) + a * (1 + Math.log(2) - Math.log(q));
+        return SAFETY * Math.exp(logK - 0.5 * Math.log(2 * Math.PI * Math.E));
+    }
+
+    /** The closed-form corollary √(2/(e·q)) of the bound (Stirling: Γ(z) ≥ √(2π/z)(z/e)^z), without the safety factor. */
+    public static double asymptoticBound(int q) {
+        return q <= 1 ? 1 : Math.sqrt(2 / (Math.E * q));
     }
 
     /**
      * The proposal cap for dimension q: the least N with (1 − α)^N ≤ e^{−Nα} ≤ {@link #FAILURE_BOUND},
-     * α = {@link #lowerBound}(q); 1 for q = 1. Returns −1 if that is more work than allowed.
+     * α = {@link #lowerBound}(q); 1 for q = 1. Returns −1 if q is above {@link #maxDimension()} (more
+     * work than allowed, or beyond the dimensions the proof covers).
      */
     public static long proposals(int q) {
         if (q <= 1) {
             return 1;
         }
-        if (q < CAPS.length) {
-            long cached = CAPS[q];
-            if (cached == 0) {
-                cached = computeProposals(q);
-                CAPS[q] = cached;
-            }
-            return cached;
+        if (q > MAX_SUPPORTED_DIMENSION) {
+            return -1;
         }
-        return computeProposals(q);
-    }
-
-    /** Deterministic, so concurrent first computations store the same value. */
-    private static final long[] CAPS = new long[256];
-
-    private static long computeProposals(int q) {
         double n = Math.ceil(Math.log(1 / FAILURE_BOUND) / lowerBound(q));
         return n * q > MAX_WORK ? -1 : (long) n;
     }
 
-    /** The largest q whose cap is within the allowed work. */
+    /**
+     * The largest q whose cap is within the allowed work and the proof's numerical range. The work
+     * N(q)·q grows like q^{3/2}; it stays below 2^28 normals up to q ≈ 35 000, so the limit is
+     * {@link #MAX_SUPPORTED_DIMENSION} (2^14) — far above the Gram limit of the mechanisms.
+     */
     public static int maxDimension() {
-        int q = 2;
-        while (proposals(q + 1) > 0) {
-            q++;
-        }
-        return q;
-    }
-
-    private static double logFactor(double t, double b, int q) {
-        double logM = -(q - b) / 2 + (q / 2.0) * Math.log(q / b);
-        return Math.min(0, -b * (t - 1) / 2 + (q / 2.0) * Math.log(t)) - logM;
-    }
-
-    /** I_x(a, b), the regularised incomplete beta function (continued fraction, Lentz). */
-    static double regularizedBeta(double x, double a, double b) {
-        if (x <= 0) {
-            return 0;
-        }
-        if (x >= 1) {
-            return 1;
-        }
-        double logFront = logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x);
-        if (x < (a + 1) / (a + b + 2)) {
-            return Math.exp(logFront) * continuedFraction(x, a, b) / a;
-        }
-        return 1 - Math.exp(logFront) * continuedFraction(1 - x, b, a) / b;
-    }
-
-    private static double continuedFraction(double x, double a, double b) {
-        double tiny = 1e-300;
-        double c = 1;
-        double d = 1 - (a + b) * x / (a + 1);
-        d = 1 / (Math.abs(d) < tiny ? tiny : d);
-        double h = d;
-        for (int m = 1; m <= 10_000; m++) {
-            int m2 = 2 * m;
-            double aa = m * (b - m) * x / ((a - 1 + m2) * (a + m2));
-            d = 1 + aa * d;
-            d = 1 / (Math.abs(d) < tiny ? tiny : d);
-            c = 1 + aa / c;
-            c = Math.abs(c) < tiny ? tiny : c;
-            h *= d * c;
-            aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1 + m2));
-            d = 1 + aa * d;
-            d = 1 / (Math.abs(d) < tiny ? tiny : d);
-            c = 1 + aa / c;
-            c = Math.abs(c) < tiny ? tiny : c;
-            double del = d * c;
-            h *= del;
-            if (Math.abs(del - 1) < 1e-15) {
-                return h;
+        int lo = 1;
+        int hi = MAX_SUPPORTED_DIMENSION;
+        // proposals(q)·q is increasing in q, so the admissible q form an interval [1, max].
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (proposals(mid) > 0) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
             }
         }
-        throw new ArithmeticException("incomplete beta did not converge");
+        return lo;
     }
 
-    /** ln Γ(x), x > 0 (Lanczos, g = 7). */
-    private static double logGamma(double x) {
+    /** ln Γ(x), x > 0 (Lanczos, g = 7; relative accuracy about 1e-15). */
+    static double logGamma(double x) {
         if (x < 0.5) {
             return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - logGamma(1 - x);
         }

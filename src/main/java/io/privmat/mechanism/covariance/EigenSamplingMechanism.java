@@ -23,7 +23,7 @@ import java.util.Arrays;
  * <b>Budget split</b>: equal, ε₀ = ε_i = ε/(k + 1) (as diffprivlib).
  * <b>Privacy guarantee</b>: pure ε-DP by basic composition. The exponent ε_i/4 is the paper's and is
  * conservative: uᵀCu has sensitivity 1, so it is (ε_i/2)-DP under REPLACE_ONE and (ε_i/4)-DP under
- * ADD_REMOVE (mechanisms.md §7.2); we charge ε_i anyway. The projection P depends only on earlier
+ * ADD_REMOVE (docs/mechanisms/covariance.md, "Eigenvector sampling"); we charge ε_i anyway. The projection P depends only on earlier
  * private outputs and cannot increase row norms, so adaptivity is fine.
  * <b>Numerics</b>: the sampler uses floating-point normals from the CSPRNG (idealised numerics).
  */

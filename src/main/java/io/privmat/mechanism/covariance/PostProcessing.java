@@ -6,7 +6,7 @@ import io.privmat.mechanism.linalg.SymmetricEigen;
 /**
  * Free post-processing of a private symmetric estimate: eigendecompose, clamp eigenvalues to
  * [0, upper] (upper = n·B² when n is public, else +∞), rebuild the PSD matrix and take the top-k
- * subspace (mechanisms.md §1.6). It only ever sees the private release.
+ * subspace (docs/mechanisms/covariance.md). It only ever sees the private release.
  */
 public final class PostProcessing {
 

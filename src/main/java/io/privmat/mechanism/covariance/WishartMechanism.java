@@ -15,7 +15,7 @@ import io.privmat.privacy.PrivacyFloors;
  *
  * <p><b>Privacy guarantee</b>: (ε, δ)-DP for ε ∈ (0, 2], δ ∈ (0, 1/e), under both ADD_REMOVE and
  * REPLACE_ONE; the privacy loss depends on k − d only and this k holds with a large margin
- * (mechanisms.md §6.1, checked by exact quadrature and Monte Carlo). Loss: {@link ApproxDp}.
+ * (docs/mechanisms/covariance.md, "Wishart": an evaluation of the exact privacy loss). Loss: {@link ApproxDp}.
  * <b>Sampling</b>: Bartlett decomposition, W = B²·L·Lᵀ with L lower triangular,
  * L_ii = √χ²_{k−i} and L_ij ~ N(0, 1) below the diagonal: O(d³) instead of O(k·d²).
  * <b>Numerics</b>: continuous noise from floating-point samplers fed by the CSPRNG; the output is

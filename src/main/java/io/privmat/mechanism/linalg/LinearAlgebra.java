@@ -78,6 +78,32 @@ public final class LinearAlgebra {
         return a;
     }
 
+    /**
+     * The inverse of a symmetric positive definite d×d matrix, not modified (LAPACK dpotrf then
+     * dpotri); the full symmetric inverse, row-major.
+     *
+     * @throws NumericalFailureException if the matrix is not positive definite
+     */
+    public static double[] inverseSpd(double[] spd, int d) {
+        double[] a = spd.clone();
+        intW info = new intW(0);
+        LAPACK_INSTANCE.dpotrf("U", d, a, d, info);
+        if (info.val != 0) {
+            throw new NumericalFailureException("matrix is not positive definite");
+        }
+        LAPACK_INSTANCE.dpotri("U", d, a, d, info);
+        if (info.val != 0) {
+            throw new NumericalFailureException("matrix inverse failed");
+        }
+        // Column-major upper triangle = row-major lower triangle; mirror it.
+        for (int i = 0; i < d; i++) {
+            for (int j = 0; j < i; j++) {
+                a[j * d + i] = a[i * d + j];
+            }
+        }
+        return a;
+    }
+
     /** C += Aᵀ·A for a row-major block A (rows × d); only the upper triangle of C (as stored) is kept current. */
     static void syrkRowMajor(double[] block, int offset, int rows, int d, double[] c) {
         // Row-major rows×d is column-major d×rows (= Aᵀ); dsyrk "N" computes (Aᵀ)(Aᵀ)ᵀ = AᵀA.

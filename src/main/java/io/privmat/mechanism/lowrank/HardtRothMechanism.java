@@ -5,24 +5,25 @@ import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.ApproxDp;
-import io.privmat.privacy.ApproxZcdp;
 import io.privmat.privacy.Decimals;
 import io.privmat.privacy.GaussianCalibration;
+import io.privmat.privacy.Zcdp;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * Hardt and Roth (STOC 2012), "Beating randomized response on incoherent matrices": a private range
- * finder, a public pruning threshold, and a projection step with per-column noise (seed 000 §4.1–4.2;
- * mechanisms.md §3.1 with the correction on the range finder's sensitivity).
+ * finder, a public pruning threshold, and a projection step with per-column noise (the paper's
+ * Sections 4.1–4.2, with the range finder's sensitivity redone for row-level neighbours:
+ * docs/mechanisms/low-rank.md, "Hardt–Roth").
  *
  * <p>In our orientation X is m × d (rows = records). With ℓ = k + p and a secret Gaussian Ω (d × ℓ)
  * that never leaves the job:
  * <ol>
  *   <li>Y = XΩ + N₁. A replaced row changes Y by e_i(vᵀΩ) with ‖v‖ ≤ 2B; for that fixed v, vᵀΩ is
  *       a Gaussian ℓ-vector, so ‖vᵀΩ‖ ≤ 2B(√ℓ + √(2 ln(1/δ₀))) except with probability δ₀ over Ω
- *       (Lemma 4.1 of the seed): the Gaussian mechanism with that Δ₁, and δ₀ added to δ.</li>
+ *       (as in the paper's Lemma 4.1): the Gaussian mechanism with that Δ₁, and δ₀ added to δ.</li>
  *   <li>Q = thin QR(Y); Q̃ = Q with entries above the public threshold τ = √(4μ₀ℓ·ln m/m) zeroed.</li>
  *   <li>B = Q̃ᵀX + N₂, noise scaled per row t by the column's largest entry s_t = ‖Q̃_{:,t}‖_∞
  *       (rows scaled by 1/s_t have Frobenius sensitivity ≤ √ℓ·2B), or by the largest row norm of Q̃
@@ -33,7 +34,9 @@ import java.util.Map;
  * </ol>
  * <b>Privacy</b>: δ₀ = δ/4 for Ω; the two Gaussian steps share (ε, 3δ/4) by Gaussian-DP composition
  * (μ₁ = μ₂ = μ* / √2 with μ* the analytic-Gaussian μ at (ε, 3δ/4)). Charged as (ε, δ) under BASIC and
- * as δ₀-approximate ρ-zCDP with ρ = μ*²/2 (inflated for the grid) under ZCDP. REPLACE_ONE only
+ * as δ₀-approximate ρ-zCDP with ρ = μ*²/2 (inflated for the grid) under ZCDP; the catalogue composes
+ * {@link #stepLoss()} twice with the failure event {@link #projectionFailureProbability()}
+ * ({@code io.privmat.mechanism.catalog.PrivacyMap#compose}). REPLACE_ONE only
  * (the output has one row per record). u is Q̃·U_B and need not be orthonormal (Q̃ is pruned).
  */
 public final class HardtRothMechanism {
@@ -87,14 +90,32 @@ public final class HardtRothMechanism {
         return new HardtRothMechanism(m, d, k, l - k, rowBound, coherence, approxDp.epsilon(), approxDp.delta(), true);
     }
 
-    /** The (ε, δ) this run satisfies (charged under BASIC). */
+    /** The (ε, δ) this run satisfies (charged under BASIC): the two steps' (ε, 3δ/4) plus Ω's δ/4. */
     public ApproxDp approxDp() {
         return approxDp;
     }
 
-    /** δ₀-approximate ρ-zCDP (charged under ZCDP): two Gaussian steps plus Ω's failure probability. */
-    public ApproxZcdp approxZcdp() {
-        return new ApproxZcdp(Decimals.exact(Math.nextUp(2 * rhoPerStep)), delta0Exact);
+    /**
+     * The (ε, δ) the two Gaussian steps were calibrated to together, by Gaussian-DP composition:
+     * (ε, 3δ/4).
+     */
+    public ApproxDp stepsCalibration() {
+        return new ApproxDp(approxDp.epsilon(), approxDp.delta().multiply(new BigDecimal("0.75")));
+    }
+
+    /**
+     * The loss of one of the two Gaussian steps: ρ = Δ′²/(2σ²) for unit sensitivity inflated by the
+     * grid. Rounded up by two ulps, not one: the two steps were charged nextUp(2ρ) before their
+     * composition moved into the catalogue, and nextUp(2ρ) = 2·nextUp(ρ) exactly, so stored plans
+     * rebuild to the same loss.
+     */
+    public Zcdp stepLoss() {
+        return new Zcdp(Decimals.exact(Math.nextUp(rhoPerStep)));
+    }
+
+    /** The probability δ/4 (exact) that Ω's norm bound fails, charged as δ on top of the two steps. */
+    public BigDecimal projectionFailureProbability() {
+        return delta0Exact;
     }
 
     public Factorization release(RowStream rows, NoiseSource random) {
@@ -191,17 +212,18 @@ public final class HardtRothMechanism {
         facts.put("prunedFraction", (double) pruned / q.length);
         facts.put("projectionNoise", perColumn ? "per column (√ℓ·s_t scaling)" : "single (max row norm of Q̃)");
         // Spectral norms of the two noise matrices (95%, Gordon + Gaussian concentration), the
-        // ingredients of seed 000's error bound (Cor. 4.5 and Thm 4.7).
+        // ingredients of Hardt and Roth's error bound (their Corollary 4.5 and Theorem 4.7).
         double t = Math.sqrt(2 * Math.log(4 / 0.05));
         facts.put("rangeFinderNoiseBound95", plan1.sigma() * (Math.sqrt(m) + Math.sqrt(l) + t));
         facts.put("projectionNoiseBound95", plan2.sigma() * maxScale * (Math.sqrt(l) + Math.sqrt(d) + t));
         if (pruned == 0 && l - k >= 2) {
-            // Range finder: Y = [X σ_Y·I]·[Ω; G] is HMT's range finder on [X σ_Y·I] (seed 000, Thm 4.2),
+            // Range finder: Y = [X σ_Y·I]·[Ω; G] is HMT's range finder on [X σ_Y·I] (Hardt–Roth Thm 4.2),
             // so E‖(I − QQᵀ)X‖_F ≤ √(1 + k/(p − 1))·(Σ_{j>k} σ_j(X)² + (m − k)σ_Y²)^{1/2}. Projection: Q is
-            // orthonormal when nothing is pruned, and B's truncation obeys the bound of mechanisms.md §2.
+            // orthonormal when nothing is pruned, and B's truncation obeys randomized response's bound
+            // (docs/mechanisms/low-rank.md, "Randomized response").
             facts.put("errorBound", String.format(java.util.Locale.ROOT, "E‖A − Âₖ‖_F ≤ %.4g·(‖A − A_k‖²_F + %d·"
                     + "rangeFinderSigma²)^½ + ‖A − A_k‖_F + 2√(2k)·(σₖ₊₁(A) + projectionNoiseBound95), the last term "
-                    + "with probability ≥ 0.95 (seed 000 Thm 4.2 and Thm 4.7 for Gaussian noise; before shrinkage)",
+                    + "with probability ≥ 0.95 (Hardt–Roth 2012, Thm 4.2 and Thm 4.7, for Gaussian noise; before shrinkage)",
                     Math.sqrt(1 + (double) k / (l - k - 1)), m - k));
         }
         return new Factorization(u, released, svd.v(), m, d, k, facts);

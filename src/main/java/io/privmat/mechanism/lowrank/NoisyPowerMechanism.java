@@ -6,12 +6,13 @@ import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.GaussianCalibration;
-import io.privmat.privacy.Zcdp;
+import io.privmat.privacy.GaussianLoss;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The private (noisy) power method (Hardt–Roth 2013, Hardt–Price 2014; mechanisms.md §3.2) on the
+ * The private (noisy) power method (Hardt–Roth 2013, Hardt–Price 2014; docs/mechanisms/low-rank.md,
+ * "Noisy power method") on the
  * Gram matrix C = XᵀX, for row-level privacy.
  *
  * <p>X₀ is a data-independent random orthonormal d × k start; each of L iterations releases
@@ -56,9 +57,16 @@ public final class NoisyPowerMechanism {
         return new NoisyPowerMechanism(d, k, iterations, GridNoise.gaussian(sens, sens * unitSigma, (long) d * k));
     }
 
-    /** L identical Gaussian steps: ρ = L·Δ′²/(2σ²). */
-    public Zcdp privacyLoss() {
-        return new Zcdp(plan.loss().rho().multiply(java.math.BigDecimal.valueOf(iterations)));
+    /**
+     * The loss of one step, a Gaussian mechanism with the grid-inflated sensitivity Δ′ and σ; the run
+     * is {@link #iterations()} of them (composed in the catalogue: ρ = L·Δ′²/(2σ²)).
+     */
+    public GaussianLoss stepLoss() {
+        return plan.loss();
+    }
+
+    public int iterations() {
+        return iterations;
     }
 
     public double sigma() {

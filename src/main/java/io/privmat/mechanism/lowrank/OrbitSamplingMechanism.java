@@ -19,7 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Pure ε-DP matrix approximation on the unitary orbit (Mangoubi and Vishnoi 2022; mechanisms.md §8),
+ * Pure ε-DP matrix approximation on the unitary orbit (Mangoubi and Vishnoi, "Private matrix
+ * approximation and geometry of unitary orbits", 2022; docs/mechanisms/low-rank.md, "Orbit sampling"),
  * on M = XᵀX with rows of norm ≤ B.
  *
  * <p><b>Algorithm 2 (unknown spectrum)</b>: ε₁ = ε/4 releases the eigenvalues with discrete Laplace
@@ -38,10 +39,12 @@ import java.util.Map;
  *       Algorithm 1 and MV's utility theorem does not apply ("MV-inspired").</li>
  * </ul>
  * <b>Sampler failure</b> is data-independent: PROJECTION is offered for k = 1 only (the matrix
- * Bingham sampler for k ≥ 2 has no acceptance bound that holds for every input, and failed on
- * concentrated spectra), and both spectra refuse d above {@link
- * io.privmat.mechanism.covariance.BinghamAcceptance#maxDimension()}; below it, the proposal cap
- * makes a failure at most 2^-50 likely on every input (docs/mechanisms/low-rank.md).
+ * Bingham sampler's acceptance for k ≥ 2 provably tends to 0 on concentrated spectra, see
+ * {@link GrassmannSampler}), and both spectra use the vector sampler, every proposal of which is
+ * accepted with probability at least {@link io.privmat.mechanism.covariance.BinghamAcceptance#lowerBound}(d)
+ * ≥ √(2/(e·d)) whatever the data; its proposal cap, fixed from d, makes a failure at most 2^-50 likely on
+ * every input. d above {@link io.privmat.mechanism.covariance.BinghamAcceptance#maxDimension()} (16384)
+ * is refused (docs/mechanisms/low-rank.md).
  */
 public final class OrbitSamplingMechanism {
 
@@ -71,8 +74,8 @@ public final class OrbitSamplingMechanism {
             throw new IllegalArgumentException("k must be in [1, d]");
         }
         if (spectrum == Spectrum.PROJECTION && k > 1) {
-            // The matrix Bingham sampler's acceptance decays like (vector rate)^k and has no
-            // data-independent bound: on concentrated spectra it failed, a data-dependent bit.
+            // The matrix Bingham sampler's acceptance for k ≥ 2 has infimum 0 over the data (A = diag(0, L, …),
+            // L → ∞; GrassmannSampler): no data-independent cap exists, so a failure would be a data-dependent bit.
             throw new PrivacyArgumentException("params.k", "1 for spectrum PROJECTION", "spectrum PROJECTION "
                     + "samples exactly only k = 1 with a failure probability bounded independently of the data; "
                     + "use spectrum PEELING for k = " + k);
@@ -85,6 +88,14 @@ public final class OrbitSamplingMechanism {
         PrivacyFloors.epsilon("epsilon / " + (spectrum == Spectrum.PEELING ? k + 1 : 4),
                 Math.nextDown(eps / (spectrum == Spectrum.PEELING ? k + 1 : 4)));
         return new OrbitSamplingMechanism(d, k, rowBound, relation, epsilon, spectrum);
+    }
+
+    /**
+     * The data-independent bound on the probability that a release fails (a sampler reaches its
+     * proposal cap): one vector Bingham draw for PROJECTION (k = 1), k draws when PEELING.
+     */
+    public double failureProbabilityBound() {
+        return (spectrum == Spectrum.PEELING ? k : 1) * io.privmat.mechanism.covariance.BinghamAcceptance.FAILURE_BOUND;
     }
 
     public PureDp privacyLoss() {

@@ -6,13 +6,13 @@ import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.GaussianCalibration;
-import io.privmat.privacy.Zcdp;
+import io.privmat.privacy.GaussianLoss;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Private Oja: the private top singular vector (Jain, Thakkar, Thakurta, ICML 2018, Algorithm 2;
- * mechanisms.md §10.2). Each of Γ steps releases (XᵀX)v + σ‖v‖h and updates
+ * Private Oja: the private top singular vector (Jain, Thakkar, Thakurta, "Differentially private matrix
+ * completion revisited", ICML 2018, Algorithm 2; docs/mechanisms/low-rank.md, "Private Oja"). Each of Γ steps releases (XᵀX)v + σ‖v‖h and updates
  * v ← (v + η·release)/‖·‖. The noisy vector is sampled directly (N·v ~ N(0, σ²‖v‖²I)), never an
  * n × n noise matrix.
  *
@@ -53,8 +53,16 @@ public final class PrivateOjaMechanism {
         return new PrivateOjaMechanism(d, iterations, stepSize, GridNoise.gaussian(sens, sens * unitSigma, d));
     }
 
-    public Zcdp privacyLoss() {
-        return new Zcdp(plan.loss().rho().multiply(java.math.BigDecimal.valueOf(iterations)));
+    /**
+     * The loss of one step, a Gaussian mechanism with the grid-inflated sensitivity Δ′ and σ; the run
+     * is {@link #iterations()} of them (composed in the catalogue: ρ = L·Δ′²/(2σ²)).
+     */
+    public GaussianLoss stepLoss() {
+        return plan.loss();
+    }
+
+    public int iterations() {
+        return iterations;
     }
 
     public Factorization release(double[] gram, NoiseSource random) {

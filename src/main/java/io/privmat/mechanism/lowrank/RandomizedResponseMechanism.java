@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * Randomized response (input perturbation), the baseline every low-rank mechanism must beat
- * (Hardt–Roth 2012's "naive" algorithm; mechanisms.md §2).
+ * (Hardt–Roth 2012's "naive" algorithm; docs/mechanisms/low-rank.md, "Randomized response").
  *
  * <p><b>Privacy</b>: the Gaussian mechanism on all m·d entries, L2 sensitivity 2B (one row replaced
  * by another of norm ≤ B; REPLACE_ONE only, since the output has one row per record), exact

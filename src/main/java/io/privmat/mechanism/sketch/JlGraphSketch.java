@@ -8,7 +8,7 @@ import java.math.BigDecimal;
 
 /**
  * The Johnson–Lindenstrauss mechanism for graphs (Blocki, Blum, Datta, Sheffet, FOCS 2012; with
- * Sheffet's calibration; mechanisms.md §5.2), edge-level privacy.
+ * Sheffet's calibration; docs/mechanisms/sketches.md, "JL for graphs"), edge-level privacy.
  *
  * <p>Overlay the complete graph with weight w/n: L′ = (w/n)·L_{K_n} + (1 − w/n)·L_G, whose
  * non-trivial eigenvalues are all ≥ w. Release M = R·E′ (E′ the edge-vertex incidence matrix of the
@@ -124,7 +124,7 @@ public final class JlGraphSketch {
         double overlay = p.floor() / n * s * (n - s);
         double scale = 1 - p.floor() / n;
         double estimate = (norm2 / r - overlay) / scale;
-        // |Φ̂ − Φ| ≤ η·Φ + η·overlay/(1 − w/n) with probability ≥ 1 − ν (mechanisms.md §5.2).
+        // |Φ̂ − Φ| ≤ η·Φ + η·overlay/(1 − w/n) with probability ≥ 1 − ν (docs/mechanisms/sketches.md).
         return Interval.relative(estimate, p.eta(), overlay / scale);
     }
 

@@ -9,7 +9,7 @@ import java.math.BigDecimal;
 
 /**
  * The Johnson–Lindenstrauss mechanism for matrices (BBDS 2012 with Sheffet's calibration;
- * mechanisms.md §5.3): release M = R·[X; √W·I], identically distributed as G·Lᵀ where
+ * docs/mechanisms/sketches.md, "JL for matrices"): release M = R·[X; √W·I], identically distributed as G·Lᵀ where
  * L·Lᵀ = XᵀX + W·I (Cholesky) and G is r × d standard Gaussian — O(nd² + d³ + rd²), never the
  * (n + d)-row matrix. Directional variance ‖Xx‖² for unit x is estimated as ‖Mx‖²/r − W.
  *

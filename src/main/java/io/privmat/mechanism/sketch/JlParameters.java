@@ -3,12 +3,12 @@ package io.privmat.mechanism.sketch;
 import io.privmat.privacy.PrivacyFloors;
 
 /**
- * Public parameters of a JL sketch (mechanisms.md §5.1): r = ⌈8·ln(2/ν)/η²⌉ projections, so that
+ * Public parameters of a JL sketch (docs/mechanisms/sketches.md, "The privacy lemma"): r = ⌈8·ln(2/ν)/η²⌉ projections, so that
  * a fixed quadratic form is estimated within relative error η with probability ≥ 1 − ν (χ²
  * concentration P(|χ²_r/r − 1| ≥ η) ≤ 2e^{−rη²/8} for η ≤ 1); and Sheffet's floor on the smallest
  * eigenvalue of the (altered) Gram matrix, W = (4B²/ε)·(√(2r·ln(4/δ)) + 2·ln(4/δ)), which makes
  * releasing R·A (ε, δ)-DP for a rank-one change of squared norm ≤ B² (add/remove or replace; the
- * exact privacy curve shows ~10× margin, jl_check.py).
+ * exact privacy curve shows about a 10× margin; docs/mechanisms/sketches.md).
  *
  * @param r number of random projections
  * @param floor W, the public eigenvalue floor

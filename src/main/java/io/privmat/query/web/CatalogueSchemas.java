@@ -1,6 +1,7 @@
 package io.privmat.query.web;
 
 import io.privmat.mechanism.catalog.Budget;
+import io.privmat.mechanism.catalog.FactVocabulary;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.MechanismDefinition;
 import io.privmat.mechanism.catalog.Param;
@@ -31,7 +32,10 @@ import org.springframework.context.annotation.Configuration;
  * The typed query contract, written from the mechanism catalogue so that it cannot drift from what
  * the service validates: {@code QueryRequest} is a {@code oneOf} with {@code mechanism} as its
  * discriminator, one request schema and one parameter schema per mechanism (types, ranges, defaults,
- * a working example); {@code QueryResult} is a {@code oneOf} of the result kinds.
+ * a working example); {@code QueryResult} is a {@code oneOf} of the result kinds. The documents
+ * mechanisms attach to plans and results are typed from the same declarations: {@code NoiseFacts},
+ * {@code FactorizationFacts} and {@code ReleaseMeta} from {@link FactVocabulary}, {@code PlannedParams}
+ * (a stored plan's parameters) from the union of every mechanism's {@link Param}s.
  */
 @Configuration(proxyBeanMethods = false)
 class CatalogueSchemas {
@@ -48,6 +52,9 @@ class CatalogueSchemas {
                 String name = pascal(m.name());
                 schemas.put(name + "Params", paramsSchema(m));
                 schemas.put(name + "Query", querySchema(m, name));
+                if (m.shapes().equals(java.util.Set.of(io.privmat.mechanism.catalog.DataShape.STREAM))) {
+                    continue; // window mechanisms answer subscriptions (SubscriptionRequest), not one-shot queries
+                }
                 request.addOneOfItem(new Schema<>().$ref(REF + name + "Query"));
                 discriminator.mapping(m.name(), REF + name + "Query");
             }
@@ -57,6 +64,17 @@ class CatalogueSchemas {
                     + "The cost is computed from these public values before any data is read.");
             request.example(Json.mapper().valueToTree(example(MechanismCatalog.standard().all().get(0))));
             schemas.put("QueryRequest", request);
+            for (FactVocabulary v : List.of(FactVocabulary.NOISE, FactVocabulary.FACTORIZATION,
+                    FactVocabulary.RELEASE_META)) {
+                schemas.put(v.name(), factsSchema(v));
+            }
+            schemas.put("PlannedParams", plannedParams(MechanismCatalog.standard().all()));
+            // The free-form documents of the annotated views, typed by the schemas above.
+            refer(schemas, "Quote", "noise", FactVocabulary.NOISE.name(), "Public facts about the noise");
+            refer(schemas, "PlannedParameters", "params", "PlannedParams", "The mechanism's parameters, validated, "
+                    + "defaults filled in");
+            refer(schemas, "Release", "meta", FactVocabulary.RELEASE_META.name(), "Public facts behind the "
+                    + "release's error bounds");
             results(schemas);
             var result = openApi.getPaths().get("/v1/jobs/{id}/result");
             if (result != null && result.getGet() != null && result.getGet().getResponses() != null) {
@@ -74,6 +92,77 @@ class CatalogueSchemas {
             out.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
         }
         return out.toString();
+    }
+
+    /** Replaces a Map-typed property of an annotated view by a reference to the schema that types it. */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static void refer(Map<String, Schema> schemas, String schema, String property, String component,
+            String description) {
+        Schema owner = schemas.get(schema);
+        if (owner == null || owner.getProperties() == null || !owner.getProperties().containsKey(property)) {
+            throw new IllegalStateException(schema + "." + property + " is not in the contract");
+        }
+        owner.getProperties().put(property, new Schema<>().$ref(REF + component).description(description));
+    }
+
+    /** A document of declared public facts: each optional, typed, and nothing else. */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    static Schema factsSchema(FactVocabulary vocabulary) {
+        ObjectSchema s = new ObjectSchema();
+        s.description(vocabulary.description());
+        s.additionalProperties(false);
+        for (FactVocabulary.Field f : vocabulary.fields()) {
+            Schema fs = switch (f.type()) {
+                case NUMBER -> new NumberSchema();
+                case INTEGER -> new IntegerSchema().format("int64");
+                case STRING -> new StringSchema();
+                case BOOLEAN -> new BooleanSchema();
+            };
+            s.addProperty(f.name(), fs.description(f.description()));
+        }
+        return s;
+    }
+
+    /**
+     * The parameters of any stored plan: the union of every mechanism's parameters, each with its
+     * type (a name means the same type in every mechanism that declares it; checked here). Ranges and
+     * defaults are the mechanism's own ({@code <Mechanism>Params}); a stored plan holds validated values.
+     */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    static Schema plannedParams(List<MechanismDefinition> mechanisms) {
+        Map<String, Param> byName = new java.util.TreeMap<>();
+        Map<String, java.util.Set<String>> users = new java.util.TreeMap<>();
+        Map<String, java.util.Set<String>> values = new java.util.TreeMap<>();
+        for (MechanismDefinition m : mechanisms) {
+            for (Param p : m.params()) {
+                Param known = byName.putIfAbsent(p.name(), p);
+                if (known != null && known.type() != p.type()) {
+                    throw new IllegalStateException("parameter " + p.name() + " is " + known.type() + " in one "
+                            + "mechanism and " + p.type() + " in " + m.name());
+                }
+                users.computeIfAbsent(p.name(), n -> new java.util.TreeSet<>()).add(m.name());
+                values.computeIfAbsent(p.name(), n -> new java.util.TreeSet<>()).addAll(p.values());
+            }
+        }
+        ObjectSchema s = new ObjectSchema();
+        s.description("The mechanism's parameters, validated, defaults filled in (each mechanism's own schema, "
+                + "<Mechanism>Params, gives its ranges and defaults)");
+        s.additionalProperties(false);
+        byName.forEach((name, p) -> {
+            Schema ps = switch (p.type()) {
+                case INTEGER -> new IntegerSchema();
+                case NUMBER -> new NumberSchema();
+                case BOOLEAN -> new BooleanSchema();
+                case INTEGER_LIST -> new ArraySchema().items(new IntegerSchema());
+                case ENUM -> {
+                    StringSchema e = new StringSchema();
+                    values.get(name).forEach(e::addEnumItem);
+                    yield e;
+                }
+            };
+            s.addProperty(name, ps.description("used by " + String.join(", ", users.get(name))));
+        });
+        return s;
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
@@ -96,6 +185,9 @@ class CatalogueSchemas {
                     yield n;
                 }
                 case BOOLEAN -> new BooleanSchema();
+                case INTEGER_LIST -> new ArraySchema().items(new IntegerSchema()
+                        .minimum(BigDecimal.valueOf((long) (double) p.min()))
+                        .maximum(BigDecimal.valueOf((long) (double) p.max()))).minItems(1).uniqueItems(true);
                 case ENUM -> {
                     StringSchema e = new StringSchema();
                     p.values().forEach(e::addEnumItem);
@@ -166,8 +258,9 @@ class CatalogueSchemas {
                 e.put("delta", new BigDecimal("1e-8"));
             }
         }
-        if (kind == QueryKind.PCA || kind == QueryKind.LOW_RANK || kind == QueryKind.TOP_SINGULAR_VECTORS) {
-            e.put("params", Map.of("k", 1));
+        Map<String, Object> params = m.exampleParams(kind);
+        if (!params.isEmpty()) {
+            e.put("params", new java.util.TreeMap<>(params));
         }
         return e;
     }
@@ -194,13 +287,35 @@ class CatalogueSchemas {
         kinds.put("FactorsResult", head("LOW_RANK and TOP_SINGULAR_VECTORS: s, v (d × k) and, for LOW_RANK, u "
                 + "(m × k, inline when m·k ≤ 100000, always as .npy)")
                 .addProperty("k", new IntegerSchema()).addProperty("singularValues", vector).addProperty("v", matrix)
-                .addProperty("rows", new IntegerSchema()).addProperty("u", new Schema<>().description(
-                        "m × k rows, or a note to ask for application/x-npy"))
-                .addProperty("facts", new ObjectSchema().additionalProperties(true)));
+                .addProperty("rows", new IntegerSchema()).addProperty("u", new ArraySchema().items(new ArraySchema()
+                        .items(new NumberSchema())).description("LOW_RANK: the m × k rows, inline when m·k ≤ 100000"))
+                .addProperty("uInline", new BooleanSchema().description("LOW_RANK: whether u is inline; when false "
+                        + "(m·k > 100000) it is served only as application/x-npy"))
+                .addProperty("facts", new Schema<>().$ref(REF + FactVocabulary.FACTORIZATION.name())));
         kinds.put("SketchResult", head("SKETCH: the stored release that answers cuts or directional variances for free")
                 .addProperty("releaseId", new StringSchema().format("uuid")).addProperty("release", new StringSchema())
                 .addProperty("releaseKind", new StringSchema()._enum(List.of("GRAPH_SKETCH", "MATRIX_SKETCH")))
-                .addProperty("meta", new ObjectSchema().additionalProperties(true)));
+                .addProperty("meta", new Schema<>().$ref(REF + FactVocabulary.RELEASE_META.name())));
+        kinds.put("RegressionResult", head("REGRESSION: coefficients of the response on the predictors, each with "
+                + "its interval (lower/upper of the kind `intervals` names; null where no finite bound follows) and "
+                + "a first-order approximate interval; the estimand is the data's ridge solution at `ridge`")
+                .addProperty("response", new IntegerSchema()).addProperty("predictors", new ArraySchema()
+                        .items(new IntegerSchema())).addProperty("ridge", new NumberSchema())
+                .addProperty("ridgeRule", new StringSchema()).addProperty("estimand", new StringSchema())
+                .addProperty("level", new NumberSchema())
+                .addProperty("intervals", new StringSchema()._enum(List.of("SIMULTANEOUS_BOUND", "EXACT_T")))
+                .addProperty("coefficients", new ArraySchema().items(new Schema<>().$ref(REF + "RegressionCoefficient")))
+                .addProperty("released", new ObjectSchema().additionalProperties(false).description(
+                        "other released values of ADASSP: the private λ_min, its lower bound and η")
+                        .addProperty("minEigenvalue", new NumberSchema())
+                        .addProperty("minEigenvalueLowerBound", new NumberSchema())
+                        .addProperty("eta", new NumberSchema())));
+        kinds.put("SubscriptionResult", head("SUBSCRIPTION: a standing query on a stream, charged once; its window "
+                + "releases are listed under the subscription")
+                .addProperty("subscriptionId", new StringSchema().format("uuid"))
+                .addProperty("queryKind", new StringSchema()._enum(List.of("COVARIANCE", "PCA", "SKETCH")))
+                .addProperty("firstStreamBlock", new IntegerSchema().format("int64"))
+                .addProperty("subscription", new StringSchema()));
         ComposedSchema result = new ComposedSchema();
         Discriminator discriminator = new Discriminator().propertyName("kind");
         kinds.forEach((name, schema) -> {
@@ -209,7 +324,9 @@ class CatalogueSchemas {
         });
         discriminator.mapping("COLUMN_SUMS", REF + "ColumnSumsResult").mapping("COVARIANCE", REF + "CovarianceResult")
                 .mapping("PCA", REF + "PcaResult").mapping("LOW_RANK", REF + "FactorsResult")
-                .mapping("TOP_SINGULAR_VECTORS", REF + "FactorsResult").mapping("SKETCH", REF + "SketchResult");
+                .mapping("TOP_SINGULAR_VECTORS", REF + "FactorsResult").mapping("SKETCH", REF + "SketchResult")
+                .mapping("REGRESSION", REF + "RegressionResult")
+                .mapping("SUBSCRIPTION", REF + "SubscriptionResult");
         result.discriminator(discriminator).description("A query's result; its kind says which schema. The main array "
                 + "is also served as application/x-npy.");
         schemas.put("QueryResult", result);
@@ -225,10 +342,8 @@ class CatalogueSchemas {
         s.addProperty("mechanism", new StringSchema());
         s.addProperty("neighbouring", new StringSchema()._enum(List.of("ADD_REMOVE", "REPLACE_ONE")));
         s.addProperty("rowNormBound", new NumberSchema());
-        s.addProperty("loss", new ObjectSchema().additionalProperties(true).description(
-                "the loss as run (mechanism) and as charged (charged)"));
-        s.addProperty("noise", new ObjectSchema().additionalProperties(true).description(
-                "public facts about the noise: sigma or scale, granularity, sensitivity"));
+        s.addProperty("loss", new Schema<>().$ref(REF + "Loss"));
+        s.addProperty("noise", new Schema<>().$ref(REF + FactVocabulary.NOISE.name()));
         s.required(new ArrayList<>(List.of("jobId", "datasetId", "kind", "mechanism", "loss")));
         return s;
     }

@@ -1,6 +1,6 @@
 package io.privmat.query.web;
 
-import io.privmat.api.PrivmatException;
+import io.privmat.problem.PrivmatException;
 import io.privmat.job.JobView;
 import io.privmat.ledger.TrackView;
 import io.privmat.privacy.AccountingMode;
@@ -56,9 +56,10 @@ class QueryController {
             throw PrivmatException.invalidParameter("Idempotency-Key", "1–200 characters",
                     "Idempotency-Key must have 1–200 characters");
         }
-        QueryService.Submission s = queries.submit(datasetId, request, idempotencyKey, Caller.current());
+        Caller caller = Caller.current();
+        QueryService.Submission s = queries.submit(datasetId, request, idempotencyKey, caller);
         return ResponseEntity.status(HttpStatus.ACCEPTED).location(URI.create("/v1/jobs/" + s.job().id()))
-                .header("Idempotent-Replayed", Boolean.toString(s.replayed())).body(JobView.of(s.job()));
+                .header("Idempotent-Replayed", Boolean.toString(s.replayed())).body(JobView.of(s.job(), caller));
     }
 
     @PostMapping(path = "/quote", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -82,6 +83,5 @@ class QueryController {
             @Schema(description = "Remaining after this query (absent if not admissible)") @Nullable TrackView remainingAfter,
             @Schema(description = "Largest epsilon of one more pure-DP query after this one") @Nullable BigDecimal
                     largestPureEpsilonAfter,
-            @Schema(description = "Public facts about the noise: sigma or scale, granularity, sensitivity")
-            Map<String, Object> noise) {}
+            @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Map<String, Object> noise) {}
 }

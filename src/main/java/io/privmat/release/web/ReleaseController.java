@@ -2,15 +2,21 @@ package io.privmat.release.web;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.privmat.api.LossDocument;
+import io.privmat.mechanism.analytics.Bounds;
+import io.privmat.mechanism.analytics.LowRankApproximation;
+import io.privmat.mechanism.analytics.PrincipalComponents;
+import io.privmat.mechanism.analytics.RegressionResult;
 import io.privmat.api.ParametersDocument;
-import io.privmat.api.PrivmatException;
+import io.privmat.problem.PrivmatException;
 import io.privmat.release.Release;
 import io.privmat.release.ReleaseService;
 import io.privmat.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -38,14 +44,18 @@ class ReleaseController {
     /** A release's provenance. */
     @Schema(name = "Release")
     record ReleaseView(UUID id, UUID datasetId, UUID jobId,
-            @Schema(allowableValues = {"GRAPH_SKETCH", "MATRIX_SKETCH", "COVARIANCE"}) String kind, String mechanism,
+            @Schema(allowableValues = {"GRAPH_SKETCH", "MATRIX_SKETCH", "COVARIANCE", "WINDOW_COVARIANCE",
+                    "WINDOW_LAPLACIAN"}) String kind, String mechanism,
             @Schema(implementation = ParametersDocument.class) @JsonRawValue String parameters,
             @Schema(implementation = LossDocument.class) @JsonRawValue String loss,
-            @Schema(description = "Public facts behind the error bounds (r, W or w, eta, nu, sigma, degrees, …)")
-            Map<String, Object> meta, int rows, int cols, Instant createdAt) {
-        static ReleaseView of(Release r) {
+            @Schema(description = "Public facts behind the error bounds (typed as ReleaseMeta)")
+            Map<String, Object> meta, int rows, int cols,
+            @Schema(description = "When the job stored it; owner only (for an analyst it would time the job, whose "
+                    + "running time depends on the data)") @Nullable Instant createdAt) {
+        static ReleaseView of(Release r, Caller caller) {
+            boolean owner = caller.is(io.privmat.security.Role.OWNER);
             return new ReleaseView(r.id(), r.datasetId(), r.jobId(), r.kind().name(), r.mechanism(), r.parameters(),
-                    r.loss(), r.meta(), r.rows(), r.cols(), r.createdAt());
+                    r.loss(), r.meta(), r.rows(), r.cols(), owner ? r.createdAt() : null);
         }
     }
 
@@ -73,11 +83,12 @@ class ReleaseController {
     @GetMapping("/{id}")
     @Operation(operationId = "getRelease", summary = "Get a release's provenance")
     ReleaseView get(@PathVariable UUID id) {
-        return ReleaseView.of(releases.visible(id, Caller.current()));
+        Caller caller = Caller.current();
+        return ReleaseView.of(releases.visible(id, caller), caller);
     }
 
     @PostMapping(path = "/{id}/directional-variance", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(operationId = "directionalVariances", summary = "Directional variances ‖Xx‖² from a matrix sketch or covariance release (free)")
+    @Operation(operationId = "directionalVariances", summary = "Directional variances ‖Xx‖² from a matrix sketch, covariance or window release (free)")
     AnswersView directional(@PathVariable UUID id, @RequestBody DirectionalRequest request) {
         if (request.vectors() == null) {
             throw PrivmatException.invalidParameter("vectors", "a list of vectors", "vectors is required");
@@ -86,12 +97,223 @@ class ReleaseController {
     }
 
     @PostMapping(path = "/{id}/cuts", consumes = MediaType.APPLICATION_JSON_VALUE)
-    @Operation(operationId = "cutWeights", summary = "Cut weights of vertex sets from a graph sketch (free)")
+    @Operation(operationId = "cutWeights", summary = "Cut weights of vertex sets from a graph sketch or an edge stream's window release (free)")
     AnswersView cuts(@PathVariable UUID id, @RequestBody CutRequest request) {
         if (request.sets() == null) {
             throw PrivmatException.invalidParameter("sets", "a list of label lists", "sets is required");
         }
         return view(releases.cuts(id, Caller.current(), request.sets()));
+    }
+
+    // ---- free analytics on covariance-type releases ----
+
+    static final String LEVEL = "Coverage of the stated intervals, in [0.5, 0.999999] (default 0.95)";
+
+    /** Body of a regression request. */
+    @Schema(name = "RegressionRequest", example = "{\"response\": 2, \"predictors\": [0, 1], \"level\": 0.95}")
+    record RegressionRequest(
+            @Schema(description = "The response column y", requiredMode = Schema.RequiredMode.REQUIRED)
+            @Nullable Integer response,
+            @Schema(description = "Predictor columns, distinct, without the response (default: all other columns)")
+            @Nullable List<Integer> predictors,
+            @Schema(description = "Ridge λ ≥ 0 added to the debiased predictor block (default: the ridge the "
+                    + "release's noise implies; not settable for JL sketches)") @Nullable Double ridge,
+            @Schema(description = LEVEL) @Nullable Double level) {}
+
+    /** One coefficient. */
+    @Schema(name = "RegressionCoefficient")
+    record CoefficientView(@Schema(description = "The predictor column") int column, double estimate,
+            @Schema(description = "Lower end of the interval the result's `intervals` names; null when the release "
+                    + "implies no finite bound") @Nullable Double lower,
+            @Schema(description = "Upper end; null when unbounded") @Nullable Double upper,
+            @Schema(description = "First-order normal approximation (no guarantee; calibration in "
+                    + "docs/accuracy/analytics.md)") double approximateLower,
+            double approximateUpper, double approximateStandardError) {}
+
+    /** A regression answer. */
+    @Schema(name = "ReleaseRegression")
+    record RegressionView(int response, List<Integer> predictors,
+            @Schema(description = "The ridge λ used, relative to the data's own XᵀX") double ridge, String ridgeRule,
+            @Schema(description = "What the intervals cover") String estimand, double level,
+            @Schema(description = "SIMULTANEOUS_BOUND: all coefficients' [lower, upper] hold together with "
+                    + "probability ≥ level; EXACT_T: each interval has coverage exactly level",
+                    allowableValues = {"SIMULTANEOUS_BOUND", "EXACT_T"}) String intervals,
+            List<CoefficientView> coefficients) {
+
+        static RegressionView of(RegressionResult r) {
+            List<CoefficientView> cs = new ArrayList<>();
+            for (int j = 0; j < r.estimate().length; j++) {
+                cs.add(new CoefficientView(r.predictors()[j], r.estimate()[j], finite(r.lower()[j]),
+                        finite(r.upper()[j]), r.approximateLower()[j], r.approximateUpper()[j],
+                        r.approximateStandardError()[j]));
+            }
+            return new RegressionView(r.response(), java.util.Arrays.stream(r.predictors()).boxed().toList(), r.ridge(),
+                    r.ridgeRule(), r.estimand(), r.level(), r.intervals().name(), cs);
+        }
+    }
+
+    /** An estimate with its interval. */
+    @Schema(name = "EstimateWithBounds")
+    record BoundsView(double estimate, double lower,
+            @Schema(description = "null when the release implies no finite upper bound") @Nullable Double upper) {
+        static BoundsView of(Bounds b) {
+            return new BoundsView(b.estimate(), b.lower(), finite(b.upper()));
+        }
+    }
+
+    /** Body of a sparse PCA request. */
+    @Schema(name = "SparsePcaRequest", example = "{\"k\": 1, \"s\": 2}")
+    record SparsePcaRequest(@Schema(description = "Number of components, 1..min(d, 50) (default 1)") @Nullable Integer k,
+            @Schema(description = "Non-zeros per component, 1..d", requiredMode = Schema.RequiredMode.REQUIRED)
+            @Nullable Integer s,
+            @Schema(description = "Power iterations per component, 1..1000 (default 100)") @Nullable Integer iterations,
+            @Schema(description = LEVEL) @Nullable Double level) {}
+
+    /** Body of a non-negative PCA request. */
+    @Schema(name = "NonNegativePcaRequest", example = "{\"k\": 1}")
+    record NonNegativePcaRequest(@Schema(description = "Number of components, 1..min(d, 50) (default 1)") @Nullable Integer k,
+            @Schema(description = "Power iterations per component, 1..1000 (default 100)") @Nullable Integer iterations,
+            @Schema(description = LEVEL) @Nullable Double level) {}
+
+    /** Components found by a power method. */
+    @Schema(name = "Components")
+    record ComponentsView(int k,
+            @Schema(description = "d × k: one row per column of the data, one column per component (unit norm)")
+            List<double[]> components,
+            @Schema(description = "Per component, the columns where it is non-zero") List<int[]> supports,
+            @Schema(description = "Per component x, the variance ‖Xx‖² it explains in the data, with an interval "
+                    + "that holds for all components at once with probability ≥ level (clamped at 0)")
+            List<BoundsView> explainedVariance, double level) {
+
+        static ComponentsView of(PrincipalComponents.Result r) {
+            return new ComponentsView(r.k(), rows(r.components(), r.d(), r.k()), List.of(r.supports()),
+                    r.explainedVariance().stream().map(BoundsView::of).toList(), r.level());
+        }
+    }
+
+    /** Body of a rank-k approximation request. */
+    @Schema(name = "LowRankRequest", example = "{\"k\": 1, \"vectors\": [[1, 0, 0]]}")
+    record LowRankRequest(@Schema(description = "The rank, 1..min(d, 200)", requiredMode = Schema.RequiredMode.REQUIRED)
+            @Nullable Integer k,
+            @Schema(description = "Vectors (length d) to project onto the released top-k subspace; at most 1000")
+            @Nullable List<List<Double>> vectors,
+            @Schema(description = LEVEL) @Nullable Double level) {}
+
+    /** A vector's coordinates in the released basis. */
+    @Schema(name = "Projection")
+    record ProjectionView(@Schema(description = "Vᵀx in the released basis (k numbers)") double[] coordinates,
+            @Schema(description = "Bound on ‖V Vᵀx − P x‖ with P the exact top-k PCA projector of the data") double
+                    errorBound) {}
+
+    /** A rank-k approximation V·diag(eigenvalues)·Vᵀ of the data's XᵀX. */
+    @Schema(name = "LowRank")
+    record LowRankView(int k,
+            @Schema(description = "The top-k eigenvalues of XᵀX, with intervals (clamped at 0)") List<BoundsView> eigenvalues,
+            @Schema(description = "V, d × k (orthonormal columns)") List<double[]> components,
+            @Schema(description = "Bound on the spectral norm of the release's noise; null when unbounded")
+            @Nullable Double noiseSpectralBound,
+            @Schema(description = "Bound on ‖XᵀX − V·diag(eigenvalues)·Vᵀ‖₂; null when unbounded")
+            @Nullable Double approximationErrorBound,
+            @Schema(description = "Bound on the sine of the largest principal angle between V and the data's top-k "
+                    + "eigenvectors (1: no information)") double subspaceSinThetaBound,
+            List<ProjectionView> projections, double level) {
+
+        static LowRankView of(LowRankApproximation.Result r) {
+            return new LowRankView(r.k(), r.eigenvalues().stream().map(BoundsView::of).toList(),
+                    rows(r.components(), r.d(), r.k()), finite(r.noiseSpectralBound()),
+                    finite(r.approximationErrorBound()), r.subspaceSinThetaBound(),
+                    r.projections().stream().map(p -> new ProjectionView(p.coordinates(), p.errorBound())).toList(),
+                    r.level());
+        }
+    }
+
+    @PostMapping(path = "/{id}/regression", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ApiResponse(responseCode = "200", description = "The answer, computed from the release alone (nothing charged)")
+    @ApiResponse(responseCode = "400", description = "A parameter is missing or out of range for this release")
+    @ApiResponse(responseCode = "404", description = "No such release visible to the caller")
+    @ApiResponse(responseCode = "409", description = "The release holds no second-moment matrix (a graph sketch)")
+    @Operation(operationId = "releaseRegression", summary = "Linear regression of one column on others from a "
+            + "covariance-type release, with an interval per coefficient (free)")
+    RegressionView regression(@PathVariable UUID id, @RequestBody RegressionRequest request) {
+        if (request.response() == null) {
+            throw PrivmatException.invalidParameter("response", "a column index", "response is required");
+        }
+        int[] predictors = null;
+        if (request.predictors() != null) {
+            predictors = new int[request.predictors().size()];
+            for (int j = 0; j < predictors.length; j++) {
+                Integer c = request.predictors().get(j);
+                if (c == null) {
+                    throw PrivmatException.invalidParameter("predictors[" + j + "]", "a column index",
+                            "predictors[" + j + "] must be a column index");
+                }
+                predictors[j] = c;
+            }
+        }
+        return RegressionView.of(releases.regression(id, Caller.current(), request.response(), predictors,
+                request.ridge(), level(request.level())));
+    }
+
+    @PostMapping(path = "/{id}/sparse-pca", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ApiResponse(responseCode = "200", description = "The answer, computed from the release alone (nothing charged)")
+    @ApiResponse(responseCode = "400", description = "A parameter is missing or out of range for this release")
+    @ApiResponse(responseCode = "404", description = "No such release visible to the caller")
+    @ApiResponse(responseCode = "409", description = "The release holds no second-moment matrix (a graph sketch)")
+    @Operation(operationId = "releaseSparsePca", summary = "Sparse principal components (truncated power method) "
+            + "from a covariance-type release, with explained-variance intervals (free)")
+    ComponentsView sparsePca(@PathVariable UUID id, @RequestBody SparsePcaRequest request) {
+        if (request.s() == null) {
+            throw PrivmatException.invalidParameter("s", "[1, d]", "s is required");
+        }
+        return ComponentsView.of(releases.sparsePca(id, Caller.current(), orDefault(request.k(), 1), request.s(),
+                orDefault(request.iterations(), 100), level(request.level())));
+    }
+
+    @PostMapping(path = "/{id}/nonnegative-pca", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ApiResponse(responseCode = "200", description = "The answer, computed from the release alone (nothing charged)")
+    @ApiResponse(responseCode = "400", description = "A parameter is missing or out of range for this release")
+    @ApiResponse(responseCode = "404", description = "No such release visible to the caller")
+    @ApiResponse(responseCode = "409", description = "The release holds no second-moment matrix (a graph sketch)")
+    @Operation(operationId = "releaseNonNegativePca", summary = "Non-negative principal components (projected "
+            + "power iteration) from a covariance-type release, with explained-variance intervals (free)")
+    ComponentsView nonNegativePca(@PathVariable UUID id, @RequestBody NonNegativePcaRequest request) {
+        return ComponentsView.of(releases.nonNegativePca(id, Caller.current(), orDefault(request.k(), 1),
+                orDefault(request.iterations(), 100), level(request.level())));
+    }
+
+    @PostMapping(path = "/{id}/low-rank", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ApiResponse(responseCode = "200", description = "The answer, computed from the release alone (nothing charged)")
+    @ApiResponse(responseCode = "400", description = "A parameter is missing or out of range for this release")
+    @ApiResponse(responseCode = "404", description = "No such release visible to the caller")
+    @ApiResponse(responseCode = "409", description = "The release holds no second-moment matrix (a graph sketch)")
+    @Operation(operationId = "releaseLowRank", summary = "Rank-k approximation of XᵀX and PCA projections from a "
+            + "covariance-type release, with error bounds (free)")
+    LowRankView lowRank(@PathVariable UUID id, @RequestBody LowRankRequest request) {
+        if (request.k() == null) {
+            throw PrivmatException.invalidParameter("k", "[1, min(d, 200)]", "k is required");
+        }
+        return LowRankView.of(releases.lowRank(id, Caller.current(), request.k(),
+                request.vectors() == null ? List.of() : request.vectors(), level(request.level())));
+    }
+
+    private static int orDefault(@Nullable Integer v, int fallback) {
+        return v == null ? fallback : v;
+    }
+
+    private static double level(@Nullable Double level) {
+        return level == null ? 0.95 : level;
+    }
+
+    static @Nullable Double finite(double v) {
+        return Double.isFinite(v) ? v : null;
+    }
+
+    static List<double[]> rows(double[] m, int rows, int cols) {
+        List<double[]> out = new ArrayList<>(rows);
+        for (int i = 0; i < rows; i++) {
+            out.add(java.util.Arrays.copyOfRange(m, i * cols, (i + 1) * cols));
+        }
+        return out;
     }
 
     private static AnswersView view(ReleaseService.Answers answers) {

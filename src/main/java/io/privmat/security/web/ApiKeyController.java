@@ -1,6 +1,6 @@
 package io.privmat.security.web;
 
-import io.privmat.api.PrivmatException;
+import io.privmat.problem.PrivmatException;
 import io.privmat.security.ApiKey;
 import io.privmat.security.ApiKeyService;
 import io.privmat.security.Caller;

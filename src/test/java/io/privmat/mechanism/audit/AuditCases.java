@@ -11,6 +11,8 @@ import io.privmat.mechanism.covariance.WishartMechanism;
 import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.lowrank.OrbitSamplingMechanism;
 import io.privmat.mechanism.noise.NoiseSource;
+import io.privmat.mechanism.regression.AdaSspMechanism;
+import io.privmat.privacy.Conversions;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.mechanism.sketch.JlMatrixSketch;
@@ -71,6 +73,9 @@ final class AuditCases {
         }
         for (NeighbouringRelation rel : NeighbouringRelation.values()) {
             cases.add(orbitProjection(rel));
+        }
+        for (NeighbouringRelation rel : NeighbouringRelation.values()) {
+            cases.add(adaSsp(rel));
         }
         return cases;
     }
@@ -220,6 +225,33 @@ final class AuditCases {
         return new AuditCase("Orbit sampling PROJECTION (d=2, k=1)", rel.name(), 1, 0, "sensitivity / 9", 40_000,
                 r -> orbitStat(honest.release(pair[0], inf, r)), r -> orbitStat(honest.release(pair[1], inf, r)),
                 r -> orbitStat(mutant.release(pair[0], inf, r)), r -> orbitStat(mutant.release(pair[1], inf, r)));
+    }
+
+    /**
+     * AdaSSP, one predictor and a response (d = 2), ρ = 0.5 in all (three releases, ρ/3 each): the row
+     * (B, 0) against its absence (ADD_REMOVE) or against (0, B) (REPLACE_ONE); both move λ_min(XᵀX) and
+     * XᵀX by B² and Xᵀy by 0, the largest normalised movement for one predictor. Audited before the
+     * post-processing (which cannot increase the loss); statistic: the likelihood-ratio direction
+     * λ̂_min/σ₁² + X̂ᵀX/σ₂². Claimed δ: the composed loss's exact δ(ε = 1).
+     */
+    static AuditCase adaSsp(NeighbouringRelation rel) {
+        AdaSspMechanism honest = AdaSspMechanism.forRho(1, B, rel, 0.5, 0.05);
+        AdaSspMechanism mutant = AdaSspMechanism.forRho(1, B * R, rel, 0.5, 0.05);
+        double eps = 1;
+        double mu = Math.sqrt(honest.losses().stream().mapToDouble(l -> l.mu() * l.mu()).sum());
+        double delta = Conversions.gdpDelta(mu, eps);
+        double[] d = {B * B, 0, 0, 0};
+        double[] n = rel == NeighbouringRelation.ADD_REMOVE ? new double[] {0, 0, 0, 0} : new double[] {0, 0, 0, B * B};
+        return new AuditCase("AdaSSP (p=1, rho=0.5)", rel.name(), eps, delta, "sensitivities halved", 20_000,
+                r -> adaStat(honest, d, r), r -> adaStat(honest, n, r), r -> adaStat(mutant, d, r),
+                r -> adaStat(mutant, n, r));
+    }
+
+    private static double[] adaStat(AdaSspMechanism m, double[] gram, NoiseSource random) {
+        AdaSspMechanism.Statistics r = m.statistics(gram, 2, 1, new int[] {0}, random);
+        double s1 = m.minEigenvalueSigma();
+        double s2 = m.gramSigma();
+        return new double[] {r.minEigenvalue() / (s1 * s1) + r.gram()[0] / (s2 * s2)};
     }
 
     private static double[][] coveragePair(NeighbouringRelation rel) {

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * A black-box statistical test of (ε, δ)-DP on samples of a mechanism's output on two neighbouring
- * inputs D and D′ (docs/privacy-audit.md; the method is the one in the accounting notes' §5.3).
+ * inputs D and D′ (docs/privacy-audit.md; the method: docs/accounting.md §7).
  *
  * <p>Each output is a small vector of post-processed statistics (1 or 2 numbers). Both sample sets
  * are split in halves. On the first half the outputs are binned (pooled quantiles per coordinate)

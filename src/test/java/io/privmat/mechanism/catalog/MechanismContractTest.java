@@ -24,16 +24,22 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The contract every mechanism of the catalogue must meet (EJML's shared contract tests are the
  * model): registered mechanisms get these tests without writing them. For each mechanism, each kind
- * it answers and each relation it supports, on small matrices (d = 4, n = 8) or graphs:
+ * it answers and each relation it supports, on small matrices (d = 4, n = 8), graphs, or streams
+ * whose first block is such a matrix (the window mechanisms):
  * <ul>
- *   <li>the plan depends only on public facts: planning twice gives the same spec, loss and noise,
- *       and the stored spec rebuilds into exactly the same plan;</li>
- *   <li>empirical sensitivity: over random and adversarial neighbouring pairs the pre-noise
- *       statistic moves by at most the declared sensitivity, in the declared norm;</li>
+ *   <li>the plan depends only on public facts: two datasets with the same public facts and different
+ *       data (under ADD_REMOVE also a different, private, row count) give the same spec, loss and
+ *       noise, the stored spec rebuilds into exactly the same plan, and the releases do differ;</li>
+ *   <li>empirical sensitivity: over random and adversarial neighbouring pairs, and the mechanism's own
+ *       extremal changes ({@link MechanismDefinition#extremalChanges}), the pre-noise statistic moves
+ *       by at most the declared sensitivity, in the declared norm — and, on the extremal changes, by
+ *       more than half of it, so a mutant declaring half the sensitivity is caught;</li>
  *   <li>a seeded release is reproducible;</li>
  *   <li>the privacy map is monotone: a larger budget is charged at least as much on every track;</li>
  *   <li>the release has the shape its kind promises.</li>
  * </ul>
+ * Requests use the mechanism's own {@link MechanismDefinition#exampleParams}: a new mechanism needs no
+ * edit here.
  */
 class MechanismContractTest {
 
@@ -67,9 +73,19 @@ class MechanismContractTest {
         return out.stream();
     }
 
+    /**
+     * The block layout of the test streams: blocks of 8 rows (the test matrices form one block), a
+     * window of 4 blocks, a horizon of 100 blocks.
+     */
+    static final StreamLayout STREAM = new StreamLayout(io.privmat.mechanism.window.BlockRule.ROW_COUNT, N, 4, 100,
+            false);
+
     static PublicFacts facts(Case c, int vertices) {
         AccountingMode mode = c.mechanism().budgetForm() == Budget.Form.PURE_EPSILON ? AccountingMode.PURE
                 : AccountingMode.ZCDP;
+        if (c.shape() == DataShape.STREAM) {
+            return PublicFacts.stream(D, B, c.relation(), mode, STREAM);
+        }
         if (c.shape() == DataShape.GRAPH) {
             return new PublicFacts(DataShape.GRAPH, vertices, (long) vertices, 1.0, c.relation(), mode);
         }
@@ -88,9 +104,7 @@ class MechanismContractTest {
     }
 
     static Map<String, Object> params(Case c) {
-        boolean needsK = c.kind() == QueryKind.PCA || c.kind() == QueryKind.LOW_RANK
-                || c.kind() == QueryKind.TOP_SINGULAR_VECTORS;
-        return needsK ? Map.of("k", 1) : Map.of();
+        return c.mechanism().exampleParams(c.kind());
     }
 
     /** Plans the case, on the smallest test graph the mechanism accepts. */
@@ -98,8 +112,7 @@ class MechanismContractTest {
         PlanningException last = null;
         for (int n : c.shape() == DataShape.GRAPH ? GRAPH_SIZES : new int[] {0}) {
             try {
-                return MechanismCatalog.standard().plan(c.kind().name(), c.mechanism().name(),
-                        budget(c.mechanism(), c.shape(), scale), params(c), facts(c, n));
+                return plan(c, scale, facts(c, n));
             } catch (PlanningException e) {
                 if (e.reason() != PlanningException.Reason.GRAPH_TOO_SMALL) {
                     throw e;
@@ -110,53 +123,157 @@ class MechanismContractTest {
         throw last;
     }
 
+    static Plan plan(Case c, double scale, PublicFacts facts) {
+        return MechanismCatalog.standard().plan(c.kind().name(), c.mechanism().name(),
+                budget(c.mechanism(), c.shape(), scale), params(c), facts);
+    }
+
+    /** A dataset's public facts, derived as the service derives them: n only where it is public. */
+    static PublicFacts factsOf(Case c, DataAccess data, int cols) {
+        AccountingMode mode = facts(c, cols).mode();
+        if (c.shape() == DataShape.STREAM) {
+            return PublicFacts.stream(((InMemoryData) data).d(), B, c.relation(), mode, STREAM);
+        }
+        if (c.shape() == DataShape.GRAPH) {
+            return new PublicFacts(DataShape.GRAPH, cols, (long) cols, 1.0, c.relation(), mode);
+        }
+        InMemoryData m = (InMemoryData) data;
+        Long rows = c.relation() == NeighbouringRelation.REPLACE_ONE ? (long) m.matrixRows().length : null;
+        return new PublicFacts(DataShape.MATRIX, m.d(), rows, B, c.relation(), mode);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void planDependsOnlyOnPublicFacts(Case c) {
-        Plan a = plan(c, 1);
-        Plan b = plan(c, 1);
+        int cols = plan(c, 1).spec().facts().cols();
+        SplittableRandom random = new SplittableRandom(21);
+        // Two datasets with different data; under ADD_REMOVE also a different (private) row count.
+        DataAccess first = c.shape() == DataShape.GRAPH ? graphPair(cols, random, 1)[0] : randomMatrix(random, N);
+        DataAccess second = c.shape() == DataShape.GRAPH ? graphPair(cols, random, 2)[0]
+                : randomMatrix(random, c.relation() == NeighbouringRelation.ADD_REMOVE ? N + 5 : N);
+        PublicFacts facts = factsOf(c, first, cols);
+        assertThat(factsOf(c, second, cols)).as("same public facts").isEqualTo(facts);
+        Plan a = plan(c, 1, facts);
+        Plan b = plan(c, 1, factsOf(c, second, cols));
         assertThat(b.spec().toMap()).isEqualTo(a.spec().toMap());
         assertThat(b.chargedLoss()).isEqualTo(a.chargedLoss());
+        assertThat(b.mechanismLoss()).isEqualTo(a.mechanismLoss());
         assertThat(b.noise()).isEqualTo(a.noise());
         Plan rebuilt = MechanismCatalog.standard().rebuild(a.spec().toMap());
         assertThat(rebuilt.spec().toMap()).isEqualTo(a.spec().toMap());
         assertThat(rebuilt.chargedLoss()).isEqualTo(a.chargedLoss());
         assertThat(rebuilt.mechanismLoss()).isEqualTo(a.mechanismLoss());
-        // The facts carry n only where it is public.
-        assertThat(a.spec().facts().publicRows() == null)
-                .isEqualTo(c.shape() == DataShape.MATRIX && c.relation() == NeighbouringRelation.ADD_REMOVE);
+        assertThat(rebuilt.noise()).isEqualTo(a.noise());
+        // The facts carry n only where it is public (a stream's row count is never a fact).
+        assertThat(a.spec().facts().publicRows() == null).as(c.toString())
+                .isEqualTo(c.shape() == DataShape.MATRIX && c.relation() == NeighbouringRelation.ADD_REMOVE
+                        || c.shape() == DataShape.STREAM);
+        // The data does reach the release (so the equalities above are not vacuous).
+        assertThat(values(a.release(first, seeded(5)))).as("%s: releases on different data", c)
+                .isNotEqualTo(values(b.release(second, seeded(5))));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void statisticMovesAtMostTheDeclaredSensitivity(Case c) {
         Plan plan = plan(c, 1);
-        Sensitivity declared = c.mechanism().sensitivity(plan.spec().facts());
-        assertThat(worstMovement(c, plan)).as("%s: largest movement of %s in %s norm", c, declared.statistic(),
-                declared.norm()).isLessThanOrEqualTo(declared.value() * (1 + 1e-9)).isGreaterThan(0);
+        Sensitivity declared = declared(c, plan);
+        assertThat(Math.max(worstMovement(c, plan), extremalMovement(c, plan)))
+                .as("%s: largest movement of %s in %s norm", c, declared.statistic(), declared.norm())
+                .isLessThanOrEqualTo(declared.value() * (1 + 1e-9)).isGreaterThan(0);
     }
 
     /**
-     * The check has teeth: where the adversarial pairs reach the bound, a mutant declaring half the
-     * sensitivity would fail it (the worst movement found exceeds half the declared value).
+     * The check has teeth: on the mechanism's extremal changes the statistic moves by more than half
+     * the declared sensitivity, so a mutant declaring half of it would fail the check above.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void halvedSensitivityWouldBeCaught(Case c) {
-        org.junit.jupiter.api.Assumptions.assumeTrue(java.util.Set.of("GAUSSIAN", "ANALYZE_GAUSS",
-                "RANDOMIZED_RESPONSE", "HARDT_ROTH", "PRIVATE_OJA").contains(c.mechanism().name())
-                || c.shape() == DataShape.GRAPH, "bound not tight on these pairs");
         Plan plan = plan(c, 1);
-        double halved = c.mechanism().sensitivity(plan.spec().facts()).value() / 2;
-        assertThat(worstMovement(c, plan)).as("%s: a mutant declaring %s would be caught", c, halved)
+        double halved = declared(c, plan).value() / 2;
+        assertThat(extremalMovement(c, plan)).as("%s: a mutant declaring %s would be caught", c, halved)
                 .isGreaterThan(halved);
+    }
+
+    static Sensitivity declared(Case c, Plan plan) {
+        return c.mechanism().sensitivity(c.kind(), plan.spec().params(), plan.spec().facts());
+    }
+
+    /**
+     * The largest movement over the mechanism's declared extremal changes, each applied to 5 random
+     * base datasets (and checked to be a valid neighbouring change of the case's relation).
+     */
+    static double extremalMovement(Case c, Plan plan) {
+        PublicFacts facts = plan.spec().facts();
+        Params params = plan.spec().params();
+        List<NeighbouringChange> changes = c.mechanism().extremalChanges(c.kind(), params, facts);
+        assertThat(changes).as("%s declares its extremal changes", c).isNotEmpty();
+        String norm = declared(c, plan).norm();
+        SplittableRandom random = new SplittableRandom(15);
+        double worst = 0;
+        for (NeighbouringChange change : changes) {
+            for (int base = 0; base < 5; base++) {
+                DataAccess[] pair = apply(change, c, facts, random);
+                double[] x = c.mechanism().statistic(c.kind(), params, facts, pair[0]);
+                double[] y = c.mechanism().statistic(c.kind(), params, facts, pair[1]);
+                worst = Math.max(worst, distance(norm, x, y));
+            }
+        }
+        return worst;
+    }
+
+    /** A random base dataset and its neighbour by {@code change}, after checking the change is valid. */
+    static DataAccess[] apply(NeighbouringChange change, Case c, PublicFacts facts, SplittableRandom random) {
+        if (change instanceof NeighbouringChange.AddedEdge e) {
+            assertThat(c.shape()).isEqualTo(DataShape.GRAPH);
+            assertThat(e.u()).isNotEqualTo(e.v()).isBetween(0, facts.cols() - 1);
+            assertThat(e.v()).isBetween(0, facts.cols() - 1);
+            assertThat(e.weight()).isGreaterThan(0).isLessThanOrEqualTo(1);
+            DataAccess base = graphPair(facts.cols(), random, 1)[0];
+            List<double[]> more = new ArrayList<>(((InMemoryData) base).edgeList());
+            more.add(new double[] {e.u(), e.v(), e.weight()});
+            return new DataAccess[] {base, InMemoryData.graph(more)};
+        }
+        assertThat(c.shape()).isIn(DataShape.MATRIX, DataShape.STREAM);
+        double[][] x = ((InMemoryData) randomMatrix(random, N)).matrixRows();
+        if (change instanceof NeighbouringChange.AddedRow a) {
+            assertThat(c.relation()).isEqualTo(NeighbouringRelation.ADD_REMOVE);
+            assertRow(a.row(), facts);
+            double[][] withRow = java.util.Arrays.copyOf(x, N + 1);
+            withRow[N] = a.row();
+            return new DataAccess[] {InMemoryData.matrix(x), InMemoryData.matrix(withRow)};
+        }
+        NeighbouringChange.ReplacedRow r = (NeighbouringChange.ReplacedRow) change;
+        assertThat(c.relation()).isEqualTo(NeighbouringRelation.REPLACE_ONE);
+        assertRow(r.before(), facts);
+        assertRow(r.after(), facts);
+        int i = random.nextInt(N);
+        double[][] y = x.clone();
+        x[i] = r.before();
+        y[i] = r.after();
+        return new DataAccess[] {InMemoryData.matrix(x), InMemoryData.matrix(y)};
+    }
+
+    static void assertRow(double[] row, PublicFacts facts) {
+        assertThat(row).hasSize(facts.cols());
+        assertThat(Math.sqrt(java.util.Arrays.stream(row).map(v -> v * v).sum()))
+                .isLessThanOrEqualTo(facts.rowNormBound() * (1 + 1e-12));
+    }
+
+    static DataAccess randomMatrix(SplittableRandom random, int rows) {
+        double[][] x = new double[rows][];
+        for (int i = 0; i < rows; i++) {
+            x[i] = randomRow(random, random.nextDouble() * B);
+        }
+        return InMemoryData.matrix(x);
     }
 
     /** The largest movement of the mechanism's statistic over 60 neighbouring pairs (fixed seed). */
     static double worstMovement(Case c, Plan plan) {
         PublicFacts facts = plan.spec().facts();
         Params params = plan.spec().params();
-        String norm = c.mechanism().sensitivity(facts).norm();
+        String norm = declared(c, plan).norm();
         SplittableRandom random = new SplittableRandom(14);
         double worst = 0;
         for (int trial = 0; trial < 60; trial++) {
@@ -196,12 +313,107 @@ class MechanismContractTest {
                     assertThat(fz.u()).hasSize(N * fz.k());
                 }
             }
+            case REGRESSION -> {
+                Release.Regression g = (Release.Regression) first;
+                assertThat(g.result().estimate()).hasSize(d - 1);
+                assertThat(g.result().lower()).hasSize(d - 1);
+            }
             case SKETCH -> {
                 Release.Sketch s = (Release.Sketch) first;
                 assertThat(s.values()).hasSize(s.rows() * s.cols());
                 assertThat(s.graph()).isEqualTo(c.shape() == DataShape.GRAPH);
             }
         }
+    }
+
+    /**
+     * What a release carries besides the private values is declared: factorisation facts and release
+     * metadata use only names and types of {@link FactVocabulary} (the served contract's schemas), for
+     * the example parameters and for each variant that sets a boolean parameter or picks another enum
+     * value (the noise facts are checked when the plan is made).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void releaseFactsAreDeclared(Case c) {
+        Plan example = plan(c, 1);
+        PublicFacts facts = example.spec().facts();
+        DataAccess data = c.shape() == DataShape.GRAPH ? graphPair(facts.cols(), new SplittableRandom(4), 1)[0]
+                : matrixPair(c.relation(), new SplittableRandom(4), 1)[0];
+        List<Map<String, Object>> variants = new ArrayList<>(List.of(params(c)));
+        for (Param p : c.mechanism().params()) {
+            if (p.type() == Param.Type.BOOLEAN) {
+                variants.add(with(params(c), p.name(), true));
+            }
+            for (String value : p.values()) {
+                variants.add(with(params(c), p.name(), value));
+            }
+        }
+        int checked = 0;
+        for (Map<String, Object> variant : variants) {
+            Plan plan;
+            try {
+                plan = MechanismCatalog.standard().plan(c.kind().name(), c.mechanism().name(),
+                        budget(c.mechanism(), c.shape(), 1), variant, facts);
+            } catch (PlanningException e) {
+                continue; // a variant this case does not admit (e.g. center under ADD_REMOVE)
+            }
+            Release r = plan.release(data, seeded(9));
+            if (r instanceof Release.Factors f) {
+                FactVocabulary.FACTORIZATION.check(f.factorization().facts());
+            } else if (r instanceof Release.Sketch sk) {
+                FactVocabulary.RELEASE_META.check(sk.meta());
+            } else if (r instanceof Release.Covariance cov) {
+                FactVocabulary.RELEASE_META.check(cov.storableMeta());
+            }
+            checked++;
+        }
+        assertThat(checked).as("%s: the example parameters plan", c).isPositive();
+    }
+
+    /** The input a plan reads is the one its mechanism declares for the dataset's shape. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void planReadsTheDeclaredInput(Case c) {
+        Input declared = c.mechanism().input(c.shape());
+        Input read = plan(c, 1).input();
+        if (declared == Input.GRAM_OR_ROW_STREAM) {
+            assertThat(read).isIn(Input.GRAM, Input.ROW_STREAM);
+        } else {
+            assertThat(read).isEqualTo(declared);
+        }
+    }
+
+    /**
+     * The noise is calibrated to no less than the declared sensitivity: a Gaussian loss as run carries
+     * its (grid-inflated) sensitivity, and a noise fact naming the declared norm's sensitivity must be
+     * at least the declared value.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void noiseIsCalibratedToAtLeastTheDeclaredSensitivity(Case c) {
+        Plan plan = plan(c, 1);
+        Sensitivity declared = declared(c, plan);
+        if (plan.mechanismLoss() instanceof io.privmat.privacy.GaussianLoss g) {
+            assertThat(g.l2Sensitivity()).as("%s: Gaussian loss sensitivity", c)
+                    .isGreaterThanOrEqualTo(declared.value() * (1 - 1e-12));
+        }
+        String key = switch (declared.norm()) {
+            case "L1" -> "l1Sensitivity";
+            case "L2" -> "l2Sensitivity";
+            case "Frobenius" -> "frobeniusSensitivity";
+            default -> "spectralSensitivity";
+        };
+        Object stated = plan.noise().get(key);
+        if (stated != null) {
+            assertThat(((Number) stated).doubleValue()).as("%s: noise fact %s", c, key)
+                    .isGreaterThanOrEqualTo(declared.value() * (1 - 1e-12));
+        }
+    }
+
+    static Map<String, Object> with(Map<String, Object> params, String name, Object value) {
+        Map<String, Object> out = new java.util.LinkedHashMap<>(params);
+        out.put(name, value);
+        return out;
     }
 
     @ParameterizedTest(name = "{0}")
@@ -333,6 +545,9 @@ class MechanismContractTest {
         if (r instanceof Release.Factors f) {
             Factorization fz = f.factorization();
             return concat(fz.s(), fz.v(), fz.u() == null ? new double[0] : fz.u());
+        }
+        if (r instanceof Release.Regression g) {
+            return concat(g.result().estimate(), g.result().lower(), g.result().upper());
         }
         return ((Release.Sketch) r).values();
     }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The exact Bingham sampler against the target density (numerical integration / importance
  * sampling), and a negative control: the "divided ratio" variant of diffprivlib and OpenDP fails
- * the same test (mechanisms.md §7.3, bingham_check.py).
+ * the same test (docs/mechanisms/covariance.md, "Eigenvector sampling").
  */
 class BinghamSamplerTest {
 

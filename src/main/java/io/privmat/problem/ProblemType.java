@@ -1,4 +1,4 @@
-package io.privmat.api;
+package io.privmat.problem;
 
 /**
  * The problem catalogue: every error the API returns has one of these stable types
@@ -19,6 +19,7 @@ public enum ProblemType {
     METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed", 405),
     NOT_ACCEPTABLE("not-acceptable", "Not acceptable", 406),
     JOB_NOT_FOUND("job-not-found", "Job not found", 404),
+    WORKLOAD_NOT_FOUND("workload-not-found", "Workload not found", 404),
     DATA_ALREADY_UPLOADED("data-already-uploaded", "Data already uploaded", 409),
     DATASET_NOT_READY("dataset-not-ready", "Dataset has no data", 409),
     BUDGET_EXHAUSTED("budget-exhausted", "Privacy budget exhausted", 409),
@@ -27,10 +28,17 @@ public enum ProblemType {
     UPLOAD_IN_PROGRESS("upload-in-progress", "Upload in progress", 409),
     WRONG_DATASET_KIND("wrong-dataset-kind", "Wrong dataset kind", 409),
     SUBJECT_ROLE_CONFLICT("subject-role-conflict", "Subject already has another role", 409),
+    SUBSCRIPTION_NOT_FOUND("subscription-not-found", "Subscription not found", 404),
+    SUBSCRIPTION_NOT_ACTIVE("subscription-not-active", "Subscription not active", 409),
+    STREAM_HORIZON_REACHED("stream-horizon-reached", "Stream horizon reached", 409),
+    EVENT_TIME_OUT_OF_ORDER("event-time-out-of-order", "Event time out of order", 409),
     PAYLOAD_TOO_LARGE("payload-too-large", "Payload too large", 413),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type", 415),
+    REQUEST_TIMEOUT("request-timeout", "Request body too slow", 408),
     RATE_LIMITED("rate-limited", "Too many requests", 429),
-    INTERNAL_ERROR("internal-error", "Internal error", 500);
+    INTERNAL_ERROR("internal-error", "Internal error", 500),
+    SERVICE_UNAVAILABLE("service-unavailable", "Service unavailable", 503),
+    TOO_MANY_UPLOADS("too-many-uploads", "Too many concurrent uploads", 503);
 
     /** Base of every problem type URI. */
     public static final String BASE_URI = "https://privmat.io/problems/";

@@ -1,4 +1,4 @@
-package io.privmat.api;
+package io.privmat.problem;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;

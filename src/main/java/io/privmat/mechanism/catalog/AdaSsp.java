@@ -1,0 +1,165 @@
+package io.privmat.mechanism.catalog;
+
+import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.analytics.LinearRegression;
+import io.privmat.mechanism.linalg.LinearAlgebra;
+import io.privmat.mechanism.regression.AdaSspMechanism;
+import io.privmat.privacy.ApproxDp;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * ADASSP (Wang, UAI 2018): regression of one column on others by three Gaussian releases — λ_min of
+ * the predictors' Gram, the Gram, and the predictor–response cross moment — composed by
+ * {@link PrivacyMap#compose}, then an adaptive ridge. The row bound B of the dataset bounds
+ * ‖(x, y)‖. docs/mechanisms/analytics.md.
+ */
+public final class AdaSsp extends Described {
+
+    public AdaSsp() {
+        super("ADASSP", "Linear regression by adaptive sufficient-statistics perturbation (three Gaussian releases), "
+                + "with an interval for every coefficient.", EnumSet.of(QueryKind.REGRESSION), MATRIX, BOTH,
+                Budget.Form.GAUSSIAN, Budget.MAX_EPSILON, Input.GRAM, List.of(
+                        Param.integer("response", 0, Limits.MAX_GRAM_DIMENSION - 1, null,
+                                "the response column y (default: the last column)"),
+                        Param.integers("predictors", 0, Limits.MAX_GRAM_DIMENSION - 1,
+                                "the predictor columns, distinct, without the response (default: all other columns)"),
+                        Param.number("level", 0.5, 0.999999, 0.95, "coverage of the coefficient intervals"),
+                        Param.fraction("nu", AdaSspMechanism.DEFAULT_NU, "failure probability of AdaSSP's noise "
+                                + "bounds that set the ridge (Wang's ϱ)")));
+    }
+
+    /**
+     * The three released statistics, each divided by its own sensitivity, move by at most 1 each, so
+     * by √3 together in L2; the three Gaussians have σᵢ proportional to their sensitivities, so the
+     * composition is one Gaussian mechanism on this normalised vector.
+     */
+    @Override
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
+        return new Sensitivity("(XᵀX/Δ_F, Xᵀy/Δ_xy, λ_min(XᵀX)/B²)", "L2", Math.sqrt(3), "‖ΔXᵀX‖_F ≤ Δ_F = B² "
+                + "(√2·B² replacing a row); ‖ΔXᵀy‖ ≤ Δ_xy = B²/2 (B²): ‖x‖·|y| ≤ (‖x‖² + y²)/2; |Δλ_min| ≤ B² (Weyl)");
+    }
+
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return Map.of(); // the last column on all others
+    }
+
+    /**
+     * A row z with ‖x‖² = y² = B²/2 on the first predictor and the response: added, the Gram part moves
+     * by 1/2, the cross moment by 1 (ADD_REMOVE: ‖x‖·|y|/(B²/2)); replaced by (x, −y), the cross moment
+     * moves by 2‖x‖·|y|/B² = 1 (REPLACE_ONE) — more than half of √3 either way.
+     */
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        int d = facts.cols();
+        int response = response(params, d);
+        int[] predictors = predictors(params, d, response);
+        double half = facts.rowNormBound() / Math.sqrt(2) * (1 - 0x1p-40);
+        double[] z = new double[d];
+        z[predictors[0]] = half;
+        z[response] = half;
+        if (facts.relation() == io.privmat.mechanism.NeighbouringRelation.ADD_REMOVE) {
+            return List.of(new NeighbouringChange.AddedRow(z));
+        }
+        double[] flipped = z.clone();
+        flipped[response] = -half;
+        return List.of(new NeighbouringChange.ReplacedRow(z, flipped));
+    }
+
+    @Override
+    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
+        int d = facts.cols();
+        int response = response(params, d);
+        int[] predictors = predictors(params, d, response);
+        double[] gram = data.gram(false).gram();
+        int p = predictors.length;
+        double gramSens = Sensitivities.gramFrobenius(facts.rowNormBound(), facts.relation());
+        double crossSens = Sensitivities.crossMomentL2(facts.rowNormBound(), facts.relation());
+        double[] xx = new double[p * p];
+        double[] out = new double[p * p + p + 1];
+        for (int i = 0; i < p; i++) {
+            for (int j = 0; j < p; j++) {
+                xx[i * p + j] = gram[predictors[i] * d + predictors[j]];
+                out[i * p + j] = xx[i * p + j] / gramSens;
+            }
+            out[p * p + i] = gram[predictors[i] * d + response] / crossSens;
+        }
+        out[p * p + p] = LinearAlgebra.eigen(xx, p).values()[p - 1] / Sensitivities.minEigenvalue(facts.rowNormBound());
+        return out;
+    }
+
+    @Override
+    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        int d = facts.cols();
+        Limits.checkGramDimension(d, name());
+        if (d < 2) {
+            throw PlanningException.invalid("params.predictors", "a dataset with at least 2 columns",
+                    "regression needs at least 2 columns");
+        }
+        int response = response(params, d);
+        int[] predictors = predictors(params, d, response);
+        double nu = params.number("nu");
+        double level = params.number("level");
+        double bound = facts.rowNormBound();
+        AdaSspMechanism ada = budget.isRho()
+                ? AdaSspMechanism.forRho(predictors.length, bound, facts.relation(), budget.rhoDown(), nu)
+                : AdaSspMechanism.forApproxDp(predictors.length, bound, facts.relation(), budget.epsilonDown(),
+                        budget.deltaDown(), nu);
+        List<PrivacyMap> parts = new ArrayList<>();
+        ada.losses().forEach(loss -> parts.add(new PrivacyMap(loss, null)));
+        PrivacyMap composed = PrivacyMap.compose(parts);
+        // Calibrated by Gaussian-DP composition: the three together are exactly the requested (ε, δ).
+        PrivacyMap privacy = budget.isRho() ? composed
+                : new PrivacyMap(composed.asRun(), new ApproxDp(budget.epsilon(), budget.delta()));
+        Map<String, Object> noise = new LinkedHashMap<>();
+        noise.put("distribution", "discrete Gaussian on a grid: λ_min, symmetric (G + Gᵀ)/2 on XᵀX, and Xᵀy");
+        noise.put("minEigenvalueSigma", ada.minEigenvalueSigma());
+        noise.put("gramSigma", ada.gramSigma());
+        noise.put("crossSigma", ada.crossSigma());
+        noise.put("minEigenvalueSensitivity", Sensitivities.minEigenvalue(bound));
+        noise.put("frobeniusSensitivity", Sensitivities.gramFrobenius(bound, facts.relation()));
+        noise.put("crossSensitivity", Sensitivities.crossMomentL2(bound, facts.relation()));
+        noise.put("eta", ada.eta());
+        Long rows = facts.publicRows();
+        return new Plan(spec(kind, budget, params, facts), privacy, noise, Input.GRAM, (data, random) -> {
+            AdaSspMechanism.Released r = ada.release(data.gram(false).gram(), d, response, predictors, rows, level,
+                    random);
+            Map<String, Object> released = new LinkedHashMap<>();
+            released.put("minEigenvalue", r.minEigenvalue());
+            released.put("minEigenvalueLowerBound", r.minEigenvalueLowerBound());
+            released.put("eta", r.eta());
+            return new Release.Regression(r.regression(), released);
+        });
+    }
+
+    static int response(Params params, int d) {
+        Integer r = params.optionalInteger("response");
+        if (r == null) {
+            return d - 1;
+        }
+        if (r >= d) {
+            throw PlanningException.invalid("params.response", "[0, " + (d - 1) + "]",
+                    "params.response must be a column index in [0, " + (d - 1) + "]");
+        }
+        return r;
+    }
+
+    static int[] predictors(Params params, int d, int response) {
+        int[] given = params.optionalIntegers("predictors");
+        if (given == null) {
+            return LinearRegression.otherColumns(d, response);
+        }
+        for (int c : given) {
+            if (c >= d || c == response) {
+                throw PlanningException.invalid("params.predictors", "distinct columns in [0, " + (d - 1)
+                        + "] other than the response", "params.predictors must name columns in [0, " + (d - 1)
+                        + "] other than the response " + response);
+            }
+        }
+        return given;
+    }
+}

@@ -1,0 +1,270 @@
+package io.privmat.mechanism.catalog;
+
+import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.noise.NoiseSource;
+import io.privmat.mechanism.noise.NoiseSources;
+import io.privmat.mechanism.window.WindowAnswers;
+import io.privmat.mechanism.window.WindowMechanism;
+import io.privmat.mechanism.window.WindowMechanismKind;
+import io.privmat.mechanism.window.WindowParameters;
+import io.privmat.mechanism.window.WindowRelease;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A sliding-window continual-release mechanism as a catalogue value (docs/mechanisms/windows.md):
+ * it answers a standing query — COVARIANCE, PCA or SKETCH over the last w completed blocks of a
+ * STREAM — with one release per completed block for the whole life of the stream, under one budget
+ * charged once. The plan calibrates a {@link WindowMechanism} from public values only (d, B, the
+ * relation, the stream's {@link StreamLayout}, the budget and the structural options); its loss is
+ * the loss of the <em>whole stream</em>, any number of blocks (it does not depend on the horizon).
+ *
+ * <p><b>Sensitivity.</b> One row lies in one block and changes that block's Gram by at most
+ * Δ_F (Frobenius: B² under ADD_REMOVE, √2·B² under REPLACE_ONE; 2 or 2√2 for an edge event).
+ * The statistic the noise protects is everything the stream releases; one row enters 1 released
+ * matrix (BLOCKS), H of them (DYADIC_TREE: one node per level) or p of them scaled by the Toeplitz
+ * coefficients c₀…c_{p−1} (FACTORIZATION), so the declared L2 sensitivity of the whole release is
+ * Δ_F, Δ_F·√H or Δ_F·‖c‖₂ ({@link WindowMechanism#streamSensitivity()}). The contract tests read
+ * that statistic for a stream whose rows form block 0 (every later block empty): the H tree nodes
+ * containing block 0 each equal its Gram G, the factorisation releases c_k·G for k &lt; p.
+ *
+ * <p>How a plan is used: a service calls {@link #mechanism(MechanismSpec)} on the (stored, rebuilt)
+ * plan's spec to get the calibrated {@link WindowMechanism} that releases each block, and
+ * {@link #answer} and {@link #releaseMeta} to render each release. The plan's own
+ * {@link Plan#release} releases a stream of one block (its data) under a stream key drawn from the
+ * given noise source: the one-shot form the contract tests exercise.
+ */
+public abstract class WindowDefinition extends Described {
+
+    /** Most bytes of matrices one subscription's state may hold (its PostgreSQL rows and its cache). */
+    public static final long MAX_STATE_BYTES = 4L << 30;
+
+    private final WindowMechanismKind kind;
+
+    WindowDefinition(String name, WindowMechanismKind kind, String summary, List<Param> options) {
+        super(name, summary, EnumSet.of(QueryKind.COVARIANCE, QueryKind.PCA, QueryKind.SKETCH),
+                EnumSet.of(DataShape.STREAM), BOTH, Budget.Form.GAUSSIAN, Budget.MAX_EPSILON, Input.BLOCK_GRAMS,
+                params(options));
+        this.kind = kind;
+    }
+
+    private static List<Param> params(List<Param> options) {
+        List<Param> all = new ArrayList<>();
+        all.add(Param.integer("k", 1, Limits.MAX_GRAM_DIMENSION, null, "PCA: the number of components (1..d) "
+                + "of each window estimate"));
+        all.add(Param.fraction("nu", 0.05, "failure probability of each interval stated by the free answers "
+                + "(directional variances, cuts) on the window releases"));
+        all.addAll(options);
+        return all;
+    }
+
+    /** The core mechanism this value wraps. */
+    public WindowMechanismKind windowKind() {
+        return kind;
+    }
+
+    /** The structural options of these validated parameters. */
+    abstract WindowMechanism.Options options(Params params);
+
+    /** The window mechanism a plan of this definition runs: calibrated from its spec, public values only. */
+    public static WindowMechanism mechanism(MechanismSpec spec) {
+        MechanismDefinition found = MechanismCatalog.standard().find(spec.mechanism())
+                .orElseThrow(() -> new IllegalArgumentException("unknown mechanism " + spec.mechanism()));
+        if (!(found instanceof WindowDefinition w)) {
+            throw new IllegalArgumentException(spec.mechanism() + " is not a window mechanism");
+        }
+        return w.calibrate(spec.budget(), spec.params(), spec.facts());
+    }
+
+    WindowMechanism calibrate(Budget budget, Params params, PublicFacts facts) {
+        WindowParameters p = layout(facts).parameters(facts);
+        try {
+            return budget.isRho() ? WindowMechanism.forRho(kind, p, budget.rhoDown(), options(params))
+                    : WindowMechanism.forApproxDp(kind, p, budget.epsilonDown(), budget.deltaDown(), options(params));
+        } catch (io.privmat.privacy.PrivacyArgumentException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            String option = e.getMessage() != null && e.getMessage().startsWith("treeLevels") ? "params.treeLevels"
+                    : e.getMessage() != null && e.getMessage().startsWith("bands") ? "params.bands" : "budget";
+            throw PlanningException.invalid(option, option.equals("budget") ? "a budget the mechanism can calibrate to"
+                    : "[1, the largest the window allows]", e.getMessage());
+        }
+    }
+
+    private static StreamLayout layout(PublicFacts facts) {
+        if (facts.stream() == null) {
+            throw new PlanningException(PlanningException.Reason.WRONG_DATASET_KIND, "window mechanisms answer "
+                    + "standing queries on a STREAM dataset.", Map.of());
+        }
+        return facts.stream();
+    }
+
+    @Override
+    public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
+        WindowMechanism m = WindowMechanism.forRho(this.kind, layout(facts).parameters(facts), 1, options(params));
+        return new Sensitivity("the released matrices one row enters", "Frobenius", m.streamSensitivity(),
+                "one row lies in one block, whose Gram moves by at most Δ_F = " + m.parameters().blockSensitivity()
+                        + " (‖xxᵀ‖_F = ‖x‖² ≤ B²; √2·B² replacing x by y; 2 or 2√2 for an edge event); it enters "
+                        + m.releasesPerRow() + " released matrices" + scaling());
+    }
+
+    /** How the block's change is scaled in the releases it enters, for the derivation text. */
+    abstract String scaling();
+
+    @Override
+    public Map<String, Object> exampleParams(QueryKind kind) {
+        return rankOneFor(kind, QueryKind.PCA);
+    }
+
+    /**
+     * Matrix streams: orthogonal rows at the bound (as for Analyze Gauss); edge streams: a unit-weight
+     * edge event added, or replaced by an edge on other vertices — rows √w(e_u − e_v) of norm √2 = B.
+     */
+    @Override
+    public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+        if (!layout(facts).graph()) {
+            return orthogonalRows(facts);
+        }
+        int n = facts.cols();
+        double[] e01 = new double[n];
+        e01[0] = 1;
+        e01[1] = -1;
+        if (facts.relation() == NeighbouringRelation.ADD_REMOVE) {
+            return List.of(new NeighbouringChange.AddedRow(e01));
+        }
+        double[] other = new double[n];
+        if (n >= 4) {
+            other[2] = 1;
+            other[3] = -1;
+        } else if (n == 3) {
+            other[1] = 1;
+            other[2] = -1;
+        }
+        return List.of(new NeighbouringChange.ReplacedRow(e01, other));
+    }
+
+    /**
+     * Everything the stream releases before noise when the data's rows form block 0 (and every later
+     * block is empty): the released matrices that contain block 0, each as d×d, concatenated.
+     */
+    @Override
+    public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
+        double[] gram = data.gram(false).gram();
+        double[] weights = blockWeights(WindowMechanism.forRho(this.kind, layout(facts).parameters(facts), 1,
+                options(params)));
+        double[] out = new double[weights.length * gram.length];
+        for (int r = 0; r < weights.length; r++) {
+            for (int i = 0; i < gram.length; i++) {
+                out[r * gram.length + i] = weights[r] * gram[i];
+            }
+        }
+        return out;
+    }
+
+    /** The coefficients of block 0's Gram in the released matrices that contain it. */
+    abstract double[] blockWeights(WindowMechanism m);
+
+    @Override
+    public Plan plan(QueryKind queryKind, Budget budget, Params params, PublicFacts facts) {
+        WindowParameters p = layout(facts).parameters(facts);
+        int d = facts.cols();
+        Limits.checkGramDimension(d, name());
+        Integer k = params.optionalInteger("k");
+        if (queryKind == QueryKind.PCA && (k == null || k > d)) {
+            throw PlanningException.invalid("params.k", "[1, " + d + "]", "PCA needs params.k in [1, " + d + "]");
+        }
+        if (queryKind != QueryKind.PCA) {
+            Limits.refuse(params, "k", "params.k applies to PCA subscriptions only");
+        }
+        WindowMechanism m = calibrate(budget, params, facts);
+        if (m.maxStateBytes() > MAX_STATE_BYTES) {
+            throw new PlanningException(PlanningException.Reason.DATASET_TOO_LARGE, name() + " would hold up to "
+                    + m.maxStateBytes() + " bytes of state for d = " + d + " and w = " + p.windowBlocks()
+                    + " (at most " + MAX_STATE_BYTES + "); declare fewer, longer blocks or a smaller d.",
+                    Map.of("maxStateBytes", m.maxStateBytes(), "limit", MAX_STATE_BYTES));
+        }
+        double nu = params.number("nu");
+        Map<String, Object> noise = new LinkedHashMap<>();
+        noise.put("distribution", "symmetric discrete Gaussian (G + Gᵀ)/2 on a grid, fresh for each released "
+                + "matrix (keyed by a secret stream key)");
+        noise.put("sigma", m.sigma());
+        noise.put("granularity", m.granularity());
+        noise.put("blockSensitivity", p.blockSensitivity());
+        noise.put("frobeniusSensitivity", m.streamSensitivity());
+        noise.put("l2Sensitivity", m.privacyLoss().l2Sensitivity());
+        noise.put("releasesPerRow", m.releasesPerRow());
+        describe(noise, m);
+        noise.put("fullWindowNoiseVariance", m.noiseVariance(Math.min(p.windowBlocks(), p.horizonBlocks()) - 1));
+        noise.put("maxStateBytes", m.maxStateBytes());
+        noise.put("nu", nu);
+        PrivacyMap privacy = PrivacyMap.calibrated(m.privacyLoss(), budget);
+        String mechanismName = name();
+        return new Plan(spec(queryKind, budget, params, facts), privacy, noise, Input.BLOCK_GRAMS, (data, random) -> {
+            WindowRelease r = m.releaseFirstBlock(data.gram(false).gram(), streamKey(random)).release();
+            return answer(queryKind, k, nu, p, r, mechanismName);
+        });
+    }
+
+    /** Mechanism-specific noise facts (levels, bands). */
+    void describe(Map<String, Object> noise, WindowMechanism m) {}
+
+    /** 256 bits from the noise source, as a stream key (the one-shot release of a plan). */
+    private static byte[] streamKey(NoiseSource random) {
+        byte[] key = new byte[NoiseSources.STREAM_KEY_BYTES];
+        for (int i = 0; i < key.length; i += 8) {
+            long v = random.nextLong();
+            for (int b = 0; b < 8; b++) {
+                key[i + b] = (byte) (v >>> (8 * b));
+            }
+        }
+        return key;
+    }
+
+    /**
+     * A window release rendered for its query kind — free post-processing: COVARIANCE, the PSD
+     * projection (eigenvalues clamped to [0, rows·B²] when the window's row count is public, else
+     * [0, ∞)); PCA, its top-k eigenpairs; SKETCH, the estimate itself, which answers directional
+     * variances (and cuts for edge streams) with intervals. Every kind keeps the raw estimate as the
+     * storable release.
+     */
+    public static Release answer(QueryKind kind, @Nullable Integer k, double nu, WindowParameters p, WindowRelease r,
+            String mechanism) {
+        Map<String, Object> meta = releaseMeta(p, r, nu);
+        return switch (kind) {
+            case COVARIANCE -> new Release.Covariance(WindowAnswers.covariance(p, r, r.d(), true), false, false,
+                    r.window().clone(), meta);
+            case PCA -> {
+                if (k == null) {
+                    throw new IllegalArgumentException("PCA needs k");
+                }
+                CovarianceRelease top = WindowAnswers.covariance(p, r, k, false);
+                yield new Release.Covariance(top, true, false, r.window().clone(), meta);
+            }
+            case SKETCH -> new Release.Sketch(p.graph(), mechanism, r.d(), r.d(), r.window().clone(), meta);
+            default -> throw new IllegalArgumentException(kind + " is not a window query");
+        };
+    }
+
+    /** The public facts stored with a window release (the free answers' intervals need them). */
+    public static Map<String, Object> releaseMeta(WindowParameters p, WindowRelease r, double nu) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("block", r.block());
+        meta.put("firstBlock", r.firstBlock());
+        if (r.rows() >= 0) {
+            meta.put("windowRows", r.rows());
+        }
+        meta.put("noiseVariance", r.noiseVariance());
+        meta.put("roundingBound", r.roundingBound());
+        meta.put("nu", nu);
+        meta.put("b2", p.rowBound() * p.rowBound());
+        if (p.graph()) {
+            meta.put("vertices", p.d());
+        }
+        return meta;
+    }
+}

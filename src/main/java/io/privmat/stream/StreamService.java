@@ -1,0 +1,297 @@
+package io.privmat.stream;
+
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetCreated;
+import io.privmat.dataset.DatasetService;
+import io.privmat.dataset.ParsedEdges;
+import io.privmat.dataset.ParsedMatrix;
+import io.privmat.dataset.StreamSchema;
+import io.privmat.mechanism.window.BlockRule;
+import io.privmat.mechanism.window.InvalidStreamInputException;
+import io.privmat.mechanism.window.StreamBlocks;
+import io.privmat.mechanism.window.WindowParameters;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
+import io.privmat.security.Caller;
+import io.privmat.stream.jdbc.StreamRepository;
+import java.io.InputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Propagation;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Appends to streams and closes their time blocks (docs/adr/0008-streams.md).
+ *
+ * <p>An append is one transaction: it locks the stream's row (appends to one stream are
+ * serialised, on any replica), checks the batch whole, adds it to the open block, releases every
+ * block it completes through every active subscription ({@link BlockReleaser}), and writes the new
+ * open block and counters. Rows are never stored. A refused batch changes nothing.
+ *
+ * <p><b>Event times.</b> A batch may carry an event time (default: when the service receives it).
+ * It must not lie in the future of the service's clock (400), nor before the last accepted event
+ * time of the stream or in a time block that has already closed (409 event-time-out-of-order): a
+ * stream's event times never go back. Under TIME blocks the event time chooses the block: blocks
+ * before it that are still open are closed (and released) first; under ROW_COUNT it is only recorded.
+ */
+@Service
+public class StreamService {
+
+    private static final Logger log = LoggerFactory.getLogger(StreamService.class);
+
+    /** Most blocks one transaction closes (a stream far behind its schedule catches up over several). */
+    static final int MAX_BLOCKS_PER_TRANSACTION = 1000;
+
+    private final StreamRepository repository;
+    private final DatasetService datasets;
+    private final BlockReleaser releaser;
+    private final TransactionTemplate tx;
+    private final Clock clock;
+    private final StreamSettings settings;
+    private final Map<UUID, Map<String, Integer>> vertexIndexes = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<UUID, Map<String, Integer>> eldest) {
+            return size() > 8;
+        }
+    };
+
+    public StreamService(StreamRepository repository, DatasetService datasets, BlockReleaser releaser,
+            TransactionTemplate tx, Clock clock, StreamSettings settings) {
+        this.repository = repository;
+        this.datasets = datasets;
+        this.releaser = releaser;
+        this.tx = tx;
+        this.clock = clock;
+        this.settings = settings;
+    }
+
+    /** A new STREAM dataset gets its state in the creating transaction: block 0 open and empty. */
+    @EventListener
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void onDatasetCreated(DatasetCreated event) {
+        if (event.dataset().schema() instanceof StreamSchema s) {
+            Instant start = event.dataset().createdAt();
+            repository.insertStream(event.dataset().id(), start, new double[StreamFacts.parameters(event.dataset())
+                    .packedSize()], s.blockRule() == BlockRule.TIME ? start.plusSeconds(s.blockSeconds()) : null);
+        }
+    }
+
+    /** One release an append or a block closing made. */
+    public record ReleasedBlock(UUID subscriptionId, long block, long streamBlock, UUID releaseId) {}
+
+    /**
+     * What an append did (the owner's view: counts of the owner's rows).
+     *
+     * @param completedBlocks the stream's completed blocks after the append
+     * @param openRows rows in the open block after it
+     */
+    public record Appended(long rows, long clippedRows, Instant eventTime, long completedBlocks, long openRows,
+            List<ReleasedBlock> releases) {}
+
+    /**
+     * Appends a batch to an owned stream: rows as CSV, TSV, Matrix Market or .npy (a matrix stream) or
+     * edge events {@code u,v[,w]} as CSV or TSV (an edge stream), all or nothing.
+     */
+    public Appended append(UUID datasetId, Caller caller, @Nullable String contentType, long contentLength,
+            @Nullable Boolean header, @Nullable Instant eventTime, InputStream body) {
+        Dataset dataset = datasets.owned(datasetId, caller);
+        StreamSchema schema = StreamFacts.schema(dataset);
+        // PostgreSQL keeps microseconds: compare and store event times at that resolution, or a time
+        // read back after a restart (rounded) could appear to be after the next batch's.
+        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        eventTime = eventTime == null ? null : eventTime.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        if (eventTime != null && eventTime.isAfter(now)) {
+            throw PrivmatException.invalidParameter("eventTime", "not after the service's clock", "eventTime is in "
+                    + "the future of the service's clock (" + now + ")");
+        }
+        Instant event = eventTime == null ? now : eventTime;
+        // Parsed before the stream is locked: a slow body does not hold up other writers.
+        double[] rows = null;
+        int count;
+        ParsedEdges edges = null;
+        if (schema.graph()) {
+            edges = datasets.readEdges(contentType, contentLength, header, body, vertexIndex(datasetId),
+                    (int) Math.min(Integer.MAX_VALUE, settings.maxAppendValues()));
+            count = edges.count();
+        } else {
+            ParsedMatrix m = datasets.readMatrix(contentType, contentLength, header, body, settings.maxAppendValues());
+            if (m.cols() != schema.d()) {
+                throw new PrivmatException(ProblemType.INVALID_DATA, "The batch's rows have " + m.cols()
+                        + " values; this stream's rows have " + schema.d() + ". Nothing was appended.",
+                        Map.of("cols", m.cols(), "expectedCols", schema.d()));
+            }
+            rows = m.values();
+            count = m.rows();
+        }
+        double[] matrixRows = rows;
+        ParsedEdges edgeEvents = edges;
+        return tx.execute(status -> {
+            StreamState st = repository.lock(datasetId).orElseThrow(() -> notAStream(datasetId));
+            WindowParameters p = StreamFacts.parameters(dataset);
+            StreamBlocks blocks = StreamBlocks.resume(p, st.completedBlocks(), st.openRows(), st.openBlock());
+            if (st.lastEventAt() != null && event.isBefore(st.lastEventAt())) {
+                throw outOfOrder(datasetId, "eventTime " + event + " is before the stream's last event time "
+                        + st.lastEventAt() + "; a stream's event times never go back.");
+            }
+            BlockReleaser.Batch batch = releaser.batch();
+            List<Subscription> active = repository.active(datasetId);
+            if (schema.blockRule() == BlockRule.TIME) {
+                long target = blockAt(st.startedAt(), schema.blockSeconds(), event);
+                if (target < blocks.completedBlocks()) {
+                    throw outOfOrder(datasetId, "eventTime " + event + " falls in block " + target + ", which has "
+                            + "already closed; the open block is " + blocks.completedBlocks() + ".");
+                }
+                if (target >= p.horizonBlocks()) {
+                    throw horizon(datasetId, p);
+                }
+                long closing = target - blocks.completedBlocks();
+                if (closing > MAX_BLOCKS_PER_TRANSACTION) {
+                    throw new PrivmatException(ProblemType.EVENT_TIME_OUT_OF_ORDER, "The stream is " + closing
+                            + " blocks behind its schedule; retry once the scheduler has closed them.",
+                            Map.of("datasetId", datasetId.toString()));
+                }
+                while (blocks.completedBlocks() < target) {
+                    releaser.release(batch, dataset, p, blocks.closeBlock(), active);
+                }
+            }
+            if (blocks.exhausted()) {
+                throw horizon(datasetId, p);
+            }
+            if (schema.blockRule() == BlockRule.ROW_COUNT) {
+                long room = (p.horizonBlocks() - blocks.completedBlocks()) > Long.MAX_VALUE / p.blockRows()
+                        ? Long.MAX_VALUE : (p.horizonBlocks() - blocks.completedBlocks()) * p.blockRows() - blocks.openRows();
+                if (count > room) {
+                    throw new PrivmatException(ProblemType.STREAM_HORIZON_REACHED, "Only " + room + " more rows fit "
+                            + "before the stream's horizon of " + p.horizonBlocks() + " blocks; nothing was appended.",
+                            Map.of("room", room, "horizonBlocks", p.horizonBlocks()));
+                }
+            }
+            StreamBlocks.Appended appended;
+            try {
+                appended = edgeEvents != null ? blocks.appendEdges(edgeEvents.u(), edgeEvents.v(), edgeEvents.w())
+                        : blocks.appendRows(matrixRows, count);
+            } catch (InvalidStreamInputException e) {
+                Map<String, Object> where = e.index() >= 0 ? Map.of("item", e.index()) : Map.of();
+                throw new PrivmatException(ProblemType.INVALID_DATA, e.getMessage() + "; nothing was appended.", where);
+            }
+            for (StreamBlocks.Block b : appended.completed()) {
+                releaser.release(batch, dataset, p, b, active);
+            }
+            save(dataset, schema, st, blocks, count, appended.clippedRows(), event, batch);
+            return new Appended(count, appended.clippedRows(), event, blocks.completedBlocks(), blocks.openRows(),
+                    batch.released.stream().map(r -> new ReleasedBlock(r.subscriptionId(), r.block(), r.streamBlock(),
+                            r.releaseId())).toList());
+        });
+    }
+
+    /**
+     * Closes, on every TIME stream whose next block end has passed, the blocks that ended at or before
+     * {@code now} (empty ones too: zeros plus noise), releasing each through the stream's active
+     * subscriptions. A stream another replica holds is skipped. Returns the blocks closed.
+     */
+    public int closeDueBlocks(Instant now) {
+        int closed = 0;
+        for (UUID id : tx.execute(s -> repository.due(now, 50))) {
+            try {
+                Integer n = tx.execute(status -> closeDue(id, now));
+                closed += n == null ? 0 : n;
+            } catch (RuntimeException e) {
+                log.error("closing due blocks of stream {} failed: {}", id, e.getClass().getSimpleName());
+            }
+        }
+        return closed;
+    }
+
+    private int closeDue(UUID id, Instant now) {
+        StreamState st = repository.tryLock(id).orElse(null);
+        if (st == null) {
+            return 0; // another replica is on it, or it was deleted
+        }
+        Dataset dataset = datasets.get(id);
+        StreamSchema schema = StreamFacts.schema(dataset);
+        WindowParameters p = StreamFacts.parameters(dataset);
+        StreamBlocks blocks = StreamBlocks.resume(p, st.completedBlocks(), st.openRows(), st.openBlock());
+        // Block i ends at start + (i + 1)·s: every block below this index has ended.
+        long ended = Math.min(blockAt(st.startedAt(), schema.blockSeconds(), now), p.horizonBlocks());
+        BlockReleaser.Batch batch = releaser.batch();
+        List<Subscription> active = repository.active(id);
+        int closed = 0;
+        while (blocks.completedBlocks() < ended && closed < MAX_BLOCKS_PER_TRANSACTION) {
+            releaser.release(batch, dataset, p, blocks.closeBlock(), active);
+            closed++;
+        }
+        save(dataset, schema, st, blocks, 0, 0, st.lastEventAt(), batch);
+        return closed;
+    }
+
+    private void save(Dataset dataset, StreamSchema schema, StreamState st, StreamBlocks blocks, long rows, long clipped,
+            @Nullable Instant event, BlockReleaser.Batch batch) {
+        Instant nextClose = schema.blockRule() == BlockRule.TIME && !blocks.exhausted()
+                ? st.startedAt().plusSeconds(Math.multiplyExact(blocks.completedBlocks() + 1, schema.blockSeconds()))
+                : null;
+        repository.updateStream(dataset.id(), blocks.completedBlocks(), blocks.openRows(), blocks.openBlock(), rows,
+                clipped, event, nextClose);
+        if (rows > 0 || clipped > 0) {
+            datasets.recordAppend(dataset.id(), rows, clipped);
+        }
+        if (blocks.exhausted()) {
+            for (Subscription s : repository.active(dataset.id())) {
+                if (!batch.stopped.contains(s.id())) {
+                    repository.setState(s.id(), SubscriptionState.FINISHED, null, null);
+                    batch.stopped.add(s.id());
+                }
+            }
+        }
+    }
+
+    /** The index of the TIME block that contains {@code t}: ⌊(t − start)/s⌋ (negative before the start). */
+    static long blockAt(Instant start, long blockSeconds, Instant t) {
+        return Math.floorDiv(Duration.between(start, t).getSeconds(), blockSeconds);
+    }
+
+    private Map<String, Integer> vertexIndex(UUID datasetId) {
+        synchronized (vertexIndexes) {
+            Map<String, Integer> hit = vertexIndexes.get(datasetId);
+            if (hit != null) {
+                return hit;
+            }
+        }
+        Map<String, Integer> loaded = datasets.vertexIndex(datasetId);
+        synchronized (vertexIndexes) {
+            vertexIndexes.put(datasetId, loaded);
+        }
+        return loaded;
+    }
+
+    /** Drops the memory copies of states and mechanisms (tests: as after a restart). */
+    public void clearCaches() {
+        releaser.clear();
+    }
+
+    static PrivmatException horizon(UUID datasetId, WindowParameters p) {
+        return new PrivmatException(ProblemType.STREAM_HORIZON_REACHED, "The stream has reached its horizon of "
+                + p.horizonBlocks() + " blocks; it takes no more rows.", Map.of("datasetId", datasetId.toString(),
+                "horizonBlocks", p.horizonBlocks()));
+    }
+
+    private static PrivmatException outOfOrder(UUID datasetId, String detail) {
+        return new PrivmatException(ProblemType.EVENT_TIME_OUT_OF_ORDER, detail + " Nothing was appended.",
+                Map.of("datasetId", datasetId.toString()));
+    }
+
+    private static PrivmatException notAStream(UUID datasetId) {
+        return new PrivmatException(ProblemType.WRONG_DATASET_KIND, "Dataset " + datasetId + " is not a STREAM.",
+                Map.of());
+    }
+}

@@ -1,0 +1,14 @@
+package io.privmat.stream;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One window release of a subscription: its block, the stream block it completed with, the stored
+ * release that holds the estimate, the kind's post-processed answer (PCA: eigenvalues and
+ * components, as JSON) and the release's public facts.
+ */
+public record SubscriptionRelease(UUID subscriptionId, long block, long streamBlock, UUID releaseId,
+        @Nullable String answer, Map<String, Object> meta, Instant createdAt) {}

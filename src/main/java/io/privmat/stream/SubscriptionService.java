@@ -1,0 +1,313 @@
+package io.privmat.stream;
+
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetService;
+import io.privmat.job.JobService;
+import io.privmat.job.NewJob;
+import io.privmat.ledger.BudgetAccount;
+import io.privmat.ledger.BudgetService;
+import io.privmat.ledger.Reservation;
+import io.privmat.mechanism.catalog.Budget;
+import io.privmat.mechanism.catalog.MechanismCatalog;
+import io.privmat.mechanism.catalog.Plan;
+import io.privmat.mechanism.catalog.PlanningException;
+import io.privmat.mechanism.catalog.QueryKind;
+import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.noise.NoiseSources;
+import io.privmat.mechanism.window.WindowAnswers;
+import io.privmat.mechanism.window.WindowMechanismKind;
+import io.privmat.mechanism.window.WindowParameters;
+import io.privmat.mechanism.window.WindowRelease;
+import io.privmat.privacy.BudgetFilter;
+import io.privmat.privacy.Tracks;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
+import io.privmat.query.QueryPlans;
+import io.privmat.query.QueryRequest;
+import io.privmat.security.Caller;
+import io.privmat.security.Role;
+import io.privmat.stream.jdbc.StreamRepository;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Standing queries on streams (docs/adr/0008-streams.md).
+ *
+ * <p><b>Charged once.</b> A subscription's plan — mechanism, kind, budget, parameters and the
+ * stream's public facts — gives the loss of every release it will ever make. Creating it reserves
+ * and commits that loss in one transaction, together with its job row (kind SUBSCRIPTION, DONE,
+ * data access started: its charge is final and never refunded) and its secret stream key; its
+ * first release covers the block open at that moment. Cancelling stops later releases; the charge
+ * stays.
+ *
+ * <p><b>Visibility</b> follows jobs: the subscriber and the dataset's owner; anyone else gets 404.
+ */
+@Service
+public class SubscriptionService {
+
+    /** Job kind of a subscription's job row. */
+    public static final String JOB_KIND = "SUBSCRIPTION";
+
+    private final DatasetService datasets;
+    private final StreamRepository repository;
+    private final BudgetService budget;
+    private final JobService jobs;
+    private final TransactionTemplate tx;
+    private final JsonMapper json;
+    private final Clock clock;
+    private final Map<UUID, Plan> plans = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<UUID, Plan> eldest) {
+            return size() > 1000;
+        }
+    };
+
+    public SubscriptionService(DatasetService datasets, StreamRepository repository, BudgetService budget,
+            JobService jobs, TransactionTemplate tx, JsonMapper json, Clock clock) {
+        this.datasets = datasets;
+        this.repository = repository;
+        this.budget = budget;
+        this.jobs = jobs;
+        this.tx = tx;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /** The cost of a subscription and the budget before and after it; charges nothing. */
+    public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
+            @Nullable Tracks remainingAfter, @Nullable BigDecimal largestPureEpsilonAfter) {}
+
+    public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
+        Dataset dataset = datasets.visible(datasetId, caller);
+        Plan plan = plan(dataset, request);
+        BudgetFilter filter = dataset.budget().filter();
+        Tracks cost = filter.cost(plan.chargedLoss());
+        BudgetAccount account = budget.account(datasetId, dataset.budget());
+        boolean admissible = filter.admits(account.spent(), cost);
+        Tracks after = account.spent().plus(cost);
+        return new Quote(plan, dataset.budget().mode().name(), cost, admissible, filter.remaining(account.spent()),
+                admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null);
+    }
+
+    /** A created subscription, and whether it is an idempotent replay of an earlier creation. */
+    public record Created(Subscription subscription, boolean replayed) {}
+
+    /**
+     * Plans, charges (reserve and commit) and records a subscription in one transaction, under the
+     * stream's row lock (so its first block is the one open now, and no append interleaves).
+     */
+    public Created create(UUID datasetId, QueryRequest request, @Nullable String idempotencyKey, Caller who) {
+        Dataset dataset = datasets.visible(datasetId, who);
+        Plan plan = plan(dataset, request);
+        String caller = who.subject();
+        String specJson = json.writeValueAsString(plan.spec().toMap());
+        String requestHash = sha256(specJson);
+        if (idempotencyKey != null) {
+            Optional<Created> replay = replay(datasetId, caller, idempotencyKey, requestHash);
+            if (replay.isPresent()) {
+                return replay.get();
+            }
+        }
+        String lossJson = json.writeValueAsString(QueryPlans.lossDocument(plan));
+        UUID jobId = UUID.randomUUID();
+        UUID id = UUID.randomUUID();
+        try {
+            Subscription created = tx.execute(status -> {
+                StreamState stream = repository.lock(datasetId).orElseThrow(() -> new PrivmatException(
+                        ProblemType.WRONG_DATASET_KIND, "Dataset " + datasetId + " is not a STREAM.", Map.of()));
+                WindowParameters p = StreamFacts.parameters(dataset);
+                if (stream.completedBlocks() >= p.horizonBlocks()) {
+                    throw StreamService.horizon(datasetId, p);
+                }
+                Tracks cost = budget.reserve(new Reservation(datasetId, dataset.budget(), jobId, JOB_KIND,
+                        plan.spec().mechanism(), specJson, plan.chargedLoss(), lossJson, caller));
+                // Data access begins with the next append or block end: the charge is final now.
+                budget.commit(jobId);
+                Subscription s = new Subscription(id, datasetId, jobId, caller, plan.spec().kind().name(),
+                        plan.spec().mechanism(), specJson, lossJson, SubscriptionState.ACTIVE, stream.completedBlocks(), 0,
+                        clock.instant(), null, null);
+                jobs.recordSubscription(new NewJob(jobId, datasetId, dataset.owner(), JOB_KIND, plan.spec().mechanism(),
+                        specJson, requestHash, idempotencyKey, caller, lossJson, cost), description(s, dataset, plan));
+                repository.insertSubscription(s, NoiseSources.newStreamKey());
+                return s;
+            });
+            return new Created(repository.find(created.id()).orElseThrow(), false);
+        } catch (DuplicateKeyException race) {
+            // A concurrent creation with the same key won; its transaction holds the only charge.
+            return replay(datasetId, caller, idempotencyKey, requestHash).orElseThrow(() -> race);
+        }
+    }
+
+    private Optional<Created> replay(UUID datasetId, String caller, @Nullable String key, String requestHash) {
+        if (key == null) {
+            return Optional.empty();
+        }
+        return jobs.findByIdempotencyKey(datasetId, caller, key).map(job -> {
+            if (!job.requestHash().equals(requestHash) || !job.kind().equals(JOB_KIND)) {
+                throw new PrivmatException(ProblemType.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key was used for a "
+                        + "different request on this dataset; use a new key.", Map.of("jobId", job.id().toString()));
+            }
+            return new Created(repository.findByJob(job.id()).orElseThrow(), true);
+        });
+    }
+
+    /** The job's result document: what was subscribed, where to follow it. */
+    private String description(Subscription s, Dataset dataset, Plan plan) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("jobId", s.jobId());
+        body.put("datasetId", dataset.id());
+        body.put("kind", JOB_KIND);
+        body.put("mechanism", s.mechanism());
+        body.put("neighbouring", dataset.neighbouring().name());
+        body.put("rowNormBound", StreamFacts.rowBound(dataset));
+        body.put("loss", QueryPlans.lossDocument(plan));
+        body.put("noise", plan.noise());
+        body.put("subscriptionId", s.id());
+        body.put("queryKind", s.kind());
+        body.put("firstStreamBlock", s.firstBlock());
+        body.put("subscription", "/v1/subscriptions/" + s.id());
+        return json.writeValueAsString(body);
+    }
+
+    private Plan plan(Dataset dataset, QueryRequest request) {
+        try {
+            return MechanismCatalog.standard().plan(request.kind(), request.mechanism(),
+                    new Budget(request.epsilon(), request.delta(), request.rho()), request.params(),
+                    StreamFacts.facts(dataset));
+        } catch (PlanningException e) {
+            throw QueryPlans.problem(e);
+        }
+    }
+
+    /** A subscription the caller may see: its subscriber, or its dataset's owner (404 otherwise). */
+    public Subscription visible(UUID id, Caller caller) {
+        Subscription s = repository.find(id).orElseThrow(() -> notFound(id));
+        if (!s.caller().equals(caller.subject()) && !owns(s.datasetId(), caller)) {
+            throw notFound(id);
+        }
+        return s;
+    }
+
+    private boolean owns(UUID datasetId, Caller caller) {
+        if (!caller.is(Role.OWNER)) {
+            return false;
+        }
+        try {
+            datasets.owned(datasetId, caller);
+            return true;
+        } catch (PrivmatException e) {
+            return false;
+        }
+    }
+
+    /** A stream's subscriptions the caller may see: all for its owner, the analyst's own otherwise. */
+    public List<Subscription> list(UUID datasetId, Caller caller, int offset, int limit) {
+        Dataset dataset = datasets.visible(datasetId, caller);
+        StreamFacts.schema(dataset);
+        return repository.list(datasetId, owns(datasetId, caller) ? null : caller.subject(), offset, limit);
+    }
+
+    public long count(UUID datasetId, Caller caller) {
+        return repository.count(datasetId, owns(datasetId, caller) ? null : caller.subject());
+    }
+
+    /** Stops later releases (the charge stays): 409 when it is not active. */
+    public Subscription cancel(UUID id, Caller caller) {
+        Subscription s = visible(id, caller);
+        tx.executeWithoutResult(status -> {
+            repository.lock(s.datasetId()); // no append is releasing for it meanwhile
+            Subscription locked = repository.find(id).orElseThrow(() -> notFound(id));
+            if (locked.state() != SubscriptionState.ACTIVE) {
+                throw new PrivmatException(ProblemType.SUBSCRIPTION_NOT_ACTIVE, "Subscription " + id + " is "
+                        + locked.state() + "; only an ACTIVE subscription can be cancelled.",
+                        Map.of("state", locked.state().name()));
+            }
+            repository.setState(id, SubscriptionState.CANCELLED, clock.instant(), null);
+        });
+        return repository.find(id).orElseThrow();
+    }
+
+    /** The subscription's plan (rebuilt from its stored spec; public noise facts for the views). */
+    public Plan plan(Subscription s) {
+        synchronized (plans) {
+            Plan hit = plans.get(s.id());
+            if (hit != null) {
+                return hit;
+            }
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> doc = json.readerFor(LinkedHashMap.class)
+                .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).readValue(s.spec());
+        Plan plan = MechanismCatalog.standard().rebuild(doc);
+        synchronized (plans) {
+            plans.put(s.id(), plan);
+        }
+        return plan;
+    }
+
+    public List<SubscriptionRelease> releases(Subscription s, int offset, int limit) {
+        return repository.releases(s.id(), offset, limit);
+    }
+
+    public long releaseCount(Subscription s) {
+        return repository.releaseCount(s.id());
+    }
+
+    /** One release with its kind's full answer (COVARIANCE: the PSD-projected estimate, computed here). */
+    public record Detail(SubscriptionRelease release, @Nullable CovarianceRelease covariance) {}
+
+    public Detail release(Subscription s, long block) {
+        SubscriptionRelease r = repository.release(s.id(), block).orElseThrow(() -> new PrivmatException(
+                ProblemType.NOT_FOUND, "Subscription " + s.id() + " has no release for block " + block + ".",
+                Map.of("block", block)));
+        CovarianceRelease covariance = null;
+        if (QueryKind.valueOf(s.kind()) == QueryKind.COVARIANCE) {
+            Plan plan = plan(s);
+            WindowParameters p = plan.spec().facts().stream().parameters(plan.spec().facts());
+            Map<String, Object> meta = r.meta();
+            Object rows = meta.get("windowRows");
+            WindowRelease window = new WindowRelease(WindowMechanismKind.valueOf(s.mechanism()), r.block(),
+                    ((Number) meta.get("firstBlock")).longValue(), rows instanceof Number n ? n.longValue() : -1, p.d(),
+                    repository.releasePayload(r.releaseId()), ((Number) meta.get("noiseVariance")).doubleValue(),
+                    ((Number) meta.get("roundingBound")).doubleValue());
+            covariance = WindowAnswers.covariance(p, window, p.d(), true);
+        }
+        return new Detail(r, covariance);
+    }
+
+    /** Drops memory copies of plans (tests). */
+    void clear() {
+        synchronized (plans) {
+            plans.clear();
+        }
+    }
+
+    static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static PrivmatException notFound(UUID id) {
+        return new PrivmatException(ProblemType.SUBSCRIPTION_NOT_FOUND, "No subscription with id " + id + ".",
+                Map.of("subscriptionId", id.toString()));
+    }
+}

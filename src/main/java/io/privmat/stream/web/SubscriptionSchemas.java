@@ -1,0 +1,83 @@
+package io.privmat.stream.web;
+
+import io.privmat.mechanism.catalog.DataShape;
+import io.privmat.mechanism.catalog.MechanismCatalog;
+import io.privmat.mechanism.catalog.MechanismDefinition;
+import io.swagger.v3.core.util.Json;
+import io.swagger.v3.oas.models.media.ComposedSchema;
+import io.swagger.v3.oas.models.media.Discriminator;
+import io.swagger.v3.oas.models.media.Schema;
+import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The typed subscription contract, written from the mechanism catalogue: {@code SubscriptionRequest}
+ * is a {@code oneOf} over the window mechanisms (those whose only shape is STREAM), discriminated by
+ * {@code mechanism}, each variant the mechanism's request schema the query contract also publishes
+ * ({@code <Mechanism>Query}, with its typed {@code <Mechanism>Params}); the noise facts of
+ * subscriptions and their quotes are typed as {@code NoiseFacts}.
+ */
+@Configuration(proxyBeanMethods = false)
+class SubscriptionSchemas {
+
+    private static final String REF = "#/components/schemas/";
+
+    @Bean
+    OpenApiCustomizer subscriptionSchemasCustomizer() {
+        return openApi -> {
+            @SuppressWarnings("rawtypes")
+            Map<String, Schema> schemas = openApi.getComponents().getSchemas();
+            ComposedSchema request = new ComposedSchema();
+            Discriminator discriminator = new Discriminator().propertyName("mechanism");
+            List<MechanismDefinition> windows = windowMechanisms();
+            for (MechanismDefinition m : windows) {
+                String ref = REF + pascal(m.name()) + "Query";
+                request.addOneOfItem(new Schema<>().$ref(ref));
+                discriminator.mapping(m.name(), ref);
+            }
+            request.discriminator(discriminator);
+            request.description("A standing query on a stream: the window mechanism (the discriminator), the kind it "
+                    + "answers over each window (COVARIANCE, PCA or SKETCH), its budget for the whole stream (rho, or "
+                    + "epsilon with delta) and its typed params. The cost is computed from these public values and the "
+                    + "stream's declaration, and charged once.");
+            Map<String, Object> example = new LinkedHashMap<>();
+            example.put("kind", "COVARIANCE");
+            example.put("mechanism", "FACTORIZATION");
+            example.put("rho", new BigDecimal("0.005"));
+            request.example(Json.mapper().valueToTree(example));
+            schemas.put("SubscriptionRequest", request);
+            refer(schemas, "Subscription", "noise");
+            refer(schemas, "SubscriptionQuote", "noise");
+        };
+    }
+
+    /** The mechanisms that answer standing queries on streams only. */
+    static List<MechanismDefinition> windowMechanisms() {
+        return MechanismCatalog.standard().all().stream().filter(m -> m.shapes().equals(java.util.Set.of(DataShape.STREAM)))
+                .toList();
+    }
+
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static void refer(Map<String, Schema> schemas, String schema, String property) {
+        Schema owner = schemas.get(schema);
+        if (owner == null || owner.getProperties() == null || !owner.getProperties().containsKey(property)) {
+            throw new IllegalStateException(schema + "." + property + " is not in the contract");
+        }
+        owner.getProperties().put(property, new Schema<>().$ref(REF + "NoiseFacts")
+                .description("Public facts about the noise"));
+    }
+
+    static String pascal(String name) {
+        StringBuilder out = new StringBuilder();
+        for (String part : name.toLowerCase(Locale.ROOT).split("_")) {
+            out.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+        }
+        return out.toString();
+    }
+}

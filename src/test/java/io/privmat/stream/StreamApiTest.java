@@ -1,0 +1,350 @@
+package io.privmat.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.privmat.support.ApiTest;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * STREAM datasets through the API: declaration, appends (all or nothing), subscriptions charged once
+ * at creation and recorded as jobs, one stored release per completed block answering directional
+ * variances and cuts with intervals, PCA components, cancellation, visibility.
+ */
+class StreamApiTest extends ApiTest {
+
+    static final String BUDGET = "{\"epsilon\":10,\"delta\":1e-6}";
+
+    /** A matrix stream of width 3, blocks of {@code b} rows, window w, horizon T, owned by the OWNER. */
+    String matrixStream(int b, int w, long horizon, String neighbouring) {
+        Response r = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,\"neighbouring\":\""
+                + neighbouring + "\",\"stream\":{\"columns\":3,\"blockRows\":" + b + ",\"windowBlocks\":" + w
+                + ",\"horizonBlocks\":" + horizon + "},\"budget\":" + BUDGET + "}");
+        assertThat(r.status()).as(r.toString()).isEqualTo(201);
+        return r.json().get("id").asString();
+    }
+
+    Response append(String dataset, String csv) {
+        return put("/v1/datasets/" + dataset + "/rows", "POST", "text/csv", csv);
+    }
+
+    Response put(String path, String method, String contentType, String body) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+                .method(method, HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)));
+    }
+
+    Response asAnalyst(String method, String path, String json) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path));
+        if (json == null) {
+            b.method(method, HttpRequest.BodyPublishers.noBody());
+        } else {
+            b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
+        }
+        return sendAs(analystKey(), b);
+    }
+
+    void grant(String dataset) {
+        assertThat(postJson("/v1/datasets/" + dataset + "/grants", "{\"analyst\":\"" + ANALYST + "\"}").status())
+                .isEqualTo(201);
+    }
+
+    static String rows(int n, long seed) {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            out.append(r.nextDouble(-0.5, 0.5)).append(',').append(r.nextDouble(-0.5, 0.5)).append(',')
+                    .append(r.nextDouble(-0.5, 0.5)).append('\n');
+        }
+        return out.toString();
+    }
+
+    @Test
+    void aSubscriptionIsChargedOnceAndReleasesEveryCompletedBlock() {
+        String id = matrixStream(4, 2, 6, "REPLACE_ONE");
+        JsonNode dataset = get("/v1/datasets/" + id).json();
+        assertThat(dataset.get("status").asString()).isEqualTo("READY");
+        assertThat(dataset.get("cols").asLong()).isEqualTo(3);
+        assertThat(dataset.at("/stream/blockRule").asString()).isEqualTo("ROW_COUNT");
+        assertThat(dataset.at("/stream/windowRows").asLong()).isEqualTo(8);
+        grant(id);
+        String request = "{\"kind\":\"COVARIANCE\",\"mechanism\":\"FACTORIZATION\",\"rho\":0.01}";
+        Response quote = asAnalyst("POST", "/v1/datasets/" + id + "/subscriptions/quote", request);
+        assertThat(quote.status()).as(quote.toString()).isEqualTo(200);
+        assertThat(quote.json().get("admissible").asBoolean()).isTrue();
+        assertThat(quote.json().at("/noise/bands").asInt()).isEqualTo(2);
+        Response created = asAnalyst("POST", "/v1/datasets/" + id + "/subscriptions", request);
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        JsonNode sub = created.json();
+        String subscription = sub.get("id").asString();
+        assertThat(created.location()).isEqualTo("/v1/subscriptions/" + subscription);
+        assertThat(sub.get("state").asString()).isEqualTo("ACTIVE");
+        assertThat(sub.get("firstStreamBlock").asLong()).isZero();
+        assertThat(sub.at("/cost/rho").decimalValue()).isEqualByComparingTo(quote.json().at("/cost/rho").decimalValue());
+
+        // The charge: one job, DONE with data access started, its ledger entries RESERVE then COMMIT.
+        JsonNode job = asAnalyst("GET", "/v1/jobs/" + sub.get("jobId").asString(), null).json();
+        assertThat(job.get("kind").asString()).isEqualTo("SUBSCRIPTION");
+        assertThat(job.get("state").asString()).isEqualTo("DONE");
+        assertThat(job.get("dataAccessStarted").asBoolean()).isTrue();
+        JsonNode result = asAnalyst("GET", "/v1/jobs/" + sub.get("jobId").asString() + "/result", null).json();
+        assertThat(result.get("subscriptionId").asString()).isEqualTo(subscription);
+        JsonNode ledger = get("/v1/datasets/" + id + "/ledger").json().get("entries");
+        assertThat(ledger.valueStream().map(e -> e.get("type").asString()).toList()).containsExactly("RESERVE", "COMMIT");
+        String spent = get("/v1/datasets/" + id + "/budget").text();
+
+        // 6 rows: block 0 completes (one release), 2 rows stay open.
+        Response a = append(id, rows(6, 1));
+        assertThat(a.status()).as(a.toString()).isEqualTo(200);
+        assertThat(a.json().get("completedBlocks").asLong()).isEqualTo(1);
+        assertThat(a.json().get("openRows").asLong()).isEqualTo(2);
+        assertThat(a.json().get("releases")).hasSize(1);
+        // 10 more: blocks 1, 2 and 3.
+        assertThat(append(id, rows(10, 2)).json().get("releases")).hasSize(3);
+        assertThat(get("/v1/datasets/" + id + "/budget").text()).as("releases are free").isEqualTo(spent);
+        assertThat(get("/v1/datasets/" + id + "/ledger").json().get("entries")).hasSize(2);
+
+        JsonNode page = asAnalyst("GET", "/v1/subscriptions/" + subscription + "/releases?limit=2", null).json();
+        assertThat(page.get("total").asLong()).isEqualTo(4);
+        List<Long> blocks = page.get("items").valueStream().map(n -> n.get("block").asLong()).toList();
+        assertThat(blocks).containsExactly(3L, 2L); // newest first
+        JsonNode latest = page.get("items").get(0);
+        assertThat(latest.get("windowRows").asLong()).isEqualTo(8);
+        assertThat(latest.get("blocks").asLong()).isEqualTo(2);
+        assertThat(latest.has("createdAt")).as("analysts see no release time").isFalse();
+        assertThat(get("/v1/subscriptions/" + subscription + "/releases?limit=1").json().at("/items/0/createdAt")
+                .isMissingNode()).as("the owner does").isFalse();
+        String release = latest.get("releaseId").asString();
+        Response dv = asAnalyst("POST", "/v1/releases/" + release + "/directional-variance",
+                "{\"vectors\":[[1,0,0],[0,1,1]]}");
+        assertThat(dv.status()).as(dv.toString()).isEqualTo(200);
+        JsonNode first = dv.json().get("answers").get(0);
+        double half = first.get("upper").asDouble() - first.get("estimate").asDouble();
+        assertThat(half).as("interval half-width z·τ + rounding").isCloseTo(
+                1.959964 * Math.sqrt(latest.get("noiseVariance").asDouble()), within(1e-3 + 0.01 * half));
+        assertThat(dv.json().get("confidence").asDouble()).isCloseTo(0.95, within(1e-12));
+        JsonNode detail = asAnalyst("GET", "/v1/subscriptions/" + subscription + "/releases/3", null).json();
+        assertThat(detail.get("covariance")).hasSize(3);
+        assertThat(asAnalyst("GET", "/v1/subscriptions/" + subscription + "/releases/9", null).status()).isEqualTo(404);
+
+        // Cancelled: no more releases; the charge stays; a second cancel is a conflict.
+        Response cancel = asAnalyst("DELETE", "/v1/subscriptions/" + subscription, null);
+        assertThat(cancel.json().get("state").asString()).isEqualTo("CANCELLED");
+        assertThat(append(id, rows(4, 3)).json().get("releases")).isEmpty();
+        assertThat(asAnalyst("DELETE", "/v1/subscriptions/" + subscription, null).status()).isEqualTo(409);
+        assertThat(get("/v1/datasets/" + id + "/budget").text()).isEqualTo(spent);
+        // Visibility: the subscriber and the owner; another analyst gets 404.
+        assertThat(sendAs(otherAnalystKey(), HttpRequest.newBuilder(uri("/v1/subscriptions/" + subscription)).GET())
+                .status()).isEqualTo(404);
+        assertThat(get("/v1/datasets/" + id + "/subscriptions").json().get("total").asLong()).isEqualTo(1);
+
+        // Deleting the stream removes its state, subscriptions and releases; the ledger outlives it.
+        assertThat(delete("/v1/datasets/" + id).status()).isEqualTo(204);
+        assertThat(get("/v1/subscriptions/" + subscription).status()).isEqualTo(404);
+        assertThat(get("/v1/releases/" + release).status()).isEqualTo(404);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM stream WHERE dataset_id = ?::uuid", Long.class, id)).isZero();
+        assertThat(get("/v1/datasets/" + id + "/ledger").json().get("entries")).hasSize(2);
+    }
+
+    @Test
+    void pcaSubscriptionsCarryTheirComponentsAndAMidStreamSubscriptionStartsWithTheOpenBlock() {
+        String id = matrixStream(3, 2, 100, "REPLACE_ONE");
+        assertThat(append(id, rows(4, 5)).status()).isEqualTo(200); // block 0 released to nobody; 1 row open
+        Response created = postJson("/v1/datasets/" + id + "/subscriptions",
+                "{\"kind\":\"PCA\",\"mechanism\":\"DYADIC_TREE\",\"rho\":0.05,\"params\":{\"k\":2}}");
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        assertThat(created.json().get("firstStreamBlock").asLong()).isEqualTo(1);
+        String subscription = created.json().get("id").asString();
+        Response a = append(id, rows(2, 6));
+        assertThat(a.json().get("releases")).hasSize(1);
+        assertThat(a.json().at("/releases/0/block").asLong()).isZero();
+        assertThat(a.json().at("/releases/0/streamBlock").asLong()).isEqualTo(1);
+        JsonNode r = get("/v1/subscriptions/" + subscription + "/releases").json().at("/items/0");
+        assertThat(r.get("eigenvalues")).hasSize(2);
+        assertThat(r.get("components")).hasSize(3);
+        assertThat(r.get("components").get(0)).hasSize(2);
+        assertThat(r.get("windowRows").asLong()).isEqualTo(3);
+    }
+
+    @Test
+    void badBatchesAreRefusedWholeAndChangeNothing() {
+        String id = matrixStream(4, 2, 2, "REPLACE_ONE");
+        postJson("/v1/datasets/" + id + "/subscriptions", "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.01}");
+        assertThat(append(id, rows(3, 1)).status()).isEqualTo(200);
+        String before = get("/v1/datasets/" + id).json().get("rows").asString();
+        record Bad(String body, String contentType, String query, int status, String type) {}
+        for (Bad bad : List.of(
+                new Bad("0.1,0.2\n", "text/csv", "", 422, "invalid-data"),
+                new Bad("0.1,0.2,0.3\n0.1,NaN,0.3\n", "text/csv", "", 422, "invalid-data"),
+                new Bad("0.1,0.2,0.3\n0.1,0.2\n", "text/csv", "", 422, "invalid-data"),
+                new Bad("0.1,0.2,0.3\n", "application/json", "", 415, "unsupported-media-type"),
+                new Bad(rows(6, 9), "text/csv", "", 409, "stream-horizon-reached"),
+                new Bad("0.1,0.2,0.3\n", "text/csv", "?eventTime=2999-01-01T00:00:00Z", 400, "invalid-parameter"),
+                new Bad("0.1,0.2,0.3\n", "text/csv", "?eventTime=yesterday", 400, "invalid-parameter"),
+                new Bad("0.1,0.2,0.3\n", "text/csv", "?eventTime=2000-01-01T00:00:00Z", 409, "event-time-out-of-order"))) {
+            Response r = put("/v1/datasets/" + id + "/rows" + bad.query(), "POST", bad.contentType(), bad.body());
+            assertThat(r.status()).as(bad + " → " + r).isEqualTo(bad.status());
+            assertThat(r.contentType()).startsWith("application/problem+json");
+            assertThat(r.json().get("type").asString()).endsWith("/" + bad.type());
+        }
+        assertThat(get("/v1/datasets/" + id).json().get("rows").asString()).as("nothing half-appended").isEqualTo(before);
+        // The last 5 rows fit exactly; then the horizon is reached.
+        Response last = append(id, rows(5, 10));
+        assertThat(last.json().get("completedBlocks").asLong()).isEqualTo(2);
+        assertThat(append(id, rows(1, 11)).json().get("type").asString()).endsWith("/stream-horizon-reached");
+        JsonNode sub = get("/v1/datasets/" + id + "/subscriptions").json().at("/items/0");
+        assertThat(sub.get("state").asString()).isEqualTo("FINISHED");
+        assertThat(postJson("/v1/datasets/" + id + "/subscriptions",
+                "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.01}").status()).isEqualTo(409);
+
+        // A matrix takes no appends, a stream no upload and no one-shot query.
+        String matrix = createMatrix(1);
+        Response notStream = append(matrix, "0.1,0.2,0.3\n");
+        assertThat(notStream.status()).isEqualTo(409);
+        assertThat(notStream.json().get("type").asString()).endsWith("/wrong-dataset-kind");
+        String stream = matrixStream(4, 2, 10, "REPLACE_ONE");
+        assertThat(put("/v1/datasets/" + stream + "/data", "text/csv", "1,2,3\n".getBytes()).status()).isEqualTo(409);
+        assertThat(postJson("/v1/datasets/" + stream + "/queries", "{\"kind\":\"COVARIANCE\",\"mechanism\":"
+                + "\"ANALYZE_GAUSS\",\"rho\":0.01}").status()).isEqualTo(409);
+        Response wrongShape = postJson("/v1/datasets/" + matrix + "/subscriptions",
+                "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.01}");
+        assertThat(wrongShape.status()).isEqualTo(409);
+        Response staticMechanism = postJson("/v1/datasets/" + stream + "/subscriptions",
+                "{\"kind\":\"COVARIANCE\",\"mechanism\":\"ANALYZE_GAUSS\",\"rho\":0.01}");
+        assertThat(staticMechanism.status()).as(staticMechanism.toString()).isEqualTo(409);
+        // Out-of-order event times: a stream's event times never go back.
+        assertThat(put("/v1/datasets/" + stream + "/rows?eventTime=2026-01-02T00:00:00Z", "POST", "text/csv",
+                "0.1,0.2,0.3\n").status()).isEqualTo(200);
+        assertThat(put("/v1/datasets/" + stream + "/rows?eventTime=2026-01-01T00:00:00Z", "POST", "text/csv",
+                "0.1,0.2,0.3\n").status()).isEqualTo(409);
+    }
+
+    @org.springframework.beans.factory.annotation.Autowired
+    StreamService streams;
+
+    /**
+     * A subscription whose stored plan no longer rebuilds to the loss it was charged (here: its stored
+     * loss altered) is stopped, FAILED with PLAN_MISMATCH, instead of releasing under another noise
+     * scale; the stream and its other subscriptions go on.
+     */
+    @Test
+    void aSubscriptionWhosePlanNoLongerMatchesItsChargeIsStopped() {
+        String id = matrixStream(2, 2, 100, "REPLACE_ONE");
+        String broken = postJson("/v1/datasets/" + id + "/subscriptions",
+                "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.01}").json().get("id").asString();
+        String sound = postJson("/v1/datasets/" + id + "/subscriptions",
+                "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.02}").json().get("id").asString();
+        jdbc.update("UPDATE subscription SET loss = jsonb_set(loss, '{charged,rho}', '0.001') WHERE id = ?::uuid",
+                broken);
+        streams.clearCaches();
+        JsonNode a = append(id, rows(2, 4)).json();
+        assertThat(a.get("releases")).hasSize(1);
+        assertThat(a.at("/releases/0/subscriptionId").asString()).isEqualTo(sound);
+        JsonNode failed = get("/v1/subscriptions/" + broken).json();
+        assertThat(failed.get("state").asString()).isEqualTo("FAILED");
+        assertThat(failed.get("errorCode").asString()).isEqualTo("PLAN_MISMATCH");
+    }
+
+    @Test
+    void badDeclarationsAreRefused() {
+        String budget = ",\"budget\":" + BUDGET + "}";
+        for (String body : new String[] {
+                "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1" + budget,
+                "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,\"stream\":{\"columns\":3,\"windowBlocks\":2,"
+                        + "\"horizonBlocks\":9}" + budget,
+                "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,\"stream\":{\"columns\":3,\"blockRows\":2,"
+                        + "\"blockSeconds\":60,\"windowBlocks\":2,\"horizonBlocks\":9}" + budget,
+                "{\"name\":\"s\",\"kind\":\"STREAM\",\"stream\":{\"columns\":3,\"blockRows\":2,\"windowBlocks\":2,"
+                        + "\"horizonBlocks\":9}" + budget,
+                "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,\"stream\":{\"columns\":0,\"blockRows\":2,"
+                        + "\"windowBlocks\":2,\"horizonBlocks\":9}" + budget,
+                "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,\"stream\":{\"columns\":3,\"blockRows\":2,"
+                        + "\"windowBlocks\":0,\"horizonBlocks\":9}" + budget,
+                "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,\"vertices\":{\"count\":4},\"stream\":"
+                        + "{\"blockRows\":2,\"windowBlocks\":2,\"horizonBlocks\":9}" + budget,
+                "{\"name\":\"m\",\"kind\":\"MATRIX\",\"rowNormBound\":1,\"stream\":{\"columns\":3,\"blockRows\":2,"
+                        + "\"windowBlocks\":2,\"horizonBlocks\":9}" + budget,
+                // Removing a row would shift every later row into an earlier block: refused.
+                "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,\"neighbouring\":\"ADD_REMOVE\",\"stream\":"
+                        + "{\"columns\":3,\"blockRows\":2,\"windowBlocks\":2,\"horizonBlocks\":9}" + budget}) {
+            Response r = postJson("/v1/datasets", body);
+            assertThat(r.status()).as(body + " → " + r).isEqualTo(400);
+        }
+        // Time blocks place a row by its time: ADD_REMOVE is fine there.
+        Response timed = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
+                + "\"neighbouring\":\"ADD_REMOVE\",\"stream\":{\"columns\":3,\"blockSeconds\":60,\"windowBlocks\":2,"
+                + "\"horizonBlocks\":9}" + budget);
+        assertThat(timed.status()).as(timed.toString()).isEqualTo(201);
+    }
+
+    @Test
+    void edgeStreamsAnswerCutsOnTheirWindowReleases() {
+        Response created = postJson("/v1/datasets", "{\"name\":\"e\",\"kind\":\"STREAM\",\"vertices\":{\"labels\":"
+                + "[\"a\",\"b\",\"c\",\"d\"]},\"stream\":{\"blockRows\":3,\"windowBlocks\":2,\"horizonBlocks\":50},"
+                + "\"budget\":" + BUDGET + "}");
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        String id = created.json().get("id").asString();
+        assertThat(created.json().get("privacyUnit").asString()).contains("edge event");
+        Response sub = postJson("/v1/datasets/" + id + "/subscriptions",
+                "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.5}");
+        assertThat(sub.status()).as(sub.toString()).isEqualTo(201);
+        assertThat(put("/v1/datasets/" + id + "/rows", "POST", "text/csv", "a,b\nb,z\n").status()).isEqualTo(422);
+        assertThat(put("/v1/datasets/" + id + "/rows", "POST", "text/csv", "a,a\n").status()).isEqualTo(422);
+        assertThat(put("/v1/datasets/" + id + "/rows", "POST", "text/csv", "a,b,1.5\n").status()).isEqualTo(422);
+        Response a = put("/v1/datasets/" + id + "/rows", "POST", "text/csv", "a,b\na,b,0.5\nc,d\n");
+        assertThat(a.status()).as(a.toString()).isEqualTo(200);
+        String release = a.json().at("/releases/0/releaseId").asString();
+        assertThat(get("/v1/releases/" + release).json().get("kind").asString()).isEqualTo("WINDOW_LAPLACIAN");
+        Response cuts = postJson("/v1/releases/" + release + "/cuts", "{\"sets\":[[\"a\"],[\"a\",\"c\"]]}");
+        assertThat(cuts.status()).as(cuts.toString()).isEqualTo(200);
+        // Exact cuts: ({a}: 1.5), ({a, c}: 1.5 + 1); the intervals (ν = 0.05) are wide at ρ = 0.5 but must
+        // be centred on an estimate within a few τ of them.
+        double[] exact = {1.5, 2.5};
+        for (int q = 0; q < 2; q++) {
+            JsonNode ans = cuts.json().get("answers").get(q);
+            double width = ans.get("upper").asDouble() - ans.get("estimate").asDouble();
+            assertThat(width).isPositive();
+            assertThat(Math.abs(ans.get("estimate").asDouble() - exact[q])).isLessThan(3 * width);
+        }
+        assertThat(postJson("/v1/releases/" + release + "/cuts", "{\"sets\":[[\"zz\"]]}").status()).isEqualTo(400);
+        assertThat(postJson("/v1/releases/" + release + "/directional-variance", "{\"vectors\":[[1,-1,0,0]]}")
+                .status()).isEqualTo(200);
+    }
+
+    /**
+     * The §11.1 pitfall through the API: two consecutive releases of a subscription must not differ by
+     * a function of one block without fresh noise. The same block appended twice to two streams with
+     * the same public parameters: each stream's second release minus its first is the block plus
+     * noise that is fresh (different from the first release's), and the two streams' releases differ.
+     */
+    @Test
+    void consecutiveReleasesDifferByFreshNoise() {
+        String block = "0.6,0.8,0\n0,0.6,0.8\n";
+        double[] x = {1, 0, 0};
+        double exact = 0.36; // xᵀ(Σ aaᵀ)x for the block above
+        double[][] estimates = new double[2][];
+        for (int s = 0; s < 2; s++) {
+            String id = matrixStream(2, 4, 10, "REPLACE_ONE");
+            String sub = postJson("/v1/datasets/" + id + "/subscriptions",
+                    "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":1}").json().get("id").asString();
+            append(id, block);
+            append(id, block);
+            JsonNode items = get("/v1/subscriptions/" + sub + "/releases").json().get("items");
+            estimates[s] = new double[2];
+            for (int b = 0; b < 2; b++) {
+                String release = items.get(1 - b).get("releaseId").asString();
+                estimates[s][b] = postJson("/v1/releases/" + release + "/directional-variance",
+                        "{\"vectors\":[" + java.util.Arrays.toString(x) + "]}").json().at("/answers/0/estimate").asDouble();
+            }
+            double firstNoise = estimates[s][0] - exact;
+            double secondNoise = estimates[s][1] - estimates[s][0] - exact;
+            assertThat(secondNoise).as("the second block carries noise").isNotEqualTo(0.0);
+            assertThat(secondNoise).as("fresh, not the first block's noise again").isNotEqualTo(firstNoise);
+        }
+        assertThat(estimates[0]).as("independent streams draw independent noise").doesNotContain(estimates[1][0],
+                estimates[1][1]);
+    }
+}

@@ -1,0 +1,73 @@
+package io.privmat.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * What every fault scenario must leave behind, checked on the whole database: each account's
+ * committed and reserved totals equal the sums of its ledger entries; every job's settlement
+ * matches its state (a job that started reading data is COMMITted, a finished job that did not is
+ * REFUNDed, a queued one is still only reserved); every DONE job has its result. With
+ * {@code allSettled}, no reservation is left open at all.
+ */
+public final class LedgerInvariants {
+
+    private LedgerInvariants() {}
+
+    public static void check(JdbcTemplate jdbc, boolean allSettled) {
+        for (String track : List.of("rho", "epsilon", "delta")) {
+            List<Map<String, Object>> accounts = jdbc.queryForList(("""
+                    SELECT a.dataset_id,
+                           a.{t}_committed - coalesce(sum(e.{t}) FILTER (WHERE e.entry_type = 'COMMIT'), 0) AS committed_gap,
+                           a.{t}_reserved - coalesce(sum(CASE WHEN e.entry_type = 'RESERVE' THEN e.{t}
+                                     WHEN e.entry_type IN ('COMMIT', 'REFUND') THEN -e.{t} END), 0) AS reserved_gap
+                    FROM budget_account a LEFT JOIN ledger_entry e ON e.dataset_id = a.dataset_id
+                    GROUP BY a.dataset_id, a.{t}_committed, a.{t}_reserved""").replace("{t}", track));
+            assertThat(accounts).as(track + ": account totals equal ledger sums").allSatisfy(a -> {
+                assertThat(((java.math.BigDecimal) a.get("committed_gap")).signum()).as(a.toString()).isZero();
+                assertThat(((java.math.BigDecimal) a.get("reserved_gap")).signum()).as(a.toString()).isZero();
+            });
+        }
+        List<Map<String, Object>> jobs = jdbc.queryForList("""
+                SELECT j.id, j.state, j.data_access_started_at IS NOT NULL AS accessed,
+                       count(*) FILTER (WHERE e.entry_type = 'RESERVE') AS reserves,
+                       count(*) FILTER (WHERE e.entry_type = 'COMMIT') AS commits,
+                       count(*) FILTER (WHERE e.entry_type = 'REFUND') AS refunds,
+                       (SELECT count(*) FROM job_result r WHERE r.job_id = j.id) AS results
+                FROM job j LEFT JOIN ledger_entry e ON e.job_id = j.id
+                GROUP BY j.id, j.state, j.data_access_started_at""");
+        for (Map<String, Object> j : jobs) {
+            String state = (String) j.get("state");
+            boolean accessed = (Boolean) j.get("accessed");
+            long reserves = ((Number) j.get("reserves")).longValue();
+            long commits = ((Number) j.get("commits")).longValue();
+            long refunds = ((Number) j.get("refunds")).longValue();
+            String what = j.toString();
+            assertThat(reserves).as(what).isEqualTo(1);
+            assertThat(commits + refunds).as(what).isLessThanOrEqualTo(1);
+            if (accessed) {
+                assertThat(commits).as("data was read: the charge is final " + what).isEqualTo(1);
+            } else if (!state.equals("QUEUED") && !state.equals("RUNNING")) {
+                assertThat(refunds).as("finished without reading data: refunded " + what).isEqualTo(1);
+            } else {
+                assertThat(commits + refunds).as("not yet read: only reserved " + what).isZero();
+            }
+            if (state.equals("DONE")) {
+                assertThat(((Number) j.get("results")).longValue()).as("a DONE job has its result " + what).isEqualTo(1);
+            }
+            if (allSettled) {
+                assertThat(state).as("every job finished " + what).isIn("DONE", "FAILED", "CANCELLED");
+            }
+        }
+        // Entries of deleted datasets' jobs (the jobs are gone): every reservation settled.
+        Long orphanOpen = jdbc.queryForObject("""
+                SELECT count(*) FROM ledger_entry r WHERE r.entry_type = 'RESERVE'
+                AND NOT EXISTS (SELECT 1 FROM job j WHERE j.id = r.job_id)
+                AND NOT EXISTS (SELECT 1 FROM ledger_entry s WHERE s.job_id = r.job_id AND s.entry_type <> 'RESERVE')""",
+                Long.class);
+        assertThat(orphanOpen).as("reservations of deleted jobs left open").isZero();
+    }
+}

@@ -1,0 +1,213 @@
+package io.privmat.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.privmat.support.ApiTest;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The web dashboard in a real headless browser (Chromium through chromedriver): logs in with a key,
+ * opens every page, checks what they render and saves screenshots under target/ui-screenshots. Skips,
+ * saying why, where no Chromium or chromedriver is installed (Debian: apt-get install chromium
+ * chromium-driver; .ci/run installs them best effort). Run alone with {@code -Dgroups=browser}.
+ */
+@Tag("browser")
+class DashboardBrowserTest extends ApiTest {
+
+    private static final Path SHOTS = Path.of("target", "ui-screenshots");
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    /** A 60 × 8 matrix of rows with norm at most 1: two correlated groups of columns plus noise. */
+    private String survey() {
+        String id = postJson("/v1/datasets", "{\"name\":\"survey\",\"kind\":\"MATRIX\",\"rowNormBound\":1,"
+                + "\"neighbouring\":\"REPLACE_ONE\",\"budget\":{\"epsilon\":20,\"delta\":1e-6}}").json().get("id").asString();
+        SplittableRandom random = new SplittableRandom(23);
+        StringBuilder csv = new StringBuilder();
+        for (int i = 0; i < 60; i++) {
+            double a = random.nextGaussian(), b = random.nextGaussian();
+            double[] row = new double[8];
+            for (int j = 0; j < 8; j++) {
+                row[j] = (j < 4 ? a : b * 0.6) + 0.2 * random.nextGaussian();
+            }
+            double norm = Math.sqrt(java.util.Arrays.stream(row).map(x -> x * x).sum());
+            for (int j = 0; j < 8; j++) {
+                csv.append(j == 0 ? "" : ",").append(row[j] / Math.max(1, norm));
+            }
+            csv.append('\n');
+        }
+        Response up = put("/v1/datasets/" + id + "/data", "text/csv", csv.toString().getBytes());
+        assertThat(up.status()).as(up.toString()).isEqualTo(200);
+        return id;
+    }
+
+    private String friends() {
+        String id = postJson("/v1/datasets", "{\"name\":\"friends\",\"kind\":\"GRAPH\",\"vertices\":"
+                + vertices(labels("v", 1500)) + ",\"budget\":{\"epsilon\":10,\"delta\":1e-4}}").json().get("id").asString();
+        StringBuilder csv = new StringBuilder();
+        for (int u = 0; u < 1500; u++) {
+            csv.append("v").append(u).append(",v").append((u + 1) % 1500).append(",1\n");
+            if (u % 3 == 0) {
+                csv.append("v").append(u).append(",v").append((u + 7) % 1500).append(",1\n");
+            }
+        }
+        Response up = put("/v1/datasets/" + id + "/data", "text/csv", csv.toString().getBytes());
+        assertThat(up.status()).as(up.toString()).isEqualTo(200);
+        return id;
+    }
+
+    private String job(String dataset, String query) {
+        Response r = postJson("/v1/datasets/" + dataset + "/queries", query);
+        assertThat(r.status()).as(r.toString()).isEqualTo(202);
+        String id = r.json().get("id").asString();
+        JsonNode done = awaitJob(id);
+        assertThat(done.get("state").asString()).as(done.toString()).isEqualTo("DONE");
+        return id;
+    }
+
+    @Test
+    void staticPagesNeedNoKeyAndCarryAStrictPolicy() throws Exception {
+        HttpClient client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpResponse<String> redirect = client.send(HttpRequest.newBuilder(uri("/ui")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(redirect.statusCode()).isEqualTo(302);
+        assertThat(redirect.headers().firstValue("Location").orElse("")).endsWith("/ui/");
+        for (String path : new String[] {"/ui/", "/ui/index.html", "/ui/js/main.js", "/ui/app.css"}) {
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri(path)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(path).isEqualTo(200);
+            String csp = r.headers().firstValue("Content-Security-Policy").orElse("");
+            assertThat(csp).as(path).contains("default-src 'none'", "script-src 'self'", "style-src 'self'",
+                    "connect-src 'self'", "frame-ancestors 'none'").doesNotContain("unsafe-inline", "unsafe-eval");
+        }
+        HttpResponse<String> index = client.send(HttpRequest.newBuilder(uri("/ui/")).build(), HttpResponse.BodyHandlers.ofString());
+        // No inline script or style in the page itself, no third-party origin.
+        assertThat(index.body()).contains("<script type=\"module\" src=\"js/main.js\"></script>")
+                .doesNotContain("<style", "style=", "onclick", "http://", "https://");
+        // The API behind the pages still needs a key.
+        assertThat(client.send(HttpRequest.newBuilder(uri("/v1/jobs")).build(), HttpResponse.BodyHandlers.ofString())
+                .statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void everyPageRendersInARealBrowser() throws Exception {
+        Optional<Path[]> chromium = WebDriver.locate();
+        Assumptions.assumeTrue(chromium.isPresent(), "SKIPPED: no Chromium and chromedriver on this machine "
+                + "(Debian: apt-get install chromium chromium-driver; or set PRIVMAT_CHROMIUM and PRIVMAT_CHROMEDRIVER)");
+        String survey = survey();
+        String friends = friends();
+        assertThat(postJson("/v1/datasets/" + survey + "/grants", "{\"analyst\":\"" + ANALYST + "\"}").status()).isEqualTo(201);
+        String covariance = job(survey, "{\"kind\":\"COVARIANCE\",\"mechanism\":\"ANALYZE_GAUSS\",\"rho\":0.5}");
+        String lowRank = job(survey, "{\"kind\":\"LOW_RANK\",\"mechanism\":\"RANDOMIZED_RESPONSE\",\"rho\":0.5,"
+                + "\"params\":{\"k\":2}}");
+        job(survey, "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.05}");
+        String sketch = job(friends, "{\"kind\":\"SKETCH\",\"mechanism\":\"JL\",\"epsilon\":2,\"delta\":1e-6,"
+                + "\"params\":{\"eta\":0.3,\"nu\":0.1}}");
+        String base = "http://localhost:" + port + "/ui/";
+
+        try (WebDriver browser = new WebDriver(chromium.get()[0], chromium.get()[1], 1280, 1400)) {
+            browser.open(base);
+            browser.await("#login-form", WAIT);
+            browser.screenshot(SHOTS.resolve("01-login.png"));
+
+            browser.type("#api-key", ownerKey());
+            browser.click("#login");
+            browser.await("#datasets tr[data-dataset='" + survey + "']", WAIT);
+            assertThat(browser.text("#who")).contains("owner-a", "OWNER");
+            assertThat(browser.text("#datasets")).contains("survey", "friends");
+            browser.screenshot(SHOTS.resolve("02-datasets.png"));
+
+            browser.open(base + "#/datasets/" + survey);
+            browser.await("#budget-gauges svg", WAIT);
+            browser.await("#dataset-jobs table", WAIT);
+            browser.await("#grants table", WAIT);
+            assertThat(browser.count("#budget-gauges svg")).isGreaterThanOrEqualTo(1);
+            assertThat(browser.count("#ledger-chart svg path.series")).isEqualTo(1);
+            assertThat(browser.text("#grants")).contains(ANALYST);
+            assertThat(browser.count("#dataset-jobs tr[data-job]")).isEqualTo(3);
+
+            // Quote before submit, from the catalogue in the contract: PCA with Analyze Gauss, k = 3.
+            browser.await("#q-mechanism", WAIT);
+            browser.select("#q-mechanism", "ANALYZE_GAUSS");
+            browser.select("#q-kind", "PCA");
+            browser.type("#q-rho", "0.2");
+            browser.type("#q-params-k", "3");
+            assertThat(browser.script("return document.querySelector('#q-submit').disabled").asBoolean()).isTrue();
+            browser.click("#q-quote");
+            browser.until("a quote", WAIT, () -> browser.text("#quote-cost").contains("rho"));
+            assertThat(browser.text("#quote")).contains("admissible");
+            browser.script("document.querySelector('#query-form').scrollIntoView()");
+            browser.screenshot(SHOTS.resolve("04-quote.png"));
+            browser.script("window.scrollTo(0, 0)");
+            browser.screenshot(SHOTS.resolve("03-dataset.png"));
+            browser.click("#q-submit");
+
+            // The job page follows the job, then plots the PCA result: a scree plot with three bars.
+            browser.await("#job", WAIT);
+            browser.until("the job is DONE", WAIT, () -> browser.text("#job").contains("DONE"));
+            browser.await("#scree svg", WAIT);
+            assertThat(browser.count("#scree svg rect.bar")).isEqualTo(3);
+            assertThat(browser.count("#scree svg polyline.series2")).isEqualTo(1);
+            browser.screenshot(SHOTS.resolve("05-pca.png"));
+
+            browser.open(base + "#/jobs");
+            browser.await("#jobs tr[data-job]", WAIT);
+            assertThat(browser.count("#jobs tr[data-job]")).isGreaterThanOrEqualTo(5);
+            assertThat(browser.text("#jobs")).contains("FINISHED", "ANALYZE_GAUSS", "JL");
+            browser.screenshot(SHOTS.resolve("06-jobs.png"));
+
+            browser.open(base + "#/jobs/" + covariance);
+            browser.await("#heatmap svg", WAIT);
+            assertThat(browser.count("#heatmap svg g rect")).isEqualTo(64);
+            browser.screenshot(SHOTS.resolve("07-covariance.png"));
+
+            browser.open(base + "#/jobs/" + lowRank);
+            browser.await("#factors svg", WAIT);
+            assertThat(browser.count("#factors svg g rect")).isEqualTo(16);
+            assertThat(browser.count("#singular-values svg rect.bar")).isEqualTo(2);
+            browser.screenshot(SHOTS.resolve("08-low-rank.png"));
+
+            browser.open(base + "#/jobs/" + sketch);
+            browser.await("#release-input", WAIT);
+            browser.type("#release-input", "v0,v1,v2,v3,v4\nv0,v10,v20");
+            browser.click("#release-ask");
+            browser.await("#release-answers svg", WAIT);
+            assertThat(browser.count("#release-answers svg circle.point")).isEqualTo(2);
+            assertThat(browser.count("#release-answers svg line.interval")).isEqualTo(6);
+            browser.screenshot(SHOTS.resolve("09-cuts.png"));
+
+            // The analyst: its own scope, no grants, no worker timestamps, no ETA.
+            browser.click("#logout");
+            browser.await("#login-form", WAIT);
+            browser.type("#api-key", analystKey());
+            browser.click("#login");
+            browser.await("#datasets tr[data-dataset='" + survey + "']", WAIT);
+            assertThat(browser.text("#datasets")).doesNotContain("friends");
+            browser.open(base + "#/datasets/" + survey);
+            browser.await("#query-form", WAIT);
+            browser.await("#dataset-jobs", WAIT);
+            assertThat(browser.find("#grants")).isEmpty();
+            browser.screenshot(SHOTS.resolve("10-analyst-dataset.png"));
+            browser.open(base + "#/jobs");
+            browser.await("#jobs", WAIT);
+            browser.await("#jobs table, #jobs p", WAIT);
+            // The owner's jobs on the survey are not the analyst's.
+            assertThat(browser.find("#jobs tr[data-job='" + covariance + "']")).isEmpty();
+            assertThat(browser.script("return sessionStorage.length").asInt()).isEqualTo(1);
+            assertThat(browser.script("return localStorage.length + document.cookie.length").asInt()).isZero();
+
+            // No script error and no Content-Security-Policy violation on any page.
+            List<String> log = browser.consoleLog();
+            assertThat(log).noneMatch(l -> l.contains("Content Security Policy") || l.contains("Uncaught"));
+        }
+    }
+}
