@@ -50,6 +50,42 @@ public final class Sensitivities {
     }
 
     /**
+     * One rating changed within its public range [lo, hi] (entry-level neighbours, the RATING
+     * relation of the ratings datasets): the matrix moves by one entry of size at most hi − lo, so
+     * vec(matrix) has L2 sensitivity hi − lo. As a row change it is a vector of L2 norm ≤ hi − lo,
+     * which is what the row-level low-rank mechanisms' proofs use ("2B" with B = (hi − lo)/2).
+     */
+    public static double ratingEntryChange(double lo, double hi) {
+        if (!(hi > lo) || !Double.isFinite(lo) || !Double.isFinite(hi)) {
+            throw new IllegalArgumentException("need finite lo < hi");
+        }
+        return Math.nextUp(bound(hi - lo));
+    }
+
+    /**
+     * Private ALS item statistics, the n per-item Grams Σ_{i rated j} uᵢuᵢᵀ (r × r each) stacked, in
+     * Frobenius norm, for user factors clipped to ‖u‖ ≤ C and at most s ratings per user: one user
+     * adds uuᵀ to at most s blocks, √(s·‖u‖⁴) ≤ √s·C² under ADD_REMOVE; replaced, the blocks of
+     * both users (PSD, non-negative inner products) give √(2s)·C² under REPLACE_ONE.
+     */
+    public static double alsItemGramsFrobenius(int perUserCap, double clip, NeighbouringRelation relation) {
+        double c2 = Math.nextUp(bound(clip) * bound(clip));
+        double copies = relation == NeighbouringRelation.ADD_REMOVE ? perUserCap : 2.0 * perUserCap;
+        return Math.nextUp(Math.sqrt(copies) * c2);
+    }
+
+    /**
+     * Private ALS item right-hand sides Σ_{i rated j} y_ij·uᵢ (r each) stacked, in L2, for ‖u‖ ≤ C
+     * and a user's observed (centred) ratings of L2 norm ≤ L: one user contributes the vector
+     * (y_ij·u)_j of norm ‖y‖·‖u‖ ≤ L·C under ADD_REMOVE, and the difference of two such vectors,
+     * ≤ 2·L·C, under REPLACE_ONE.
+     */
+    public static double alsItemRhsL2(double rowBound, double clip, NeighbouringRelation relation) {
+        double lc = Math.nextUp(bound(rowBound) * bound(clip));
+        return relation == NeighbouringRelation.ADD_REMOVE ? lc : 2 * lc;
+    }
+
+    /**
      * One weighted edge event's term of a graph Laplacian, in Frobenius norm (vec(L) in L2). An edge
      * {u, v} of weight w ∈ [0, 1] is the row √w·(e_u − e_v), whose Gram term is w·bbᵀ with
      * b = e_u − e_v, ‖b‖² = 2, so ‖w·bbᵀ‖_F = w·‖b‖² ≤ 2 under ADD_REMOVE (the edge event present

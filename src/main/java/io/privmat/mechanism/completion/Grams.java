@@ -1,0 +1,98 @@
+package io.privmat.mechanism.completion;
+
+import java.util.stream.IntStream;
+
+/** Gram matrices Σᵢ aᵢᵀaᵢ of sparse user rows, formed (n × n) or applied (O(|Ω|) per product). */
+final class Grams {
+
+    /** Row-ownership tasks for the dense Gram: a fixed number, so sums are the same on every machine. */
+    private static final int TASKS = 4;
+
+    private Grams() {}
+
+    /** The gradient rows Aᵢ = P_Ω(Yᵢ − Y*ᵢ) as one value per observed rating. */
+    static double[] gradient(RatingsMatrix data, double[] y) {
+        double[] r = data.values();
+        double[] a = new double[r.length];
+        for (int p = 0; p < a.length; p++) {
+            a[p] = y[p] - r[p];
+        }
+        return a;
+    }
+
+    static double[] gradientGram(RatingsMatrix data, double[] y) {
+        return gram(data, gradient(data, y));
+    }
+
+    /**
+     * Σᵢ aᵢᵀaᵢ (n × n, row-major) for per-rating values {@code a}; only the upper triangle is filled
+     * (each user's items are ascending). Task k owns the rows i ≡ k (mod 4), so every entry is summed
+     * in user order whatever the number of cores.
+     */
+    static double[] gram(RatingsMatrix data, double[] a) {
+        int n = data.domain().items();
+        double[] w = new double[n * n];
+        int[] items = data.items();
+        int m = data.users();
+        IntStream.range(0, TASKS).parallel().forEach(task -> {
+            for (int u = 0; u < m; u++) {
+                int from = data.start(u);
+                int to = data.end(u);
+                for (int p = from; p < to; p++) {
+                    int i = items[p];
+                    if (i % TASKS != task) {
+                        continue;
+                    }
+                    double ap = a[p];
+                    int row = i * n;
+                    for (int q = p; q < to; q++) {
+                        w[row + items[q]] += ap * a[q];
+                    }
+                }
+            }
+        });
+        return w;
+    }
+
+    /** out = M·x for a symmetric dense n × n M. */
+    static void multiplyDense(double[] m, int n, double[] x, double[] out) {
+        IntStream.range(0, n).parallel().forEach(i -> {
+            double s = 0;
+            int row = i * n;
+            for (int j = 0; j < n; j++) {
+                s += m[row + j] * x[j];
+            }
+            out[i] = s;
+        });
+    }
+
+    /** out = Σᵢ Aᵢᵀ(Aᵢx) with Aᵢ = P_Ω(Yᵢ − Y*ᵢ), over fixed user chunks summed in order. */
+    static void multiplyGradientGram(RatingsMatrix data, double[] y, int[] chunks, double[] x, double[] out) {
+        int n = data.domain().items();
+        int parts = chunks.length - 1;
+        double[][] partial = new double[parts][n];
+        int[] items = data.items();
+        double[] r = data.values();
+        IntStream.range(0, parts).parallel().forEach(c -> {
+            double[] acc = partial[c];
+            for (int u = chunks[c]; u < chunks[c + 1]; u++) {
+                int from = data.start(u);
+                int to = data.end(u);
+                double dot = 0;
+                for (int p = from; p < to; p++) {
+                    dot += (y[p] - r[p]) * x[items[p]];
+                }
+                for (int p = from; p < to; p++) {
+                    acc[items[p]] += (y[p] - r[p]) * dot;
+                }
+            }
+        });
+        for (int j = 0; j < n; j++) {
+            double s = 0;
+            for (int c = 0; c < parts; c++) {
+                s += partial[c][j];
+            }
+            out[j] = s;
+        }
+    }
+}

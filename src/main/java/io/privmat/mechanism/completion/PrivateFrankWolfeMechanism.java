@@ -1,0 +1,215 @@
+package io.privmat.mechanism.completion;
+
+import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.noise.GaussianMatrices;
+import io.privmat.mechanism.noise.GridNoise;
+import io.privmat.mechanism.noise.NoiseSource;
+import io.privmat.privacy.GaussianCalibration;
+import io.privmat.privacy.GaussianLoss;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/**
+ * Private Frank–Wolfe matrix completion with a global/local split (Jain, Thakkar, Thakurta, ICML
+ * 2018, "Differentially private matrix completion revisited", Algorithm 1), under joint DP.
+ *
+ * <p><b>Algorithm.</b> Each user i keeps Yᵢ (initially 0) and its gradient row
+ * Aᵢ = P_Ω(Yᵢ − Y*ᵢ) of ½‖P_Ω(Y − Y*)‖²_F (centred ratings Y*). For t = 0..T−1 the global step
+ * releases Ŵ_t = W_t + N_t, W_t = Σᵢ AᵢᵀAᵢ, and broadcasts its top eigenvector v̂ and
+ * λ̂′ = √max(0, λ_max) + √b with b = σ(2√n + √(2 ln(1/β))) (for the symmetrised Gaussian N,
+ * ‖N‖₂ ≤ ‖G‖₂ ≤ b except with probability β, Gordon's inequality plus Gaussian concentration; then
+ * σ₁(Aᵀ)² = λ_max(W) ≤ λ_max(Ŵ) + b, so λ̂′ ≥ σ₁(A): the paper's λ̂ + √(σ ln(n/β))·n^{1/4} with a
+ * tighter, still public, constant). Every user then steps locally ({@link FrankWolfeLocal}):
+ * ûᵢ = −Aᵢv̂/λ̂′, Yᵢ ← Π_{L,Ω}((1 − η_t)Yᵢ + η_t·k·ûᵢv̂ᵀ), where Π_{L,Ω} rescales the row so that its
+ * observed part has norm ≤ L. After step T each user's row is their prediction.
+ *
+ * <p><b>Privacy</b> (joint DP via the billboard lemma). ‖P_Ω(Yᵢ)‖ ≤ L by the projection and
+ * ‖P_Ω(Y*ᵢ)‖ ≤ L by the domain, so ‖Aᵢ‖ ≤ 2L and ‖AᵢᵀAᵢ‖_F ≤ 4L²: W_t has Frobenius sensitivity
+ * Δ = 4L² when a user is added or removed and 4√2·L² when one is replaced (difference of two PSD
+ * rank-one matrices; {@link Sensitivities#gramFrobenius} with B = 2L). The first release is tighter:
+ * Y⁰ = 0 for every user whatever the data, so Aᵢ = −P_Ω(Y*ᵢ), ‖Aᵢ‖ ≤ L and Δ₀ = L² or √2·L². Given
+ * the past broadcasts, other users' Aᵢ do not depend on user i's data, so the T releases compose
+ * adaptively in GDP, μ² = Σ_t (Δ_t/σ_t)². We give every release the same μ: σ_t = Δ_t·√T·σ_AGM(ε, δ)
+ * (analytic Gaussian, Balle–Wang) or Δ_t·√T/√(2ρ), inflated for the grid — tighter than the paper's
+ * L²√(64 T ln(1/δ))/ε. The broadcasts are (ε, δ)-DP; each user's prediction is a function of the
+ * broadcasts and their own data, so the outputs to all other users are jointly (ε, δ)-DP. Nothing
+ * depends on the number of users m. Symmetrising N and everything after Ŵ is post-processing.
+ *
+ * <p><b>Numerics.</b> DENSE: Ŵ_t is released exactly on the grid (round(W_t) + g·(G + Gᵀ)/2); the
+ * eigenvector is float post-processing. MEMORY_LIGHT: W_t is never formed, so it cannot be snapped
+ * to the grid: each Lanczos product computes W·v in floating point and adds the same N·v regenerated
+ * from a secret replayable stream (never fresh noise per product). Privacy is that of releasing
+ * Ŵ_t = W_t + N_t exactly; that the float products of un-snapped W_t leak nothing beyond it is an
+ * idealised-numerics assumption (docs/mechanisms/completion.md).
+ *
+ * <p>Reads the source once (into O(|Ω|) memory). Memory: DENSE O(|Ω| + n²); MEMORY_LIGHT
+ * O(|Ω| + n·(q + T)).
+ */
+public final class PrivateFrankWolfeMechanism {
+
+    private final FrankWolfeParameters params;
+    private final GridNoise.GaussianPlan firstPlan;
+    private final GridNoise.GaussianPlan plan;
+
+    private PrivateFrankWolfeMechanism(FrankWolfeParameters params, GridNoise.GaussianPlan firstPlan,
+            GridNoise.GaussianPlan plan) {
+        this.params = params;
+        this.firstPlan = firstPlan;
+        this.plan = plan;
+    }
+
+    /** Δ = Frobenius sensitivity of W_t, t ≥ 1: 4L² (USER_ADD_REMOVE) or 4√2·L² (USER, RATING). */
+    public static double sensitivity(FrankWolfeParameters params) {
+        return Sensitivities.gramFrobenius(2 * params.domain().rowBound(), params.relation().userRelation());
+    }
+
+    /** Δ₀ = Frobenius sensitivity of W₀ = Σ P_Ω(Y*ᵢ)ᵀP_Ω(Y*ᵢ) (Y⁰ = 0): L² or √2·L². */
+    public static double firstSensitivity(FrankWolfeParameters params) {
+        return Sensitivities.gramFrobenius(params.domain().rowBound(), params.relation().userRelation());
+    }
+
+    /** Calibrated so that the T releases together are (ε, δ)-DP (analytic Gaussian on the GDP μ). */
+    public static PrivateFrankWolfeMechanism forApproxDp(FrankWolfeParameters params, double epsilon, double delta) {
+        double unit = GaussianCalibration.analyticSigma(epsilon, delta, GridNoise.CALIBRATION_MARGIN)
+                * Math.sqrt(params.iterations());
+        return withUnitSigma(params, unit);
+    }
+
+    /** Calibrated so that the T releases together are ρ-zCDP. */
+    public static PrivateFrankWolfeMechanism forRho(FrankWolfeParameters params, double rho) {
+        double unit = GaussianCalibration.sigmaForRho(GridNoise.CALIBRATION_MARGIN * Math.sqrt(params.iterations()),
+                rho);
+        return withUnitSigma(params, unit);
+    }
+
+    private static PrivateFrankWolfeMechanism withUnitSigma(FrankWolfeParameters params, double unitSigma) {
+        double delta = sensitivity(params);
+        double first = firstSensitivity(params);
+        long p = (long) params.domain().items() * params.domain().items();
+        return new PrivateFrankWolfeMechanism(params, GridNoise.gaussian(first, first * unitSigma, p),
+                GridNoise.gaussian(delta, delta * unitSigma, p));
+    }
+
+    public FrankWolfeParameters parameters() {
+        return params;
+    }
+
+    /**
+     * The whole run as one equivalent Gaussian: μ = √(μ₀² + (T − 1)·μ₁²) with μ_t = Δ′_t/σ_t
+     * (grid-inflated Δ′), reported as sensitivity μ and σ = 1 (exactly μ-GDP; ρ = μ²/2).
+     */
+    public GaussianLoss privacyLoss() {
+        double m0 = firstPlan.loss().mu();
+        double m1 = plan.loss().mu();
+        double squared = Math.nextUp(Math.nextUp(m0 * m0) + Math.nextUp((params.iterations() - 1) * Math.nextUp(m1 * m1)));
+        return new GaussianLoss(Math.nextUp(Math.nextUp(Math.sqrt(squared))), 1.0);
+    }
+
+    /** σ of each entry of G for the releases t ≥ 1 (the symmetrised N has σ/√2 off the diagonal). */
+    public double sigma() {
+        return plan.sigma();
+    }
+
+    /** σ of the first release W₀ (smaller: its sensitivity is a quarter). */
+    public double firstSigma() {
+        return firstPlan.sigma();
+    }
+
+    /**
+     * The public bound b_t on ‖N_t‖₂ used in λ̂′_t: σ_t(2√n + √(2 ln(1/β))), holding with probability
+     * ≥ 1 − β per iteration; t = 0 for the first release.
+     */
+    public double noiseSpectralBound(int t) {
+        double sigma = t == 0 ? firstPlan.sigma() : plan.sigma();
+        return sigma * (2 * Math.sqrt(params.domain().items()) + Math.sqrt(2 * Math.log(1 / params.beta())));
+    }
+
+    /** Reads {@code source} once, runs T iterations, returns the global release (the only output). */
+    public FrankWolfeRelease release(RatingsSource source, NoiseSource random) {
+        return run(RatingsMatrix.load(source, params.domain()), random).release();
+    }
+
+    /**
+     * As {@link #release(RatingsSource, NoiseSource)}, and also hands every user's completed row to
+     * {@code owner} (for the data owner's bulk export, never for analysts): one more pass over the
+     * held ratings, replaying each user's local steps from the release.
+     */
+    public FrankWolfeRelease release(RatingsSource source, NoiseSource random, RowSink owner) {
+        RatingsMatrix data = RatingsMatrix.load(source, params.domain());
+        FrankWolfeRelease release = run(data, random).release();
+        for (int u = 0; u < data.users(); u++) {
+            owner.row(data.userId(u), release.replay(data.user(u), null));
+        }
+        return release;
+    }
+
+    /** A finished run: the release and every user's final centred predictions on the observed entries. */
+    record Run(FrankWolfeRelease release, double[] observed) {}
+
+    Run run(RatingsMatrix data, NoiseSource random) {
+        RatingsDomain domain = params.domain();
+        int n = domain.items();
+        int t = params.iterations();
+        double[] y = new double[data.ratings()];
+        double[] directions = new double[t * n];
+        double[] lambdaHat = new double[t];
+        double[] lambdaPrime = new double[t];
+        int[] chunks = data.chunks(16);
+        double bound = domain.rowBound();
+        for (int it = 0; it < t; it++) {
+            // Global: release Ŵ_it = W_it + N_it, broadcast its top eigenpair.
+            SymmetricNoise noise = new SymmetricNoise(it == 0 ? firstPlan : plan, n, random);
+            double[] start = new double[n];
+            GaussianMatrices.fillStandardNormal(start, random);
+            TopEigen.Pair top;
+            if (params.variant() == FrankWolfeParameters.Variant.DENSE) {
+                double[] released = noise.addTo(Grams.gradientGram(data, y));
+                top = TopEigen.lanczos((x, out) -> Grams.multiplyDense(released, n, x, out), n,
+                        params.lanczosSteps(), start);
+            } else {
+                double[] noisePart = new double[n];
+                top = TopEigen.lanczos((x, out) -> {
+                    Grams.multiplyGradientGram(data, y, chunks, x, out);
+                    noise.multiply(x, noisePart);
+                    for (int j = 0; j < n; j++) {
+                        out[j] += noisePart[j];
+                    }
+                }, n, params.lanczosSteps(), start);
+            }
+            double[] v = top.vector();
+            System.arraycopy(v, 0, directions, it * n, n);
+            lambdaHat[it] = Math.sqrt(Math.max(0, top.value()));
+            lambdaPrime[it] = lambdaHat[it] + Math.sqrt(noiseSpectralBound(it));
+            // Local: every user steps with the broadcast only.
+            double lp = lambdaPrime[it];
+            double eta = params.stepSize(it + 1);
+            int[] items = data.items();
+            double[] ratings = data.values();
+            IntStream.range(0, chunks.length - 1).parallel().forEach(c -> {
+                for (int u = chunks[c]; u < chunks[c + 1]; u++) {
+                    FrankWolfeLocal.step(y, null, items, ratings, data.start(u), data.end(u), v, lp, eta,
+                            params.nuclearRadius(), bound);
+                }
+            });
+        }
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("variant", params.variant().name());
+        facts.put("frobeniusSensitivity", plan.loss().l2Sensitivity());
+        facts.put("firstFrobeniusSensitivity", firstPlan.loss().l2Sensitivity());
+        facts.put("sigma", plan.sigma());
+        facts.put("firstSigma", firstPlan.sigma());
+        facts.put("granularity", plan.granularity());
+        facts.put("rowBound", domain.rowBound());
+        facts.put("centre", domain.centre());
+        facts.put("noiseSpectralBound", noiseSpectralBound(1));
+        facts.put("firstNoiseSpectralBound", noiseSpectralBound(0));
+        facts.put("noiseSpectralBoundProbability", 1 - params.beta());
+        facts.put("lanczosSteps", params.lanczosSteps());
+        facts.put("numerics", params.variant() == FrankWolfeParameters.Variant.DENSE
+                ? "Ŵ exact on the grid; eigenvectors are float post-processing"
+                : "idealised: W·v in floating point, never snapped to the grid");
+        FrankWolfeRelease release = new FrankWolfeRelease(params, directions, lambdaHat, lambdaPrime, facts);
+        return new Run(release, y);
+    }
+}

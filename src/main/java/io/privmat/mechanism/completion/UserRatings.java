@@ -1,0 +1,9 @@
+package io.privmat.mechanism.completion;
+
+/** One user's ratings in canonical form: items ascending, centred values in [−h, h]. */
+record UserRatings(int user, int[] items, double[] centred) {
+
+    int count() {
+        return items.length;
+    }
+}
