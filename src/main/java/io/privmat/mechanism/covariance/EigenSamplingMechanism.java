@@ -4,7 +4,6 @@ import io.privmat.mechanism.LaplaceVectorMechanism;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.linalg.LinearAlgebra;
-import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.PrivacyArgumentException;
@@ -119,44 +118,14 @@ public final class EigenSamplingMechanism {
             lambdas[i] = noisy[d - 1 - i] * b2;
         }
         // P: rows form an orthonormal basis of the subspace still to be explored (q × d).
-        double[] p = new double[d * d];
-        for (int i = 0; i < d; i++) {
-            p[i * d + i] = 1;
-        }
+        double[] p = Peeling.fullBasis(d);
         int q = d;
         double[] components = new double[d * k];
         double scale = share / 4;
         for (int step = 0; step < k; step++) {
-            double[] ci = project(p, q, c);
-            double[] u;
-            if (q == 1) {
-                u = new double[] {1};
-            } else {
-                SymmetricEigen e = LinearAlgebra.eigen(ci, q);
-                double max = e.values()[0];
-                double[] a = new double[q];
-                for (int j = 0; j < q; j++) {
-                    a[j] = scale * (max - e.values()[j]);
-                }
-                double[] x = BinghamSampler.sample(a, random);
-                u = new double[q];
-                for (int r = 0; r < q; r++) {
-                    double sum = 0;
-                    for (int j = 0; j < q; j++) {
-                        sum += e.vectors()[r * q + j] * x[j];
-                    }
-                    u[r] = sum;
-                }
-            }
-            // Back to ℝ^d: u_d = Pᵀ u.
-            for (int col = 0; col < d; col++) {
-                double sum = 0;
-                for (int r = 0; r < q; r++) {
-                    sum += p[r * d + col] * u[r];
-                }
-                components[col * k + step] = sum;
-            }
-            p = deflate(p, q, u);
+            double[] u = Peeling.binghamDirection(Peeling.project(p, q, d, c), q, scale, random);
+            Peeling.lift(p, q, d, u, components, k, step);
+            p = Peeling.deflate(p, q, d, u);
             q--;
         }
         double[] matrix = null;
@@ -172,48 +141,5 @@ public final class EigenSamplingMechanism {
             }
         }
         return new CovarianceRelease(d, matrix, lambdas, components, k);
-    }
-
-    /** P C Pᵀ for P (q × d, row-major) and C (d × d). */
-    private double[] project(double[] p, int q, double[] c) {
-        double[] pc = new double[q * d];
-        // Row-major PC = (col-major) (Cᵀ Pᵀ)ᵀ … C symmetric: pc(row-major) = P·C.
-        LinearAlgebraOps.multiply(p, q, d, c, d, pc);
-        double[] out = new double[q * q];
-        LinearAlgebraOps.multiplyTransB(pc, q, d, p, q, out);
-        PostProcessing.symmetrise(out, q);
-        return out;
-    }
-
-    /** Rows 2..q of H·P where H is the Householder reflection taking u to ±e₁ (an orthonormal basis of u^⊥). */
-    private double[] deflate(double[] p, int q, double[] u) {
-        double[] w = u.clone();
-        double alpha = u[0] >= 0 ? -1 : 1;
-        w[0] -= alpha;
-        double norm = 0;
-        for (double v : w) {
-            norm += v * v;
-        }
-        norm = Math.sqrt(norm);
-        double[] next = new double[(q - 1) * d];
-        if (norm == 0) {
-            System.arraycopy(p, d, next, 0, (q - 1) * d);
-            return next;
-        }
-        for (int r = 0; r < q; r++) {
-            w[r] /= norm;
-        }
-        double[] wp = new double[d];
-        for (int r = 0; r < q; r++) {
-            for (int col = 0; col < d; col++) {
-                wp[col] += w[r] * p[r * d + col];
-            }
-        }
-        for (int r = 1; r < q; r++) {
-            for (int col = 0; col < d; col++) {
-                next[(r - 1) * d + col] = p[r * d + col] - 2 * w[r] * wp[col];
-            }
-        }
-        return next;
     }
 }

@@ -4,9 +4,9 @@ import io.privmat.mechanism.LaplaceVectorMechanism;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.covariance.BinghamAcceptance;
-import io.privmat.mechanism.covariance.BinghamSampler;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.covariance.EigenSamplingMechanism;
+import io.privmat.mechanism.covariance.Peeling;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.NoiseSource;
@@ -121,42 +121,14 @@ public final class OrbitCovarianceMechanism {
         double b2 = Math.nextUp(rowBound * rowBound * (1 + 0x1p-39));
         double[] u = new double[d * k];
         // P: rows an orthonormal basis of the part of ℝ^d still to be explored (q × d).
-        double[] p = new double[d * d];
-        for (int i = 0; i < d; i++) {
-            p[i * d + i] = 1;
-        }
+        double[] p = Peeling.fullBasis(d);
         int q = d;
         for (int step = 0; step < k; step++) {
             double share = total > 0 ? epsilonSubspace * (lambda[step] / total) : epsilonSubspace / k;
             share = Math.nextDown(share);
-            double[] direction;
-            if (q == 1) {
-                direction = new double[] {1};
-            } else {
-                double[] projected = project(p, q, gram);
-                SymmetricEigen e = LinearAlgebra.eigen(projected, q);
-                double[] a = new double[q];
-                for (int j = 0; j < q; j++) {
-                    a[j] = share / (2 * b2) * (e.values()[0] - e.values()[j]);
-                }
-                double[] x = BinghamSampler.sample(a, random);
-                direction = new double[q];
-                for (int r = 0; r < q; r++) {
-                    double s = 0;
-                    for (int j = 0; j < q; j++) {
-                        s += e.vectors()[r * q + j] * x[j];
-                    }
-                    direction[r] = s;
-                }
-            }
-            for (int col = 0; col < d; col++) {
-                double s = 0;
-                for (int r = 0; r < q; r++) {
-                    s += p[r * d + col] * direction[r];
-                }
-                u[col * k + step] = s;
-            }
-            p = complement(p, q, direction);
+            double[] direction = Peeling.binghamDirection(Peeling.project(p, q, d, gram), q, share / (2 * b2), random);
+            Peeling.lift(p, q, d, direction, u, k, step);
+            p = Peeling.deflate(p, q, d, direction);
             q--;
         }
         double[] matrix = new double[d * d];
@@ -169,63 +141,5 @@ public final class OrbitCovarianceMechanism {
             }
         }
         return new CovarianceRelease(d, matrix, lambda, u, k);
-    }
-
-    /** P·M·Pᵀ for P (q × d) and M (d × d), symmetrised. */
-    private double[] project(double[] p, int q, double[] m) {
-        double[] pm = new double[q * d];
-        for (int r = 0; r < q; r++) {
-            for (int c = 0; c < d; c++) {
-                double s = 0;
-                for (int t = 0; t < d; t++) {
-                    s += p[r * d + t] * m[t * d + c];
-                }
-                pm[r * d + c] = s;
-            }
-        }
-        double[] out = new double[q * q];
-        for (int r = 0; r < q; r++) {
-            for (int c = r; c < q; c++) {
-                double s = 0;
-                for (int t = 0; t < d; t++) {
-                    s += pm[r * d + t] * p[c * d + t];
-                }
-                out[r * q + c] = s;
-                out[c * q + r] = s;
-            }
-        }
-        return out;
-    }
-
-    /**
-     * An orthonormal basis (rows, (q − 1) × d) of the complement of direction (in P's row coordinates):
-     * rows 2..q of H·P with H the Householder reflection taking the direction to ±e₁.
-     */
-    private double[] complement(double[] p, int q, double[] direction) {
-        double[] w = direction.clone();
-        w[0] -= direction[0] >= 0 ? -1 : 1;
-        double norm = 0;
-        for (double v : w) {
-            norm += v * v;
-        }
-        norm = Math.sqrt(norm);
-        double[] next = new double[(q - 1) * d];
-        if (norm == 0) {
-            System.arraycopy(p, d, next, 0, (q - 1) * d);
-            return next;
-        }
-        double[] wp = new double[d];
-        for (int r = 0; r < q; r++) {
-            w[r] /= norm;
-            for (int col = 0; col < d; col++) {
-                wp[col] += w[r] * p[r * d + col];
-            }
-        }
-        for (int r = 1; r < q; r++) {
-            for (int col = 0; col < d; col++) {
-                next[(r - 1) * d + col] = p[r * d + col] - 2 * w[r] * wp[col];
-            }
-        }
-        return next;
     }
 }
