@@ -38,6 +38,11 @@ public interface DataAccess {
         throw new UnsupportedOperationException("this data holds no histogram");
     }
 
+    /** A ratings dataset's users, one pass per {@code forEachUser}. */
+    default io.privmat.mechanism.completion.RatingsSource ratings() {
+        throw new UnsupportedOperationException("this data holds no ratings");
+    }
+
     /** XᵀX and optionally the column sums from the same pass. */
     record Gram(double[] gram, double[] sums) {}
 }

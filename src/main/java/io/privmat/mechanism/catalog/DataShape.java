@@ -16,5 +16,11 @@ public enum DataShape {
      * grouped into public blocks ({@link StreamLayout}); one row or one edge event is the privacy
      * unit. Rows are never stored: only the open block's exact Gram and the mechanisms' state are.
      */
-    STREAM
+    STREAM,
+    /**
+     * A sparse users × items ratings matrix with its observed set Ω, over a public item universe and
+     * rating range ({@link RatingsFacts}); one user (all of their ratings) is the privacy unit, or one
+     * rating under the RATING relation.
+     */
+    RATINGS
 }

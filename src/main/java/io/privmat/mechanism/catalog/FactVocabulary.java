@@ -45,7 +45,8 @@ public final class FactVocabulary {
                     number("nu", "failure probability of each interval stated by the release's answers"),
                     integer("vertices", "graphs: the public vertex count"),
                     number("minEigenvalueSigma", "ADASSP: noise standard deviation of the released λ_min(XᵀX)"),
-                    number("gramSigma", "ADASSP: noise standard deviation per entry of the released XᵀX"),
+                    number("gramSigma", "ADASSP: noise standard deviation per entry of the released XᵀX; DP_ALS: of each "
+                            + "item's released r × r Gram"),
                     number("crossSigma", "ADASSP: noise standard deviation per entry of the released Xᵀy"),
                     number("minEigenvalueSensitivity", "ADASSP: sensitivity of λ_min(XᵀX) (B²)"),
                     number("crossSensitivity", "ADASSP: L2 sensitivity of Xᵀy (B²/2, or B² replacing a row)"),
@@ -53,6 +54,14 @@ public final class FactVocabulary {
                     number("coherence", "HARDT_ROTH: the incoherence μ₀ that sets the pruning threshold"),
                     number("pruningThreshold", "HARDT_ROTH: entries of the range finder's basis above it are zeroed"),
                     integer("iterations", "iterative mechanisms: the public number of noisy steps"),
+                    number("firstSigma", "PRIVATE_FRANK_WOLFE: noise standard deviation of the first release (its "
+                            + "sensitivity is a quarter of the later ones')"),
+                    number("firstFrobeniusSensitivity", "PRIVATE_FRANK_WOLFE: Frobenius sensitivity of the first "
+                            + "released Gram"),
+                    string("variant", "PRIVATE_FRANK_WOLFE: DENSE or MEMORY_LIGHT"),
+                    number("rhsSigma", "DP_ALS: noise standard deviation per entry of each item's right-hand side"),
+                    number("rhsSensitivity", "DP_ALS: L2 sensitivity of the stacked right-hand sides (L·C, or 2L·C "
+                            + "replacing a user)"),
                     number("stepSize", "PRIVATE_OJA: the public step size η"),
                     string("spectrum", "ORBIT_SAMPLING: PROJECTION or PEELING"),
                     number("samplerFailureBound", "exact samplers: the probability, whatever the data, that the "

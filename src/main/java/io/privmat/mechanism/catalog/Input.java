@@ -21,5 +21,7 @@ public enum Input {
      * The exact Gram of each completed block of a stream (the Laplacian for edge streams),
      * accumulated as rows are appended; rows are never stored or read again.
      */
-    BLOCK_GRAMS
+    BLOCK_GRAMS,
+    /** A ratings dataset's users one by one (items and ratings), read once into O(|Ω|) memory. */
+    RATINGS
 }

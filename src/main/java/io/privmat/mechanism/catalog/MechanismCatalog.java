@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class MechanismCatalog {
 
-    private static final List<MechanismDefinition> ALL = List.of(
+    private static final List<MechanismDefinition> ALL = java.util.stream.Stream.concat(java.util.stream.Stream.of(
             new GaussianColumnSums(),
             new LaplaceColumnSums(),
             new AnalyzeGauss(),
@@ -38,7 +38,7 @@ public final class MechanismCatalog {
             new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.LAPLACE_WORKLOAD),
             new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.HIERARCHICAL),
             new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.LOW_RANK_MECHANISM),
-            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.OPTIMIZED));
+            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.OPTIMIZED)), Completions.ALL.stream()).toList();
 
     private static final MechanismCatalog STANDARD = new MechanismCatalog(ALL);
 

@@ -52,6 +52,16 @@ public record MechanismSpec(int version, QueryKind kind, String mechanism, Budge
             stream.put("graph", l.graph());
             f.put("stream", stream);
         }
+        if (facts.ratings() != null) {
+            RatingsFacts r = facts.ratings();
+            Map<String, Object> ratings = new TreeMap<>();
+            ratings.put("items", r.domain().items());
+            ratings.put("min", r.domain().lo());
+            ratings.put("max", r.domain().hi());
+            ratings.put("perUserCap", r.domain().perUserCap());
+            ratings.put("relation", r.relation().name());
+            f.put("ratings", ratings);
+        }
         m.put("facts", f);
         return m;
     }
@@ -78,10 +88,15 @@ public record MechanismSpec(int version, QueryKind kind, String mechanism, Budge
                 io.privmat.mechanism.window.BlockRule.valueOf((String) st.get("blockRule")),
                 ((Number) st.get("blockRows")).intValue(), ((Number) st.get("windowBlocks")).intValue(),
                 ((Number) st.get("horizonBlocks")).longValue(), (Boolean) st.get("graph"));
+        Map<String, Object> ra = (Map<String, Object>) f.get("ratings");
+        RatingsFacts ratings = ra == null ? null : new RatingsFacts(new io.privmat.mechanism.completion.RatingsDomain(
+                ((Number) ra.get("items")).intValue(), ((Number) ra.get("min")).doubleValue(),
+                ((Number) ra.get("max")).doubleValue(), ((Number) ra.get("perUserCap")).intValue()),
+                io.privmat.mechanism.completion.RatingsRelation.valueOf((String) ra.get("relation")));
         PublicFacts facts = new PublicFacts(DataShape.valueOf((String) f.get("shape")), ((Number) f.get("cols")).intValue(),
                 rows == null ? null : ((Number) rows).longValue(), ((Number) f.get("rowNormBound")).doubleValue(),
                 NeighbouringRelation.valueOf((String) f.get("relation")), AccountingMode.valueOf((String) f.get("accounting")),
-                domain, stream);
+                domain, stream, ratings);
         Budget budget = new Budget(decimal(doc.get("epsilon")), decimal(doc.get("delta")), decimal(doc.get("rho")));
         Map<String, Object> params = new LinkedHashMap<>((Map<String, Object>) doc.getOrDefault("params", Map.of()));
         return new ParsedSpec(QueryKind.valueOf((String) doc.get("kind")), (String) doc.get("mechanism"), budget,

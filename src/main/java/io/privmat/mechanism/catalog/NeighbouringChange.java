@@ -25,4 +25,14 @@ public sealed interface NeighbouringChange {
      * + e_to; the base dataset has a record in {@code from}).
      */
     record MovedRecord(int from, int to) implements NeighbouringChange {}
+
+    /**
+     * Ratings, USER (and RATING, calibrated as USER): one user's observed ratings (items ascending,
+     * ratings in the declared range, at most s of them) replaced by another such set.
+     */
+    record ReplacedUser(int[] beforeItems, double[] beforeRatings, int[] afterItems, double[] afterRatings)
+            implements NeighbouringChange {}
+
+    /** Ratings, USER_ADD_REMOVE: one user with these ratings added. */
+    record AddedUser(int[] items, double[] ratings) implements NeighbouringChange {}
 }

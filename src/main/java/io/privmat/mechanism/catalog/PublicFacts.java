@@ -14,10 +14,13 @@ import org.jspecify.annotations.Nullable;
  * @param domain a histogram's declared attributes, else null
  * @param stream a stream's declared block structure, else null (a stream's row count is never a
  *     fact: it grows, and under TIME blocks it is private)
+ * @param ratings a ratings dataset's declared items, range, cap and relation, else null (then cols is
+ *     the item count n, rowNormBound the bound L = (hi − lo)/2·√s on a user's centred ratings, and the
+ *     user count m is a fact only under RATING, where Ω is public)
  */
 public record PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, double rowNormBound,
         NeighbouringRelation relation, AccountingMode mode, @Nullable HistogramDomain domain,
-        @Nullable StreamLayout stream) {
+        @Nullable StreamLayout stream, @Nullable RatingsFacts ratings) {
 
     public PublicFacts {
         if (cols < 1) {
@@ -41,6 +44,32 @@ public record PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, 
             }
             stream.parameters(cols, rowNormBound, relation); // checks d, B and the layout together
         }
+        if ((shape == DataShape.RATINGS) != (ratings != null)) {
+            throw new IllegalArgumentException("a ratings dataset, and only one, has ratings facts");
+        }
+        if (ratings != null) {
+            if (cols != ratings.domain().items() || rowNormBound != ratings.domain().rowBound()
+                    || relation != ratings.rowRelation()) {
+                throw new IllegalArgumentException("ratings facts: cols must be n, the bound L, the relation "
+                        + ratings.rowRelation());
+            }
+            if ((publicRows != null) != (ratings.relation() == io.privmat.mechanism.completion.RatingsRelation.RATING)) {
+                throw new IllegalArgumentException("the user count is a fact under RATING only");
+            }
+        }
+    }
+
+    /** Facts of a matrix, a graph, a histogram or a stream (no ratings). */
+    public PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, double rowNormBound,
+            NeighbouringRelation relation, AccountingMode mode, @Nullable HistogramDomain domain,
+            @Nullable StreamLayout stream) {
+        this(shape, cols, publicRows, rowNormBound, relation, mode, domain, stream, null);
+    }
+
+    /** Facts of a ratings dataset; {@code users} is m, given only under RATING (where Ω is public). */
+    public static PublicFacts ratings(RatingsFacts ratings, @Nullable Long users, AccountingMode mode) {
+        return new PublicFacts(DataShape.RATINGS, ratings.domain().items(), users, ratings.domain().rowBound(),
+                ratings.rowRelation(), mode, null, null, ratings);
     }
 
     /** Facts of a matrix, a graph or a histogram (no stream layout). */

@@ -20,5 +20,11 @@ public enum QueryKind {
      * A batch of linear counting queries (a workload W) over a histogram's cells, answered through a
      * public strategy; the estimate x̂ answers further linear queries for free.
      */
-    LINEAR_QUERIES
+    LINEAR_QUERIES,
+    /**
+     * Matrix completion on a ratings dataset under joint DP: analysts get the global release (item
+     * factors and a spectrum); each user's completed row is computed from it and that user's own
+     * ratings, and served to the data owner only.
+     */
+    COMPLETION
 }

@@ -40,4 +40,10 @@ public sealed interface Release {
      */
     record LinearQueries(io.privmat.mechanism.linear.LinearQueryRelease result, Map<String, Object> estimateMeta)
             implements Release {}
+
+    /**
+     * COMPLETION: the global model (what analysts get: item directions or factors and a spectrum),
+     * from which each user's completed row is computed with that user's own ratings only.
+     */
+    record Completion(io.privmat.mechanism.completion.CompletionModel model) implements Release {}
 }

@@ -91,6 +91,16 @@ public final class DpAlsMechanism {
         return new GaussianLoss(Math.nextUp(mu), 1.0);
     }
 
+    /** Each step's item-Gram release as one Gaussian (grid-inflated Δ_G, σ_G). */
+    public GaussianLoss gramStepLoss() {
+        return gramPlan.loss();
+    }
+
+    /** Each step's right-hand-side release as one Gaussian (grid-inflated Δ_b, σ_b). */
+    public GaussianLoss rhsStepLoss() {
+        return rhsPlan.loss();
+    }
+
     public double gramSigma() {
         return gramPlan.sigma();
     }

@@ -106,6 +106,16 @@ public final class PrivateFrankWolfeMechanism {
         return new GaussianLoss(Math.nextUp(Math.nextUp(Math.sqrt(squared))), 1.0);
     }
 
+    /** The first release as one Gaussian (grid-inflated Δ₀, σ₀). */
+    public GaussianLoss firstStepLoss() {
+        return firstPlan.loss();
+    }
+
+    /** Each release t ≥ 1 as one Gaussian (grid-inflated Δ, σ). */
+    public GaussianLoss stepLoss() {
+        return plan.loss();
+    }
+
     /** σ of each entry of G for the releases t ≥ 1 (the symmetrised N has σ/√2 off the diagonal). */
     public double sigma() {
         return plan.sigma();

@@ -110,7 +110,7 @@ class ChargedLossRegressionTest {
         for (int i = 0; i < Math.max(lines.size(), expected.size()); i++) {
             String was = i < expected.size() ? expected.get(i) : "(none)";
             String now = i < lines.size() ? lines.get(i) : "(none)";
-            if (!byValue(was).equals(byValue(now)) && differences.size() < 40) {
+            if (!byValue(was, now).equals(byValue(now, was)) && differences.size() < 40) {
                 differences.add("line " + (i + 1) + "\n  was: " + was + "\n  now: " + now);
             }
         }
@@ -147,6 +147,14 @@ class ChargedLossRegressionTest {
                 }
                 if (shape == DataShape.GRAPH) {
                     out.add(new PublicFacts(DataShape.GRAPH, 4096, 4096L, 1.0, NeighbouringRelation.REPLACE_ONE, mode));
+                    continue;
+                }
+                if (shape == DataShape.RATINGS) {
+                    for (NeighbouringRelation r : m.relations().stream().sorted().toList()) {
+                        out.add(RatingsData.facts(r, mode));
+                    }
+                    out.add(PublicFacts.ratings(new RatingsFacts(new io.privmat.mechanism.completion.RatingsDomain(
+                            400, 1, 5, 80), io.privmat.mechanism.completion.RatingsRelation.RATING), 50_000L, mode));
                     continue;
                 }
                 if (shape == DataShape.HISTOGRAM) {
@@ -197,6 +205,21 @@ class ChargedLossRegressionTest {
      */
     static String byValue(String line) {
         return NUMBER.matcher(line).replaceAll(m -> new BigDecimal(m.group()).stripTrailingZeros().toPlainString());
+    }
+
+    /**
+     * As {@link #byValue(String)}; for OPTIMIZED strategies (when both lines are) numbers are compared to 12
+     * significant digits: the strategy comes out of a numerical optimiser whose last bits differ between
+     * BLAS backends (bundled and system OpenBLAS give 1.0002441415563228 against 1.000244141556323 for the
+     * same sensitivity), so the golden file cannot pin them exactly on every machine.
+     */
+    static String byValue(String line, String other) {
+        if (!(line.startsWith("OPTIMIZED ") && other.startsWith("OPTIMIZED "))) {
+            return byValue(line);
+        }
+        java.math.MathContext digits = new java.math.MathContext(12);
+        return NUMBER.matcher(line).replaceAll(m -> new BigDecimal(m.group()).round(digits).stripTrailingZeros()
+                .toPlainString());
     }
 
     /** A loss as exact text: its notion and its numbers as stored (decimal text, or the double's text). */

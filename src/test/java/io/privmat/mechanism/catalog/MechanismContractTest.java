@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.completion.RatingsDomain;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.noise.NoiseSource;
@@ -89,6 +90,9 @@ class MechanismContractTest {
         if (c.shape() == DataShape.HISTOGRAM) {
             return histogramFacts(c.relation(), mode, N);
         }
+        if (c.shape() == DataShape.RATINGS) {
+            return RatingsData.facts(c.relation(), mode);
+        }
         if (c.shape() == DataShape.STREAM) {
             return PublicFacts.stream(D, B, c.relation(), mode, STREAM);
         }
@@ -151,6 +155,9 @@ class MechanismContractTest {
         if (c.shape() == DataShape.HISTOGRAM) {
             return histogramFacts(c.relation(), mode, ((InMemoryData) data).records());
         }
+        if (c.shape() == DataShape.RATINGS) {
+            return RatingsData.facts(c.relation(), mode); // m is not a fact under USER or USER_ADD_REMOVE
+        }
         InMemoryData m = (InMemoryData) data;
         Long rows = c.relation() == NeighbouringRelation.REPLACE_ONE ? (long) m.matrixRows().length : null;
         return new PublicFacts(DataShape.MATRIX, m.d(), rows, B, c.relation(), mode);
@@ -164,9 +171,11 @@ class MechanismContractTest {
         // Two datasets with different data; under ADD_REMOVE also a different (private) row count.
         int secondRows = c.relation() == NeighbouringRelation.ADD_REMOVE ? N + 5 : N;
         DataAccess first = c.shape() == DataShape.GRAPH ? graphPair(cols, random, 1)[0]
-                : c.shape() == DataShape.HISTOGRAM ? randomHistogram(random, N) : randomMatrix(random, N);
+                : c.shape() == DataShape.HISTOGRAM ? randomHistogram(random, N)
+                : c.shape() == DataShape.RATINGS ? RatingsData.random(random, N) : randomMatrix(random, N);
         DataAccess second = c.shape() == DataShape.GRAPH ? graphPair(cols, random, 2)[0]
                 : c.shape() == DataShape.HISTOGRAM ? randomHistogram(random, secondRows)
+                : c.shape() == DataShape.RATINGS ? RatingsData.random(random, secondRows)
                 : randomMatrix(random, secondRows);
         PublicFacts facts = factsOf(c, first, cols);
         assertThat(factsOf(c, second, cols)).as("same public facts").isEqualTo(facts);
@@ -184,7 +193,8 @@ class MechanismContractTest {
         // The facts carry n only where it is public (a stream's row count is never a fact).
         assertThat(a.spec().facts().publicRows() == null).as(c.toString())
                 .isEqualTo((c.shape() == DataShape.MATRIX || c.shape() == DataShape.HISTOGRAM)
-                        && c.relation() == NeighbouringRelation.ADD_REMOVE || c.shape() == DataShape.STREAM);
+                        && c.relation() == NeighbouringRelation.ADD_REMOVE || c.shape() == DataShape.STREAM
+                        || c.shape() == DataShape.RATINGS);
         // The data does reach the release (so the equalities above are not vacuous).
         assertThat(values(a.release(first, seeded(5)))).as("%s: releases on different data", c)
                 .isNotEqualTo(values(b.release(second, seeded(5))));
@@ -242,6 +252,20 @@ class MechanismContractTest {
 
     /** A random base dataset and its neighbour by {@code change}, after checking the change is valid. */
     static DataAccess[] apply(NeighbouringChange change, Case c, PublicFacts facts, SplittableRandom random) {
+        if (change instanceof NeighbouringChange.AddedUser || change instanceof NeighbouringChange.ReplacedUser) {
+            assertThat(c.shape()).isEqualTo(DataShape.RATINGS);
+            RatingsDomain domain = facts.ratings().domain();
+            if (change instanceof NeighbouringChange.AddedUser a) {
+                assertThat(c.relation()).isEqualTo(NeighbouringRelation.ADD_REMOVE);
+                assertUser(a.items(), a.ratings(), domain);
+            } else {
+                NeighbouringChange.ReplacedUser r = (NeighbouringChange.ReplacedUser) change;
+                assertThat(c.relation()).isEqualTo(NeighbouringRelation.REPLACE_ONE);
+                assertUser(r.beforeItems(), r.beforeRatings(), domain);
+                assertUser(r.afterItems(), r.afterRatings(), domain);
+            }
+            return RatingsData.apply(change, random, N);
+        }
         if (change instanceof NeighbouringChange.AddedEdge e) {
             assertThat(c.shape()).isEqualTo(DataShape.GRAPH);
             assertThat(e.u()).isNotEqualTo(e.v()).isBetween(0, facts.cols() - 1);
@@ -293,6 +317,16 @@ class MechanismContractTest {
         return new DataAccess[] {InMemoryData.matrix(x), InMemoryData.matrix(y)};
     }
 
+    /** A valid user: at most s distinct items in [0, n), ascending, ratings in range. */
+    static void assertUser(int[] items, double[] ratings, RatingsDomain domain) {
+        assertThat(items).hasSameSizeAs(ratings).isSorted().doesNotHaveDuplicates();
+        assertThat(items.length).isBetween(1, domain.perUserCap());
+        for (int k = 0; k < items.length; k++) {
+            assertThat(items[k]).isBetween(0, domain.items() - 1);
+            assertThat(ratings[k]).isBetween(domain.lo(), domain.hi());
+        }
+    }
+
     static void assertRow(double[] row, PublicFacts facts) {
         assertThat(row).hasSize(facts.cols());
         assertThat(Math.sqrt(java.util.Arrays.stream(row).map(v -> v * v).sum()))
@@ -331,6 +365,7 @@ class MechanismContractTest {
     static DataAccess data(Case c, int cols, SplittableRandom random, int trial) {
         return c.shape() == DataShape.GRAPH ? graphPair(cols, random, trial)[0]
                 : c.shape() == DataShape.HISTOGRAM ? histogramPair(c.relation(), random)[0]
+                : c.shape() == DataShape.RATINGS ? RatingsData.pair(c.relation(), random, N, trial)[0]
                 : matrixPair(c.relation(), random, trial)[0];
     }
 
@@ -352,6 +387,7 @@ class MechanismContractTest {
         for (int trial = 0; trial < 60; trial++) {
             DataAccess[] pair = c.shape() == DataShape.GRAPH ? graphPair(facts.cols(), random, trial)
                     : c.shape() == DataShape.HISTOGRAM ? histogramPair(c.relation(), random)
+                    : c.shape() == DataShape.RATINGS ? RatingsData.pair(c.relation(), random, N, trial)
                     : matrixPair(c.relation(), random, trial);
             double[] x = c.mechanism().statistic(c.kind(), params, facts, pair[0]);
             double[] y = c.mechanism().statistic(c.kind(), params, facts, pair[1]);
@@ -404,6 +440,11 @@ class MechanismContractTest {
                 if (l.result().estimate() != null) {
                     assertThat(l.result().estimate().values()).hasSize(d);
                 }
+            }
+            case COMPLETION -> {
+                var model = ((Release.Completion) first).model();
+                assertThat(model.domain()).isEqualTo(plan.spec().facts().ratings().domain());
+                assertThat(model.predict(new int[] {0}, new double[] {2})).hasSize(d);
             }
         }
     }
@@ -635,6 +676,9 @@ class MechanismContractTest {
         if (r instanceof Release.LinearQueries l) {
             return concat(l.result().answers(), l.result().estimate() == null ? new double[0]
                     : l.result().estimate().values());
+        }
+        if (r instanceof Release.Completion m) {
+            return CompletionModels.values(m.model());
         }
         return ((Release.Sketch) r).values();
     }

@@ -1,0 +1,389 @@
+package io.privmat.mechanism.catalog;
+
+import io.privmat.mechanism.completion.AlsParameters;
+import io.privmat.mechanism.completion.CompletionStatistics;
+import io.privmat.mechanism.completion.DpAlsMechanism;
+import io.privmat.mechanism.completion.FrankWolfeParameters;
+import io.privmat.mechanism.completion.PrivateFrankWolfeMechanism;
+import io.privmat.mechanism.completion.PrivateSvdMechanism;
+import io.privmat.mechanism.completion.RatingsDomain;
+import io.privmat.mechanism.completion.SvdCompletionParameters;
+import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.Sensitivities;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * COMPLETION on ratings datasets under joint DP (docs/mechanisms/completion.md): private Frank–Wolfe
+ * (Jain–Thakkar–Thakurta's Algorithm 1), the private SVD baseline, and private alternating least
+ * squares (Chien et al. 2021). Each releases a global model only; users' completed rows are
+ * post-processing of it with their own ratings, served to the data owner.
+ */
+final class Completions {
+
+    private Completions() {}
+
+    static final List<MechanismDefinition> ALL = List.of(new FrankWolfe(), new Svd(), new Als());
+
+    /** The three are Gaussian mechanisms over the user-level relations (RATING is calibrated as USER). */
+    private abstract static class Base extends Described {
+
+        Base(String name, String summary, List<Param> params) {
+            super(name, summary, EnumSet.of(QueryKind.COMPLETION), EnumSet.of(DataShape.RATINGS),
+                    EnumSet.allOf(NeighbouringRelation.class), Budget.Form.GAUSSIAN, Budget.MAX_EPSILON,
+                    Input.RATINGS, params);
+        }
+
+        static RatingsFacts ratings(PublicFacts facts) {
+            if (facts.ratings() == null) {
+                throw new PlanningException(PlanningException.Reason.WRONG_DATASET_KIND, "COMPLETION reads a "
+                        + "RATINGS dataset", java.util.Map.of());
+            }
+            return facts.ratings();
+        }
+
+        /** Hyper-parameter checks of the core records become 400s naming the parameter set. */
+        static <T> T checked(java.util.function.Supplier<T> build) {
+            try {
+                return build.get();
+            } catch (IllegalArgumentException e) {
+                throw PlanningException.invalid("params", "see the mechanism's parameters", e.getMessage());
+            }
+        }
+
+        /** W₀ = Σᵢ P_Ω(Y*ᵢ)ᵀP_Ω(Y*ᵢ): moves by yyᵀ (L²) or yyᵀ − zzᵀ (√2·L²) in Frobenius norm. */
+        static Sensitivity firstGram(PublicFacts facts, String derivation) {
+            double l = facts.rowNormBound();
+            return new Sensitivity("W₀ = Σᵢ P_Ω(Y*ᵢ)ᵀP_Ω(Y*ᵢ)", "Frobenius",
+                    Sensitivities.gramFrobenius(l, facts.relation()), derivation);
+        }
+
+        /**
+         * A user at the bound: s items (the first s, or the last s for the replacement) rated at the top
+         * of the range, so the centred row has norm exactly L; under REPLACE_ONE replaced by a user on the
+         * other items (disjoint when 2s ≤ n), under ADD_REMOVE added.
+         */
+        static List<NeighbouringChange> extremalUsers(PublicFacts facts) {
+            RatingsDomain d = ratings(facts).domain();
+            int s = d.perUserCap();
+            int n = d.items();
+            int[] first = new int[s];
+            int[] last = new int[s];
+            double[] top = new double[s];
+            for (int k = 0; k < s; k++) {
+                first[k] = k;
+                last[k] = n - s + k;
+                top[k] = d.hi();
+            }
+            if (facts.relation() == NeighbouringRelation.ADD_REMOVE) {
+                return List.of(new NeighbouringChange.AddedUser(first, top));
+            }
+            double[] bottom = new double[s];
+            Arrays.fill(bottom, d.lo());
+            // Disjoint items at the top; the same items from the top to the bottom (yyᵀ − zzᵀ with z = −y).
+            return List.of(new NeighbouringChange.ReplacedUser(first, top, last, top),
+                    new NeighbouringChange.ReplacedUser(first, top, first, bottom));
+        }
+
+        /**
+         * ‖N‖₂ ≤ ‖G‖₂ ≤ σ(2√n + √(2 ln(releases/α))) for all {@code releases} symmetrised n × n noise
+         * matrices at once, with probability ≥ 1 − α (Gordon's inequality, Gaussian concentration, a
+         * union bound).
+         */
+        static ErrorStatement noiseNorm(String quantity, double sigma, int n, int releases, double level,
+                String what) {
+            double value = Accuracies.symmetricGaussianSpectral(sigma, n, 0, 1 - (1 - level) / releases);
+            return new ErrorStatement(quantity, "noiseNorm", value, level, ErrorBasis.BOUND, "spectral norm of "
+                    + what + ", all at once: σ(2√n + √(2 ln(" + releases + "/α))) by Gordon's inequality, "
+                    + "Gaussian concentration and a union bound");
+        }
+
+        /** Users at the bound (Frank–Wolfe and SVD: the Gram W₀; ALS overrides). */
+        @Override
+        public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+            return extremalUsers(facts);
+        }
+
+        /** W₀, the first (Frank–Wolfe) or only (SVD) released Gram before noise; ALS overrides. */
+        @Override
+        public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
+            return CompletionStatistics.firstGram(data.ratings(), ratings(facts).domain());
+        }
+
+        @Override
+        public Map<String, Object> exampleParams(QueryKind kind) {
+            return example();
+        }
+
+        abstract Map<String, Object> example();
+
+        @Override
+        public List<ErrorStatement> expectedError(Plan plan) {
+            return statements(plan, ResultAccuracy.DEFAULT_LEVEL);
+        }
+
+        /** A global model's error is that of its noise, known before the release. */
+        @Override
+        public ResultAccuracy accuracy(Plan plan, Release release, double level) {
+            return new ResultAccuracy(level, List.of(), statements(plan, level), "bounds on the released "
+                    + "statistics' noise; a user's prediction error also depends on the data (docs/accuracy/"
+                    + "completion.md)");
+        }
+
+        abstract List<ErrorStatement> statements(Plan plan, double level);
+
+        static Map<String, Object> noise(String distribution) {
+            Map<String, Object> noise = new LinkedHashMap<>();
+            noise.put("distribution", distribution);
+            return noise;
+        }
+    }
+
+    /** PRIVATE_FRANK_WOLFE: T noisy Grams of the users' gradient rows, one rank-one step each. */
+    static final class FrankWolfe extends Base {
+
+        FrankWolfe() {
+            super("PRIVATE_FRANK_WOLFE", "Private Frank–Wolfe completion (Jain, Thakkar, Thakurta 2018) under joint "
+                    + "DP: T Gaussian releases of the users' gradient Gram; analysts get the item directions and "
+                    + "spectrum, users' completed rows go to the owner.", List.of(
+                    Param.number("nuclearRadius", Double.MIN_NORMAL, 1e15, null, "the public radius k of the "
+                            + "nuclear-norm ball ‖Y‖_* ≤ k of the centred completed matrix (required)"),
+                    Param.integer("iterations", 1, FrankWolfeParameters.MAX_ITERATIONS, 10,
+                            "T: Frank–Wolfe steps, each one Gaussian release"),
+                    Param.oneOf("schedule", List.of("CONSTANT", "STANDARD"), "CONSTANT",
+                            "step sizes: CONSTANT η = 1/T (the paper's), STANDARD η_t = 2/(t + 1)"),
+                    Param.oneOf("variant", List.of("AUTO", "DENSE", "MEMORY_LIGHT"), "AUTO", "DENSE holds the n × n "
+                            + "Gram (n ≤ " + FrankWolfeParameters.MAX_DENSE_ITEMS + "), MEMORY_LIGHT never forms it "
+                            + "(n ≤ " + FrankWolfeParameters.MAX_LIGHT_ITEMS + "); AUTO picks DENSE when it fits"),
+                    Param.integer("lanczosSteps", 1, FrankWolfeParameters.MAX_LANCZOS_STEPS,
+                            FrankWolfeParameters.DEFAULT_LANCZOS_STEPS, "Lanczos products per top eigenvector")));
+        }
+
+        @Override
+        Map<String, Object> example() {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("nuclearRadius", 4);
+            p.put("iterations", 3);
+            return p;
+        }
+
+        static FrankWolfeParameters parameters(Params p, PublicFacts facts) {
+            RatingsFacts r = ratings(facts);
+            return checked(() -> {
+                FrankWolfeParameters base = FrankWolfeParameters.of(r.domain(), r.relation(), p.number("nuclearRadius"),
+                        p.integer("iterations"))
+                        .withSchedule(FrankWolfeParameters.StepSchedule.valueOf(p.name("schedule")))
+                        .withLanczosSteps(p.integer("lanczosSteps"));
+                String variant = p.name("variant");
+                return variant.equals("AUTO") ? base : base.withVariant(FrankWolfeParameters.Variant.valueOf(variant));
+            });
+        }
+
+        static PrivateFrankWolfeMechanism mechanism(Budget budget, Params p, PublicFacts facts) {
+            FrankWolfeParameters params = parameters(p, facts);
+            return budget.isRho() ? PrivateFrankWolfeMechanism.forRho(params, budget.rhoDown())
+                    : PrivateFrankWolfeMechanism.forApproxDp(params, budget.epsilonDown(), budget.deltaDown());
+        }
+
+        @Override
+        public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
+            return firstGram(facts, "the first release (Y⁰ = 0): Aᵢ = −P_Ω(Y*ᵢ), ‖Aᵢ‖ ≤ L; the later releases are "
+                    + "calibrated to 4L² (4√2·L² replacing a user), ‖Aᵢ‖ ≤ 2L after the projection");
+        }
+
+        @Override
+        public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+            PrivateFrankWolfeMechanism fw = mechanism(budget, params, facts);
+            Map<String, Object> noise = noise("discrete Gaussian on each released n × n Gram (symmetrised), on a grid");
+            noise.put("iterations", fw.parameters().iterations());
+            noise.put("sigma", fw.sigma());
+            noise.put("firstSigma", fw.firstSigma());
+            noise.put("frobeniusSensitivity", PrivateFrankWolfeMechanism.sensitivity(fw.parameters()));
+            noise.put("firstFrobeniusSensitivity", PrivateFrankWolfeMechanism.firstSensitivity(fw.parameters()));
+            noise.put("variant", fw.parameters().variant().name());
+            // T Gaussian releases: the first at Δ₀ (Y⁰ = 0), then T − 1 at Δ; GDP composition (μ² add).
+            List<PrivacyMap> steps = new ArrayList<>();
+            steps.add(PrivacyMap.of(fw.firstStepLoss()));
+            if (fw.parameters().iterations() > 1) {
+                steps.add(PrivacyMap.compose(fw.parameters().iterations() - 1, PrivacyMap.of(fw.stepLoss())));
+            }
+            PrivacyMap privacy = PrivacyMap.compose(steps).calibratedTo(budget);
+            return new Plan(spec(kind, budget, params, facts), privacy, noise,
+                    Input.RATINGS, (data, random) -> new Release.Completion(fw.release(data.ratings(), random)));
+        }
+
+        @Override
+        List<ErrorStatement> statements(Plan plan, double level) {
+            PublicFacts facts = plan.spec().facts();
+            int t = plan.spec().params().integer("iterations");
+            return List.of(noiseNorm("spectrum", (Double) plan.noise().get("sigma"), facts.cols(), t, level,
+                    "the noise of the " + t + " released Grams Ŵ_t (the broadcast λ̂_t² is within it of λ_max(W_t))"));
+        }
+    }
+
+    /** PRIVATE_SVD: one noisy Gram of the observed ratings, its top r eigenvectors. */
+    static final class Svd extends Base {
+
+        Svd() {
+            super("PRIVATE_SVD", "Private SVD completion (the baseline of Jain, Thakkar, Thakurta 2018) under joint "
+                    + "DP: one Gaussian release of the ratings' Gram, its top r item directions; users project "
+                    + "locally.", List.of(
+                    Param.integer("rank", 1, SvdCompletionParameters.MAX_ITEMS, null, "r: released item directions "
+                            + "(required, at most n)"),
+                    Param.oneOf("fit", List.of("RESCALED_PROJECTION", "LEAST_SQUARES"), "LEAST_SQUARES", "how each "
+                            + "user completes their row from the directions"),
+                    Param.number("ridge", 0, 1e12, 1e-3, "λ of the LEAST_SQUARES local fit")));
+        }
+
+        @Override
+        Map<String, Object> example() {
+            return new LinkedHashMap<>(Map.of("rank", 1));
+        }
+
+        static SvdCompletionParameters parameters(Params p, PublicFacts facts) {
+            RatingsFacts r = ratings(facts);
+            return checked(() -> new SvdCompletionParameters(r.domain(), r.relation(), p.integer("rank"),
+                    SvdCompletionParameters.LocalFit.valueOf(p.name("fit")), p.number("ridge")));
+        }
+
+        static PrivateSvdMechanism mechanism(Budget budget, Params p, PublicFacts facts) {
+            SvdCompletionParameters params = parameters(p, facts);
+            return budget.isRho() ? PrivateSvdMechanism.forRho(params, budget.rhoDown())
+                    : PrivateSvdMechanism.forApproxDp(params, budget.epsilonDown(), budget.deltaDown());
+        }
+
+        @Override
+        public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
+            return firstGram(facts, "one user's centred row y (‖y‖ ≤ L) enters as yyᵀ");
+        }
+
+        @Override
+        public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+            PrivateSvdMechanism svd = mechanism(budget, params, facts);
+            Map<String, Object> noise = noise("discrete Gaussian on the released n × n Gram (symmetrised), on a grid");
+            noise.put("sigma", svd.sigma());
+            noise.put("frobeniusSensitivity", PrivateSvdMechanism.sensitivity(svd.parameters()));
+            return new Plan(spec(kind, budget, params, facts), PrivacyMap.calibrated(svd.privacyLoss(), budget), noise,
+                    Input.RATINGS, (data, random) -> new Release.Completion(svd.release(data.ratings(), random)));
+        }
+
+        @Override
+        List<ErrorStatement> statements(Plan plan, double level) {
+            return List.of(noiseNorm("eigenvalues", (Double) plan.noise().get("sigma"), plan.spec().facts().cols(), 1,
+                    level, "the released Gram's noise (each released eigenvalue is within it of the Gram's)"));
+        }
+    }
+
+    /** DP_ALS: T item updates from noisy per-item Grams and right-hand sides. */
+    static final class Als extends Base {
+
+        Als() {
+            super("DP_ALS", "Private alternating least squares (Chien et al. 2021) under joint DP: noisy per-item "
+                    + "sufficient statistics of clipped user fits, T item updates; analysts get the item factors, "
+                    + "users fit locally.", List.of(
+                    Param.integer("rank", 1, AlsParameters.MAX_RANK, null, "r: the factor dimension (required, at most "
+                            + "n)"),
+                    Param.integer("iterations", 1, AlsParameters.MAX_ITERATIONS, 3, "T: item updates (2T releases)"),
+                    Param.number("userRidge", Double.MIN_NORMAL, 1e12, 0.1, "λ_u of each user's local fit"),
+                    Param.number("itemRidge", Double.MIN_NORMAL, 1e12, 1.0, "λ_v added to each item's noisy Gram"),
+                    Param.number("clip", Double.MIN_NORMAL, 1e12, 0.3, "C: user factors clipped to ‖uᵢ‖ ≤ C"),
+                    Param.number("initScale", Double.MIN_NORMAL, 1e12, 0.1, "standard deviation of the random, "
+                            + "data-independent start V₀")));
+        }
+
+        @Override
+        Map<String, Object> example() {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("rank", 1);
+            p.put("iterations", 2);
+            return p;
+        }
+
+        static AlsParameters parameters(Params p, PublicFacts facts) {
+            RatingsFacts r = ratings(facts);
+            return checked(() -> new AlsParameters(r.domain(), r.relation(), p.integer("rank"), p.integer("iterations"),
+                    p.number("userRidge"), p.number("itemRidge"), p.number("clip"), p.number("initScale")));
+        }
+
+        static DpAlsMechanism mechanism(Budget budget, Params p, PublicFacts facts) {
+            AlsParameters params = parameters(p, facts);
+            return budget.isRho() ? DpAlsMechanism.forRho(params, budget.rhoDown())
+                    : DpAlsMechanism.forApproxDp(params, budget.epsilonDown(), budget.deltaDown());
+        }
+
+        @Override
+        public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
+            return new Sensitivity("(G/Δ_G, b/Δ_b): one step's item Grams and right-hand sides, each over its own "
+                    + "sensitivity", "L2", Math.sqrt(2), "Δ_G = √s·C² (√(2s)·C² replacing a user) and Δ_b = L·C (2L·C) "
+                    + "for every public V, since ‖uᵢ‖ ≤ C; the two parts together move by at most √2 at unit scale");
+        }
+
+        /** Users at the bound whose fits on the public witness V are clipped to ‖uᵢ‖ = C. */
+        @Override
+        public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
+            RatingsDomain d = ratings(facts).domain();
+            List<NeighbouringChange> out = new ArrayList<>(extremalUsers(facts));
+            if (facts.relation() == NeighbouringRelation.REPLACE_ONE) {
+                // The same items, top against bottom: b moves by 2·h·C per item, the Grams not at all.
+                int s = d.perUserCap();
+                int[] items = new int[s];
+                double[] top = new double[s];
+                double[] bottom = new double[s];
+                for (int k = 0; k < s; k++) {
+                    items[k] = k;
+                    top[k] = d.hi();
+                    bottom[k] = d.lo();
+                }
+                out.add(new NeighbouringChange.ReplacedUser(items, top, items, bottom));
+            }
+            return out;
+        }
+
+        /**
+         * The item statistics on the public witness V = (initScale)·1 (n × r): the declared bound holds for
+         * every V, and the mechanism's own V_{t−1} is public when step t reads the data.
+         */
+        @Override
+        public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
+            AlsParameters p = parameters(params, facts);
+            double[] v = new double[p.domain().items() * p.rank()];
+            Arrays.fill(v, p.initScale());
+            return CompletionStatistics.alsStatistics(data.ratings(), p, v);
+        }
+
+        @Override
+        public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+            DpAlsMechanism als = mechanism(budget, params, facts);
+            Map<String, Object> noise = noise("discrete Gaussian on each item's r × r Gram (symmetrised) and "
+                    + "right-hand side, on grids");
+            noise.put("iterations", als.parameters().iterations());
+            noise.put("gramSigma", als.gramSigma());
+            noise.put("rhsSigma", als.rhsSigma());
+            noise.put("frobeniusSensitivity", DpAlsMechanism.gramSensitivity(als.parameters()));
+            noise.put("rhsSensitivity", DpAlsMechanism.rhsSensitivity(als.parameters()));
+            // 2T Gaussian releases (an item-Gram and a right-hand-side release per step), composed in GDP.
+            PrivacyMap step = PrivacyMap.compose(List.of(PrivacyMap.of(als.gramStepLoss()),
+                    PrivacyMap.of(als.rhsStepLoss())));
+            PrivacyMap privacy = PrivacyMap.compose(als.parameters().iterations(), step).calibratedTo(budget);
+            return new Plan(spec(kind, budget, params, facts), privacy, noise,
+                    Input.RATINGS, (data, random) -> new Release.Completion(als.release(data.ratings(), random)));
+        }
+
+        @Override
+        List<ErrorStatement> statements(Plan plan, double level) {
+            Params p = plan.spec().params();
+            int r = p.integer("rank");
+            int t = p.integer("iterations");
+            int n = plan.spec().facts().cols();
+            double rhs = Accuracies.gaussianHalfWidth((Double) plan.noise().get("rhsSigma"), 0, level);
+            return List.of(noiseNorm("itemGrams", (Double) plan.noise().get("gramSigma"), r, n * t, level,
+                    "the noise of every item's released r × r Gram"), new ErrorStatement("itemRightHandSides",
+                    "absPerEntry", rhs, level, ErrorBasis.EXACT, "each entry of a released right-hand side b̃_j has "
+                    + "Gaussian noise of standard deviation rhsSigma"));
+        }
+    }
+}
