@@ -603,12 +603,14 @@ class CreateDatasetRequest(Model):
     budget: Optional[BudgetRequest] = None
     # EXTERNAL only (required there): where the rows are and which columns form a row. privmat never copies them (docs/scale-out.md).
     external: Optional[ExternalRequest] = None
-    # one of MATRIX, GRAPH, HISTOGRAM, STREAM, EXTERNAL; MATRIX (rows are privacy units), GRAPH (edges are privacy units), HISTOGRAM (counts of records over declared attributes; one record is the privacy unit), STREAM (rows or edge events appended in batches and never stored; answered by standing subscriptions) or EXTERNAL (a matrix whose rows stay in Parquet or CSV where the owner keeps them; queried like a MATRIX); required
+    # one of MATRIX, GRAPH, HISTOGRAM, STREAM, EXTERNAL, RATINGS; MATRIX (rows are privacy units), GRAPH (edges are privacy units), HISTOGRAM (counts of records over declared attributes; one record is the privacy unit), STREAM (rows or edge events appended in batches and never stored; answered by standing subscriptions) or EXTERNAL (a matrix whose rows stay in Parquet or CSV where the owner keeps them; queried like a MATRIX) or RATINGS (sparse users × items ratings uploaded as user,item,rating triples; one user's ratings or one rating is the privacy unit); required
     kind: Optional[str] = None
     # Display name, 1–200 characters; required
     name: Optional[str] = None
     # one of REPLACE_ONE, ADD_REMOVE; Neighbouring relation; default REPLACE_ONE (n public). ADD_REMOVE keeps n private.
     neighbouring: Optional[str] = None
+    # RATINGS only (required there): the public item universe, rating range, per-user cap and relation (docs/ratings.md).
+    ratings: Optional[RatingsRequest] = None
     # Public L2 bound of a matrix row; rows are clipped to it at upload (or append). Required for MATRIX, EXTERNAL and matrix STREAMs, not allowed for GRAPH and edge STREAMs (edge weights must lie in [0, 1]).
     row_norm_bound: Optional[float] = None
     # STREAM only (required there): the public block structure. A matrix stream gives columns and rowNormBound; an edge stream gives vertices instead (its edge events have weights in [0, 1]).
@@ -624,6 +626,7 @@ class CreateDatasetRequest(Model):
         ('kind', 'kind', None),
         ('name', 'name', None),
         ('neighbouring', 'neighbouring', None),
+        ('ratings', 'ratings', ('model', 'RatingsRequest')),
         ('row_norm_bound', 'rowNormBound', None),
         ('stream', 'stream', ('model', 'StreamRequest')),
         ('vertices', 'vertices', ('model', 'VerticesRequest')),
@@ -706,30 +709,34 @@ class Dataset(Model):
     budget: Optional[Budget] = None
     # Rows scaled down to rowNormBound at upload (owner only: data-dependent)
     clipped_rows: Optional[int] = None
-    # Matrix columns, graph vertices, or a histogram's cells
+    # Matrix columns, graph vertices, a histogram's cells, or the items n of a ratings dataset
     cols: Optional[int] = None
     # MATRIX: the column names of the uploaded CSV/TSV header, in column order (absent without a header). Public like the shape: they name what each column measures, not a row; results repeat them as columns
     columns: Optional[list[str]] = None
     created_at: Optional[str] = None
+    # RATINGS: ratings beyond perUserCap dropped at upload (owner only: data-dependent)
+    dropped_ratings: Optional[int] = None
     # Public bound of an edge weight (GRAPH): weights lie in [0, this]
     edge_weight_bound: Optional[float] = None
     # EXTERNAL: the declared source (its location is shown to the owner only)
     external: Optional[ExternalSource] = None
     id: Optional[str] = None
-    # one of MATRIX, GRAPH, HISTOGRAM, STREAM, EXTERNAL
+    # one of MATRIX, GRAPH, HISTOGRAM, STREAM, EXTERNAL, RATINGS
     kind: Optional[str] = None
     name: Optional[str] = None
     # one of REPLACE_ONE, ADD_REMOVE
     neighbouring: Optional[str] = None
-    # Stored non-zero entries, graph edges, or non-empty cells (owner only: data-dependent)
+    # Stored non-zero entries, graph edges, non-empty cells, or stored ratings |Ω| (owner only: data-dependent; RATINGS under the RATING relation: public)
     nnz: Optional[int] = None
     # The subject that owns the dataset
     owner: Optional[str] = None
     # What one privacy unit is
     privacy_unit: Optional[str] = None
+    # RATINGS: the declared item universe, rating range, per-user cap and relation
+    ratings: Optional[RatingsDeclaration] = None
     # Public L2 row bound (MATRIX)
     row_norm_bound: Optional[float] = None
-    # Matrix rows, graph vertices, a histogram's records, or the rows (edge events) appended to a stream. Hidden from analysts under ADD_REMOVE, where n is private, and for streams
+    # Matrix rows, graph vertices, a histogram's records, the rows (edge events) appended to a stream, or the users m of a ratings dataset. Hidden from analysts under ADD_REMOVE, where n is private, for streams, and for RATINGS unless the relation is RATING
     rows: Optional[int] = None
     # Format of the upload: CSV, TSV, MATRIX_MARKET or NPY; EXTERNAL: the declared PARQUET or CSV
     source_format: Optional[str] = None
@@ -751,6 +758,7 @@ class Dataset(Model):
         ('cols', 'cols', None),
         ('columns', 'columns', ('list', None)),
         ('created_at', 'createdAt', None),
+        ('dropped_ratings', 'droppedRatings', None),
         ('edge_weight_bound', 'edgeWeightBound', None),
         ('external', 'external', ('model', 'ExternalSource')),
         ('id', 'id', None),
@@ -760,6 +768,7 @@ class Dataset(Model):
         ('nnz', 'nnz', None),
         ('owner', 'owner', None),
         ('privacy_unit', 'privacyUnit', None),
+        ('ratings', 'ratings', ('model', 'RatingsDeclaration')),
         ('row_norm_bound', 'rowNormBound', None),
         ('rows', 'rows', None),
         ('source_format', 'sourceFormat', None),
@@ -2739,6 +2748,67 @@ class RangesWorkload(Model):
         ('type', 'type', None),
     )
     _REQUIRED: ClassVar[tuple] = ('boxes', 'type')
+
+
+@dataclass
+class RatingsDeclaration(Model):
+    """RatingsDeclaration"""
+
+    # one of USER, USER_ADD_REMOVE, RATING; The relation mechanisms are calibrated with: USER (one user's ratings replaced), USER_ADD_REMOVE (a user added or removed) or RATING (one rating changed within [min, max])
+    calibration: Optional[str] = None
+    # The declared item labels in id order; absent when only n was declared (the labels are then "0" … "n − 1")
+    item_labels: Optional[list[str]] = None
+    # n, the number of items
+    items: Optional[int] = None
+    # The largest rating
+    max: Optional[float] = None
+    # The smallest rating
+    min: Optional[float] = None
+    # s, the most ratings kept per user
+    per_user_cap: Optional[int] = None
+    # one of USER, RATING; The relation as declared
+    relation: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('calibration', 'calibration', None),
+        ('item_labels', 'itemLabels', ('list', None)),
+        ('items', 'items', None),
+        ('max', 'max', None),
+        ('min', 'min', None),
+        ('per_user_cap', 'perUserCap', None),
+        ('relation', 'relation', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class RatingsRequest(Model):
+    """RatingsRequest"""
+
+    # The item labels in id order (distinct, 1–200 characters, at most 1048576); public, like the rest of the declaration
+    item_labels: Optional[list[str]] = None
+    # n, the number of items, in [1, 1048576]; the item labels are then "0" … "n − 1". Give items or itemLabels (or both, agreeing)
+    items: Optional[int] = None
+    # The largest rating (finite, above min); required
+    max: Optional[float] = None
+    # The smallest rating (finite); required
+    min: Optional[float] = None
+    # s, the most ratings one user contributes, in [1, n]: a user's ratings beyond the first s in upload order are dropped (counted in droppedRatings, owner only); required
+    per_user_cap: Optional[int] = None
+    # one of USER, RATING; USER (default: one user's ratings is the privacy unit; with ADD_REMOVE a user is added or removed) or RATING (one rating is the unit and which users rated which items is public; REPLACE_ONE only)
+    relation: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('item_labels', 'itemLabels', ('list', None)),
+        ('items', 'items', None),
+        ('max', 'max', None),
+        ('min', 'min', None),
+        ('per_user_cap', 'perUserCap', None),
+        ('relation', 'relation', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('max', 'min', 'per_user_cap')
 
 
 @dataclass

@@ -11,11 +11,12 @@ import org.jspecify.annotations.Nullable;
  *
  * @param owner the subject (API key subject) that created the dataset
  * @param rowNormBound public L2 bound of a matrix row (null for graphs)
- * @param rows matrix rows, graph vertices, or a histogram's records
- * @param cols matrix columns, graph vertices, or a histogram's cells
- * @param nnz non-zero entries, graph edges, or a histogram's non-empty cells
+ * @param rows matrix rows, graph vertices, a histogram's records, or the users of a ratings dataset
+ * @param cols matrix columns, graph vertices, a histogram's cells, or the items n of a ratings dataset
+ * @param nnz non-zero entries, graph edges, a histogram's non-empty cells, or the stored ratings |Ω|
  * @param clippedRows rows scaled down to the bound at ingest (always 0 for graphs)
  * @param schema the public structure declared at creation (histograms), or null
+ * @param droppedRatings RATINGS: ratings beyond the per-user cap dropped at upload (owner only), else null
  */
 public record Dataset(
         UUID id,
@@ -36,4 +37,5 @@ public record Dataset(
         Instant createdAt,
         @Nullable Instant uploadedAt,
         @Nullable DatasetSchema schema,
-        @Nullable List<String> columnLabels) {}
+        @Nullable List<String> columnLabels,
+        @Nullable Long droppedRatings) {}

@@ -22,5 +22,12 @@ public enum DatasetKind {
      * Apache Spark, {@link ExternalSchema}); a row, clipped to the public L2 bound, is the privacy
      * unit. Queried like a MATRIX; privmat never copies the rows (docs/scale-out.md).
      */
-    EXTERNAL
+    EXTERNAL,
+    /**
+     * A sparse users × items ratings matrix with its observed set Ω kept (a missing rating is absent,
+     * not zero), uploaded as (user, item, rating) triples against a public item universe, rating range
+     * and per-user cap declared at creation ({@link RatingsSchema}). One user's ratings (USER) or one
+     * rating (RATING) is the privacy unit (docs/ratings.md).
+     */
+    RATINGS
 }

@@ -1,5 +1,8 @@
 package io.privmat.dataset;
 
+import io.privmat.mechanism.completion.RatingsSource;
+import java.util.List;
+import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -17,4 +20,18 @@ public interface DatasetRows {
 
     /** A histogram dataset's counts, one per cell in row-major order (first attribute slowest). */
     double[] histogramCounts(UUID datasetId);
+
+    /**
+     * A RATINGS dataset's ratings as stored (raw values on the declared scale, not centred; the per-user
+     * cap already applied): users in dense id order, {@code items()} the declared n. Each
+     * {@code forEachUser} call is one streaming pass over the stored chunks, in its own read-only
+     * transaction.
+     */
+    RatingsSource ratings(UUID datasetId);
+
+    /** A RATINGS dataset's user labels in dense id order (for the owner only: they name the users). */
+    List<String> ratingsUsers(UUID datasetId);
+
+    /** The dense id of a RATINGS dataset's user label, or empty when no such user was uploaded. */
+    OptionalInt ratingsUserIndex(UUID datasetId, String userLabel);
 }

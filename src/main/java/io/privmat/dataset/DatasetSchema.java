@@ -8,7 +8,7 @@ import java.util.Map;
  * uploads are validated against, and mechanisms may depend on it: it is public, like the kind and
  * the budget. Stored as a JSON document with the dataset.
  */
-public sealed interface DatasetSchema permits HistogramSchema, StreamSchema, ExternalSchema {
+public sealed interface DatasetSchema permits HistogramSchema, StreamSchema, ExternalSchema, RatingsSchema {
 
     /** The document stored with the dataset (maps, lists, strings and numbers only). */
     Map<String, Object> toDocument();
@@ -23,6 +23,7 @@ public sealed interface DatasetSchema permits HistogramSchema, StreamSchema, Ext
             case HISTOGRAM -> HistogramSchema.fromDocument(document);
             case STREAM -> StreamSchema.fromDocument(document);
             case EXTERNAL -> ExternalSchema.fromDocument(document);
+            case RATINGS -> RatingsSchema.fromDocument(document);
             default -> throw new IllegalArgumentException("a " + kind + " dataset declares no schema");
         };
     }

@@ -73,7 +73,7 @@ public class DatasetService implements DatasetRows {
         Dataset dataset = request.schema() instanceof ExternalSchema e ? external(request, e, createdAt)
                 : new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
                 request.rowNormBound(), streamCols == null ? DatasetStatus.EMPTY : DatasetStatus.READY, none, streamCols,
-                none, none, null, null, null, request.budget(), createdAt, null, request.schema(), null);
+                none, none, null, null, null, request.budget(), createdAt, null, request.schema(), null, null);
         List<String> vertices = request.vertexLabels();
         // The declared universe is written with the dataset: ids 0..N−1 in declared order, fixed
         // before any edge is seen (docs/adr/0006-privacy-hardening.md). Listeners of DatasetCreated
@@ -113,7 +113,7 @@ public class DatasetService implements DatasetRows {
         }
         return new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
                 request.rowNormBound(), DatasetStatus.READY, schema.declaredRows(), (long) schema.d(), null, null,
-                schema.format().name(), null, null, request.budget(), createdAt, null, schema, null);
+                schema.format().name(), null, null, request.budget(), createdAt, null, schema, null, null);
     }
 
     /**
@@ -346,6 +346,49 @@ public class DatasetService implements DatasetRows {
             chunk.forEachEntry((row, col, value) -> counts[col] = value);
         }));
         return counts;
+    }
+
+    @Override
+    public io.privmat.mechanism.completion.RatingsSource ratings(UUID datasetId) {
+        Dataset dataset = requireReady(datasetId, DatasetKind.RATINGS);
+        int n = Math.toIntExact(dataset.cols());
+        int cap = ((RatingsSchema) dataset.schema()).perUserCap();
+        return new io.privmat.mechanism.completion.RatingsSource() {
+            @Override
+            public int items() {
+                return n;
+            }
+
+            @Override
+            public void forEachUser(UserVisitor visitor) {
+                // One streaming pass: a chunk (a few MiB) at a time, each user's record copied into
+                // buffers of s entries that are reused (RatingsSource allows it).
+                int[] items = new int[cap];
+                double[] ratings = new double[cap];
+                readOnly.executeWithoutResult(s -> repository.streamMatrixChunks(datasetId, n, chunk -> {
+                    int[] pointers = chunk.rowPointers();
+                    for (int r = 0; r < chunk.rowCount(); r++) {
+                        int from = pointers[r];
+                        int count = pointers[r + 1] - from;
+                        System.arraycopy(chunk.columnIndices(), from, items, 0, count);
+                        System.arraycopy(chunk.values(), from, ratings, 0, count);
+                        visitor.visit(Math.toIntExact(chunk.firstRow() + r), items, ratings, count);
+                    }
+                }));
+            }
+        };
+    }
+
+    @Override
+    public List<String> ratingsUsers(UUID datasetId) {
+        requireReady(datasetId, DatasetKind.RATINGS);
+        return readOnly.execute(s -> repository.ratingsUsers(datasetId));
+    }
+
+    @Override
+    public java.util.OptionalInt ratingsUserIndex(UUID datasetId, String userLabel) {
+        requireReady(datasetId, DatasetKind.RATINGS);
+        return readOnly.execute(s -> repository.ratingsUserIndex(datasetId, userLabel));
     }
 
     private Dataset requireReady(UUID id, DatasetKind kind) {

@@ -56,6 +56,13 @@ public class QueryPlans {
                     + "answers standing subscriptions (POST /v1/datasets/" + dataset.id() + "/subscriptions), not "
                     + "one-shot queries.", Map.of());
         }
+        if (dataset.kind() == DatasetKind.RATINGS) {
+            // Refused before any charge: the matrix, graph and histogram query kinds do not read ratings
+            // (a missing rating is not a zero; docs/ratings.md).
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "Dataset " + dataset.id() + " is a RATINGS "
+                    + "dataset: the MATRIX, GRAPH and HISTOGRAM query kinds do not apply to it; nothing was charged.",
+                    Map.of("datasetId", dataset.id().toString()));
+        }
         if (dataset.status() != DatasetStatus.READY || dataset.cols() == null) {
             throw new PrivmatException(ProblemType.DATASET_NOT_READY,
                     "Dataset " + dataset.id() + " has no data yet; upload it first.", Map.of());

@@ -49,6 +49,21 @@ class PublicProgressTest {
         public double[] histogramCounts(UUID datasetId) {
             return new double[] {chunks};
         }
+
+        @Override
+        public io.privmat.mechanism.completion.RatingsSource ratings(UUID datasetId) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<String> ratingsUsers(UUID datasetId) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public java.util.OptionalInt ratingsUserIndex(UUID datasetId, String userLabel) {
+            throw new UnsupportedOperationException();
+        }
     }
 
     static final class Recorder implements JobContext {

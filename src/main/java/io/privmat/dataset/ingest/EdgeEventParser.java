@@ -22,15 +22,7 @@ final class EdgeEventParser {
         if (!reader.nextLine()) {
             throw InvalidDataException.whole("the batch is empty");
         }
-        boolean skip = Boolean.TRUE.equals(header);
-        if (header == null && reader.countFields() == 3) {
-            reader.nextField();
-            reader.nextField();
-            reader.nextField();
-            skip = !reader.fieldLooksNumeric();
-            reader.rewindLine();
-        }
-        if (skip && !reader.nextLine()) {
+        if (reader.isHeader(header, 3) && !reader.nextLine()) {
             throw InvalidDataException.whole("the batch has a header but no edges");
         }
         int[] u = new int[16];

@@ -67,15 +67,7 @@ final class EdgeListParser {
         if (!reader.nextLine()) {
             throw InvalidDataException.whole("the upload is empty");
         }
-        boolean skip = Boolean.TRUE.equals(header);
-        if (header == null && reader.countFields() == 3) {
-            reader.nextField();
-            reader.nextField();
-            reader.nextField();
-            skip = !reader.fieldLooksNumeric();
-            reader.rewindLine();
-        }
-        if (skip && !reader.nextLine()) {
+        if (reader.isHeader(header, 3) && !reader.nextLine()) {
             throw InvalidDataException.whole("the upload has a header but no edges");
         }
         do {

@@ -26,6 +26,8 @@ import org.springframework.util.unit.DataSize;
  * @param rateWindow the window over which {@code minUploadRate} is measured
  * @param shutdownGrace on shutdown, how long uploads in progress may run on before they are
  *     aborted (503, nothing stored)
+ * @param maxRatings most (user, item, rating) lines one RATINGS upload may have (422 beyond): the
+ *     upload holds 24 bytes per line in memory until it is written (docs/ratings.md)
  */
 @ConfigurationProperties("privmat.ingest")
 public record IngestSettings(
@@ -39,7 +41,8 @@ public record IngestSettings(
         @DefaultValue("15m") Duration maxUploadDuration,
         @DefaultValue("64KB") DataSize minUploadRate,
         @DefaultValue("10s") Duration rateWindow,
-        @DefaultValue("20s") Duration shutdownGrace) {
+        @DefaultValue("20s") Duration shutdownGrace,
+        @DefaultValue("20000000") long maxRatings) {
 
     /** Rows any sparse upload may declare whatever its size. */
     public static final long ROW_ALLOWANCE = 65_536;
@@ -53,6 +56,9 @@ public record IngestSettings(
         }
         if (prefetchSize.toBytes() < 0 || prefetchSize.toBytes() > (64L << 20)) {
             throw new IllegalArgumentException("privmat.ingest.prefetch-size must be between 0 and 64MB");
+        }
+        if (maxRatings < 1) {
+            throw new IllegalArgumentException("privmat.ingest.max-ratings must be at least 1");
         }
         if (rateWindow.isNegative() || rateWindow.isZero()) {
             throw new IllegalArgumentException("privmat.ingest.rate-window must be positive");

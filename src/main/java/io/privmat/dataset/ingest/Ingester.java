@@ -82,6 +82,11 @@ public class Ingester {
         if (dataset.kind() == DatasetKind.HISTOGRAM) {
             return histogram(dataset, format, header, in, chunkBytes, counted);
         }
+        if (dataset.kind() == DatasetKind.RATINGS) {
+            byte delimiter = format == UploadFormat.TSV ? (byte) '\t' : (byte) ',';
+            return RatingsParser.parse(in, delimiter, header, (io.privmat.dataset.RatingsSchema) dataset.schema(),
+                    repository, dataset.id(), chunkBytes, settings.maxRatings(), format.name(), counted::count);
+        }
         double bound = dataset.rowNormBound() == null ? Double.NaN : dataset.rowNormBound();
         java.util.function.IntFunction<MatrixWriter> writers =
                 cols -> new MatrixWriter(repository, dataset.id(), cols, bound, chunkBytes);

@@ -513,6 +513,25 @@ final class LineReader {
         return this;
     }
 
+    /**
+     * Whether the current (first) line is a header: as the caller said, or, when it did not say, a
+     * line of {@code fields} fields whose last one is not a number. The line's fields are left unread.
+     */
+    boolean isHeader(@org.jspecify.annotations.Nullable Boolean header, int fields) {
+        if (header != null) {
+            return header;
+        }
+        if (countFields() != fields) {
+            return false;
+        }
+        for (int i = 0; i < fields; i++) {
+            nextField();
+        }
+        boolean named = !fieldLooksNumeric();
+        rewindLine();
+        return named;
+    }
+
     /** {@link #nextLine()}, named for readability where the current line is being skipped. */
     boolean nextLineAfter() {
         return nextLine();

@@ -8,7 +8,8 @@ import java.nio.ByteOrder;
 /**
  * Binary layout of stored chunks, all little-endian:
  * DENSE — {@code rows × cols} float64, row-major;
- * SPARSE — per row an int32 count k, then k int32 column indices, then k float64 values;
+ * SPARSE — per row an int32 count k, then k int32 column indices, then k float64 values (RATINGS
+ * datasets use it for per-user records: a user's rated items and ratings, an explicit 0 included);
  * EDGES — per edge int32 u, int32 v, float64 weight.
  */
 public final class ChunkCodec {
@@ -42,6 +43,25 @@ public final class ChunkCodec {
                 if (dense[base + c] != 0) {
                     buffer.putDouble(dense[base + c]);
                 }
+            }
+        }
+        return buffer.array();
+    }
+
+    /**
+     * Encodes rows [0, rows) given in compressed-row form in the SPARSE layout, every stored entry kept
+     * (zeros included: for ratings an observed 0 is not a missing entry).
+     */
+    public static byte[] encodeRows(int rows, int[] pointers, int[] indices, double[] values) {
+        int nnz = pointers[rows] - pointers[0];
+        ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(rows * 4L + nnz * 12L)).order(ByteOrder.LITTLE_ENDIAN);
+        for (int r = 0; r < rows; r++) {
+            buffer.putInt(pointers[r + 1] - pointers[r]);
+            for (int k = pointers[r]; k < pointers[r + 1]; k++) {
+                buffer.putInt(indices[k]);
+            }
+            for (int k = pointers[r]; k < pointers[r + 1]; k++) {
+                buffer.putDouble(values[k]);
             }
         }
         return buffer.array();

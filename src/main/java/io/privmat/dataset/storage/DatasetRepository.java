@@ -44,7 +44,7 @@ public class DatasetRepository {
 
     private static final String COLUMNS = "id, name, owner, kind, neighbouring, row_norm_bound, status, rows, cols, nnz, "
             + "clipped_rows, source_format, storage, upload_bytes, budget_epsilon, budget_delta, accounting, "
-            + "approx_delta_fraction, created_at, uploaded_at, declaration, column_labels";
+            + "approx_delta_fraction, created_at, uploaded_at, declaration, column_labels, dropped_ratings";
 
     private static final tools.jackson.databind.json.JsonMapper JSON = tools.jackson.databind.json.JsonMapper.builder()
             .build();
@@ -110,7 +110,8 @@ public class DatasetRepository {
             rs.getTimestamp("created_at").toInstant(),
             Optional.ofNullable(rs.getTimestamp("uploaded_at")).map(Timestamp::toInstant).orElse(null),
             schema(DatasetKind.valueOf(rs.getString("kind")), rs.getString("declaration")),
-            labels(rs.getArray("column_labels")));
+            labels(rs.getArray("column_labels")),
+            (Long) rs.getObject("dropped_ratings"));
 
     private static @Nullable List<String> labels(java.sql.@Nullable Array array) throws SQLException {
         return array == null ? null : List.of((String[]) array.getArray());
@@ -320,6 +321,48 @@ public class DatasetRepository {
                         return labels.size();
                     }
                 });
+    }
+
+    /** A RATINGS dataset's count of ratings dropped beyond the per-user cap (owner only). */
+    public void setDroppedRatings(UUID id, long dropped) {
+        jdbc.update("UPDATE dataset SET dropped_ratings = ? WHERE id = ?", dropped, id);
+    }
+
+    /** Stores user labels of a RATINGS dataset with ids {@code firstId}, {@code firstId + 1}, … (COPY). */
+    public void insertRatingsUsers(UUID id, List<String> labels, int firstId) {
+        StringBuilder rows = new StringBuilder(labels.size() * 48);
+        for (int i = 0; i < labels.size(); i++) {
+            rows.append(id).append('\t').append(firstId + i).append('\t');
+            copyText(rows, labels.get(i));
+            rows.append('\n');
+        }
+        copyIn("COPY ratings_user (dataset_id, user_id, label) FROM STDIN", new java.io.StringReader(rows.toString()));
+    }
+
+    /** Appends a value escaped for COPY's text format (backslash, tab, newline and carriage return). */
+    private static void copyText(StringBuilder out, String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            switch (c) {
+                case '\\' -> out.append("\\\\");
+                case '\t' -> out.append("\\t");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                default -> out.append(c);
+            }
+        }
+    }
+
+    /** A RATINGS dataset's user labels in id order. */
+    public List<String> ratingsUsers(UUID id) {
+        return jdbc.queryForList("SELECT label FROM ratings_user WHERE dataset_id = ? ORDER BY user_id", String.class, id);
+    }
+
+    /** The id of a RATINGS dataset's user label, if uploaded. */
+    public java.util.OptionalInt ratingsUserIndex(UUID id, String label) {
+        List<Integer> ids = jdbc.queryForList("SELECT user_id FROM ratings_user WHERE dataset_id = ? AND label = ?",
+                Integer.class, id, label);
+        return ids.isEmpty() ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(ids.get(0));
     }
 
     /** Runs a statement on the transaction's connection. */

@@ -14,8 +14,10 @@ public record CreateDatasetRequest(
         @Schema(description = "MATRIX (rows are privacy units), GRAPH (edges are privacy units), HISTOGRAM "
                 + "(counts of records over declared attributes; one record is the privacy unit), STREAM (rows or "
                 + "edge events appended in batches and never stored; answered by standing subscriptions) or EXTERNAL "
-                + "(a matrix whose rows stay in Parquet or CSV where the owner keeps them; queried like a MATRIX)",
-                allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM", "STREAM", "EXTERNAL"},
+                + "(a matrix whose rows stay in Parquet or CSV where the owner keeps them; queried like a MATRIX) or "
+                + "RATINGS (sparse users × items ratings uploaded as user,item,rating triples; one user's ratings or "
+                + "one rating is the privacy unit)",
+                allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM", "STREAM", "EXTERNAL", "RATINGS"},
                 requiredMode = Schema.RequiredMode.REQUIRED)
                 @Nullable String kind,
         @Schema(description = "Neighbouring relation; default REPLACE_ONE (n public). ADD_REMOVE keeps n private.",
@@ -36,13 +38,23 @@ public record CreateDatasetRequest(
                 + "columns and rowNormBound; an edge stream gives vertices instead (its edge events have weights in "
                 + "[0, 1]).") @Nullable StreamRequest stream,
         @Schema(description = "EXTERNAL only (required there): where the rows are and which columns form a row. "
-                + "privmat never copies them (docs/scale-out.md).") @Nullable ExternalRequest external) {
+                + "privmat never copies them (docs/scale-out.md).") @Nullable ExternalRequest external,
+        @Schema(description = "RATINGS only (required there): the public item universe, rating range, per-user "
+                + "cap and relation (docs/ratings.md).") @Nullable RatingsRequest ratings) {
+
+    /** Body without a ratings declaration. */
+    public CreateDatasetRequest(@Nullable String name, @Nullable String kind, @Nullable String neighbouring,
+            @Nullable Double rowNormBound, @Nullable BudgetRequest budget, @Nullable VerticesRequest vertices,
+            @Nullable List<AttributeRequest> attributes, @Nullable StreamRequest stream,
+            @Nullable ExternalRequest external) {
+        this(name, kind, neighbouring, rowNormBound, budget, vertices, attributes, stream, external, null);
+    }
 
     /** Body without an external declaration. */
     public CreateDatasetRequest(@Nullable String name, @Nullable String kind, @Nullable String neighbouring,
             @Nullable Double rowNormBound, @Nullable BudgetRequest budget, @Nullable VerticesRequest vertices,
             @Nullable List<AttributeRequest> attributes, @Nullable StreamRequest stream) {
-        this(name, kind, neighbouring, rowNormBound, budget, vertices, attributes, stream, null);
+        this(name, kind, neighbouring, rowNormBound, budget, vertices, attributes, stream, null, null);
     }
 
     /** Body without a vertex declaration or attributes. */
@@ -55,7 +67,7 @@ public record CreateDatasetRequest(
     public CreateDatasetRequest(@Nullable String name, @Nullable String kind, @Nullable String neighbouring,
             @Nullable Double rowNormBound, @Nullable BudgetRequest budget, @Nullable VerticesRequest vertices,
             @Nullable List<AttributeRequest> attributes) {
-        this(name, kind, neighbouring, rowNormBound, budget, vertices, attributes, null, null);
+        this(name, kind, neighbouring, rowNormBound, budget, vertices, attributes, null, null, null);
     }
 
     /**
@@ -78,6 +90,28 @@ public record CreateDatasetRequest(
             @Schema(description = "REPLACE_ONE (required there): n, the number of rows, declared by the owner and "
                     + "public; a job whose pass meets another count fails and keeps its charge. ADD_REMOVE: absent (n "
                     + "is private and never counted for display).", example = "1000000") @Nullable Long rows) {}
+
+    /**
+     * A RATINGS dataset's public declaration: the item universe (labels, or only its size n, then the
+     * labels are "0" … "n − 1"), the rating range, the per-user cap s and the relation.
+     */
+    @Schema(name = "RatingsRequest", example = "{\"items\": 400, \"min\": 1, \"max\": 5, \"perUserCap\": 80}")
+    public record RatingsRequest(
+            @Schema(description = "n, the number of items, in [1, 1048576]; the item labels are then \"0\" … "
+                    + "\"n − 1\". Give items or itemLabels (or both, agreeing)", example = "400") @Nullable Integer items,
+            @Schema(description = "The item labels in id order (distinct, 1–200 characters, at most 1048576); "
+                    + "public, like the rest of the declaration") @Nullable List<String> itemLabels,
+            @Schema(description = "The smallest rating (finite)", requiredMode = Schema.RequiredMode.REQUIRED,
+                    example = "1") @Nullable Double min,
+            @Schema(description = "The largest rating (finite, above min)", requiredMode =
+                    Schema.RequiredMode.REQUIRED, example = "5") @Nullable Double max,
+            @Schema(description = "s, the most ratings one user contributes, in [1, n]: a user's ratings beyond "
+                    + "the first s in upload order are dropped (counted in droppedRatings, owner only)",
+                    requiredMode = Schema.RequiredMode.REQUIRED, example = "80") @Nullable Integer perUserCap,
+            @Schema(description = "USER (default: one user's ratings is the privacy unit; with ADD_REMOVE a user "
+                    + "is added or removed) or RATING (one rating is the unit and which users rated which items is "
+                    + "public; REPLACE_ONE only)", allowableValues = {"USER", "RATING"}, defaultValue = "USER")
+                    @Nullable String relation) {}
 
     /**
      * A stream's public block structure: blocks of blockRows rows (in arrival order) or of blockSeconds

@@ -127,7 +127,12 @@ class DatasetController {
             + "as CSV or TSV, one record a line with one field per declared attribute (a code 0 … size − 1 or a "
             + "declared label; an optional header names the attributes in any order), or the counts vector as "
             + "application/x-npy (the cells in row-major order, first attribute slowest; non-negative integers). "
-            + "A failed upload "
+            + "RATINGS: user,item,rating triples as CSV or TSV (optional header; user and item are strings, the "
+            + "item a declared label, the rating a finite number in [min, max]); an unknown item, a rating out of "
+            + "range or a repeated (user, item) pair is refused with its line (a repeat also names the first line); "
+            + "of each user's ratings the first perUserCap in upload order are kept and the rest dropped, never "
+            + "looking at values, and counted in droppedRatings (owner only); users get ids in order of first "
+            + "appearance. A failed upload "
             + "stores nothing and names the line and column (or byte offset) where it failed. The body must "
             + "arrive at a minimum rate and within a time limit (docs/reliability.md).",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
@@ -178,20 +183,22 @@ class DatasetController {
         } else if (bound != null) {
             throw PrivmatException.invalidParameter("rowNormBound", "absent", kind == DatasetKind.GRAPH || edgeStream
                     ? "rowNormBound does not apply to a " + kind + " of edges (edge weights are bounded by 1)"
+                    : kind == DatasetKind.RATINGS ? "rowNormBound does not apply to RATINGS (ratings are bounded by "
+                            + "ratings.min, ratings.max and ratings.perUserCap)"
                     : "rowNormBound does not apply to a " + kind + " (one record adds 1 to one cell)");
         }
         List<String> vertices = VertexUniverse.validate(kind, r.vertices());
         io.privmat.dataset.DatasetSchema external = ExternalDeclaration.validate(kind, r.external(), neighbouring);
+        io.privmat.dataset.DatasetSchema ratings = RatingsDeclaration.validate(kind, r.ratings(), neighbouring);
         io.privmat.dataset.DatasetSchema schema = kind == DatasetKind.STREAM
                 ? StreamDeclaration.validate(r.stream(), vertices == null ? null : vertices.size(), neighbouring)
-                : external != null ? external : HistogramAttributes.validate(kind, r.attributes());
+                : external != null ? external : ratings != null ? ratings
+                : HistogramAttributes.validate(kind, r.attributes());
         if (kind != DatasetKind.STREAM && r.stream() != null) {
             throw PrivmatException.invalidParameter("stream", "absent", "stream applies to a STREAM only");
         }
-        if (kind == DatasetKind.EXTERNAL && r.attributes() != null) {
-            throw PrivmatException.invalidParameter("attributes", "absent", "attributes apply to a HISTOGRAM only");
-        }
-        if (kind == DatasetKind.STREAM && r.attributes() != null) {
+        if ((kind == DatasetKind.EXTERNAL || kind == DatasetKind.STREAM || kind == DatasetKind.RATINGS)
+                && r.attributes() != null) {
             throw PrivmatException.invalidParameter("attributes", "absent", "attributes apply to a HISTOGRAM only");
         }
         CreateDatasetRequest.BudgetRequest b = r.budget();

@@ -21,18 +21,20 @@ public record DatasetView(
         UUID id,
         String name,
         @Schema(description = "The subject that owns the dataset") String owner,
-        @Schema(allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM", "STREAM", "EXTERNAL"}) String kind,
+        @Schema(allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM", "STREAM", "EXTERNAL", "RATINGS"}) String kind,
         @Schema(allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}) String neighbouring,
         @Schema(description = "What one privacy unit is") String privacyUnit,
         @Schema(description = "Public L2 row bound (MATRIX)") @Nullable Double rowNormBound,
         @Schema(description = "Public bound of an edge weight (GRAPH): weights lie in [0, this]") @Nullable Double edgeWeightBound,
         @Schema(allowableValues = {"EMPTY", "READY"}) String status,
-        @Schema(description = "Matrix rows, graph vertices, a histogram's records, or the rows (edge events) "
-                + "appended to a stream. Hidden from analysts under ADD_REMOVE, where n is private, and for "
-                + "streams") @Nullable Long rows,
-        @Schema(description = "Matrix columns, graph vertices, or a histogram's cells") @Nullable Long cols,
-        @Schema(description = "Stored non-zero entries, graph edges, or non-empty cells (owner only: "
-                + "data-dependent)") @Nullable Long nnz,
+        @Schema(description = "Matrix rows, graph vertices, a histogram's records, the rows (edge events) "
+                + "appended to a stream, or the users m of a ratings dataset. Hidden from analysts under "
+                + "ADD_REMOVE, where n is private, for streams, and for RATINGS unless the relation is RATING")
+                @Nullable Long rows,
+        @Schema(description = "Matrix columns, graph vertices, a histogram's cells, or the items n of a ratings "
+                + "dataset") @Nullable Long cols,
+        @Schema(description = "Stored non-zero entries, graph edges, non-empty cells, or stored ratings |Ω| "
+                + "(owner only: data-dependent; RATINGS under the RATING relation: public)") @Nullable Long nnz,
         @Schema(description = "Rows scaled down to rowNormBound at upload (owner only: data-dependent)")
         @Nullable Long clippedRows,
         @Schema(description = "Format of the upload: CSV, TSV, MATRIX_MARKET or NPY; EXTERNAL: the declared PARQUET or CSV") @Nullable String sourceFormat,
@@ -48,7 +50,25 @@ public record DatasetView(
                 + "without a header). Public like the shape: they name what each column measures, not a row; "
                 + "results repeat them as columns") @Nullable List<String> columns,
         @Schema(description = "EXTERNAL: the declared source (its location is shown to the owner only)") @Nullable
-                ExternalView external) {
+                ExternalView external,
+        @Schema(description = "RATINGS: the declared item universe, rating range, per-user cap and relation")
+                @Nullable RatingsView ratings,
+        @Schema(description = "RATINGS: ratings beyond perUserCap dropped at upload (owner only: data-dependent)")
+                @Nullable Long droppedRatings) {
+
+    /** A RATINGS dataset's declaration, as the API shows it (public). */
+    @Schema(name = "RatingsDeclaration")
+    public record RatingsView(
+            @Schema(description = "n, the number of items") int items,
+            @Schema(description = "The declared item labels in id order; absent when only n was declared (the "
+                    + "labels are then \"0\" … \"n − 1\")") @Nullable List<String> itemLabels,
+            @Schema(description = "The smallest rating") double min,
+            @Schema(description = "The largest rating") double max,
+            @Schema(description = "s, the most ratings kept per user") int perUserCap,
+            @Schema(description = "The relation as declared", allowableValues = {"USER", "RATING"}) String relation,
+            @Schema(description = "The relation mechanisms are calibrated with: USER (one user's ratings replaced), "
+                    + "USER_ADD_REMOVE (a user added or removed) or RATING (one rating changed within [min, max])",
+                    allowableValues = {"USER", "USER_ADD_REMOVE", "RATING"}) String calibration) {}
 
     /** An EXTERNAL dataset's declared source, as the API shows it. */
     @Schema(name = "ExternalSource")
@@ -96,6 +116,20 @@ public record DatasetView(
         boolean nPublic = d.neighbouring() == Neighbouring.REPLACE_ONE;
         String unit = matrix ? "one row (L2 norm at most rowNormBound)"
                 : histogram ? "one record (adds 1 to one cell)" : "one edge (weight in [0, 1])";
+        RatingsView ratingsView = null;
+        // A ratings dataset's user count m and its |Ω| are public only under RATING, where Ω itself is
+        // public; under USER one user's presence changes both (docs/ratings.md, "Visibility").
+        boolean omegaPublic = false;
+        if (d.schema() instanceof io.privmat.dataset.RatingsSchema r) {
+            io.privmat.mechanism.completion.RatingsRelation relation = r.relation(d.neighbouring());
+            omegaPublic = relation == io.privmat.mechanism.completion.RatingsRelation.RATING;
+            unit = omegaPublic ? "one rating (its value, within [min, max]; which users rated which items is public)"
+                    : relation == io.privmat.mechanism.completion.RatingsRelation.USER_ADD_REMOVE
+                    ? "one user with all of their ratings (added or removed)"
+                    : "one user's ratings (at most perUserCap, replaced by any others)";
+            ratingsView = new RatingsView(r.items(), r.labels(), r.min(), r.max(), r.perUserCap(), r.declared().name(),
+                    relation.name());
+        }
         // A graph's vertex set is public (its edges are the private units, counted by nnz); a
         // histogram's record count is private under ADD_REMOVE like a matrix's rows.
         boolean stream = d.kind() == DatasetKind.STREAM;
@@ -105,7 +139,9 @@ public record DatasetView(
         }
         // A stream's appended row count is the owner's: under TIME blocks it is private, and it would
         // time the owner's appends.
-        Long rows = owner || (nPublic && !stream) || d.kind() == DatasetKind.GRAPH ? d.rows() : null;
+        boolean ratings = d.kind() == DatasetKind.RATINGS;
+        Long rows = owner || (nPublic && !stream && !ratings) || d.kind() == DatasetKind.GRAPH || omegaPublic ? d.rows()
+                : null;
         StreamView streamView = d.schema() instanceof StreamSchema s ? new StreamView(s.blockRule().name(), s.graph(),
                 s.blockRule() == io.privmat.mechanism.window.BlockRule.ROW_COUNT ? s.blockRows() : null,
                 s.blockRule() == io.privmat.mechanism.window.BlockRule.TIME ? s.blockSeconds() : null,
@@ -117,9 +153,10 @@ public record DatasetView(
                 owner ? e.location() : null, e.format().name(), e.columns(), e.declaredRows()) : null;
         return new DatasetView(d.id(), d.name(), d.owner(), d.kind().name(), d.neighbouring().name(), unit,
                 d.rowNormBound(), d.kind() == DatasetKind.GRAPH ? 1.0 : null, d.status().name(), rows, cols,
-                owner ? d.nnz() : null, owner ? d.clippedRows() : null,
+                owner || omegaPublic ? d.nnz() : null, owner && !ratings ? d.clippedRows() : null,
                 d.sourceFormat(), owner ? d.storage() : null, owner ? d.uploadBytes() : null,
                 new BudgetView(b.epsilon(), b.delta(), b.mode().name(), b.approxDeltaFraction()),
-                d.createdAt(), d.uploadedAt(), attributes, streamView, d.columnLabels(), externalView);
+                d.createdAt(), d.uploadedAt(), attributes, streamView, d.columnLabels(), externalView, ratingsView,
+                owner ? d.droppedRatings() : null);
     }
 }

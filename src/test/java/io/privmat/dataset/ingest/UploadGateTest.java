@@ -16,7 +16,7 @@ class UploadGateTest {
     private static IngestSettings settings(int limit) {
         return new IngestSettings(DataSize.ofGigabytes(2), DataSize.ofMegabytes(4), 100_000, DataSize.ofGigabytes(2), 4,
                 limit, DataSize.ofMegabytes(1), Duration.ofMinutes(15), DataSize.ofKilobytes(64), Duration.ofSeconds(10),
-                Duration.ofMillis(100));
+                Duration.ofMillis(100), 20_000_000);
     }
 
     private static ProblemType refusal(UploadGate gate) {
