@@ -494,6 +494,91 @@ class ColumnSumsResult(Model):
 
 
 @dataclass
+class CompletionResult(Model):
+    """COMPLETION: the global model only (joint DP): item directions and the released spectrum (FRANK_WOLFE, SVD) or item factors (ALS), stored as a COMPLETION_MODEL release; each user's completed row goes to the data owner only (GET /v1/jobs/{id}/predictions)"""
+
+    accuracy: Optional[ResultAccuracy] = None
+    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
+    columns: Optional[list[str]] = None
+    # required
+    dataset_id: Optional[str] = None
+    # FRANK_WOLFE: the T broadcast unit vectors v̂_t (T × n); SVD: the top r eigenvectors (n × r); inline when at most 100000 values, always as .npy
+    directions: Optional[list[list[float]]] = None
+    directions_inline: Optional[bool] = None
+    # SVD: the noisy Gram's top r eigenvalues
+    eigenvalues: Optional[list[float]] = None
+    # public facts of the run (noise scales, sensitivities, bounds)
+    facts: Optional[dict[str, Any]] = None
+    # ALS: V_T (n × r), inline when at most 100000 values, always as .npy
+    item_factors: Optional[list[list[float]]] = None
+    item_factors_inline: Optional[bool] = None
+    # the declared item labels in item order (when declared as labels and n ≤ 100000)
+    item_labels: Optional[list[str]] = None
+    # n, the declared item count
+    items: Optional[int] = None
+    # FRANK_WOLFE and ALS: T
+    iterations: Optional[int] = None
+    # required
+    job_id: Optional[str] = None
+    # required
+    kind: Optional[str] = None
+    # required
+    loss: Optional[Loss] = None
+    # required
+    mechanism: Optional[str] = None
+    # one of FRANK_WOLFE, SVD, ALS
+    model: Optional[str] = None
+    # one of ADD_REMOVE, REPLACE_ONE
+    neighbouring: Optional[str] = None
+    noise: Optional[NoiseFacts] = None
+    # where the data owner gets every user's completed row
+    predictions: Optional[str] = None
+    # SVD and ALS: r
+    rank: Optional[int] = None
+    release: Optional[str] = None
+    release_id: Optional[str] = None
+    # one of COMPLETION_MODEL
+    release_kind: Optional[str] = None
+    row_norm_bound: Optional[float] = None
+    # FRANK_WOLFE: λ̂_t = √max(0, λ_max(Ŵ_t)), the released spectrum
+    spectrum: Optional[list[float]] = None
+    # FRANK_WOLFE: λ̂′_t, the public upper bounds the users' steps divide by
+    spectrum_upper_bounds: Optional[list[float]] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('accuracy', 'accuracy', ('model', 'ResultAccuracy')),
+        ('columns', 'columns', ('list', None)),
+        ('dataset_id', 'datasetId', None),
+        ('directions', 'directions', ('list', ('list', None))),
+        ('directions_inline', 'directionsInline', None),
+        ('eigenvalues', 'eigenvalues', ('list', None)),
+        ('facts', 'facts', None),
+        ('item_factors', 'itemFactors', ('list', ('list', None))),
+        ('item_factors_inline', 'itemFactorsInline', None),
+        ('item_labels', 'itemLabels', ('list', None)),
+        ('items', 'items', None),
+        ('iterations', 'iterations', None),
+        ('job_id', 'jobId', None),
+        ('kind', 'kind', None),
+        ('loss', 'loss', ('model', 'Loss')),
+        ('mechanism', 'mechanism', None),
+        ('model', 'model', None),
+        ('neighbouring', 'neighbouring', None),
+        ('noise', 'noise', ('model', 'NoiseFacts')),
+        ('predictions', 'predictions', None),
+        ('rank', 'rank', None),
+        ('release', 'release', None),
+        ('release_id', 'releaseId', None),
+        ('release_kind', 'releaseKind', None),
+        ('row_norm_bound', 'rowNormBound', None),
+        ('spectrum', 'spectrum', ('list', None)),
+        ('spectrum_upper_bounds', 'spectrumUpperBounds', ('list', None)),
+    )
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+
+
+@dataclass
 class Components(Model):
     """Components"""
 
@@ -812,6 +897,63 @@ class DirectionalVarianceRequest(Model):
         ('vectors', 'vectors', ('list', ('list', None))),
     )
     _REQUIRED: ClassVar[tuple] = ('vectors',)
+
+
+@dataclass
+class DpAlsParams(Model):
+    """Parameters of DP_ALS"""
+
+    # C: user factors clipped to ‖uᵢ‖ ≤ C
+    clip: Optional[float] = None
+    # standard deviation of the random, data-independent start V₀
+    init_scale: Optional[float] = None
+    # λ_v added to each item's noisy Gram
+    item_ridge: Optional[float] = None
+    # T: item updates (2T releases)
+    iterations: Optional[int] = None
+    # r: the factor dimension (required, at most n)
+    rank: Optional[int] = None
+    # λ_u of each user's local fit
+    user_ridge: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('clip', 'clip', None),
+        ('init_scale', 'initScale', None),
+        ('item_ridge', 'itemRidge', None),
+        ('iterations', 'iterations', None),
+        ('rank', 'rank', None),
+        ('user_ridge', 'userRidge', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class DpAlsQuery(Model):
+    """Private alternating least squares (Chien et al. 2021) under joint DP: noisy per-item sufficient statistics of clipped user fits, T item updates; analysts get the item factors, users fit locally. Answers [COMPLETION]; neighbouring relations [ADD_REMOVE, REPLACE_ONE]."""
+
+    # delta in (0, 0.01], with epsilon
+    delta: Optional[float] = None
+    # epsilon in (0, 100], with delta
+    epsilon: Optional[float] = None
+    # one of COMPLETION; required
+    kind: Optional[str] = None
+    # one of DP_ALS; required
+    mechanism: Optional[str] = None
+    params: Optional[DpAlsParams] = None
+    # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
+    rho: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('delta', 'delta', None),
+        ('epsilon', 'epsilon', None),
+        ('kind', 'kind', None),
+        ('mechanism', 'mechanism', None),
+        ('params', 'params', ('model', 'DpAlsParams')),
+        ('rho', 'rho', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
 
 @dataclass
@@ -2022,13 +2164,17 @@ class NoiseFacts(Model):
     expected_rmse_per_query: Optional[float] = None
     # LINEAR_QUERIES: E‖answers − Wx‖² from the noise
     expected_total_squared_error: Optional[float] = None
+    # PRIVATE_FRANK_WOLFE: Frobenius sensitivity of the first released Gram
+    first_frobenius_sensitivity: Optional[float] = None
+    # PRIVATE_FRANK_WOLFE: noise standard deviation of the first release (its sensitivity is a quarter of the later ones')
+    first_sigma: Optional[float] = None
     # JL: the public eigenvalue floor W (matrices) or the overlay weight w (graphs)
     floor: Optional[float] = None
     # Frobenius sensitivity of XᵀX the noise is calibrated to
     frobenius_sensitivity: Optional[float] = None
     # window mechanisms: τ², the variance of xᵀEx for a unit x, of the first release whose window is full (later releases state their own)
     full_window_noise_variance: Optional[float] = None
-    # ADASSP: noise standard deviation per entry of the released XᵀX
+    # ADASSP: noise standard deviation per entry of the released XᵀX; DP_ALS: of each item's released r × r Gram
     gram_sigma: Optional[float] = None
     # spacing of the grid that the noise and the released values lie on
     granularity: Optional[float] = None
@@ -2066,6 +2212,10 @@ class NoiseFacts(Model):
     releases_per_row: Optional[int] = None
     # LOW_RANK_MECHANISM: ‖W − BL‖_F of its factorisation; the answers also carry the data-dependent bias (BL − W)x, at most ‖W − BL‖_F·‖x‖₂, not part of the expected error
     residual_frobenius: Optional[float] = None
+    # DP_ALS: L2 sensitivity of the stacked right-hand sides (L·C, or 2L·C replacing a user)
+    rhs_sensitivity: Optional[float] = None
+    # DP_ALS: noise standard deviation per entry of each item's right-hand side
+    rhs_sigma: Optional[float] = None
     # exact samplers: the probability, whatever the data, that the sampler reaches its proposal cap (the job then fails and the charge is kept)
     sampler_failure_bound: Optional[float] = None
     # exact samplers: how sampler failure is kept independent of the data
@@ -2088,6 +2238,8 @@ class NoiseFacts(Model):
     strategy_rows: Optional[int] = None
     # DYADIC_TREE: the node levels H (nodes of 1, 2, …, 2^(H−1) blocks)
     tree_levels: Optional[int] = None
+    # PRIVATE_FRANK_WOLFE: DENSE or MEMORY_LIGHT
+    variant: Optional[str] = None
     # graphs: the public vertex count
     vertices: Optional[int] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -2104,6 +2256,8 @@ class NoiseFacts(Model):
         ('eta', 'eta', None),
         ('expected_rmse_per_query', 'expectedRmsePerQuery', None),
         ('expected_total_squared_error', 'expectedTotalSquaredError', None),
+        ('first_frobenius_sensitivity', 'firstFrobeniusSensitivity', None),
+        ('first_sigma', 'firstSigma', None),
         ('floor', 'floor', None),
         ('frobenius_sensitivity', 'frobeniusSensitivity', None),
         ('full_window_noise_variance', 'fullWindowNoiseVariance', None),
@@ -2126,6 +2280,8 @@ class NoiseFacts(Model):
         ('rank', 'rank', None),
         ('releases_per_row', 'releasesPerRow', None),
         ('residual_frobenius', 'residualFrobenius', None),
+        ('rhs_sensitivity', 'rhsSensitivity', None),
+        ('rhs_sigma', 'rhsSigma', None),
         ('sampler_failure_bound', 'samplerFailureBound', None),
         ('sampler_policy', 'samplerPolicy', None),
         ('scale', 'scale', None),
@@ -2137,6 +2293,7 @@ class NoiseFacts(Model):
         ('strategy_method', 'strategyMethod', None),
         ('strategy_rows', 'strategyRows', None),
         ('tree_levels', 'treeLevels', None),
+        ('variant', 'variant', None),
         ('vertices', 'vertices', None),
     )
     _REQUIRED: ClassVar[tuple] = ()
@@ -2405,26 +2562,44 @@ class PlannedParams(Model):
     bands: Optional[int] = None
     # used by ANALYZE_GAUSS
     center: Optional[bool] = None
+    # used by DP_ALS
+    clip: Optional[float] = None
     # used by HARDT_ROTH
     coherence: Optional[float] = None
     # used by JL
     eta: Optional[float] = None
-    # used by NOISY_POWER, PRIVATE_OJA
+    # one of LEAST_SQUARES, RESCALED_PROJECTION; used by PRIVATE_SVD
+    fit: Optional[str] = None
+    # used by DP_ALS
+    init_scale: Optional[float] = None
+    # used by DP_ALS
+    item_ridge: Optional[float] = None
+    # used by DP_ALS, NOISY_POWER, PRIVATE_FRANK_WOLFE, PRIVATE_OJA
     iterations: Optional[int] = None
     # used by ANALYZE_GAUSS, BLOCKS, DYADIC_TREE, EIGEN_SAMPLING, FACTORIZATION, HARDT_ROTH, NOISY_POWER, ORBIT_SAMPLING, PRIVATE_OJA, RANDOMIZED_RESPONSE, WISHART
     k: Optional[int] = None
+    # used by PRIVATE_FRANK_WOLFE
+    lanczos_steps: Optional[int] = None
     # used by ADASSP
     level: Optional[float] = None
     # one of GAUSSIAN, LAPLACE; used by HIERARCHICAL
     noise: Optional[str] = None
     # used by ADASSP, BLOCKS, DYADIC_TREE, FACTORIZATION, JL, WISHART
     nu: Optional[float] = None
+    # used by PRIVATE_FRANK_WOLFE
+    nuclear_radius: Optional[float] = None
     # used by HARDT_ROTH
     oversampling: Optional[int] = None
     # used by ADASSP
     predictors: Optional[list[int]] = None
+    # used by DP_ALS, PRIVATE_SVD
+    rank: Optional[int] = None
     # used by ADASSP
     response: Optional[int] = None
+    # used by PRIVATE_SVD
+    ridge: Optional[float] = None
+    # one of CONSTANT, STANDARD; used by PRIVATE_FRANK_WOLFE
+    schedule: Optional[str] = None
     # used by HARDT_ROTH, RANDOMIZED_RESPONSE
     shrink: Optional[bool] = None
     # one of PEELING, PROJECTION; used by ORBIT_SAMPLING
@@ -2433,6 +2608,10 @@ class PlannedParams(Model):
     step_size: Optional[float] = None
     # used by DYADIC_TREE
     tree_levels: Optional[int] = None
+    # used by DP_ALS
+    user_ridge: Optional[float] = None
+    # one of AUTO, DENSE, MEMORY_LIGHT; used by PRIVATE_FRANK_WOLFE
+    variant: Optional[str] = None
     # used by GAUSSIAN_IDENTITY, HIERARCHICAL, LAPLACE_IDENTITY, LAPLACE_WORKLOAD, LOW_RANK_MECHANISM, OPTIMIZED
     workload: Optional[LinearWorkload] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -2440,20 +2619,31 @@ class PlannedParams(Model):
     _FIELDS: ClassVar[tuple] = (
         ('bands', 'bands', None),
         ('center', 'center', None),
+        ('clip', 'clip', None),
         ('coherence', 'coherence', None),
         ('eta', 'eta', None),
+        ('fit', 'fit', None),
+        ('init_scale', 'initScale', None),
+        ('item_ridge', 'itemRidge', None),
         ('iterations', 'iterations', None),
         ('k', 'k', None),
+        ('lanczos_steps', 'lanczosSteps', None),
         ('level', 'level', None),
         ('noise', 'noise', None),
         ('nu', 'nu', None),
+        ('nuclear_radius', 'nuclearRadius', None),
         ('oversampling', 'oversampling', None),
         ('predictors', 'predictors', ('list', None)),
+        ('rank', 'rank', None),
         ('response', 'response', None),
+        ('ridge', 'ridge', None),
+        ('schedule', 'schedule', None),
         ('shrink', 'shrink', None),
         ('spectrum', 'spectrum', None),
         ('step_size', 'stepSize', None),
         ('tree_levels', 'treeLevels', None),
+        ('user_ridge', 'userRidge', None),
+        ('variant', 'variant', None),
         ('workload', 'workload', ('union', 'LinearWorkload')),
     )
     _REQUIRED: ClassVar[tuple] = ()
@@ -2509,6 +2699,60 @@ class PrivacyLoss(Model):
 
 
 @dataclass
+class PrivateFrankWolfeParams(Model):
+    """Parameters of PRIVATE_FRANK_WOLFE"""
+
+    # T: Frank–Wolfe steps, each one Gaussian release
+    iterations: Optional[int] = None
+    # Lanczos products per top eigenvector
+    lanczos_steps: Optional[int] = None
+    # the public radius k of the nuclear-norm ball ‖Y‖_* ≤ k of the centred completed matrix (required)
+    nuclear_radius: Optional[float] = None
+    # one of CONSTANT, STANDARD; step sizes: CONSTANT η = 1/T (the paper's), STANDARD η_t = 2/(t + 1)
+    schedule: Optional[str] = None
+    # one of AUTO, DENSE, MEMORY_LIGHT; DENSE holds the n × n Gram (n ≤ 2048), MEMORY_LIGHT never forms it (n ≤ 8192); AUTO picks DENSE when it fits
+    variant: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('iterations', 'iterations', None),
+        ('lanczos_steps', 'lanczosSteps', None),
+        ('nuclear_radius', 'nuclearRadius', None),
+        ('schedule', 'schedule', None),
+        ('variant', 'variant', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class PrivateFrankWolfeQuery(Model):
+    """Private Frank–Wolfe completion (Jain, Thakkar, Thakurta 2018) under joint DP: T Gaussian releases of the users' gradient Gram; analysts get the item directions and spectrum, users' completed rows go to the owner. Answers [COMPLETION]; neighbouring relations [ADD_REMOVE, REPLACE_ONE]."""
+
+    # delta in (0, 0.01], with epsilon
+    delta: Optional[float] = None
+    # epsilon in (0, 100], with delta
+    epsilon: Optional[float] = None
+    # one of COMPLETION; required
+    kind: Optional[str] = None
+    # one of PRIVATE_FRANK_WOLFE; required
+    mechanism: Optional[str] = None
+    params: Optional[PrivateFrankWolfeParams] = None
+    # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
+    rho: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('delta', 'delta', None),
+        ('epsilon', 'epsilon', None),
+        ('kind', 'kind', None),
+        ('mechanism', 'mechanism', None),
+        ('params', 'params', ('model', 'PrivateFrankWolfeParams')),
+        ('rho', 'rho', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
+
+
+@dataclass
 class PrivateOjaParams(Model):
     """Parameters of PRIVATE_OJA"""
 
@@ -2551,6 +2795,54 @@ class PrivateOjaQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'PrivateOjaParams')),
+        ('rho', 'rho', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
+
+
+@dataclass
+class PrivateSvdParams(Model):
+    """Parameters of PRIVATE_SVD"""
+
+    # one of RESCALED_PROJECTION, LEAST_SQUARES; how each user completes their row from the directions
+    fit: Optional[str] = None
+    # r: released item directions (required, at most n)
+    rank: Optional[int] = None
+    # λ of the LEAST_SQUARES local fit
+    ridge: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('fit', 'fit', None),
+        ('rank', 'rank', None),
+        ('ridge', 'ridge', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class PrivateSvdQuery(Model):
+    """Private SVD completion (the baseline of Jain, Thakkar, Thakurta 2018) under joint DP: one Gaussian release of the ratings' Gram, its top r item directions; users project locally. Answers [COMPLETION]; neighbouring relations [ADD_REMOVE, REPLACE_ONE]."""
+
+    # delta in (0, 0.01], with epsilon
+    delta: Optional[float] = None
+    # epsilon in (0, 100], with delta
+    epsilon: Optional[float] = None
+    # one of COMPLETION; required
+    kind: Optional[str] = None
+    # one of PRIVATE_SVD; required
+    mechanism: Optional[str] = None
+    params: Optional[PrivateSvdParams] = None
+    # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
+    rho: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('delta', 'delta', None),
+        ('epsilon', 'epsilon', None),
+        ('kind', 'kind', None),
+        ('mechanism', 'mechanism', None),
+        ('params', 'params', ('model', 'PrivateSvdParams')),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -2948,7 +3240,7 @@ class Release(Model):
     dataset_id: Optional[str] = None
     id: Optional[str] = None
     job_id: Optional[str] = None
-    # one of GRAPH_SKETCH, MATRIX_SKETCH, COVARIANCE, WINDOW_COVARIANCE, WINDOW_LAPLACIAN, HISTOGRAM_ESTIMATE
+    # one of GRAPH_SKETCH, MATRIX_SKETCH, COVARIANCE, WINDOW_COVARIANCE, WINDOW_LAPLACIAN, HISTOGRAM_ESTIMATE, COMPLETION_MODEL
     kind: Optional[str] = None
     loss: Optional[Loss] = None
     mechanism: Optional[str] = None
@@ -3000,12 +3292,20 @@ class ReleaseMeta(Model):
     floor: Optional[float] = None
     # spacing of the grid of the noise
     granularity: Optional[float] = None
+    # completion models: the item count n
+    items: Optional[int] = None
+    # completion models of FRANK_WOLFE and ALS: T
+    iterations: Optional[int] = None
+    # completion models: FRANK_WOLFE (T directions of n, then λ̂ and λ̂′), SVD (n × r directions, then r eigenvalues) or ALS (n × r item factors), the stored values' layout
+    model: Optional[str] = None
     # window releases: τ², the variance of xᵀEx for a unit x; histogram estimates: the variance of each noisy measurement of the strategy
     noise_variance: Optional[float] = None
     # failure probability of each stated interval
     nu: Optional[float] = None
     # JL: the number of random projections
     r: Optional[int] = None
+    # completion models of SVD and ALS: r
+    rank: Optional[int] = None
     # window releases: the most one entry moved by grid rounding
     rounding_bound: Optional[float] = None
     # ANALYZE_GAUSS: standard deviation of the noise
@@ -3032,9 +3332,13 @@ class ReleaseMeta(Model):
         ('first_block', 'firstBlock', None),
         ('floor', 'floor', None),
         ('granularity', 'granularity', None),
+        ('items', 'items', None),
+        ('iterations', 'iterations', None),
+        ('model', 'model', None),
         ('noise_variance', 'noiseVariance', None),
         ('nu', 'nu', None),
         ('r', 'r', None),
+        ('rank', 'rank', None),
         ('rounding_bound', 'roundingBound', None),
         ('sigma', 'sigma', None),
         ('strategy_key', 'strategyKey', None),
@@ -3340,6 +3644,17 @@ class StreamRequest(Model):
 
 
 @dataclass
+class StreamingResponseBody(Model):
+    """StreamingResponseBody"""
+
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
 class Subscription(Model):
     """Subscription"""
 
@@ -3506,6 +3821,26 @@ class TrackView(Model):
         ('delta', 'delta', None),
         ('epsilon', 'epsilon', None),
         ('rho', 'rho', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class UserPredictions(Model):
+    """UserPredictions"""
+
+    items: Optional[int] = None
+    job_id: Optional[str] = None
+    # n predictions on the rating scale, clamped to [min, max], in item order
+    predictions: Optional[list[float]] = None
+    user: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('items', 'items', None),
+        ('job_id', 'jobId', None),
+        ('predictions', 'predictions', ('list', None)),
+        ('user', 'user', None),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -3696,13 +4031,13 @@ UNIONS['LinearWorkload'] = ('type', {'ALL_RANGE': 'AllRangeWorkload', 'CUSTOM': 
 
 
 # A query: the mechanism (the discriminator), the kind it answers, its budget (rho, or epsilon with delta, or epsilon alone, as the mechanism's schema says) and its typed params. The cost is computed from these public values before any data is read.
-QueryRequest = Union[AdasspQuery, AnalyzeGaussQuery, EigenSamplingQuery, GaussianIdentityQuery, GaussianQuery, HardtRothQuery, HierarchicalQuery, JlQuery, LaplaceIdentityQuery, LaplaceQuery, LaplaceWorkloadQuery, LowRankMechanismQuery, NoisyPowerQuery, OptimizedQuery, OrbitSamplingQuery, PrivateOjaQuery, RandomizedResponseQuery, WishartQuery]
-UNIONS['QueryRequest'] = ('mechanism', {'ADASSP': 'AdasspQuery', 'ANALYZE_GAUSS': 'AnalyzeGaussQuery', 'EIGEN_SAMPLING': 'EigenSamplingQuery', 'GAUSSIAN': 'GaussianQuery', 'GAUSSIAN_IDENTITY': 'GaussianIdentityQuery', 'HARDT_ROTH': 'HardtRothQuery', 'HIERARCHICAL': 'HierarchicalQuery', 'JL': 'JlQuery', 'LAPLACE': 'LaplaceQuery', 'LAPLACE_IDENTITY': 'LaplaceIdentityQuery', 'LAPLACE_WORKLOAD': 'LaplaceWorkloadQuery', 'LOW_RANK_MECHANISM': 'LowRankMechanismQuery', 'NOISY_POWER': 'NoisyPowerQuery', 'OPTIMIZED': 'OptimizedQuery', 'ORBIT_SAMPLING': 'OrbitSamplingQuery', 'PRIVATE_OJA': 'PrivateOjaQuery', 'RANDOMIZED_RESPONSE': 'RandomizedResponseQuery', 'WISHART': 'WishartQuery'})
+QueryRequest = Union[AdasspQuery, AnalyzeGaussQuery, DpAlsQuery, EigenSamplingQuery, GaussianIdentityQuery, GaussianQuery, HardtRothQuery, HierarchicalQuery, JlQuery, LaplaceIdentityQuery, LaplaceQuery, LaplaceWorkloadQuery, LowRankMechanismQuery, NoisyPowerQuery, OptimizedQuery, OrbitSamplingQuery, PrivateFrankWolfeQuery, PrivateOjaQuery, PrivateSvdQuery, RandomizedResponseQuery, WishartQuery]
+UNIONS['QueryRequest'] = ('mechanism', {'ADASSP': 'AdasspQuery', 'ANALYZE_GAUSS': 'AnalyzeGaussQuery', 'DP_ALS': 'DpAlsQuery', 'EIGEN_SAMPLING': 'EigenSamplingQuery', 'GAUSSIAN': 'GaussianQuery', 'GAUSSIAN_IDENTITY': 'GaussianIdentityQuery', 'HARDT_ROTH': 'HardtRothQuery', 'HIERARCHICAL': 'HierarchicalQuery', 'JL': 'JlQuery', 'LAPLACE': 'LaplaceQuery', 'LAPLACE_IDENTITY': 'LaplaceIdentityQuery', 'LAPLACE_WORKLOAD': 'LaplaceWorkloadQuery', 'LOW_RANK_MECHANISM': 'LowRankMechanismQuery', 'NOISY_POWER': 'NoisyPowerQuery', 'OPTIMIZED': 'OptimizedQuery', 'ORBIT_SAMPLING': 'OrbitSamplingQuery', 'PRIVATE_FRANK_WOLFE': 'PrivateFrankWolfeQuery', 'PRIVATE_OJA': 'PrivateOjaQuery', 'PRIVATE_SVD': 'PrivateSvdQuery', 'RANDOMIZED_RESPONSE': 'RandomizedResponseQuery', 'WISHART': 'WishartQuery'})
 
 
 # A query's result; its kind says which schema. The main array is also served as application/x-npy.
-QueryResult = Union[ColumnSumsResult, CovarianceResult, FactorsResult, LinearQueriesResult, PcaResult, RegressionResult, SketchResult, SubscriptionResult]
-UNIONS['QueryResult'] = ('kind', {'COLUMN_SUMS': 'ColumnSumsResult', 'COVARIANCE': 'CovarianceResult', 'LINEAR_QUERIES': 'LinearQueriesResult', 'LOW_RANK': 'FactorsResult', 'PCA': 'PcaResult', 'REGRESSION': 'RegressionResult', 'SKETCH': 'SketchResult', 'SUBSCRIPTION': 'SubscriptionResult', 'TOP_SINGULAR_VECTORS': 'FactorsResult'})
+QueryResult = Union[ColumnSumsResult, CompletionResult, CovarianceResult, FactorsResult, LinearQueriesResult, PcaResult, RegressionResult, SketchResult, SubscriptionResult]
+UNIONS['QueryResult'] = ('kind', {'COLUMN_SUMS': 'ColumnSumsResult', 'COMPLETION': 'CompletionResult', 'COVARIANCE': 'CovarianceResult', 'LINEAR_QUERIES': 'LinearQueriesResult', 'LOW_RANK': 'FactorsResult', 'PCA': 'PcaResult', 'REGRESSION': 'RegressionResult', 'SKETCH': 'SketchResult', 'SUBSCRIPTION': 'SubscriptionResult', 'TOP_SINGULAR_VECTORS': 'FactorsResult'})
 
 
 # A standing query on a stream: the window mechanism (the discriminator), the kind it answers over each window (COVARIANCE, PCA or SKETCH), its budget for the whole stream (rho, or epsilon with delta) and its typed params. The cost is computed from these public values and the stream's declaration, and charged once.
@@ -3807,10 +4142,18 @@ OPERATIONS: dict[str, Operation] = {
         (('id', 'path'),),
         (), ('application/json',), ('model', 'Job'),
         'Get a job: state, progress, cost, timestamps, error'),
+    'exportPredictions': Operation('exportPredictions', 'GET', '/v1/jobs/{id}/predictions',
+        (('id', 'path'),),
+        (), ('application/x-npy', 'text/csv'), None,
+        "Every user's completed row (the data owner only)"),
     'getJobResult': Operation('getJobResult', 'GET', '/v1/jobs/{id}/result',
         (('id', 'path'),),
         (), ('application/json', 'application/x-npy'), ('union', 'QueryResult'),
         "Get a DONE job's result"),
+    'getUserPredictions': Operation('getUserPredictions', 'GET', '/v1/jobs/{id}/users/{user}/predictions',
+        (('id', 'path'), ('user', 'path')),
+        (), ('application/json',), ('model', 'UserPredictions'),
+        "One user's completed row (the data owner only)"),
     'getCaller': Operation('getCaller', 'GET', '/v1/me',
         (),
         (), ('application/json',), ('model', 'Caller'),

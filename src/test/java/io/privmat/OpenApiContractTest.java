@@ -183,8 +183,16 @@ class OpenApiContractTest extends ApiTest {
         String histogramId = histogram.json().get("id").asString();
         assertThat(put("/v1/datasets/" + histogramId + "/data", "text/csv", "a\n0\n5\n".getBytes(StandardCharsets.UTF_8))
                 .status()).isEqualTo(200);
+        // COMPLETION examples on a small RATINGS dataset.
+        Response ratings = postJson("/v1/datasets", "{\"name\":\"r\",\"kind\":\"RATINGS\",\"ratings\":{\"items\":4,"
+                + "\"min\":1,\"max\":5,\"perUserCap\":2},\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
+        assertThat(ratings.status()).as(ratings.toString()).isEqualTo(201);
+        String ratingsId = ratings.json().get("id").asString();
+        assertThat(put("/v1/datasets/" + ratingsId + "/data", "text/csv", "a,0,4\na,2,1\nb,1,5\n"
+                .getBytes(StandardCharsets.UTF_8)).status()).isEqualTo(200);
         for (JsonNode query : queries) {
-            String target = query.path("kind").asString("").equals("LINEAR_QUERIES") ? histogramId : id;
+            String kind = query.path("kind").asString("");
+            String target = kind.equals("LINEAR_QUERIES") ? histogramId : kind.equals("COMPLETION") ? ratingsId : id;
             Response q = postJson("/v1/datasets/" + target + "/queries/quote", query.toString());
             assertThat(q.status()).as(query + " -> " + q).isEqualTo(200);
             assertThat(q.json().get("admissible").asBoolean()).as(query + " -> " + q).isTrue();

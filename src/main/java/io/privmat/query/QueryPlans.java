@@ -56,16 +56,18 @@ public class QueryPlans {
                     + "answers standing subscriptions (POST /v1/datasets/" + dataset.id() + "/subscriptions), not "
                     + "one-shot queries.", Map.of());
         }
-        if (dataset.kind() == DatasetKind.RATINGS) {
-            // Refused before any charge: the matrix, graph and histogram query kinds do not read ratings
-            // (a missing rating is not a zero; docs/ratings.md).
-            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "Dataset " + dataset.id() + " is a RATINGS "
-                    + "dataset: the MATRIX, GRAPH and HISTOGRAM query kinds do not apply to it; nothing was charged.",
-                    Map.of("datasetId", dataset.id().toString()));
-        }
         if (dataset.status() != DatasetStatus.READY || dataset.cols() == null) {
             throw new PrivmatException(ProblemType.DATASET_NOT_READY,
                     "Dataset " + dataset.id() + " has no data yet; upload it first.", Map.of());
+        }
+        if (dataset.schema() instanceof io.privmat.dataset.RatingsSchema r) {
+            // Items, range, cap and relation are declared; the user count m is a fact only under RATING,
+            // where Ω is public (docs/ratings.md). Only COMPLETION mechanisms take these facts: the matrix
+            // kinds refuse the shape (a missing rating is not a zero).
+            io.privmat.mechanism.completion.RatingsRelation relation = r.relation(dataset.neighbouring());
+            return PublicFacts.ratings(new io.privmat.mechanism.catalog.RatingsFacts(r.domain(), relation),
+                    relation == io.privmat.mechanism.completion.RatingsRelation.RATING ? dataset.rows() : null,
+                    dataset.budget().mode());
         }
         boolean graph = dataset.kind() == DatasetKind.GRAPH;
         // An EXTERNAL dataset is a MATRIX to the mechanisms: d and B declared, n public only where

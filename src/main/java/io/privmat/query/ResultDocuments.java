@@ -7,7 +7,12 @@ import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.ResultAccuracy;
 import io.privmat.api.RegressionDocument;
+import io.privmat.mechanism.catalog.CompletionModels;
 import io.privmat.mechanism.catalog.Release;
+import io.privmat.mechanism.completion.AlsRelease;
+import io.privmat.mechanism.completion.CompletionModel;
+import io.privmat.mechanism.completion.FrankWolfeRelease;
+import io.privmat.mechanism.completion.SvdCompletionRelease;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.release.NewRelease;
@@ -57,6 +62,9 @@ class ResultDocuments {
         }
         if (release instanceof Release.LinearQueries l) {
             return linear(job, dataset, plan, l, body);
+        }
+        if (release instanceof Release.Completion c) {
+            return completion(job, dataset, plan, c.model(), body);
         }
         return sketch(job, dataset, plan, (Release.Sketch) release, body);
     }
@@ -165,6 +173,79 @@ class ResultDocuments {
             body.put("releaseKind", ReleaseKind.HISTOGRAM_ESTIMATE.name());
         }
         return new JobOutput(json.writeValueAsString(body), "answers", new int[] {m}, r.answers());
+    }
+
+    /**
+     * COMPLETION: the global model analysts may see (item directions or factors, the released
+     * spectrum), stored as a COMPLETION_MODEL release from which the data owner's per-user predictions
+     * are computed ({@code GET /v1/jobs/{id}/predictions}); no user's row is in the result.
+     */
+    private JobOutput completion(Job job, Dataset dataset, Plan plan, CompletionModel model, Map<String, Object> body) {
+        int n = plan.spec().facts().cols();
+        String kind = CompletionModels.kind(model);
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("model", kind);
+        meta.put("items", n);
+        body.put("model", kind);
+        body.put("items", n);
+        if (dataset.schema() instanceof io.privmat.dataset.RatingsSchema r && r.labels() != null
+                && r.labels().size() <= INLINE_LIMIT) {
+            body.put("itemLabels", r.labels());
+        }
+        body.put("facts", CompletionModels.facts(model));
+        double[] main;
+        int[] shape;
+        String name;
+        if (model instanceof FrankWolfeRelease f) {
+            int t = f.parameters().iterations();
+            meta.put("iterations", t);
+            body.put("iterations", t);
+            body.put("spectrum", f.lambdaHat());
+            body.put("spectrumUpperBounds", f.lambdaPrime());
+            main = f.directions();
+            shape = new int[] {t, n};
+            name = "directions";
+            putInline(body, name, main, t, n);
+        } else if (model instanceof SvdCompletionRelease s) {
+            int r = s.parameters().rank();
+            meta.put("rank", r);
+            body.put("rank", r);
+            body.put("eigenvalues", s.eigenvalues());
+            main = s.directions();
+            shape = new int[] {n, r};
+            name = "directions";
+            putInline(body, name, main, n, r);
+        } else {
+            AlsRelease a = (AlsRelease) model;
+            int r = a.parameters().rank();
+            meta.put("rank", r);
+            meta.put("iterations", a.parameters().iterations());
+            body.put("rank", r);
+            body.put("iterations", a.parameters().iterations());
+            main = a.itemFactors();
+            shape = new int[] {n, r};
+            name = "itemFactors";
+            putInline(body, name, main, n, r);
+        }
+        double[] values = CompletionModels.values(model);
+        UUID id = UUID.randomUUID();
+        releases.store(new NewRelease(id, dataset.id(), job.id(), ReleaseKind.COMPLETION_MODEL, plan.spec().mechanism(),
+                job.parameters(), json.writeValueAsString(QueryPlans.lossDocument(plan)), meta, 1, values.length, values,
+                false));
+        body.put("releaseId", id);
+        body.put("release", "/v1/releases/" + id);
+        body.put("releaseKind", ReleaseKind.COMPLETION_MODEL.name());
+        body.put("predictions", "/v1/jobs/" + job.id() + "/predictions");
+        return new JobOutput(json.writeValueAsString(body), name, shape, main);
+    }
+
+    /** A rows × cols row-major array inline when it has at most {@link #INLINE_LIMIT} values. */
+    private static void putInline(Map<String, Object> body, String name, double[] values, int rows, int cols) {
+        boolean inline = (long) rows * cols <= INLINE_LIMIT;
+        body.put(name + "Inline", inline);
+        if (inline) {
+            body.put(name, RowMajor.rows(values, rows, cols));
+        }
     }
 
     private JobOutput sketch(Job job, Dataset dataset, Plan plan, Release.Sketch s, Map<String, Object> body) {

@@ -40,6 +40,27 @@ final class StoredDataAccess implements DataAccess {
         context.progress(READ_SHARE * (pass + within) / passes);
     }
 
+    /**
+     * The stored ratings; progress only at the boundaries of passes (the mechanisms read a public
+     * number of passes; the user count is private except under RATING).
+     */
+    @Override
+    public io.privmat.mechanism.completion.RatingsSource ratings() {
+        io.privmat.mechanism.completion.RatingsSource source = rows.ratings(datasetId);
+        return new io.privmat.mechanism.completion.RatingsSource() {
+            @Override
+            public int items() {
+                return source.items();
+            }
+
+            @Override
+            public void forEachUser(UserVisitor visitor) {
+                source.forEachUser(visitor);
+                progress(1, 1, 0);
+            }
+        };
+    }
+
     @Override
     public double[] columnSums() {
         int d = facts.cols();

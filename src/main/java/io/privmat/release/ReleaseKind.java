@@ -19,5 +19,11 @@ public enum ReleaseKind {
      * The consistent estimate x̂ (1 × n) of a LINEAR_QUERIES job on a histogram: answers further linear
      * queries (boxes or dense vectors) with their standard deviations.
      */
-    HISTOGRAM_ESTIMATE
+    HISTOGRAM_ESTIMATE,
+    /**
+     * A COMPLETION job's global model (item directions or factors and the released spectrum): what
+     * analysts get; the data owner's per-user predictions are computed from it and each user's own
+     * ratings (docs/mechanisms/completion.md, "Delivery"). Answers no free query.
+     */
+    COMPLETION_MODEL
 }

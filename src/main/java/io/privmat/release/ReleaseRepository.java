@@ -51,6 +51,12 @@ class ReleaseRepository {
                 String.class, releaseId).stream().findFirst();
     }
 
+    /** The release of {@code kind} a DONE job stored, if any. */
+    Optional<UUID> findByJob(UUID jobId, ReleaseKind kind) {
+        return jdbc.queryForList("SELECT id FROM release WHERE job_id = ? AND kind = ?", UUID.class, jobId, kind.name())
+                .stream().findFirst();
+    }
+
     Optional<Release> findServable(UUID id) {
         return jdbc.query("SELECT r.id, r.dataset_id, r.job_id, r.kind, r.mechanism, r.parameters, r.loss, r.meta, "
                 + "r.rows, r.cols, r.encoding, r.created_at FROM release r JOIN job j ON j.id = r.job_id "

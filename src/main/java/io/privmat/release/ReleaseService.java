@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -122,6 +123,7 @@ public class ReleaseService {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is a histogram estimate: it "
                     + "answers linear queries (POST /v1/releases/" + id + "/linear-queries).", Map.of());
         }
+        requireNotCompletionModel(release);
         checkCount("vectors", vectors.size());
         int d = dimension(release);
         double[] data = (double[]) payload(release);
@@ -147,6 +149,24 @@ public class ReleaseService {
                     number(meta, "granularity"), nu, x);
         }
         return QuadraticForms.analyzeGauss(data, d, number(meta, "sigma"), number(meta, "granularity"), nu, x);
+    }
+
+    /**
+     * The COMPLETION_MODEL release of a DONE job and its stored values, without an access check: the
+     * caller (the owner's predictions) checks that the caller owns the job's dataset.
+     */
+    public Optional<Map.Entry<Release, double[]>> completionModel(UUID jobId) {
+        return repository.findByJob(jobId, ReleaseKind.COMPLETION_MODEL).flatMap(repository::findServable)
+                .map(r -> Map.entry(r, (double[]) payload(r)));
+    }
+
+    /** A completion model answers no free query: its owner gets predictions from the job instead. */
+    private static void requireNotCompletionModel(Release release) {
+        if (release.kind() == ReleaseKind.COMPLETION_MODEL) {
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is a completion model: it "
+                    + "answers no free query; the data owner gets each user's predictions from GET /v1/jobs/"
+                    + release.jobId() + "/predictions.", Map.of());
+        }
     }
 
     public Answers cuts(UUID id, Caller caller, List<List<String>> sets) {
@@ -358,6 +378,7 @@ public class ReleaseService {
      * with the same meta gets every analytic.
      */
     SecondMoment secondMoment(Release release) {
+        requireNotCompletionModel(release);
         if (release.kind() == ReleaseKind.GRAPH_SKETCH || release.kind() == ReleaseKind.HISTOGRAM_ESTIMATE) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is a graph sketch: it answers "
                     + "cut queries, not analytics of a second-moment matrix.", Map.of());

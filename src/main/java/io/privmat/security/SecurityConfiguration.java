@@ -52,6 +52,9 @@ class SecurityConfiguration {
                         .accessDeniedHandler((request, response, ex) -> ProblemResponses.write(request, response,
                                 ProblemType.FORBIDDEN, "This API key's role may not call this endpoint.", Map.of())))
                 .authorizeHttpRequests(a -> a
+                        // The second dispatch of a streamed response (the owner's prediction export): the
+                        // request itself was authorised on its first dispatch, by the rules below.
+                        .dispatcherTypeMatchers(jakarta.servlet.DispatcherType.ASYNC).permitAll()
                         .requestMatchers("/error").permitAll()
                         .requestMatchers(HttpMethod.GET, "/actuator/health", "/actuator/health/**").permitAll()
                         .requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
@@ -83,6 +86,9 @@ class SecurityConfiguration {
                         // The job list: each role sees its own scope (JobService.list).
                         .requestMatchers(HttpMethod.GET, "/v1/jobs").hasAnyRole(OWNER, ANALYST, ADMIN)
                         .requestMatchers(HttpMethod.GET, "/v1/jobs/*", "/v1/jobs/*/result").hasAnyRole(OWNER, ANALYST)
+                        // A completion's per-user rows: the data owner only (docs/mechanisms/completion.md).
+                        .requestMatchers(HttpMethod.GET, "/v1/jobs/*/predictions", "/v1/jobs/*/users/*/predictions")
+                        .hasRole(OWNER)
                         .requestMatchers(HttpMethod.DELETE, "/v1/jobs/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.GET, "/v1/releases/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.POST, "/v1/releases/*/directional-variance", "/v1/releases/*/cuts",

@@ -102,18 +102,7 @@ class JobController {
                 .body(result.json().getBytes(StandardCharsets.UTF_8));
     }
 
-    /** NumPy format 1.0: magic, header dict padded to a multiple of 64 bytes, then the data. */
     static byte[] npy(int[] shape, byte[] data) {
-        String dims = Arrays.stream(shape).mapToObj(Integer::toString).collect(Collectors.joining(", "));
-        if (shape.length == 1) {
-            dims += ",";
-        }
-        String header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + dims + "), }";
-        int unpadded = 10 + header.length() + 1;
-        header = header + " ".repeat((64 - unpadded % 64) % 64) + "\n";
-        ByteBuffer out = ByteBuffer.allocate(10 + header.length() + data.length).order(ByteOrder.LITTLE_ENDIAN);
-        out.put((byte) 0x93).put("NUMPY".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 0);
-        out.putShort((short) header.length()).put(header.getBytes(StandardCharsets.US_ASCII)).put(data);
-        return out.array();
+        return io.privmat.api.Npy.of(shape, data);
     }
 }

@@ -161,7 +161,12 @@ public final class FactVocabulary {
                     string("strategyKey", "histogram estimates of OPTIMIZED and LOW_RANK_MECHANISM: the public "
                             + "strategy's id (GET /v1/strategies/{key})"),
                     bool("biased", "histogram estimates: true when the estimate is biased (the Low-Rank "
-                            + "Mechanism's factorisation does not reproduce every query; answers state a bias factor)")));
+                            + "Mechanism's factorisation does not reproduce every query; answers state a bias factor)"),
+                    string("model", "completion models: FRANK_WOLFE (T directions of n, then λ̂ and λ̂′), SVD (n × r "
+                            + "directions, then r eigenvalues) or ALS (n × r item factors), the stored values' layout"),
+                    integer("items", "completion models: the item count n"),
+                    integer("iterations", "completion models of FRANK_WOLFE and ALS: T"),
+                    integer("rank", "completion models of SVD and ALS: r")));
 
     private final String name;
     private final String description;

@@ -87,7 +87,8 @@ public final class Params {
     private Object require(String name) {
         Object v = values.get(name);
         if (v == null) {
-            throw new IllegalStateException("parameter " + name + " has no value");
+            // A parameter without a default that the request left out: the client's to fix.
+            throw PlanningException.invalid(name, "required", "parameter " + name + " is required");
         }
         return v;
     }

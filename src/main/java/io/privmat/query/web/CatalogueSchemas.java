@@ -340,6 +340,35 @@ class CatalogueSchemas {
                 .addProperty("releaseId", new StringSchema().format("uuid"))
                 .addProperty("release", new StringSchema())
                 .addProperty("releaseKind", new StringSchema()._enum(List.of("HISTOGRAM_ESTIMATE"))));
+        kinds.put("CompletionResult", head("COMPLETION: the global model only (joint DP): item directions and the "
+                + "released spectrum (FRANK_WOLFE, SVD) or item factors (ALS), stored as a COMPLETION_MODEL release; "
+                + "each user's completed row goes to the data owner only (GET /v1/jobs/{id}/predictions)")
+                .addProperty("model", new StringSchema()._enum(List.of("FRANK_WOLFE", "SVD", "ALS")))
+                .addProperty("items", new IntegerSchema().description("n, the declared item count"))
+                .addProperty("itemLabels", new ArraySchema().items(new StringSchema()).description("the declared item "
+                        + "labels in item order (when declared as labels and n ≤ 100000)"))
+                .addProperty("iterations", new IntegerSchema().description("FRANK_WOLFE and ALS: T"))
+                .addProperty("rank", new IntegerSchema().description("SVD and ALS: r"))
+                .addProperty("directions", new ArraySchema().items(new ArraySchema().items(new NumberSchema()))
+                        .description("FRANK_WOLFE: the T broadcast unit vectors v̂_t (T × n); SVD: the top r "
+                                + "eigenvectors (n × r); inline when at most 100000 values, always as .npy"))
+                .addProperty("directionsInline", new BooleanSchema())
+                .addProperty("spectrum", new ArraySchema().items(new NumberSchema()).description("FRANK_WOLFE: "
+                        + "λ̂_t = √max(0, λ_max(Ŵ_t)), the released spectrum"))
+                .addProperty("spectrumUpperBounds", new ArraySchema().items(new NumberSchema()).description(
+                        "FRANK_WOLFE: λ̂′_t, the public upper bounds the users' steps divide by"))
+                .addProperty("eigenvalues", new ArraySchema().items(new NumberSchema()).description("SVD: the "
+                        + "noisy Gram's top r eigenvalues"))
+                .addProperty("itemFactors", new ArraySchema().items(new ArraySchema().items(new NumberSchema()))
+                        .description("ALS: V_T (n × r), inline when at most 100000 values, always as .npy"))
+                .addProperty("itemFactorsInline", new BooleanSchema())
+                .addProperty("facts", new ObjectSchema().description("public facts of the run (noise scales, "
+                        + "sensitivities, bounds)"))
+                .addProperty("releaseId", new StringSchema().format("uuid"))
+                .addProperty("release", new StringSchema())
+                .addProperty("releaseKind", new StringSchema()._enum(List.of("COMPLETION_MODEL")))
+                .addProperty("predictions", new StringSchema().description("where the data owner gets every user's "
+                        + "completed row")));
         kinds.put("SubscriptionResult", head("SUBSCRIPTION: a standing query on a stream, charged once; its window "
                 + "releases are listed under the subscription")
                 .addProperty("subscriptionId", new StringSchema().format("uuid"))
@@ -358,6 +387,7 @@ class CatalogueSchemas {
                 .mapping("TOP_SINGULAR_VECTORS", REF + "FactorsResult").mapping("SKETCH", REF + "SketchResult")
                 .mapping("REGRESSION", REF + "RegressionResult")
                 .mapping("LINEAR_QUERIES", REF + "LinearQueriesResult")
+                .mapping("COMPLETION", REF + "CompletionResult")
                 .mapping("SUBSCRIPTION", REF + "SubscriptionResult");
         result.discriminator(discriminator).description("A query's result; its kind says which schema. The main array "
                 + "is also served as application/x-npy.");

@@ -45,7 +45,7 @@ class ReleaseController {
     @Schema(name = "Release")
     record ReleaseView(UUID id, UUID datasetId, UUID jobId,
             @Schema(allowableValues = {"GRAPH_SKETCH", "MATRIX_SKETCH", "COVARIANCE", "WINDOW_COVARIANCE",
-                    "WINDOW_LAPLACIAN", "HISTOGRAM_ESTIMATE"}) String kind, String mechanism,
+                    "WINDOW_LAPLACIAN", "HISTOGRAM_ESTIMATE", "COMPLETION_MODEL"}) String kind, String mechanism,
             @Schema(implementation = ParametersDocument.class) @JsonRawValue String parameters,
             @Schema(implementation = LossDocument.class) @JsonRawValue String loss,
             @Schema(description = "Public facts behind the error bounds (typed as ReleaseMeta)")

@@ -1,0 +1,130 @@
+package io.privmat.query;
+
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetRows;
+import io.privmat.dataset.DatasetService;
+import io.privmat.job.Job;
+import io.privmat.job.JobNotFoundException;
+import io.privmat.job.JobService;
+import io.privmat.mechanism.catalog.CompletionModels;
+import io.privmat.mechanism.catalog.Plan;
+import io.privmat.mechanism.completion.CompletionModel;
+import io.privmat.mechanism.completion.RatingsSource;
+import io.privmat.mechanism.completion.RowSink;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
+import io.privmat.release.Release;
+import io.privmat.release.ReleaseService;
+import io.privmat.security.Caller;
+import io.privmat.security.Role;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.UUID;
+import org.springframework.stereotype.Service;
+
+/**
+ * The data owner's side of joint DP (docs/mechanisms/completion.md, "Delivery"): each user's completed
+ * row, computed from a COMPLETION job's stored global model and that user's own ratings only. Served
+ * to the owner of the dataset and to nobody else (an analyst who submitted the job gets 404, as for a
+ * job that does not exist): the rows are not a DP release to analysts, they are the owner's data
+ * post-processed with the model.
+ */
+@Service
+public class PredictionService {
+
+    private final JobService jobs;
+    private final DatasetService datasets;
+    private final DatasetRows rows;
+    private final ReleaseService releases;
+    private final QueryPlans plans;
+
+    PredictionService(JobService jobs, DatasetService datasets, DatasetRows rows, ReleaseService releases,
+            QueryPlans plans) {
+        this.jobs = jobs;
+        this.datasets = datasets;
+        this.rows = rows;
+        this.releases = releases;
+        this.plans = plans;
+    }
+
+    /** A DONE COMPLETION job's model, for the owner of its dataset (404 for anyone else). */
+    public Owned model(UUID jobId, Caller caller) {
+        Job job = jobs.visible(jobId, caller);
+        if (!caller.is(Role.OWNER) || !job.datasetOwner().equals(caller.subject())) {
+            throw new JobNotFoundException(jobId); // an analyst never learns more than "no such job"
+        }
+        Dataset dataset = datasets.owned(job.datasetId(), caller);
+        var stored = releases.completionModel(jobId).orElseThrow(() -> new PrivmatException(
+                ProblemType.WRONG_DATASET_KIND, "Job " + jobId + " is not a DONE COMPLETION job: predictions exist only "
+                + "for the model of a finished completion.", Map.of("jobId", jobId.toString())));
+        Release release = stored.getKey();
+        Plan plan = plans.rebuild(release.parameters());
+        CompletionModel model = CompletionModels.restore(plan, stored.getValue(), Map.of());
+        return new Owned(dataset, model);
+    }
+
+    /** A model and the dataset it was released from. */
+    public record Owned(Dataset dataset, CompletionModel model) {
+
+        public int items() {
+            return model.domain().items();
+        }
+    }
+
+    /**
+     * One user's completed row (n predictions on the rating scale), from the model and that user's
+     * stored ratings. One pass over the stored ratings to find them.
+     */
+    public double[] predictions(Owned owned, String userLabel) {
+        UUID id = owned.dataset().id();
+        OptionalInt user = rows.ratingsUserIndex(id, userLabel);
+        if (user.isEmpty()) {
+            throw new PrivmatException(ProblemType.NOT_FOUND, "No user labelled '" + abbreviate(userLabel)
+                    + "' in dataset " + id + ".", Map.of("datasetId", id.toString()));
+        }
+        int wanted = user.getAsInt();
+        double[][] row = {null};
+        RatingsSource source = rows.ratings(id);
+        source.forEachUser((u, items, ratings, count) -> {
+            if (u == wanted) {
+                row[0] = owned.model().predict(Arrays.copyOf(items, count), Arrays.copyOf(ratings, count));
+            }
+        });
+        if (row[0] == null) {
+            // Uploaded users always have at least one rating; a label without ratings predicts from none.
+            row[0] = owned.model().predict(new int[0], new double[0]);
+        }
+        return row[0];
+    }
+
+    /** Every user's completed row, in dense id order, with the user's label (one pass; nothing is kept). */
+    public void forEachPrediction(Owned owned, LabelledRowSink sink) {
+        UUID id = owned.dataset().id();
+        List<String> labels = rows.ratingsUsers(id);
+        owned.model().predictAll(rows.ratings(id), (RowSink) (user, predictions) -> sink.row(labels.get(user),
+                predictions));
+    }
+
+    /** m, the number of users (the owner's to know). */
+    public int users(Owned owned) {
+        return rows.ratingsUsers(owned.dataset().id()).size();
+    }
+
+    /** The item labels in item order (declared at creation; "0".."n−1" when only n was declared). */
+    public List<String> itemLabels(Owned owned) {
+        io.privmat.dataset.RatingsSchema schema = (io.privmat.dataset.RatingsSchema) owned.dataset().schema();
+        return schema.itemLabels();
+    }
+
+    /** Receives one user's label and completed row. */
+    @FunctionalInterface
+    public interface LabelledRowSink {
+        void row(String user, double[] predictions);
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 64 ? s : s.substring(0, 64) + "…";
+    }
+}

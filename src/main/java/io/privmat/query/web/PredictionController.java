@@ -1,0 +1,129 @@
+package io.privmat.query.web;
+
+import io.privmat.api.Npy;
+import io.privmat.query.PredictionService;
+import io.privmat.security.Caller;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.io.BufferedOutputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
+
+/**
+ * Completed rows of a COMPLETION job, for the data owner only (docs/mechanisms/completion.md,
+ * "Delivery"): analysts get the global model in the job's result; each user's row is the model
+ * post-processed with that user's own ratings, which only the owner holds.
+ */
+@RestController
+@RequestMapping("/v1/jobs")
+@Tag(name = "Jobs", description = "Follow, cancel and fetch the results of submitted queries.")
+class PredictionController {
+
+    private final PredictionService predictions;
+
+    PredictionController(PredictionService predictions) {
+        this.predictions = predictions;
+    }
+
+    /** One user's completed row. */
+    @Schema(name = "UserPredictions")
+    record UserPredictions(UUID jobId, String user, int items,
+            @Schema(description = "n predictions on the rating scale, clamped to [min, max], in item order")
+            double[] predictions) {}
+
+    @GetMapping(path = "/{id}/users/{user}/predictions", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "getUserPredictions", summary = "One user's completed row (the data owner only)",
+            description = "The COMPLETION job's global model applied to this user's own ratings. Only the owner of "
+                    + "the dataset may ask: for anyone else the job does not exist (404).")
+    @ApiResponse(responseCode = "200", description = "The user's predictions")
+    @ApiResponse(responseCode = "404", description = "No such job for this caller, or no such user")
+    @ApiResponse(responseCode = "422", description = "The job is not a DONE COMPLETION job")
+    UserPredictions user(@PathVariable UUID id, @PathVariable String user) {
+        PredictionService.Owned owned = predictions.model(id, Caller.current());
+        return new UserPredictions(id, user, owned.items(), predictions.predictions(owned, user));
+    }
+
+    @GetMapping(path = "/{id}/predictions", produces = {"text/csv", Npy.MEDIA_TYPE})
+    @Operation(operationId = "exportPredictions", summary = "Every user's completed row (the data owner only)",
+            description = "Streamed in user order: CSV (`user` then one column per item, with a header naming the "
+                    + "items) by default, or with Accept: application/x-npy an m × n float64 array in the same user "
+                    + "order (GET /v1/datasets/{id} lists no user labels; the CSV carries them). Only the owner of the "
+                    + "dataset may ask (404 for anyone else).")
+    @ApiResponse(responseCode = "200", description = "The predictions", content = {
+            @Content(mediaType = "text/csv", schema = @Schema(type = "string")),
+            @Content(mediaType = Npy.MEDIA_TYPE, schema = @Schema(type = "string", format = "binary"))})
+    @ApiResponse(responseCode = "404", description = "No such job for this caller")
+    @ApiResponse(responseCode = "422", description = "The job is not a DONE COMPLETION job")
+    ResponseEntity<StreamingResponseBody> export(@PathVariable UUID id,
+            @io.swagger.v3.oas.annotations.Parameter(hidden = true) // content negotiation, not a parameter
+            @RequestHeader(value = "Accept", required = false) String accept) {
+        PredictionService.Owned owned = predictions.model(id, Caller.current());
+        boolean npy = accept != null && accept.contains(Npy.MEDIA_TYPE) && !accept.contains("text/csv");
+        int n = owned.items();
+        if (npy) {
+            int m = predictions.users(owned);
+            StreamingResponseBody body = out -> {
+                OutputStream o = new BufferedOutputStream(out, 1 << 16);
+                o.write(Npy.header(new int[] {m, n}));
+                ByteBuffer row = ByteBuffer.allocate(8 * n).order(ByteOrder.LITTLE_ENDIAN);
+                predictions.forEachPrediction(owned, (user, values) -> {
+                    row.clear();
+                    row.asDoubleBuffer().put(values);
+                    write(o, row.array());
+                });
+                o.flush();
+            };
+            return ResponseEntity.ok().contentType(MediaType.parseMediaType(Npy.MEDIA_TYPE))
+                    .header("Content-Disposition", "attachment; filename=\"predictions.npy\"").body(body);
+        }
+        StreamingResponseBody body = out -> {
+            OutputStream o = new BufferedOutputStream(out, 1 << 16);
+            StringBuilder line = new StringBuilder("user");
+            for (String item : predictions.itemLabels(owned)) {
+                line.append(',').append(csv(item));
+            }
+            o.write(line.append("\r\n").toString().getBytes(StandardCharsets.UTF_8));
+            predictions.forEachPrediction(owned, (user, values) -> {
+                StringBuilder b = new StringBuilder(csv(user));
+                for (double v : values) {
+                    b.append(',').append(v);
+                }
+                write(o, b.append("\r\n").toString().getBytes(StandardCharsets.UTF_8));
+            });
+            o.flush();
+        };
+        return ResponseEntity.ok().contentType(MediaType.parseMediaType("text/csv; charset=utf-8"))
+                .header("Content-Disposition", "attachment; filename=\"predictions.csv\"").body(body);
+    }
+
+    private static void write(OutputStream o, byte[] bytes) {
+        try {
+            o.write(bytes);
+        } catch (java.io.IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** RFC 4180: quoted when it holds a comma, a quote or a line break. */
+    static String csv(String field) {
+        if (field.indexOf(',') < 0 && field.indexOf('"') < 0 && field.indexOf('\n') < 0 && field.indexOf('\r') < 0) {
+            return field;
+        }
+        return '"' + field.replace("\"", "\"\"") + '"';
+    }
+}
