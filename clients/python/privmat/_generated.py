@@ -413,6 +413,7 @@ class BudgetStatus(Model):
     dataset_id: Optional[str] = None
     # ZCDP: the part of delta used by the zCDP to (epsilon, delta) conversion
     delta_conversion: Optional[float] = None
+    # Rounded down, like the caps; what is charged or spent is rounded up
     remaining: Optional[BudgetRemaining] = None
     # Outstanding reservations; epsilon/delta here is the guarantee of spent + reserved
     reserved: Optional[BudgetAmount] = None
@@ -1627,7 +1628,7 @@ class JlQuery(Model):
 class Job(Model):
     """Job"""
 
-    # The exact amounts charged to the budget tracks
+    # The amounts charged to the budget tracks, rounded up
     cost: Optional[JobCost] = None
     created_at: Optional[str] = None
     # True once a worker durably started reading the data: the charge is final
@@ -2015,7 +2016,7 @@ class LinearQueriesResult(Model):
 
 @dataclass
 class Loss(Model):
-    """The privacy loss of the mechanism as run, and as charged to the budget"""
+    """The privacy loss of the mechanism as run, and as charged to the budget; its amounts are doubles, exact decimal losses rounded up"""
 
     # What the budget was charged: the mechanism's loss in a notion the dataset's accounting mode can compose; required
     charged: Optional[PrivacyLoss] = None
@@ -3810,7 +3811,7 @@ class SubscriptionResult(Model):
 
 @dataclass
 class TrackView(Model):
-    """TrackView"""
+    """Amounts on the tracks the accounting mode uses (ZCDP: rho and delta; BASIC: epsilon and delta; PURE: epsilon; GDP: rho). Doubles; the exact decimal amounts are rounded so that no rounding favours the analyst: charges, spent and reserved amounts up, caps and remaining amounts down"""
 
     delta: Optional[float] = None
     epsilon: Optional[float] = None

@@ -98,7 +98,7 @@ class OpenApiClientFlowTest extends ApiTest {
         assertThat(done.getParameters().getMechanism()).isEqualTo(done.getMechanism());
         assertThat(done.getLoss().getMechanism().getNotion()).isEqualTo(PrivacyLoss.NotionEnum.GAUSSIAN);
         assertThat(done.getLoss().getMechanism().getSigma()).isPositive();
-        assertThat(done.getLoss().getCharged().getRho()).isEqualByComparingTo(done.getCost().getRho());
+        assertThat(done.getLoss().getCharged().getRho().doubleValue()).isEqualTo(done.getCost().getRho());
 
         ColumnSumsResult sums = jobs.getJobResult(done.getId()).getColumnSumsResult();
         assertThat(sums.getColumnSums()).hasSize(3);

@@ -1,7 +1,6 @@
 package io.privmat.api;
 
 import io.swagger.v3.oas.annotations.media.Schema;
-import java.math.BigDecimal;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -9,7 +8,8 @@ import org.jspecify.annotations.Nullable;
  * text, served as an object): the mechanism's privacy loss as run, and the loss charged to the
  * budget's tracks. Only the schema of that document; it is written by the query layer.
  */
-@Schema(name = "Loss", description = "The privacy loss of the mechanism as run, and as charged to the budget")
+@Schema(name = "Loss", description = "The privacy loss of the mechanism as run, and as charged to the budget; "
+        + "its amounts are doubles, exact decimal losses rounded up")
 public record LossDocument(
         @Schema(description = "The mechanism's own privacy loss", requiredMode = Schema.RequiredMode.REQUIRED)
         PrivacyLossView mechanism,
@@ -25,9 +25,9 @@ public record LossDocument(
     public record PrivacyLossView(
             @Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = {"pure-DP", "approx-DP", "zCDP",
                 "approx-zCDP", "bounded-range", "Gaussian", "Gaussian-composition"}) String notion,
-            @Nullable BigDecimal epsilon,
-            @Nullable BigDecimal delta,
-            @Nullable BigDecimal rho,
+            @Nullable Double epsilon,
+            @Nullable Double delta,
+            @Nullable Double rho,
             @Schema(description = "Gaussian: L2 sensitivity of the released statistic") @Nullable Double l2Sensitivity,
             @Schema(description = "Gaussian: standard deviation of the noise") @Nullable Double sigma,
             @Schema(description = "Gaussian: mu of mu-GDP (l2Sensitivity / sigma); Gaussian-composition: "

@@ -126,9 +126,11 @@ class OpenApiConfiguration {
     private static Schema tracksSchema() {
         return new ObjectSchema()
                 .description("Amounts on the tracks the accounting mode uses (ZCDP: rho and delta; BASIC: epsilon "
-                        + "and delta; PURE: epsilon)")
-                .addProperty("rho", new NumberSchema())
-                .addProperty("epsilon", new NumberSchema())
-                .addProperty("delta", new NumberSchema());
+                        + "and delta; PURE: epsilon). Doubles in shortest form; the exact decimal amounts are "
+                        + "rounded so that no rounding favours the analyst: charges, spent and reserved amounts up, "
+                        + "caps and remaining amounts down (README, Numbers)")
+                .addProperty("rho", new NumberSchema().format("double"))
+                .addProperty("epsilon", new NumberSchema().format("double"))
+                .addProperty("delta", new NumberSchema().format("double"));
     }
 }

@@ -1,7 +1,6 @@
 package io.privmat.api;
 
 import io.swagger.v3.oas.annotations.media.Schema;
-import java.math.BigDecimal;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -17,9 +16,9 @@ public record ParametersDocument(
         @Schema(description = "Plan format version", requiredMode = Schema.RequiredMode.REQUIRED) int version,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String kind,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String mechanism,
-        @Nullable BigDecimal rho,
-        @Nullable BigDecimal epsilon,
-        @Nullable BigDecimal delta,
+        @Nullable Double rho,
+        @Nullable Double epsilon,
+        @Nullable Double delta,
         @Schema(description = "The mechanism's parameters, validated, defaults filled in (typed as PlannedParams)")
         Map<String, Object> params,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Facts facts) {

@@ -2,10 +2,10 @@ package io.privmat.job;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.privmat.api.JsonNumbers;
 import io.privmat.api.LossDocument;
 import io.privmat.api.ParametersDocument;
 import io.swagger.v3.oas.annotations.media.Schema;
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -28,7 +28,7 @@ public record JobView(
         @Nullable Long etaSeconds,
         @Schema(description = "The query's public parameters", implementation = ParametersDocument.class)
         @JsonRawValue String parameters,
-        @Schema(description = "The exact amounts charged to the budget tracks") Cost cost,
+        @Schema(description = "The amounts charged to the budget tracks, rounded up") Cost cost,
         @Schema(description = "The privacy loss of the mechanism as run, and as charged",
                 implementation = LossDocument.class) @JsonRawValue String loss,
         @Schema(description = "True once a worker durably started reading the data: the charge is final")
@@ -39,9 +39,16 @@ public record JobView(
         @Nullable Error error,
         @Schema(description = "Where to fetch the result once DONE") String result) {
 
-    /** Charged amounts. */
+    /** Charged amounts, each rounded up (io.privmat.api.JsonNumbers). */
     @Schema(name = "JobCost")
-    public record Cost(BigDecimal rho, BigDecimal epsilon, BigDecimal delta) {}
+    public record Cost(@Schema(format = "double") Double rho, @Schema(format = "double") Double epsilon,
+            @Schema(format = "double") Double delta) {
+
+        public static Cost of(io.privmat.privacy.Tracks t) {
+            return new Cost(JsonNumbers.charged(t.rho()), JsonNumbers.charged(t.epsilon()),
+                    JsonNumbers.charged(t.delta()));
+        }
+    }
 
     /** A failure, as data, with a generic message (never data values). */
     @Schema(name = "JobError")
@@ -102,7 +109,8 @@ public record JobView(
 
     private static JobView of(Job j, @Nullable Long eta) {
         return new JobView(j.id(), j.datasetId(), j.kind(), j.mechanism(), j.state().name(), j.progress(),
-                phase(j.state(), j.dataAccessStartedAt() != null, j.progress()), eta, j.parameters(), new Cost(j.cost().rho(), j.cost().epsilon(), j.cost().delta()), j.loss(),
+                phase(j.state(), j.dataAccessStartedAt() != null, j.progress()), eta,
+                JsonNumbers.parametersDocument(j.parameters()), Cost.of(j.cost()), JsonNumbers.lossDocument(j.loss()),
                 j.dataAccessStartedAt() != null, j.createdAt(), j.startedAt(), j.finishedAt(),
                 j.errorCode() == null ? null : new Error(j.errorCode(), j.errorMessage() == null ? "" : j.errorMessage()),
                 "/v1/jobs/" + j.id() + "/result");

@@ -23,8 +23,8 @@ public final class BudgetExhaustedException extends PrivmatException {
     private static Map<String, Object> properties(AccountingMode mode, Tracks requested, Tracks remaining) {
         Map<String, Object> props = new LinkedHashMap<>();
         props.put("accounting", mode.name());
-        props.put("requested", TrackView.of(requested, mode));
-        props.put("remaining", TrackView.of(remaining, mode));
+        props.put("requested", TrackView.charged(requested, mode));
+        props.put("remaining", TrackView.available(remaining, mode));
         return props;
     }
 }

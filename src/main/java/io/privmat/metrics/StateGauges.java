@@ -3,6 +3,7 @@ package io.privmat.metrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
+import io.privmat.privacy.Decimals;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,9 +78,11 @@ public class StateGauges implements SmartLifecycle {
                         BigDecimal s = rs.getBigDecimal(track);
                         Tags tags = Tags.of("dataset", rs.getString("dataset_id"), "track", track,
                                 "accounting", rs.getString("accounting"));
-                        caps.add(MultiGauge.Row.of(tags, c.doubleValue()));
-                        spents.add(MultiGauge.Row.of(tags, s.doubleValue()));
-                        remainings.add(MultiGauge.Row.of(tags, c.subtract(s).max(BigDecimal.ZERO).doubleValue()));
+                        // Rounded as in the API (io.privmat.api.JsonNumbers): spent up, caps and remaining down.
+                        caps.add(MultiGauge.Row.of(tags, Decimals.toDoubleDown(c)));
+                        spents.add(MultiGauge.Row.of(tags, Decimals.toDoubleUp(s)));
+                        remainings.add(MultiGauge.Row.of(tags,
+                                Decimals.toDoubleDown(c.subtract(s).max(BigDecimal.ZERO))));
                     }
                 }, maxDatasets);
         jobs.register(jobRows, true);

@@ -84,6 +84,20 @@ class HistogramDatasetTest extends ApiTest {
     }
 
     @Test
+    void aHeaderWhoseFieldCountDiffersIsRefusedAtLineOne() {
+        String id = histogram(ATTRIBUTES, "REPLACE_ONE");
+        Response forced = put("/v1/datasets/" + id + "/data?header=true", "text/csv", text("age\n0,north\n"));
+        assertThat(forced.status()).as(forced.toString()).isEqualTo(422);
+        assertThat(forced.json().get("line").asLong()).isEqualTo(1);
+        assertThat(forced.json().get("detail").asString()).contains("header has 1 fields").contains("2 attributes");
+        // Not detected as a header (a header names each attribute once): line 1 is a record, refused there.
+        Response detected = upload(id, "text/csv", text("age,region,extra\n0,north\n"));
+        assertThat(detected.status()).as(detected.toString()).isEqualTo(422);
+        assertThat(detected.json().get("line").asLong()).isEqualTo(1);
+        assertThat(get("/v1/datasets/" + id).json().get("status").asString()).isEqualTo("EMPTY");
+    }
+
+    @Test
     void badRecordsAreRefusedWithTheirPositionAndNothingIsStored() {
         String id = histogram(ATTRIBUTES, "REPLACE_ONE");
         Response outOfDomain = upload(id, "text/csv", text("0,north\n3,north\n"));

@@ -102,6 +102,48 @@ class UploadTest extends ApiTest {
     }
 
     @Test
+    void aHeaderWhoseFieldCountDiffersFromTheRowsIsRefusedNotDropped() {
+        // Forced: line 1 and both counts are named; nothing is stored.
+        String forced = createMatrix(1.0);
+        Response r = put("/v1/datasets/" + forced + "/data?header=true", "text/csv", utf8("a,b\n1,2,3\n4,5,6\n"));
+        assertThat(r.status()).as(r.toString()).isEqualTo(422);
+        assertThat(r.json().get("line").asLong()).isEqualTo(1);
+        assertThat(r.json().get("detail").asString()).contains("header has 2 fields").contains("rows have 3");
+        assertNothingStored(forced);
+        // Detected (a first line without numbers): the same rule, saying why line 1 was a header.
+        String detected = createMatrix(1.0);
+        Response d = put("/v1/datasets/" + detected + "/data", "text/tab-separated-values",
+                utf8("x\ty\tz\n1\t2\n"));
+        assertThat(d.status()).as(d.toString()).isEqualTo(422);
+        assertThat(d.json().get("line").asLong()).isEqualTo(1);
+        assertThat(d.json().get("detail").asString()).contains("header has 3 fields").contains("rows have 2")
+                .contains("read as a header");
+        assertNothingStored(detected);
+        // A header that fits keeps its names.
+        assertThat(put("/v1/datasets/" + detected + "/data", "text/csv", utf8("x,y\n1,2\n")).json().get("columns")
+                .size()).isEqualTo(2);
+    }
+
+    @Test
+    void aTwoNameEdgeListHeaderIsAnEdgeUnlessForcedAndTheRefusalSaysSo() {
+        String graph = createGraph();
+        Response r = put("/v1/datasets/" + graph + "/data", "text/csv", utf8("source,target\na,b\n"));
+        assertThat(r.status()).as(r.toString()).isEqualTo(422);
+        assertThat(r.json().get("line").asLong()).isEqualTo(1);
+        assertThat(r.json().get("detail").asString()).contains("pass header=true");
+        // A later unknown label gets no such hint.
+        Response later = put("/v1/datasets/" + graph + "/data", "text/csv", utf8("a,b\nb,source\n"));
+        assertThat(later.json().get("line").asLong()).isEqualTo(2);
+        assertThat(later.json().get("detail").asString()).doesNotContain("header");
+        assertThat(put("/v1/datasets/" + graph + "/data?header=true", "text/csv", utf8("source,target\na,b\n"))
+                .json().get("nnz").asLong()).isEqualTo(1);
+        // Three fields with a non-numeric third are detected as a header.
+        String other = createGraph();
+        assertThat(put("/v1/datasets/" + other + "/data", "text/csv", utf8("u,v,w\na,b,0.5\n")).status())
+                .isEqualTo(200);
+    }
+
+    @Test
     void overlongColumnNamesAreRefusedWithTheirPosition() {
         String id = createMatrix(1.0);
         Response r = put("/v1/datasets/" + id + "/data", "text/csv", utf8("a," + "b".repeat(201) + "\n1,2\n"));

@@ -65,8 +65,11 @@ class ConcurrencyTest extends ApiTest {
         }
         pool.shutdown();
         assertThat(refused.get()).isEqualTo(32);
-        JsonNode budget = get("/v1/datasets/" + dataset + "/budget").json();
-        BigDecimal cap = budget.get("total").get("tracks").get("rho").decimalValue();
+        // The exact decimals are the ledger's; the API shows them as doubles (README, "Numbers").
+        BigDecimal cap = jdbc.queryForObject("SELECT rho_cap FROM budget_account WHERE dataset_id = ?::uuid",
+                BigDecimal.class, dataset);
+        assertThat(get("/v1/datasets/" + dataset + "/budget").json().get("total").get("tracks").get("rho")
+                .decimalValue()).isLessThanOrEqualTo(cap);
         BigDecimal cost = jdbc.queryForObject("SELECT cost_rho FROM job WHERE id = ?::uuid", BigDecimal.class,
                 jobIds.peek());
         // Exact decimal accounting: exactly ⌊cap / cost⌋ admissions, no fewer (lost updates) and no more.
@@ -83,7 +86,9 @@ class ConcurrencyTest extends ApiTest {
             assertThat(awaitJob(job).get("state").asString()).isEqualTo("DONE");
         }
         JsonNode after = get("/v1/datasets/" + dataset + "/budget").json();
-        BigDecimal committed = after.get("spent").get("tracks").get("rho").decimalValue();
+        BigDecimal committed = jdbc.queryForObject("SELECT rho_committed FROM budget_account WHERE dataset_id = "
+                + "?::uuid", BigDecimal.class, dataset);
+        assertThat(after.get("spent").get("tracks").get("rho").decimalValue()).isGreaterThanOrEqualTo(committed);
         assertThat(committed).isLessThanOrEqualTo(cap);
         assertThat(committed).isEqualByComparingTo(cost.multiply(BigDecimal.valueOf(expected)));
         assertThat(after.get("reserved").get("tracks").get("rho").decimalValue()).isZero();

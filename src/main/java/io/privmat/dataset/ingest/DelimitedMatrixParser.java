@@ -11,7 +11,8 @@ final class DelimitedMatrixParser {
 
     /**
      * @param header true/false to force, null to detect: a first line with no numeric field is a
-     *     header, one with only numeric fields is data, a mix is an error
+     *     header, one with only numeric fields is data, a mix is an error; a header (forced or
+     *     detected) must have as many fields as the rows
      */
     static <W extends RowSink> W parse(InputStream in, byte delimiter, @Nullable Boolean header, int maxColumns,
             IntFunction<W> writers) {
@@ -43,6 +44,7 @@ final class DelimitedMatrixParser {
             reader = reader.rewindLine();
         }
         java.util.List<String> labels = null;
+        long headerLine = reader.lineNo;
         if (skipFirst) {
             labels = headerLabels(reader.rewindLine());
         }
@@ -54,8 +56,15 @@ final class DelimitedMatrixParser {
             throw InvalidDataException.at(reader.lineNo, 0,
                     "a row has " + cols + " fields; at most " + maxColumns + " columns are accepted");
         }
+        if (labels != null && labels.size() != cols) {
+            // Forced or detected, a header names the columns: one whose count differs would lose its
+            // names (or shift them), so it is refused rather than dropped (README, "What an upload accepts").
+            throw InvalidDataException.at(headerLine, 0, "the header has " + labels.size() + " fields but the rows have "
+                    + cols + " (one name per column" + (header == null ? "; the first line has no numbers, so "
+                            + "it was read as a header" : "") + ")");
+        }
         W writer = writers.apply(cols);
-        if (labels != null && labels.size() == cols) {
+        if (labels != null) {
             writer.columnLabels(labels);
         }
         double[] row = new double[cols];

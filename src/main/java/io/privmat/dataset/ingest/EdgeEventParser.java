@@ -22,9 +22,11 @@ final class EdgeEventParser {
         if (!reader.nextLine()) {
             throw InvalidDataException.whole("the batch is empty");
         }
-        if (reader.isHeader(header, 3) && !reader.nextLine()) {
+        boolean skip = reader.isHeader(header, 3);
+        if (skip && !reader.nextLine()) {
             throw InvalidDataException.whole("the batch has a header but no edges");
         }
+        boolean firstLineDetectedAsData = header == null && !skip;
         int[] u = new int[16];
         int[] v = new int[16];
         double[] w = new double[16];
@@ -39,9 +41,9 @@ final class EdgeEventParser {
                 throw InvalidDataException.whole("more than " + maxEdges + " edge events in one batch");
             }
             reader.nextField();
-            int a = vertex(reader, ids);
+            int a = vertex(reader, ids, firstLineDetectedAsData);
             reader.nextField();
-            int b = vertex(reader, ids);
+            int b = vertex(reader, ids, firstLineDetectedAsData);
             double weight = 1.0;
             if (fields == 3) {
                 reader.nextField();
@@ -68,12 +70,12 @@ final class EdgeEventParser {
                 bytesRead.getAsLong());
     }
 
-    private static int vertex(LineReader reader, Map<String, Integer> ids) {
+    private static int vertex(LineReader reader, Map<String, Integer> ids, boolean firstLineDetectedAsData) {
         String label = reader.fieldString();
         Integer id = label.length() > EdgeListParser.MAX_LABEL ? null : ids.get(label);
         if (id == null) {
             throw InvalidDataException.at(reader.lineNo, reader.fieldNo, "vertex label is not in the stream's "
-                    + "declared vertex set");
+                    + "declared vertex set" + EdgeListParser.headerHint(reader.lineNo, firstLineDetectedAsData));
         }
         return id;
     }

@@ -47,6 +47,9 @@ final class EdgeListParser {
     /** True when the owner declared the vertex universe: labels are looked up, never created. */
     private final boolean declared;
 
+    /** True when line 1 was read as an edge because no header was detected (none forced). */
+    private boolean firstLineDetectedAsData;
+
     private EdgeListParser(DatasetRepository repository, UUID datasetId, long chunkBytes) {
         this.repository = repository;
         this.datasetId = datasetId;
@@ -67,9 +70,11 @@ final class EdgeListParser {
         if (!reader.nextLine()) {
             throw InvalidDataException.whole("the upload is empty");
         }
-        if (reader.isHeader(header, 3) && !reader.nextLine()) {
+        boolean skip = reader.isHeader(header, 3);
+        if (skip && !reader.nextLine()) {
             throw InvalidDataException.whole("the upload has a header but no edges");
         }
+        parser.firstLineDetectedAsData = header == null && !skip;
         do {
             int fields = reader.countFields();
             if (fields != 2 && fields != 3) {
@@ -98,6 +103,15 @@ final class EdgeListParser {
         parser.checkDuplicates();
         return new UploadStats(parser.vertices, parser.vertices, parser.edges, 0, format, "EDGES",
                 bytesRead.getAsLong(), null);
+    }
+
+    /**
+     * The header rule, when line 1 was read as an edge and fails: only a first line of three fields
+     * whose third is not a number is detected as a header (two labels look like any edge).
+     */
+    static String headerHint(long line, boolean firstLineDetectedAsData) {
+        return line == 1 && firstLineDetectedAsData ? " (line 1 was read as an edge: a header is detected only "
+                + "as u,v,w with a non-numeric third field; pass header=true to skip a header of two names)" : "";
     }
 
     private static String label(LineReader reader) {
@@ -137,7 +151,8 @@ final class EdgeListParser {
             for (int i = 0; i < pending; i++) {
                 if (!ids.containsKey(us[i]) || !ids.containsKey(vs[i])) {
                     throw InvalidDataException.at(lines[i], ids.containsKey(us[i]) ? 2 : 1,
-                            "vertex label is not in the graph's declared vertex set");
+                            "vertex label is not in the graph's declared vertex set"
+                                    + headerHint(lines[i], firstLineDetectedAsData));
                 }
             }
         }

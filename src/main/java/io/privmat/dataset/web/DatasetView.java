@@ -9,7 +9,7 @@ import io.privmat.privacy.Budget;
 import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import io.swagger.v3.oas.annotations.media.Schema;
-import java.math.BigDecimal;
+import io.privmat.api.JsonNumbers;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -99,9 +99,9 @@ public record DatasetView(
 
     /** The configured budget. */
     @Schema(name = "Budget")
-    public record BudgetView(BigDecimal epsilon, BigDecimal delta,
+    public record BudgetView(@Schema(format = "double") Double epsilon, @Schema(format = "double") Double delta,
             @Schema(allowableValues = {"ZCDP", "BASIC", "PURE", "GDP"}) String accounting,
-            BigDecimal approxDeltaFraction) {}
+            @Schema(format = "double") Double approxDeltaFraction) {}
 
     /**
      * The dataset as this caller may see it. Analysts never see data-dependent statistics (non-zeros,
@@ -155,7 +155,8 @@ public record DatasetView(
                 d.rowNormBound(), d.kind() == DatasetKind.GRAPH ? 1.0 : null, d.status().name(), rows, cols,
                 owner || omegaPublic ? d.nnz() : null, owner && !ratings ? d.clippedRows() : null,
                 d.sourceFormat(), owner ? d.storage() : null, owner ? d.uploadBytes() : null,
-                new BudgetView(b.epsilon(), b.delta(), b.mode().name(), b.approxDeltaFraction()),
+                new BudgetView(JsonNumbers.given(b.epsilon()), JsonNumbers.given(b.delta()), b.mode().name(),
+                        JsonNumbers.given(b.approxDeltaFraction())),
                 d.createdAt(), d.uploadedAt(), attributes, streamView, d.columnLabels(), externalView, ratingsView,
                 owner ? d.droppedRatings() : null);
     }

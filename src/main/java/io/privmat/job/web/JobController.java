@@ -99,7 +99,7 @@ class JobController {
                     .body(npy(result.arrayShape(), result.arrayLittleEndianFloat64()));
         }
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
-                .body(result.json().getBytes(StandardCharsets.UTF_8));
+                .body(io.privmat.api.JsonNumbers.resultDocument(result.json()).getBytes(StandardCharsets.UTF_8));
     }
 
     static byte[] npy(int[] shape, byte[] data) {

@@ -1,6 +1,7 @@
 package io.privmat.ledger.web;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.privmat.api.JsonNumbers;
 import io.privmat.api.LossDocument;
 import io.privmat.api.ParametersDocument;
 import io.privmat.dataset.Dataset;
@@ -17,7 +18,6 @@ import io.privmat.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -55,12 +55,16 @@ class BudgetController {
         ApproxDp committed = filter.guarantee(account.committed());
         ApproxDp all = filter.guarantee(account.spent());
         return new BudgetView(datasetId, mode.name(),
-                new Amount(TrackView.of(filter.capacity(), mode), b.epsilon(), b.delta()),
-                new Amount(TrackView.of(account.committed(), mode), committed.epsilon(), committed.delta()),
-                new Amount(TrackView.of(account.reserved(), mode), all.epsilon(), all.delta()),
-                new Remaining(TrackView.of(filter.remaining(account.spent()), mode),
-                        filter.largestPureEpsilon(account.spent())),
-                filter instanceof ZcdpFilter z ? z.deltaConversion() : null,
+                // The configured (epsilon, delta) as the owner gave them; the caps on the tracks down.
+                new Amount(TrackView.available(filter.capacity(), mode), JsonNumbers.given(b.epsilon()),
+                        JsonNumbers.given(b.delta())),
+                new Amount(TrackView.charged(account.committed(), mode), JsonNumbers.charged(committed.epsilon()),
+                        JsonNumbers.charged(committed.delta())),
+                new Amount(TrackView.charged(account.reserved(), mode), JsonNumbers.charged(all.epsilon()),
+                        JsonNumbers.charged(all.delta())),
+                new Remaining(TrackView.available(filter.remaining(account.spent()), mode),
+                        JsonNumbers.available(filter.largestPureEpsilon(account.spent()))),
+                filter instanceof ZcdpFilter z ? JsonNumbers.available(z.deltaConversion()) : null,
                 filter instanceof ZcdpFilter z ? z.alphaStar() : null);
     }
 
@@ -91,19 +95,20 @@ class BudgetController {
             @Schema(description = "Committed charges and the guarantee they amount to") Amount spent,
             @Schema(description = "Outstanding reservations; epsilon/delta here is the guarantee of spent + reserved")
             Amount reserved,
-            Remaining remaining,
+            @Schema(description = "Rounded down, like the caps; what is charged or spent is rounded up") Remaining remaining,
             @Schema(description = "ZCDP: the part of delta used by the zCDP to (epsilon, delta) conversion")
-            @Nullable BigDecimal deltaConversion,
+            @Nullable Double deltaConversion,
             @Schema(description = "ZCDP: the Renyi order that certifies the rho cap") @Nullable Double alphaStar) {}
 
     /** Track amounts and their (ε, δ) meaning. */
     @Schema(name = "BudgetAmount")
-    record Amount(TrackView tracks, BigDecimal epsilon, BigDecimal delta) {}
+    record Amount(TrackView tracks, @Schema(format = "double") Double epsilon, @Schema(format = "double") Double delta) {}
 
     /** What is left. */
     @Schema(name = "BudgetRemaining")
     record Remaining(TrackView tracks,
-            @Schema(description = "Largest epsilon of one more pure epsilon-DP query") BigDecimal largestPureEpsilon) {}
+            @Schema(description = "Largest epsilon of one more pure epsilon-DP query", format = "double")
+            Double largestPureEpsilon) {}
 
     /** A page of ledger entries. */
     @Schema(name = "LedgerPage")
@@ -113,15 +118,19 @@ class BudgetController {
     @Schema(name = "LedgerEntry")
     record EntryView(long id, UUID jobId, @Schema(allowableValues = {"RESERVE", "COMMIT", "REFUND"}) String type,
             String kind, String mechanism, @Schema(implementation = ParametersDocument.class) @JsonRawValue String parameters,
-            @Schema(implementation = LossDocument.class) @JsonRawValue String loss, BigDecimal rho, BigDecimal epsilon, BigDecimal delta,
+            @Schema(implementation = LossDocument.class) @JsonRawValue String loss,
+            @Schema(format = "double") Double rho, @Schema(format = "double") Double epsilon,
+            @Schema(format = "double") Double delta,
             String caller,
             @Schema(description = "When the entry was written. Analysts see it on RESERVE entries only (their "
                     + "submission): a COMMIT or REFUND is written by the worker, at a time that depends on other "
                     + "jobs' running times and so on the data") @Nullable Instant createdAt) {
         static EntryView of(LedgerEntry e, boolean analyst) {
             boolean shown = !analyst || e.type() == io.privmat.ledger.EntryType.RESERVE;
-            return new EntryView(e.id(), e.jobId(), e.type().name(), e.kind(), e.mechanism(), e.parameters(), e.loss(),
-                    e.rho(), e.epsilon(), e.delta(), e.caller(), shown ? e.createdAt() : null);
+            return new EntryView(e.id(), e.jobId(), e.type().name(), e.kind(), e.mechanism(),
+                    JsonNumbers.parametersDocument(e.parameters()), JsonNumbers.lossDocument(e.loss()),
+                    JsonNumbers.charged(e.rho()), JsonNumbers.charged(e.epsilon()), JsonNumbers.charged(e.delta()),
+                    e.caller(), shown ? e.createdAt() : null);
         }
     }
 }

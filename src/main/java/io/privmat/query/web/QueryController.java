@@ -13,7 +13,6 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.math.BigDecimal;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
@@ -70,10 +69,10 @@ class QueryController {
     QuoteView quote(@PathVariable UUID datasetId, @RequestBody QueryRequest request) {
         QueryService.Quote q = queries.quote(datasetId, request, Caller.current());
         AccountingMode mode = AccountingMode.valueOf(q.accounting());
-        return new QuoteView(q.plan().spec().kind().name(), q.plan().spec().mechanism(), q.accounting(), TrackView.of(q.cost(), mode),
-                q.admissible(), TrackView.of(q.remaining(), mode),
-                q.remainingAfter() == null ? null : TrackView.of(q.remainingAfter(), mode),
-                q.largestPureEpsilonAfter(), q.plan().noise(), q.expectedError());
+        return new QuoteView(q.plan().spec().kind().name(), q.plan().spec().mechanism(), q.accounting(), TrackView.charged(q.cost(), mode),
+                q.admissible(), TrackView.available(q.remaining(), mode),
+                q.remainingAfter() == null ? null : TrackView.available(q.remainingAfter(), mode),
+                io.privmat.api.JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise(), q.expectedError());
     }
 
     /** A quote. */
@@ -83,7 +82,7 @@ class QueryController {
             @Schema(description = "Whether the remaining budget can pay it now") boolean admissible,
             TrackView remaining,
             @Schema(description = "Remaining after this query (absent if not admissible)") @Nullable TrackView remainingAfter,
-            @Schema(description = "Largest epsilon of one more pure-DP query after this one") @Nullable BigDecimal
+            @Schema(description = "Largest epsilon of one more pure-DP query after this one") @Nullable Double
                     largestPureEpsilonAfter,
             @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Map<String, Object> noise,
             @Schema(description = "The error the result will have, from the public parameters only: per entry, per "

@@ -54,8 +54,9 @@ class ReleaseController {
                     + "running time depends on the data)") @Nullable Instant createdAt) {
         static ReleaseView of(Release r, Caller caller) {
             boolean owner = caller.is(io.privmat.security.Role.OWNER);
-            return new ReleaseView(r.id(), r.datasetId(), r.jobId(), r.kind().name(), r.mechanism(), r.parameters(),
-                    r.loss(), r.meta(), r.rows(), r.cols(), owner ? r.createdAt() : null);
+            return new ReleaseView(r.id(), r.datasetId(), r.jobId(), r.kind().name(), r.mechanism(),
+                    io.privmat.api.JsonNumbers.parametersDocument(r.parameters()),
+                    io.privmat.api.JsonNumbers.lossDocument(r.loss()), r.meta(), r.rows(), r.cols(), owner ? r.createdAt() : null);
         }
     }
 

@@ -105,8 +105,8 @@ class SubscriptionController {
 
         static SubscriptionView of(Subscription s, Job job, Map<String, Object> noise) {
             return new SubscriptionView(s.id(), s.datasetId(), s.jobId(), s.kind(), s.mechanism(), s.state().name(),
-                    s.errorCode(), s.spec(), new JobView.Cost(job.cost().rho(), job.cost().epsilon(),
-                            job.cost().delta()), s.loss(), noise, s.firstBlock(), s.completedBlocks(), s.createdAt(),
+                    s.errorCode(), io.privmat.api.JsonNumbers.parametersDocument(s.spec()), JobView.Cost.of(job.cost()),
+                    io.privmat.api.JsonNumbers.lossDocument(s.loss()), noise, s.firstBlock(), s.completedBlocks(), s.createdAt(),
                     s.cancelledAt(), "/v1/subscriptions/" + s.id() + "/releases");
         }
     }
@@ -149,7 +149,7 @@ class SubscriptionController {
             @Schema(description = "Whether the remaining budget can pay it now") boolean admissible,
             TrackView remaining,
             @Schema(description = "Remaining after it (absent if not admissible)") @Nullable TrackView remainingAfter,
-            @Schema(description = "Largest epsilon of one more pure-DP query after it") @Nullable BigDecimal
+            @Schema(description = "Largest epsilon of one more pure-DP query after it") @Nullable Double
                     largestPureEpsilonAfter,
             @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Map<String, Object> noise) {}
 
@@ -195,9 +195,9 @@ class SubscriptionController {
         SubscriptionService.Quote q = subscriptions.quote(datasetId, request.query(), Caller.current());
         AccountingMode mode = AccountingMode.valueOf(q.accounting());
         return new QuoteView(q.plan().spec().kind().name(), q.plan().spec().mechanism(), q.accounting(),
-                TrackView.of(q.cost(), mode), q.admissible(), TrackView.of(q.remaining(), mode),
-                q.remainingAfter() == null ? null : TrackView.of(q.remainingAfter(), mode),
-                q.largestPureEpsilonAfter(), q.plan().noise());
+                TrackView.charged(q.cost(), mode), q.admissible(), TrackView.available(q.remaining(), mode),
+                q.remainingAfter() == null ? null : TrackView.available(q.remainingAfter(), mode),
+                io.privmat.api.JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise());
     }
 
     @GetMapping(path = "/v1/datasets/{datasetId}/subscriptions", produces = MediaType.APPLICATION_JSON_VALUE)
