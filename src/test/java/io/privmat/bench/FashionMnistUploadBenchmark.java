@@ -3,14 +3,10 @@ package io.privmat.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.support.ApiTest;
+import io.privmat.support.BenchFiles;
+import io.privmat.support.HeapPeaks;
 import io.privmat.support.FashionMnist;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
-import java.net.http.HttpRequest;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -50,17 +46,14 @@ class FashionMnistUploadBenchmark extends ApiTest {
 
     private String upload(Path csv, String label) throws IOException {
         String id = createMatrix(1.0);
-        System.gc();
-        resetPeaks();
-        long start = System.nanoTime();
-        Response r = send(HttpRequest.newBuilder(uri("/v1/datasets/" + id + "/data"))
-                .header("Content-Type", "text/csv").PUT(HttpRequest.BodyPublishers.ofFile(csv)));
-        double seconds = (System.nanoTime() - start) / 1e9;
+        HeapPeaks.Measured<Response> upload = measuredCsvUpload(id, csv);
+        Response r = upload.value();
+        double seconds = upload.seconds();
+        long[] heap = upload.heap();
         assertThat(r.status()).as(r.toString()).isEqualTo(200);
         long rows = r.json().get("rows").asLong();
         long clipped = r.json().get("clippedRows").asLong();
         double mb = Files.size(csv) / 1e6;
-        long[] heap = heapPeaks();
         delete("/v1/datasets/" + id);
         return String.format(Locale.ROOT,
                 "%s%d rows x 784, %.1f MB CSV: %.2f s, %.1f MB/s, clipped %d rows; heap peak %d MiB, "
@@ -68,36 +61,8 @@ class FashionMnistUploadBenchmark extends ApiTest {
                 heap[1] >> 20);
     }
 
-    private static void resetPeaks() {
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                pool.resetPeakUsage();
-            }
-        }
-    }
-
-    /** [sum of heap pool peaks, largest old-generation usage right after a collection]. */
-    private static long[] heapPeaks() {
-        long peak = 0;
-        long live = 0;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                peak += pool.getPeakUsage().getUsed();
-                if (pool.getCollectionUsage() != null && pool.getName().toLowerCase(Locale.ROOT).contains("old")) {
-                    live = Math.max(live, pool.getCollectionUsage().getUsed());
-                }
-            }
-        }
-        return new long[] {peak, live};
-    }
-
     private static Path writeCsv(int rows) throws IOException {
-        Path path = Path.of("target/bench/fashion-mnist-" + rows + ".csv");
-        if (Files.exists(path)) {
-            return path;
-        }
-        Files.createDirectories(path.getParent());
-        try (BufferedWriter out = Files.newBufferedWriter(path, StandardCharsets.US_ASCII)) {
+        return BenchFiles.once("fashion-mnist-" + rows + ".csv", out -> {
             for (int c = 0; c < 784; c++) {
                 out.write(c == 0 ? "p0" : ",p" + c);
             }
@@ -115,7 +80,6 @@ class FashionMnistUploadBenchmark extends ApiTest {
                 }
                 out.write('\n');
             });
-        }
-        return path;
+        });
     }
 }
