@@ -22,12 +22,12 @@ public class AuditRepository {
 
     /**
      * Appends one event: one plain INSERT (every state-changing request writes one, so not through
-     * the persistence context).
+     * the persistence context). The time is truncated to microseconds, as the entity does.
      */
     public void insert(Instant at, @Nullable String subject, @Nullable String role, @Nullable UUID keyId, String method,
             String route, @Nullable UUID datasetId, @Nullable String targetId, int status) {
         jdbc.update("INSERT INTO audit_event (at, subject, role, key_id, method, route, dataset_id, target_id, status) "
-                + "VALUES (?,?,?,?,?,?,?,?,?)", java.sql.Timestamp.from(at), subject, role, keyId, method, route,
+                + "VALUES (?,?,?,?,?,?,?,?,?)", java.sql.Timestamp.from(at.truncatedTo(java.time.temporal.ChronoUnit.MICROS)), subject, role, keyId, method, route,
                 datasetId, targetId, status);
     }
 
