@@ -45,14 +45,30 @@ public class JobService {
     /** Records a QUEUED job in the caller's transaction (the one that reserved its budget). */
     @Transactional(propagation = Propagation.MANDATORY)
     public void enqueue(NewJob job) {
-        repository.insert(job, clock.instant());
+        enqueueAll(List.of(job));
+    }
+
+    /**
+     * Records QUEUED jobs in the caller's transaction (the one that reserved their budget), with one
+     * statement, and returns them as stored: no read-back after the commit.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public List<Job> enqueueAll(List<NewJob> newJobs) {
+        List<java.time.Instant> createdAt = new java.util.ArrayList<>(newJobs.size());
+        for (int i = 0; i < newJobs.size(); i++) {
+            createdAt.add(clock.instant());
+        }
+        List<Job> stored = repository.insertAll(newJobs, createdAt);
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void afterCommit() {
-                metrics.admitted(job.kind(), job.mechanism());
+                for (NewJob job : newJobs) {
+                    metrics.admitted(job.kind(), job.mechanism());
+                }
                 wakeups.signal();
             }
         });
+        return stored;
     }
 
     /**

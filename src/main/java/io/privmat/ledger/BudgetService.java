@@ -61,17 +61,63 @@ public class BudgetService {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public Tracks reserve(Reservation r) {
-        ensure(r.datasetId(), r.budget());
-        BudgetAccount account = repository.lock(r.datasetId()).orElseThrow();
-        BudgetFilter filter = r.budget().filter();
-        Tracks cost = filter.cost(r.loss());
-        if (!filter.admits(account.spent(), cost)) {
-            throw new BudgetExhaustedException(r.budget().mode(), cost, filter.remaining(account.spent()));
+        Admission admission = reserveAll(r.datasetId(), r.budget(), List.of(r)).get(0);
+        if (admission.refusal() != null) {
+            throw admission.refusal();
         }
-        repository.adjust(r.datasetId(), cost, false, Tracks.ZERO);
-        repository.append(r.datasetId(), r.jobId(), EntryType.RESERVE, r.kind(), r.mechanism(), r.parametersJson(),
-                r.lossJson(), cost, r.caller(), clock.instant());
-        return cost;
+        return admission.cost();
+    }
+
+    /** The outcome of one reservation of {@link #reserveAll}: its charge, or why it was refused. */
+    public record Admission(Tracks cost, @org.jspecify.annotations.Nullable BudgetExhaustedException refusal) {
+
+        public boolean admitted() {
+            return refusal == null;
+        }
+    }
+
+    /**
+     * Admits reservations on one dataset in the order given, under one lock of its account: each is
+     * checked against the spent amount plus the costs admitted before it in the list, exactly as if
+     * they had been reserved one after another; a refused one records nothing and does not stop the
+     * others. The admitted ones are charged with one update of the account and one RESERVE entry
+     * each. Must be called within the transaction that also records their jobs.
+     *
+     * @return one outcome per reservation, in order
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public List<Admission> reserveAll(UUID datasetId, Budget budget, List<Reservation> reservations) {
+        BudgetAccount account = repository.lock(datasetId).orElse(null);
+        if (account == null) {
+            repository.ensureAccount(datasetId, budget.mode(), budget.filter().capacity(), clock.instant());
+            account = repository.lock(datasetId).orElseThrow();
+        }
+        BudgetFilter filter = budget.filter();
+        Tracks spent = account.spent();
+        Tracks charged = Tracks.ZERO;
+        List<Admission> outcomes = new java.util.ArrayList<>(reservations.size());
+        List<LedgerRepository.NewEntry> entries = new java.util.ArrayList<>(reservations.size());
+        java.time.Instant now = clock.instant();
+        for (Reservation r : reservations) {
+            if (!r.datasetId().equals(datasetId) || !r.budget().equals(budget)) {
+                throw new IllegalArgumentException("reservations of one batch must share the dataset and its budget");
+            }
+            Tracks cost = filter.cost(r.loss());
+            if (!filter.admits(spent, cost)) {
+                outcomes.add(new Admission(cost, new BudgetExhaustedException(budget.mode(), cost, filter.remaining(spent))));
+                continue;
+            }
+            spent = spent.plus(cost);
+            charged = charged.plus(cost);
+            outcomes.add(new Admission(cost, null));
+            entries.add(new LedgerRepository.NewEntry(r.jobId(), EntryType.RESERVE, r.kind(), r.mechanism(),
+                    r.parametersJson(), r.lossJson(), cost, r.caller()));
+        }
+        if (!entries.isEmpty()) {
+            repository.adjust(datasetId, charged, false, Tracks.ZERO);
+            repository.appendAll(datasetId, entries, now);
+        }
+        return outcomes;
     }
 
     /**

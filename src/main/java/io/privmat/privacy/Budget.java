@@ -59,11 +59,30 @@ public record Budget(BigDecimal epsilon, BigDecimal delta, AccountingMode mode, 
 
     /** The filter that enforces this budget. */
     public BudgetFilter filter() {
-        return switch (mode) {
+        BudgetFilter cached = FILTERS.get(this);
+        if (cached != null) {
+            return cached;
+        }
+        BudgetFilter filter = switch (mode) {
             case ZCDP -> new ZcdpFilter(this);
             case BASIC -> new BasicFilter(this);
             case PURE -> new PureFilter(this);
             case GDP -> new GdpFilter(this);
         };
+        if (FILTERS.size() >= FILTER_CACHE_SIZE) {
+            FILTERS.clear();
+        }
+        FILTERS.put(this, filter);
+        return filter;
     }
+
+    /**
+     * Filters are immutable and derived from the (public) budget alone, but building one solves a
+     * conversion numerically (ZCDP: the largest ρ for (ε, δ); GDP: the largest μ), which every
+     * admission and quote would otherwise repeat. A budget of each dataset is cached; the map is
+     * emptied when it reaches {@value #FILTER_CACHE_SIZE} budgets.
+     */
+    private static final java.util.Map<Budget, BudgetFilter> FILTERS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static final int FILTER_CACHE_SIZE = 4096;
 }

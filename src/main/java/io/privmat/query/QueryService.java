@@ -20,10 +20,12 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Quotes and submits queries: plan → (reserve + enqueue in one transaction). */
+/**
+ * Quotes and submits queries: plan → (reserve + enqueue in one transaction, grouped per dataset with
+ * the submissions arriving meanwhile: {@link Admissions}).
+ */
 @Service
 public class QueryService {
 
@@ -31,16 +33,16 @@ public class QueryService {
     private final QueryPlans plans;
     private final BudgetService budget;
     private final JobService jobs;
-    private final TransactionTemplate tx;
+    private final Admissions admissions;
     private final JsonMapper json;
 
-    public QueryService(DatasetService datasets, QueryPlans plans, BudgetService budget, JobService jobs,
-            TransactionTemplate tx, JsonMapper json) {
+    QueryService(DatasetService datasets, QueryPlans plans, BudgetService budget, JobService jobs,
+            Admissions admissions, JsonMapper json) {
         this.datasets = datasets;
         this.plans = plans;
         this.budget = budget;
         this.jobs = jobs;
-        this.tx = tx;
+        this.admissions = admissions;
         this.json = json;
     }
 
@@ -90,15 +92,15 @@ public class QueryService {
         UUID jobId = UUID.randomUUID();
         String parametersJson = plans.specJson(plan);
         String lossJson = json.writeValueAsString(QueryPlans.lossDocument(plan));
+        Admissions.Pending pending = new Admissions.Pending(new Reservation(datasetId, dataset.budget(), jobId,
+                plan.spec().kind().name(), plan.spec().mechanism(), parametersJson, plan.chargedLoss(), lossJson, caller),
+                new NewJob(jobId, datasetId, dataset.owner(), plan.spec().kind().name(), plan.spec().mechanism(),
+                        parametersJson, requestHash, idempotencyKey, caller, lossJson, Tracks.ZERO));
+        if (idempotencyKey == null) {
+            return new Submission(admissions.admit(pending), false);
+        }
         try {
-            Job job = tx.execute(s -> {
-                Tracks cost = budget.reserve(new Reservation(datasetId, dataset.budget(), jobId, plan.spec().kind().name(),
-                        plan.spec().mechanism(), parametersJson, plan.chargedLoss(), lossJson, caller));
-                jobs.enqueue(new NewJob(jobId, datasetId, dataset.owner(), plan.spec().kind().name(), plan.spec().mechanism(), parametersJson, requestHash,
-                        idempotencyKey, caller, lossJson, cost));
-                return null;
-            });
-            return new Submission(jobs.get(jobId), false);
+            return new Submission(admissions.admitAlone(pending), false);
         } catch (DuplicateKeyException race) {
             // A concurrent submission with the same key won; its transaction holds the only charge.
             Job winner = jobs.findByIdempotencyKey(datasetId, caller, idempotencyKey).orElseThrow(() -> race);

@@ -43,6 +43,9 @@ class JobEngineBenchmark extends ApiTest {
     @Autowired
     WorkerPool workers;
 
+    @Autowired
+    org.springframework.transaction.support.TransactionTemplate tx;
+
     private String dataset() {
         String id = postJson("/v1/datasets", "{\"name\":\"bench\",\"kind\":\"MATRIX\",\"rowNormBound\":1,"
                 + "\"budget\":{\"epsilon\":100,\"delta\":1e-6}}").json().get("id").asString();
@@ -121,6 +124,41 @@ class JobEngineBenchmark extends ApiTest {
         report.append(String.format(Locale.ROOT, "throughput, 8 clients, %d queries: admitted %.0f/s, completed "
                         + "%.0f/s end to end; server latency under load p50 %.1f ms, p99 %.1f ms%n", total,
                 total / admitSeconds, total / allSeconds, percentile(lat, 0.5), percentile(lat, 0.99)));
+
+        // D: where one admission's time goes, one at a time with the workers stopped: over HTTP, the
+        // service call alone (plan + reserve + enqueue), and an empty durable commit (the WAL flush the
+        // admission's commit waits for).
+        workers.stop();
+        try {
+            QueryRequest one = new QueryRequest("COLUMN_SUMS", "GAUSSIAN", null, null, new BigDecimal("0.0001"), null);
+            java.util.UUID id = java.util.UUID.fromString(dataset);
+            io.privmat.security.Caller who = new io.privmat.security.Caller(java.util.UUID.randomUUID(), "owner-a",
+                    io.privmat.security.Role.OWNER);
+            List<Double> http = new ArrayList<>();
+            List<Double> service = new ArrayList<>();
+            List<Double> flush = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                long t0 = System.nanoTime();
+                assertThat(postJson("/v1/datasets/" + dataset + "/queries", QUERY).status()).isEqualTo(202);
+                long t1 = System.nanoTime();
+                queries.submit(id, one, null, who);
+                long t2 = System.nanoTime();
+                tx.executeWithoutResult(s -> jdbc.queryForObject("SELECT txid_current()", Long.class));
+                long t3 = System.nanoTime();
+                http.add((t1 - t0) / 1e6);
+                service.add((t2 - t1) / 1e6);
+                flush.add((t3 - t2) / 1e6);
+            }
+            Collections.sort(http);
+            Collections.sort(service);
+            Collections.sort(flush);
+            report.append(String.format(Locale.ROOT, "one admission at a time (n=200, workers stopped): over HTTP p50 "
+                            + "%.2f ms, service call p50 %.2f ms, empty durable commit p50 %.2f ms%n",
+                    percentile(http, 0.5), percentile(service, 0.5), percentile(flush, 0.5)));
+        } finally {
+            jdbc.update("UPDATE job SET state = 'CANCELLED' WHERE state = 'QUEUED'");
+            workers.start();
+        }
 
         // C: ledger admissions (plan + reserve + enqueue, one transaction each) from 32 threads on one
         // dataset, with this replica's workers stopped so that only admission is measured.

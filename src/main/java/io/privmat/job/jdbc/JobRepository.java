@@ -48,11 +48,31 @@ public class JobRepository {
             instant(rs, "finished_at"), rs.getString("error_code"), rs.getString("error_message"));
 
     public void insert(NewJob j, Instant now) {
-        jdbc.update("INSERT INTO job (id, dataset_id, dataset_owner, kind, mechanism, parameters, request_hash, "
-                        + "idempotency_key, caller, state, loss, cost_rho, cost_epsilon, cost_delta, created_at) "
-                        + "VALUES (?,?,?,?,?,?::jsonb,?,?,?,'QUEUED',?::jsonb,?,?,?,?)",
-                j.id(), j.datasetId(), j.datasetOwner(), j.kind(), j.mechanism(), j.parametersJson(), j.requestHash(), j.idempotencyKey(),
-                j.caller(), j.lossJson(), j.cost().rho(), j.cost().epsilon(), j.cost().delta(), Timestamp.from(now));
+        insertAll(List.of(j), List.of(now));
+    }
+
+    /**
+     * Inserts QUEUED jobs with one statement and returns their rows as stored (as {@link #find}
+     * would read them), in the order given.
+     */
+    public List<Job> insertAll(List<NewJob> newJobs, List<Instant> createdAt) {
+        StringBuilder sql = new StringBuilder("INSERT INTO job (id, dataset_id, dataset_owner, kind, mechanism, "
+                + "parameters, request_hash, idempotency_key, caller, state, loss, cost_rho, cost_epsilon, cost_delta, "
+                + "created_at) VALUES ");
+        List<Object> args = new java.util.ArrayList<>(newJobs.size() * 14);
+        for (int i = 0; i < newJobs.size(); i++) {
+            NewJob j = newJobs.get(i);
+            sql.append(i == 0 ? "" : ",").append("(?,?,?,?,?,?::jsonb,?,?,?,'QUEUED',?::jsonb,?,?,?,?)");
+            java.util.Collections.addAll(args, j.id(), j.datasetId(), j.datasetOwner(), j.kind(), j.mechanism(),
+                    j.parametersJson(), j.requestHash(), j.idempotencyKey(), j.caller(), j.lossJson(), j.cost().rho(),
+                    j.cost().epsilon(), j.cost().delta(), Timestamp.from(createdAt.get(i)));
+        }
+        sql.append(" RETURNING *");
+        java.util.Map<UUID, Job> stored = new java.util.HashMap<>();
+        for (Job job : jdbc.query(sql.toString(), JOB, args.toArray())) {
+            stored.put(job.id(), job);
+        }
+        return newJobs.stream().map(j -> stored.get(j.id())).toList();
     }
 
     /**
@@ -90,19 +110,25 @@ public class JobRepository {
     }
 
     /**
-     * Claims the oldest queued job for this worker ({@code FOR UPDATE SKIP LOCKED}: concurrent
-     * workers in any replica never get the same job).
+     * Makes the current transaction commit without waiting for its WAL flush, as a CTE to prepend to
+     * the statement that is the transaction's only write. Only for writes whose loss in a database
+     * crash is harmless (a claim before data access, a progress value): a later durable commit (the
+     * data-access mark, the result) flushes them first, as WAL is flushed in order.
+     */
+    private static final String WITHOUT_FLUSH = "WITH lazy AS (SELECT set_config('synchronous_commit', 'off', true)) ";
+
+    /**
+     * Claims the oldest queued job for this worker in one statement ({@code FOR UPDATE SKIP LOCKED}:
+     * concurrent workers in any replica never get the same job). Its commit does not wait for the
+     * flush ({@link #WITHOUT_FLUSH}): a claim lost in a crash leaves the job QUEUED, and the
+     * data-access mark, which checks that the job is RUNNING under this worker, is durable.
      */
     public Optional<Job> claimNext(String worker, Instant now) {
-        List<UUID> ids = jdbc.queryForList("SELECT id FROM job WHERE state = 'QUEUED' ORDER BY created_at, id "
-                + "LIMIT 1 FOR UPDATE SKIP LOCKED", UUID.class);
-        if (ids.isEmpty()) {
-            return Optional.empty();
-        }
-        UUID id = ids.get(0);
-        jdbc.update("UPDATE job SET state = 'RUNNING', lease_owner = ?, heartbeat_at = ?, attempts = attempts + 1, "
-                + "started_at = coalesce(started_at, ?) WHERE id = ?", worker, Timestamp.from(now), Timestamp.from(now), id);
-        return find(id);
+        Timestamp at = Timestamp.from(now);
+        return jdbc.query(WITHOUT_FLUSH + "UPDATE job SET state = 'RUNNING', lease_owner = ?, heartbeat_at = ?, "
+                + "attempts = attempts + 1, started_at = coalesce(started_at, ?) FROM lazy WHERE id = (SELECT id FROM job "
+                + "WHERE state = 'QUEUED' ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING job.*", JOB,
+                worker, at, at).stream().findFirst();
     }
 
     /** Sets "data access started" on a locked RUNNING job owned by {@code worker}. */
@@ -132,10 +158,13 @@ public class JobRepository {
         jdbc.update("UPDATE job SET error_code = ?, error_message = ? WHERE id = ?", code, message, id);
     }
 
-    /** Updates a RUNNING job's progress; returns 0 when the job is not RUNNING under {@code worker}. */
+    /**
+     * Updates a RUNNING job's progress (committed without waiting for the flush: {@link #WITHOUT_FLUSH});
+     * returns 0 when the job is not RUNNING under {@code worker}.
+     */
     public int progress(UUID id, String worker, double fraction) {
-        return jdbc.update("UPDATE job SET progress = ? WHERE id = ? AND state = 'RUNNING' AND lease_owner = ?",
-                fraction, id, worker);
+        return jdbc.update(WITHOUT_FLUSH + "UPDATE job SET progress = ? FROM lazy WHERE id = ? AND state = 'RUNNING' "
+                + "AND lease_owner = ?", fraction, id, worker);
     }
 
     public int heartbeat(Collection<UUID> ids, String worker, Instant now) {

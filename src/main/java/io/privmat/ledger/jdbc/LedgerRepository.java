@@ -74,12 +74,31 @@ public class LedgerRepository {
                 committedDelta.rho(), committedDelta.epsilon(), committedDelta.delta(), datasetId);
     }
 
+    private static final String INSERT_ENTRY = "INSERT INTO ledger_entry (dataset_id, job_id, entry_type, kind, "
+            + "mechanism, parameters, loss, rho, epsilon, delta, caller, created_at) "
+            + "VALUES (?,?,?,?,?,?::jsonb,?::jsonb,?,?,?,?,?)";
+
     public void append(UUID datasetId, UUID jobId, EntryType type, String kind, String mechanism, String parameters,
             String loss, Tracks amount, String caller, Instant now) {
-        jdbc.update("INSERT INTO ledger_entry (dataset_id, job_id, entry_type, kind, mechanism, parameters, loss, rho, "
-                        + "epsilon, delta, caller, created_at) VALUES (?,?,?,?,?,?::jsonb,?::jsonb,?,?,?,?,?)",
-                datasetId, jobId, type.name(), kind, mechanism, parameters, loss, amount.rho(), amount.epsilon(),
-                amount.delta(), caller, Timestamp.from(now));
+        appendAll(datasetId, List.of(new NewEntry(jobId, type, kind, mechanism, parameters, loss, amount, caller)), now);
+    }
+
+    /** An entry to append: its job, type, the query's public description and the amount. */
+    public record NewEntry(UUID jobId, EntryType type, String kind, String mechanism, String parameters, String loss,
+            Tracks amount, String caller) {}
+
+    /** Appends entries of one dataset in the order given, as one JDBC batch (one round trip). */
+    public void appendAll(UUID datasetId, List<NewEntry> entries, Instant now) {
+        Timestamp at = Timestamp.from(now);
+        if (entries.size() == 1) {
+            NewEntry e = entries.get(0);
+            jdbc.update(INSERT_ENTRY, datasetId, e.jobId(), e.type().name(), e.kind(), e.mechanism(), e.parameters(),
+                    e.loss(), e.amount().rho(), e.amount().epsilon(), e.amount().delta(), e.caller(), at);
+            return;
+        }
+        jdbc.batchUpdate(INSERT_ENTRY, entries.stream().map(e -> new Object[] {datasetId, e.jobId(), e.type().name(),
+                e.kind(), e.mechanism(), e.parameters(), e.loss(), e.amount().rho(), e.amount().epsilon(),
+                e.amount().delta(), e.caller(), at}).toList());
     }
 
     /** The entries of one job, oldest first. */

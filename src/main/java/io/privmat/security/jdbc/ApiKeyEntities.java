@@ -3,7 +3,6 @@ package io.privmat.security.jdbc;
 import io.privmat.security.Role;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.Modifying;
@@ -12,8 +11,6 @@ import org.springframework.data.repository.query.Param;
 
 /** Spring Data repository of {@link ApiKeyEntity}; used through {@link ApiKeyRepository}. */
 public interface ApiKeyEntities extends JpaRepository<ApiKeyEntity, UUID> {
-
-    Optional<ApiKeyEntity> findByKeyHashAndRevokedAtIsNull(byte[] keyHash);
 
     boolean existsByKeyHash(byte[] keyHash);
 
