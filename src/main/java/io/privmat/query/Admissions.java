@@ -124,6 +124,9 @@ class Admissions {
                 outcomes = batch.size() == 1 ? admit(List.of(batch.get(0).pending)) : admitOrRetryAlone(batch);
             } catch (RuntimeException e) {
                 batchFailure = e;
+            } catch (Error e) {
+                // Every waiter of the batch (the leader too) gets the failure, not a missing outcome.
+                batchFailure = new IllegalStateException("admission failed: " + e, e);
             } finally {
                 synchronized (lane) {
                     for (int i = 0; i < batch.size(); i++) {
