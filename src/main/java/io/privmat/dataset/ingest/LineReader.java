@@ -7,10 +7,11 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Reads a text upload line by line into a reusable byte buffer and splits each line into fields,
- * without creating a String per number. Numbers are parsed by {@link #parseDouble}: a strict
+ * without creating a String per number. Numbers are parsed by {@link #tryParse}: a strict
  * decimal syntax (no NaN, no infinities, no hex, no type suffixes), exact via the classic
- * fast path (mantissa &lt; 2^53 and |exponent| ≤ 22: one correctly rounded division) and through
- * {@link Double#parseDouble} otherwise.
+ * fast path (mantissa &lt; 2^53 and |exponent| ≤ 22: one correctly rounded division), else for up
+ * to 19 significant digits via {@link DecimalToDouble} (a 128-bit multiplication), and through
+ * {@link Double#parseDouble} when neither decides (more digits, subnormals, rare near-ties).
  *
  * <p>With a delimiter other than whitespace, fields follow RFC 4180: a field that starts with a
  * double quote (after optional spaces) runs to the matching closing quote and may contain the
@@ -442,7 +443,7 @@ final class LineReader {
         int exponent = 0;
         boolean overflowDigits = false;
         while (i < e && b[i] >= '0' && b[i] <= '9') {
-            if (significant < 18) {
+            if (significant < 19) {
                 mantissa = mantissa * 10 + (b[i] - '0');
                 if (mantissa != 0) {
                     significant++;
@@ -457,7 +458,7 @@ final class LineReader {
         if (i < e && b[i] == '.') {
             i++;
             while (i < e && b[i] >= '0' && b[i] <= '9') {
-                if (significant < 18) {
+                if (significant < 19) {
                     mantissa = mantissa * 10 + (b[i] - '0');
                     if (mantissa != 0) {
                         significant++;
@@ -497,10 +498,17 @@ final class LineReader {
             return Double.NaN;
         }
         double value;
-        if (!overflowDigits && mantissa < (1L << 53) && exponent >= -22 && exponent <= 22) {
-            // Both operands are exact doubles, so one IEEE operation rounds the exact value correctly.
-            value = exponent >= 0 ? mantissa * POW10[exponent] : mantissa / POW10[-exponent];
-            return negative ? -value : value;
+        if (!overflowDigits) {
+            // mantissa holds at most 19 digits: read as unsigned, it is exact
+            if (mantissa >= 0 && mantissa < (1L << 53) && exponent >= -22 && exponent <= 22) {
+                // Both operands are exact doubles, so one IEEE operation rounds the exact value correctly.
+                value = exponent >= 0 ? mantissa * POW10[exponent] : mantissa / POW10[-exponent];
+                return negative ? -value : value;
+            }
+            value = DecimalToDouble.of(mantissa, exponent, negative);
+            if (!Double.isNaN(value)) {
+                return value;
+            }
         }
         value = Double.parseDouble(new String(b, s, e - s, StandardCharsets.US_ASCII));
         return Double.isFinite(value) ? value : Double.NaN;
