@@ -426,6 +426,66 @@ final class LineReader {
         return "not a decimal number";
     }
 
+    /**
+     * The double nearest to ±mantissa × 10^exponent (mantissa: at most 19 digits, read as unsigned),
+     * or NaN when the fast methods cannot decide it.
+     */
+    private static double exact(long mantissa, int exponent, boolean negative) {
+        if (mantissa >= 0 && mantissa < (1L << 53) && exponent >= -22 && exponent <= 22) {
+            // Both operands are exact doubles, so one IEEE operation rounds the exact value correctly.
+            double value = exponent >= 0 ? mantissa * POW10[exponent] : mantissa / POW10[-exponent];
+            return negative ? -value : value;
+        }
+        return DecimalToDouble.of(mantissa, exponent, negative);
+    }
+
+    /**
+     * {@link #nextField()} then {@link #fieldDouble()}, in one pass over the usual field of a CSV
+     * or TSV number: unquoted, unpadded, an optional minus, at most 19 digits with an optional
+     * point, no exponent. Any other field takes the general path, with the same result and the
+     * same errors.
+     */
+    double nextDouble() {
+        if (!whitespaceDelimited) {
+            byte[] l = line;
+            int end = lineLen;
+            int i = cursor;
+            boolean negative = i < end && l[i] == '-';
+            if (negative) {
+                i++;
+            }
+            long mantissa = 0;
+            int digitsStart = i;
+            int d;
+            while (i < end && (d = l[i] - '0') >= 0 && d <= 9) {
+                mantissa = mantissa * 10 + d;
+                i++;
+            }
+            int digits = i - digitsStart;
+            int exponent = 0;
+            if (i < end && l[i] == '.') {
+                int fractionStart = ++i;
+                while (i < end && (d = l[i] - '0') >= 0 && d <= 9) {
+                    mantissa = mantissa * 10 + d;
+                    i++;
+                }
+                exponent = fractionStart - i;
+                digits -= exponent;
+            }
+            if (digits > 0 && digits <= 19 && (i == end || l[i] == delimiter)) {
+                field = l;
+                fieldStart = cursor;
+                fieldEnd = i;
+                cursor = i + 1;
+                fieldNo++;
+                double value = exact(mantissa, exponent, negative);
+                return Double.isNaN(value) ? fieldDouble() : value;
+            }
+        }
+        nextField();
+        return fieldDouble();
+    }
+
     /** A finite double, or NaN if [s, e) is not a strictly formed finite decimal. */
     static double tryParse(byte[] b, int s, int e) {
         int i = s;
@@ -499,13 +559,7 @@ final class LineReader {
         }
         double value;
         if (!overflowDigits) {
-            // mantissa holds at most 19 digits: read as unsigned, it is exact
-            if (mantissa >= 0 && mantissa < (1L << 53) && exponent >= -22 && exponent <= 22) {
-                // Both operands are exact doubles, so one IEEE operation rounds the exact value correctly.
-                value = exponent >= 0 ? mantissa * POW10[exponent] : mantissa / POW10[-exponent];
-                return negative ? -value : value;
-            }
-            value = DecimalToDouble.of(mantissa, exponent, negative);
+            value = exact(mantissa, exponent, negative);
             if (!Double.isNaN(value)) {
                 return value;
             }

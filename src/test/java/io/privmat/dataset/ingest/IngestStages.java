@@ -32,20 +32,24 @@ public final class IngestStages {
 
     /** Reference: every field of a CSV (header skipped) as a String through {@link Double#parseDouble}. */
     public static long jdkParse(Path csv) {
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(csv), 1 << 16)) {
+        try (InputStream in = Files.newInputStream(csv)) {
+            byte[] buffer = new byte[1 << 16];
             byte[] field = new byte[64];
             int len = 0;
             boolean header = true;
             double sum = 0;
-            for (int b; (b = in.read()) >= 0;) {
-                if (b == ',' || b == '\n') {
-                    if (!header) {
-                        sum += Double.parseDouble(new String(field, 0, len, StandardCharsets.US_ASCII));
+            for (int n; (n = in.read(buffer)) > 0;) {
+                for (int i = 0; i < n; i++) {
+                    byte b = buffer[i];
+                    if (b == ',' || b == '\n') {
+                        if (!header) {
+                            sum += Double.parseDouble(new String(field, 0, len, StandardCharsets.US_ASCII));
+                        }
+                        len = 0;
+                        header &= b != '\n';
+                    } else {
+                        field[len++] = b;
                     }
-                    len = 0;
-                    header &= b != '\n';
-                } else {
-                    field[len++] = (byte) b;
                 }
             }
             return Double.doubleToLongBits(sum);
