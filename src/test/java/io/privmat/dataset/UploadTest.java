@@ -416,6 +416,22 @@ class UploadTest extends ApiTest {
     }
 
     @Test
+    void anErrorAfterSeveralWrittenChunksLeavesNothing() {
+        // 512 columns: 1024 rows per 4 MB chunk; the bad line comes after three chunks were written
+        String row = "0.25," + "0,".repeat(510) + "0.5\n";
+        String body = row.repeat(3 * 1024 + 10) + "1,x" + ",0".repeat(510) + "\n" + row;
+        String id = createMatrix(1);
+        Response r = put("/v1/datasets/" + id + "/data", "text/csv", utf8(body));
+        assertThat(r.status()).as(r.toString()).isEqualTo(422);
+        assertThat(r.json().get("line").asLong()).isEqualTo(3 * 1024 + 11);
+        assertNothingStored(id);
+        String good = row.repeat(3 * 1024 + 10);
+        Response retry = put("/v1/datasets/" + id + "/data", "text/csv", utf8(good));
+        assertThat(retry.status()).as(retry.toString()).isEqualTo(200);
+        assertThat(chunkCount(id)).isEqualTo(4);
+    }
+
+    @Test
     void deletingADatasetRemovesItsChunks() {
         String id = createMatrix(1);
         put("/v1/datasets/" + id + "/data", "text/csv", utf8("1,2\n3,4\n"));

@@ -75,8 +75,7 @@ final class DelimitedMatrixParser {
                             "row has " + c + " fields, expected " + cols + " (ragged rows)"
                                     + reader.delimiterHint());
                 }
-                reader.nextField();
-                row[c] = reader.fieldDouble();
+                row[c] = reader.nextDouble();
             }
             if (reader.hasField()) {
                 throw InvalidDataException.at(reader.lineNo, 0,

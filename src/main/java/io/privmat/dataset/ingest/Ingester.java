@@ -88,16 +88,26 @@ public class Ingester {
                     repository, dataset.id(), chunkBytes, settings.maxRatings(), format.name(), counted::count);
         }
         double bound = dataset.rowNormBound() == null ? Double.NaN : dataset.rowNormBound();
-        java.util.function.IntFunction<MatrixWriter> writers =
-                cols -> new MatrixWriter(repository, dataset.id(), cols, bound, chunkBytes);
-        MatrixWriter writer = switch (format) {
-            case CSV -> DelimitedMatrixParser.parse(in, (byte) ',', header, maxColumns, writers);
-            case TSV -> DelimitedMatrixParser.parse(in, (byte) '\t', header, maxColumns, writers);
-            case MATRIX_MARKET -> MatrixMarketParser.parse(in, maxColumns, settings.maxDenseSize().toBytes(),
-                    settings::maxSparseRows, counted::count, repository, writers);
-            case NPY -> NpyParser.parse(in, maxColumns, writers);
-        };
-        return writer.finish(format.name(), counted.count());
+        // The pipeline closes first: the writer thread is idle before the statement is closed.
+        try (DatasetRepository.ChunkInserter inserter = repository.chunkInserter();
+                ChunkPipeline pipeline = format == UploadFormat.MATRIX_MARKET ? ChunkPipeline.inline()
+                        : ChunkPipeline.threaded()) {
+            java.util.function.IntFunction<MatrixWriter> writers =
+                    cols -> new MatrixWriter(store(inserter, dataset), pipeline, cols, bound, chunkBytes);
+            MatrixWriter writer = switch (format) {
+                case CSV -> DelimitedMatrixParser.parse(in, (byte) ',', header, maxColumns, writers);
+                case TSV -> DelimitedMatrixParser.parse(in, (byte) '\t', header, maxColumns, writers);
+                case MATRIX_MARKET -> MatrixMarketParser.parse(in, maxColumns, settings.maxDenseSize().toBytes(),
+                        settings::maxSparseRows, counted::count, repository, writers);
+                case NPY -> NpyParser.parse(in, maxColumns, writers);
+            };
+            return writer.finish(format.name(), counted.count());
+        }
+    }
+
+    private static MatrixWriter.ChunkStore store(DatasetRepository.ChunkInserter inserter, Dataset dataset) {
+        return (chunkNo, firstRow, rows, encoding, nnz, payload) ->
+                inserter.insert(dataset.id(), chunkNo, firstRow, rows, encoding, nnz, payload);
     }
 
     /**
@@ -156,9 +166,14 @@ public class Ingester {
             row[i] = counts[i];
             nonEmpty += counts[i] == 0 ? 0 : 1;
         }
-        MatrixWriter writer = new MatrixWriter(repository, dataset.id(), counts.length, Double.NaN, chunkBytes);
-        writer.denseRow(row);
-        UploadStats stored = writer.finish(format.name(), counted.count());
+        UploadStats stored;
+        try (DatasetRepository.ChunkInserter inserter = repository.chunkInserter();
+                ChunkPipeline pipeline = ChunkPipeline.inline()) {
+            MatrixWriter writer = new MatrixWriter(store(inserter, dataset), pipeline, counts.length, Double.NaN,
+                    chunkBytes);
+            writer.denseRow(row);
+            stored = writer.finish(format.name(), counted.count());
+        }
         return new UploadStats(records, counts.length, nonEmpty, 0, format.name(), stored.storage(), stored.bytes(), null);
     }
 }

@@ -7,10 +7,11 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Reads a text upload line by line into a reusable byte buffer and splits each line into fields,
- * without creating a String per number. Numbers are parsed by {@link #parseDouble}: a strict
+ * without creating a String per number. Numbers are parsed by {@link #tryParse}: a strict
  * decimal syntax (no NaN, no infinities, no hex, no type suffixes), exact via the classic
- * fast path (mantissa &lt; 2^53 and |exponent| ≤ 22: one correctly rounded division) and through
- * {@link Double#parseDouble} otherwise.
+ * fast path (mantissa &lt; 2^53 and |exponent| ≤ 22: one correctly rounded division), else for up
+ * to 19 significant digits via {@link DecimalToDouble} (a 128-bit multiplication), and through
+ * {@link Double#parseDouble} when neither decides (more digits, subnormals, rare near-ties).
  *
  * <p>With a delimiter other than whitespace, fields follow RFC 4180: a field that starts with a
  * double quote (after optional spaces) runs to the matching closing quote and may contain the
@@ -425,6 +426,66 @@ final class LineReader {
         return "not a decimal number";
     }
 
+    /**
+     * The double nearest to ±mantissa × 10^exponent (mantissa: at most 19 digits, read as unsigned),
+     * or NaN when the fast methods cannot decide it.
+     */
+    private static double exact(long mantissa, int exponent, boolean negative) {
+        if (mantissa >= 0 && mantissa < (1L << 53) && exponent >= -22 && exponent <= 22) {
+            // Both operands are exact doubles, so one IEEE operation rounds the exact value correctly.
+            double value = exponent >= 0 ? mantissa * POW10[exponent] : mantissa / POW10[-exponent];
+            return negative ? -value : value;
+        }
+        return DecimalToDouble.of(mantissa, exponent, negative);
+    }
+
+    /**
+     * {@link #nextField()} then {@link #fieldDouble()}, in one pass over the usual field of a CSV
+     * or TSV number: unquoted, unpadded, an optional minus, at most 19 digits with an optional
+     * point, no exponent. Any other field takes the general path, with the same result and the
+     * same errors.
+     */
+    double nextDouble() {
+        if (!whitespaceDelimited) {
+            byte[] l = line;
+            int end = lineLen;
+            int i = cursor;
+            boolean negative = i < end && l[i] == '-';
+            if (negative) {
+                i++;
+            }
+            long mantissa = 0;
+            int digitsStart = i;
+            int d;
+            while (i < end && (d = l[i] - '0') >= 0 && d <= 9) {
+                mantissa = mantissa * 10 + d;
+                i++;
+            }
+            int digits = i - digitsStart;
+            int exponent = 0;
+            if (i < end && l[i] == '.') {
+                int fractionStart = ++i;
+                while (i < end && (d = l[i] - '0') >= 0 && d <= 9) {
+                    mantissa = mantissa * 10 + d;
+                    i++;
+                }
+                exponent = fractionStart - i;
+                digits -= exponent;
+            }
+            if (digits > 0 && digits <= 19 && (i == end || l[i] == delimiter)) {
+                field = l;
+                fieldStart = cursor;
+                fieldEnd = i;
+                cursor = i + 1;
+                fieldNo++;
+                double value = exact(mantissa, exponent, negative);
+                return Double.isNaN(value) ? fieldDouble() : value;
+            }
+        }
+        nextField();
+        return fieldDouble();
+    }
+
     /** A finite double, or NaN if [s, e) is not a strictly formed finite decimal. */
     static double tryParse(byte[] b, int s, int e) {
         int i = s;
@@ -442,7 +503,7 @@ final class LineReader {
         int exponent = 0;
         boolean overflowDigits = false;
         while (i < e && b[i] >= '0' && b[i] <= '9') {
-            if (significant < 18) {
+            if (significant < 19) {
                 mantissa = mantissa * 10 + (b[i] - '0');
                 if (mantissa != 0) {
                     significant++;
@@ -457,7 +518,7 @@ final class LineReader {
         if (i < e && b[i] == '.') {
             i++;
             while (i < e && b[i] >= '0' && b[i] <= '9') {
-                if (significant < 18) {
+                if (significant < 19) {
                     mantissa = mantissa * 10 + (b[i] - '0');
                     if (mantissa != 0) {
                         significant++;
@@ -497,10 +558,11 @@ final class LineReader {
             return Double.NaN;
         }
         double value;
-        if (!overflowDigits && mantissa < (1L << 53) && exponent >= -22 && exponent <= 22) {
-            // Both operands are exact doubles, so one IEEE operation rounds the exact value correctly.
-            value = exponent >= 0 ? mantissa * POW10[exponent] : mantissa / POW10[-exponent];
-            return negative ? -value : value;
+        if (!overflowDigits) {
+            value = exact(mantissa, exponent, negative);
+            if (!Double.isNaN(value)) {
+                return value;
+            }
         }
         value = Double.parseDouble(new String(b, s, e - s, StandardCharsets.US_ASCII));
         return Double.isFinite(value) ? value : Double.NaN;

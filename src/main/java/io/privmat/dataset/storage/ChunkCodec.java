@@ -16,15 +16,20 @@ public final class ChunkCodec {
 
     private ChunkCodec() {}
 
-    public static byte[] encodeDense(double[] values, int count) {
-        ByteBuffer buffer = ByteBuffer.allocate(count * 8).order(ByteOrder.LITTLE_ENDIAN);
-        buffer.asDoubleBuffer().put(values, 0, count);
-        return buffer.array();
+    /** Encodes {@code values[0, count)} densely into {@code into} (cleared first), ready to read. */
+    public static ByteBuffer encodeDense(double[] values, int count, ByteBuffer into) {
+        into.clear().order(ByteOrder.LITTLE_ENDIAN);
+        into.asDoubleBuffer().put(values, 0, count);
+        return into.limit(count * 8);
     }
 
-    /** Encodes rows [0, rows) of a dense row-major buffer sparsely; {@code nnz} is their non-zero count. */
-    public static byte[] encodeSparse(double[] dense, int rows, int cols, long nnz) {
-        ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(rows * 4L + nnz * 12L)).order(ByteOrder.LITTLE_ENDIAN);
+    /**
+     * Encodes rows [0, rows) of a dense row-major buffer sparsely into {@code into} (cleared first),
+     * ready to read; {@code nnz} is their non-zero count.
+     */
+    public static ByteBuffer encodeSparse(double[] dense, int rows, int cols, long nnz, ByteBuffer into) {
+        ByteBuffer buffer = into.clear().order(ByteOrder.LITTLE_ENDIAN);
+        buffer.limit(Math.toIntExact(rows * 4L + nnz * 12L));
         for (int r = 0; r < rows; r++) {
             int base = r * cols;
             int k = 0;
@@ -45,7 +50,7 @@ public final class ChunkCodec {
                 }
             }
         }
-        return buffer.array();
+        return buffer.flip();
     }
 
     /**

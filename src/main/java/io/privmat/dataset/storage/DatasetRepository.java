@@ -239,8 +239,68 @@ public class DatasetRepository {
     }
 
     public void insertChunk(UUID id, int chunkNo, long firstIndex, int count, String encoding, long nnz, byte[] payload) {
-        jdbc.update("INSERT INTO data_chunk (dataset_id, chunk_no, first_index, item_count, encoding, nnz, payload) "
-                + "VALUES (?,?,?,?,?,?,?)", id, chunkNo, firstIndex, count, encoding, nnz, payload);
+        jdbc.update(INSERT_CHUNK, id, chunkNo, firstIndex, count, encoding, nnz, payload);
+    }
+
+    /**
+     * Writes chunks on the calling thread's transaction connection from another thread (one thread at
+     * a time): an upload parses on the request thread while a second thread writes the previous chunk.
+     */
+    public ChunkInserter chunkInserter() {
+        Connection connection = DataSourceUtils.getConnection(dataSource);
+        try {
+            return new ChunkInserter(connection, connection.prepareStatement(INSERT_CHUNK));
+        } catch (SQLException e) {
+            DataSourceUtils.releaseConnection(connection, dataSource);
+            throw translate(e);
+        }
+    }
+
+    private RuntimeException translate(SQLException e) {
+        DataAccessException translated = jdbc.getExceptionTranslator().translate("chunk insert", INSERT_CHUNK, e);
+        return translated != null ? translated : new IllegalStateException("chunk insert failed", e);
+    }
+
+    private static final String INSERT_CHUNK = "INSERT INTO data_chunk (dataset_id, chunk_no, first_index, item_count, "
+            + "encoding, nnz, payload) VALUES (?,?,?,?,?,?,?)";
+
+    /** One prepared chunk insert on a transaction's connection; {@link #close()} on the thread that opened it. */
+    public final class ChunkInserter implements AutoCloseable {
+        private final Connection connection;
+        private final PreparedStatement insert;
+
+        private ChunkInserter(Connection connection, PreparedStatement insert) {
+            this.connection = connection;
+            this.insert = insert;
+        }
+
+        /** Inserts a chunk whose payload is {@code payload}'s remaining bytes, sent as they are (no copy). */
+        public void insert(UUID id, int chunkNo, long firstIndex, int count, String encoding, long nnz,
+                java.nio.ByteBuffer payload) {
+            try {
+                insert.setObject(1, id);
+                insert.setInt(2, chunkNo);
+                insert.setLong(3, firstIndex);
+                insert.setInt(4, count);
+                insert.setString(5, encoding);
+                insert.setLong(6, nnz);
+                insert.setObject(7, new org.postgresql.util.ByteBufferByteStreamWriter(payload));
+                insert.executeUpdate();
+            } catch (SQLException e) {
+                throw translate(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                insert.close();
+            } catch (SQLException e) {
+                throw translate(e);
+            } finally {
+                DataSourceUtils.releaseConnection(connection, dataSource);
+            }
+        }
     }
 
     /** Streams matrix chunks in order; call inside a transaction so that rows are fetched one at a time. */

@@ -47,6 +47,55 @@ class LineReaderTest {
     }
 
     @Test
+    void theOnePassNumberPathAgreesWithTheGeneralOne() {
+        SplittableRandom random = new SplittableRandom(5);
+        String[] odd = {"-0", "0", "1.", ".5", "-.5", "00012", "1e5", "+1", " 2", "3 ", "\"4\"", "0.011764705882352941",
+            "9999999999999999999", "18446744073709551616", "0.00000000000000000001", "12345678901234567890.5", "-", ".",
+            "", "x", "1x", "--1", "1.2.3", "NaN", "\"\"", "1e400"};
+        for (char delimiter : new char[] {',', '\t'}) {
+            StringBuilder text = new StringBuilder();
+            for (int line = 0; line < 2000; line++) {
+                for (int f = 0; f < 5; f++) {
+                    if (f > 0) {
+                        text.append(delimiter);
+                    }
+                    text.append(switch (random.nextInt(4)) {
+                        case 0 -> odd[random.nextInt(odd.length)];
+                        case 1 -> Double.toString(random.nextInt(256) / 255.0);
+                        case 2 -> Long.toString(random.nextLong());
+                        default -> Double.toString((random.nextDouble() - 0.5) * Math.pow(10, random.nextInt(-30, 30)));
+                    });
+                }
+                text.append(random.nextBoolean() ? "\n" : "\r\n");
+            }
+            LineReader onePass = reader(text.toString(), delimiter);
+            LineReader general = reader(text.toString(), delimiter);
+            while (general.nextLine()) {
+                assertThat(onePass.nextLine()).isTrue();
+                while (general.hasField()) {
+                    assertThat(onePass.hasField()).isTrue();
+                    general.nextField();
+                    Object expected = outcome(general::fieldDouble);
+                    Object actual = outcome(onePass::nextDouble);
+                    assertThat(actual).as("line %d: %s", general.lineNo, general.fieldString()).isEqualTo(expected);
+                    assertThat(onePass.fieldNo).isEqualTo(general.fieldNo);
+                }
+                assertThat(onePass.hasField()).isFalse();
+            }
+            assertThat(onePass.nextLine()).isFalse();
+        }
+    }
+
+    /** The value's bits, or the error's message (which carries line and field). */
+    private static Object outcome(java.util.function.DoubleSupplier parse) {
+        try {
+            return Double.doubleToRawLongBits(parse.getAsDouble());
+        } catch (InvalidDataException e) {
+            return e.getMessage();
+        }
+    }
+
+    @Test
     void splitsFieldsAndCountsLines() {
         LineReader reader = new LineReader(new ByteArrayInputStream(
                 "a , b\r\n\n 1,2 \n".getBytes(StandardCharsets.UTF_8)), (byte) ',');
