@@ -195,6 +195,12 @@ class AuthorizationMatrixTest extends ApiTest {
         t.put("GET /v1/jobs/{id}", new Row(f -> bare("GET", "/v1/jobs/" + f.job()), row("401 401 403 200 200 404 404")));
         t.put("GET /v1/jobs/{id}/result", new Row(f -> bare("GET", "/v1/jobs/" + f.job() + "/result"),
                 row("401 401 403 200 200 404 404")));
+        // The data owner's per-user rows of a COMPLETION job: analysts are refused by role, another owner
+        // sees no job; the fixture job is not a completion, so its owner gets 409.
+        t.put("GET /v1/jobs/{id}/predictions", new Row(f -> bare("GET", "/v1/jobs/" + f.job() + "/predictions"),
+                row("401 401 403 409 403 403 404")));
+        t.put("GET /v1/jobs/{id}/users/{user}/predictions", new Row(f -> bare("GET", "/v1/jobs/" + f.job()
+                + "/users/u/predictions"), row("401 401 403 409 403 403 404")));
         t.put("GET /v1/releases/{id}", new Row(f -> bare("GET", "/v1/releases/" + f.release()),
                 row("401 401 403 200 404 404 404")));
         t.put("POST /v1/releases/{id}/directional-variance", new Row(f -> json("POST",
