@@ -141,6 +141,13 @@ class Admissions {
                     }
                     lane.busy = false;
                     lane.notifyAll();
+                    if (lane.waiting.isEmpty()) {
+                        // Idle: forget the lane (one per dataset ever seen would only grow). A submission
+                        // that took it just before still runs on it; one that arrives after gets a new
+                        // lane; two lanes of one dataset only batch less, the account row lock in the
+                        // database still serialises their admissions.
+                        lanes.remove(batch.get(0).pending.reservation().datasetId(), lane);
+                    }
                 }
             }
         }
