@@ -99,17 +99,19 @@ public class PredictionService {
         return row[0];
     }
 
-    /** Every user's completed row, in dense id order, with the user's label (one pass; nothing is kept). */
-    public void forEachPrediction(Owned owned, LabelledRowSink sink) {
+    /**
+     * Every user's completed row, in dense id order, with the user's label from {@code users} (one pass
+     * over the ratings; nothing is kept).
+     */
+    public void forEachPrediction(Owned owned, List<String> users, LabelledRowSink sink) {
         UUID id = owned.dataset().id();
-        List<String> labels = rows.ratingsUsers(id);
-        owned.model().predictAll(rows.ratings(id), (RowSink) (user, predictions) -> sink.row(labels.get(user),
+        owned.model().predictAll(rows.ratings(id), (RowSink) (user, predictions) -> sink.row(users.get(user),
                 predictions));
     }
 
-    /** m, the number of users (the owner's to know). */
-    public int users(Owned owned) {
-        return rows.ratingsUsers(owned.dataset().id()).size();
+    /** The users' labels in dense id order (the owner's to know; their count is m). */
+    public List<String> users(Owned owned) {
+        return rows.ratingsUsers(owned.dataset().id());
     }
 
     /** The item labels in item order (declared at creation; "0".."n−1" when only n was declared). */

@@ -126,11 +126,7 @@ class ResultDocuments {
         if (r.leftFactor() && f.u() != null) {
             body.put("rows", f.m());
             // Inline up to INLINE_LIMIT values; always in the .npy body.
-            boolean inline = (long) f.m() * f.k() <= INLINE_LIMIT;
-            body.put("uInline", inline);
-            if (inline) {
-                body.put("u", RowMajor.rows(f.u(), f.m(), f.k()));
-            }
+            putInline(body, "u", f.u(), f.m(), f.k());
             return new JobOutput(json.writeValueAsString(body), "u", new int[] {f.m(), f.k()}, f.u());
         }
         return new JobOutput(json.writeValueAsString(body), "v", new int[] {d, f.k()}, f.v());

@@ -58,11 +58,7 @@ class CompletionApiTest extends ApiTest {
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(query)));
         assertThat(r.status()).as(r.toString()).isEqualTo(202);
         String job = r.json().get("id").asString();
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        JsonNode view;
-        do {
-            view = asAnalyst(HttpRequest.newBuilder(uri("/v1/jobs/" + job)).GET()).json();
-        } while (!view.get("state").asString().matches("DONE|FAILED|CANCELLED") && System.nanoTime() < deadline);
+        JsonNode view = awaitJob(job); // the owner sees the jobs on its dataset
         assertThat(view.get("state").asString()).as(view.toString()).isEqualTo("DONE");
         return asAnalyst(HttpRequest.newBuilder(uri("/v1/jobs/" + job + "/result")).GET()).json();
     }

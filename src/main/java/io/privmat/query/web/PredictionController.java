@@ -75,13 +75,14 @@ class PredictionController {
         PredictionService.Owned owned = predictions.model(id, Caller.current());
         boolean npy = accept != null && accept.contains(Npy.MEDIA_TYPE) && !accept.contains("text/csv");
         int n = owned.items();
+        java.util.List<String> users = predictions.users(owned); // read once: the CSV's labels, the .npy's m
         if (npy) {
-            int m = predictions.users(owned);
+            int m = users.size();
             StreamingResponseBody body = out -> {
                 OutputStream o = new BufferedOutputStream(out, 1 << 16);
                 o.write(Npy.header(new int[] {m, n}));
                 ByteBuffer row = ByteBuffer.allocate(8 * n).order(ByteOrder.LITTLE_ENDIAN);
-                predictions.forEachPrediction(owned, (user, values) -> {
+                predictions.forEachPrediction(owned, users, (user, values) -> {
                     row.clear();
                     row.asDoubleBuffer().put(values);
                     write(o, row.array());
@@ -98,7 +99,7 @@ class PredictionController {
                 line.append(',').append(csv(item));
             }
             o.write(line.append("\r\n").toString().getBytes(StandardCharsets.UTF_8));
-            predictions.forEachPrediction(owned, (user, values) -> {
+            predictions.forEachPrediction(owned, users, (user, values) -> {
                 StringBuilder b = new StringBuilder(csv(user));
                 for (double v : values) {
                     b.append(',').append(v);
