@@ -224,7 +224,7 @@ class FashionMnistUploadBenchmark extends ApiTest {
     }
 
     /** The same values as the CSV, as a C-order float64 .npy (format 1.0, little-endian). */
-    private static Path writeNpy(int rows) throws IOException {
+    static Path writeNpy(int rows) throws IOException {
         Path path = Path.of("target/bench/fashion-mnist-" + rows + ".npy");
         if (Files.exists(path)) {
             return path;
