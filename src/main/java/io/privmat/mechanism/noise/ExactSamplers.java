@@ -265,7 +265,8 @@ public final class ExactSamplers {
     }
 
     /**
-     * Fills {@code out} with independent N_ℤ(0, num/den) samples, split into
+     * Fills {@code out} with independent N_ℤ(0, num/den) samples ({@link DiscreteGaussianSampler}, one
+     * per stripe), split into
      * {@link GridNoise#stripes} parts run over the cores; each part draws from its own split of
      * {@code random}, split in a fixed order, so a seeded or replayed source gives the same values
      * whatever the number of CPUs.
@@ -279,9 +280,7 @@ public final class ExactSamplers {
         java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> {
             int from = (int) ((long) p * out.length / parts);
             int to = (int) ((long) (p + 1) * out.length / parts);
-            for (int i = from; i < to; i++) {
-                out[i] = discreteGaussian(sources[p], num, den);
-            }
+            new DiscreteGaussianSampler(sources[p], num, den).fill(out, from, to);
         });
     }
 
