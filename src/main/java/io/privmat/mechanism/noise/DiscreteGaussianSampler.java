@@ -35,6 +35,10 @@ public final class DiscreteGaussianSampler {
     private final long c;
     private final long m;
     private final long d;
+    /** Random bits per draw of u uniform in [0, t) (0: drawn by {@link NoiseSource#nextLong(long)}). */
+    private final int uniformBits;
+    /** Lemire's rejection threshold 2^uniformBits mod t. */
+    private final long uniformThreshold;
 
     /** Unconsumed random bits, most significant first: the top {@code count} bits of {@code bits}. */
     private long bits;
@@ -62,6 +66,11 @@ public final class DiscreteGaussianSampler {
             d = ExactSamplers.multiplyOrMinusOne(ExactSamplers.multiplyOrMinusOne(2, ExactSamplers.multiplyOrMinusOne(num, den)),
                     ExactSamplers.multiplyOrMinusOne(t, t));
         }
+        // t < 2^28: uniforms below t from bitLength(t) + 8 ≤ 32 buffered bits, rejecting with
+        // probability < 2^−4 (< 2^−8 when bitLength(t) ≤ 24).
+        int length = 64 - Long.numberOfLeadingZeros(t);
+        uniformBits = t > 1 && length <= 28 ? Math.min(32, length + 8) : 0;
+        uniformThreshold = uniformBits == 0 ? 0 : (1L << uniformBits) % t;
     }
 
     /** The Laplace scale used (σ for perfect squares, else ⌊σ⌋ + 1). */
@@ -102,7 +111,7 @@ public final class DiscreteGaussianSampler {
     /** Discrete Laplace, P[Y = y] ∝ exp(−|y|/t) (CKS20 Algorithm 2 with s = 1). */
     private long laplace() {
         while (true) {
-            long u = t == 1 ? 0 : random.nextLong(t);
+            long u = t == 1 ? 0 : uniformBits > 0 ? uniformBelowT() : random.nextLong(t);
             if (u != 0 && !expMinusBelowOne(u, t)) {
                 continue;
             }
@@ -116,6 +125,23 @@ public final class DiscreteGaussianSampler {
                 continue;
             }
             return negative ? -x : x;
+        }
+    }
+
+    /**
+     * Uniform in [0, t) by Lemire's multiply-and-reject on L = {@code uniformBits} random bits x:
+     * x·t = h·2^L + l is accepted when l ≥ 2^L mod t, and then h is uniform in [0, t).
+     */
+    private long uniformBelowT() {
+        int shift = 64 - uniformBits;
+        long mask = (1L << uniformBits) - 1;
+        while (true) {
+            topUp();
+            long product = (bits >>> shift) * t;
+            consume(uniformBits);
+            if ((product & mask) >= uniformThreshold) {
+                return product >>> uniformBits;
+            }
         }
     }
 
