@@ -15,10 +15,11 @@ import java.math.BigInteger;
  * exponent) compares uniform bits with the binary expansion of e^−1, exactly known to any
  * precision ({@link #expMinusOneBits}): a word of random bits is compared at once and only the
  * bits up to the first difference are consumed (2 on average).</li>
- * <li>Bernoulli(num/den) with num &lt; 2^31 compares 32 digits of num/den, from one integer
- * division, with the random bits at once; the remainder continues digit by digit in the rare
- * case all 32 agree.</li>
- * <li>Random bits come from a local buffer (4-byte reads of the source).</li>
+ * <li>Bernoulli(a/b) compares up to 32 digits of a/b (as many as a·2^k fits 63 bits), from one
+ * integer division, with the random bits at once; the remainder continues digit by digit in the
+ * rare case all agree.</li>
+ * <li>Uniforms below t (t &lt; 2^28) take bitLength(t) + 8 random bits (Lemire, threshold
+ * precomputed); random bits come from a local buffer (4-byte reads of the source).</li>
  * </ul>
  * Parameters whose acceptance denominator 2·num·den·t² exceeds 63 bits are drawn by
  * {@link ExactSamplers#discreteGaussian} (128-bit and BigInteger paths). Not thread-safe: one

@@ -240,7 +240,8 @@ public final class ExactSamplers {
      * Y ~ discrete Laplace of scale t = ⌊σ⌋ + 1, accepted with probability
      * exp(−(|Y| − σ²/t)²/(2σ²)) = exp(−(|Y|·den·t − num)² / (2·num·den·t²)).
      * Any t ≥ 1 gives the exact distribution; ⌊σ⌋ + 1 only makes it fast, so t is computed in
-     * floating point.
+     * floating point. Repeated draws from one source go through {@link DiscreteGaussianSampler}
+     * (faster, the same distribution); this method is its fallback for parameters past 63 bits.
      */
     public static long discreteGaussian(NoiseSource random, long num, long den) {
         if (num < 1 || den < 1) {
