@@ -1,8 +1,9 @@
 package io.privmat.bench;
 
+import io.privmat.mechanism.noise.BitwiseExactSamplers;
+import io.privmat.mechanism.noise.DiscreteGaussianSampler;
 import io.privmat.mechanism.noise.ExactSamplers;
 import io.privmat.mechanism.noise.GridNoise;
-import io.privmat.mechanism.noise.LegacyExactSamplers;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.NoiseSources;
 import java.nio.file.Files;
@@ -15,9 +16,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Exact discrete Gaussian throughput, the sampler before (LegacyExactSamplers: a 64-bit draw below
- * the denominator per Bernoulli) against now (bit-by-bit Bernoulli), in the same run with rounds
- * alternating; per thread and as a bulk fill on all cores. Production CSPRNG source. Run:
+ * Exact discrete Gaussian throughput, the sampler before (BitwiseExactSamplers: main's
+ * ExactSamplers.discreteGaussian before the per-stripe sampler) against now
+ * (DiscreteGaussianSampler), in the same run with rounds alternating; per thread and as a bulk fill
+ * on all cores; plus the keystream bytes each consumes per sample. Production CSPRNG source. Run:
  * {@code ./mvnw test -Pbenchmark -Dtest=ExactNoiseBenchmark}; writes target/benchmarks/exact-noise.txt.
  */
 @Tag("benchmark")
@@ -39,16 +41,26 @@ class ExactNoiseBenchmark {
             long num = plans[i][0];
             long den = plans[i][1];
             NoiseSource random = NoiseSources.secure();
+            DiscreteGaussianSampler sampler = new DiscreteGaussianSampler(random, num, den);
             compare("one thread, " + names[i],
-                    () -> LegacyExactSamplers.discreteGaussian(random, num, den),
-                    () -> ExactSamplers.discreteGaussian(random, num, den));
+                    () -> BitwiseExactSamplers.discreteGaussian(random, num, den),
+                    sampler::next);
+            CountingSource before = new CountingSource(NoiseSources.secure());
+            CountingSource after = new CountingSource(NoiseSources.secure());
+            DiscreteGaussianSampler counted = new DiscreteGaussianSampler(after, num, den);
+            int n = 1_000_000;
+            for (int k = 0; k < n; k++) {
+                sink += BitwiseExactSamplers.discreteGaussian(before, num, den) + counted.next();
+            }
+            REPORT.append(String.format(Locale.ROOT, "%-55s keystream bytes per sample: before %.2f, after %.2f%n", "",
+                    before.bytes / (double) n, after.bytes / (double) n));
         }
         long[] out = new long[4 << 20];
         for (int i = 1; i < plans.length; i++) {
             long num = plans[i][0];
             long den = plans[i][1];
             compareBulk("bulk fill 4M on all cores, " + names[i], out,
-                    () -> legacyFill(NoiseSources.secure(), num, den, out),
+                    () -> bitwiseFill(NoiseSources.secure(), num, den, out),
                     () -> ExactSamplers.fillDiscreteGaussian(NoiseSources.secure(), num, den, out));
         }
         REPORT.append(String.format(Locale.ROOT, "load average after: %s%n", GramKernelBenchmark.loadAverage()));
@@ -59,7 +71,7 @@ class ExactNoiseBenchmark {
     }
 
     /** The old sampler on the same stripes. */
-    private static void legacyFill(NoiseSource random, long num, long den, long[] out) {
+    private static void bitwiseFill(NoiseSource random, long num, long den, long[] out) {
         int parts = GridNoise.stripes(out.length);
         NoiseSource[] sources = new NoiseSource[parts];
         for (int p = 0; p < parts; p++) {
@@ -69,7 +81,7 @@ class ExactNoiseBenchmark {
             int from = (int) ((long) p * out.length / parts);
             int to = (int) ((long) (p + 1) * out.length / parts);
             for (int i = from; i < to; i++) {
-                out[i] = LegacyExactSamplers.discreteGaussian(sources[p], num, den);
+                out[i] = BitwiseExactSamplers.discreteGaussian(sources[p], num, den);
             }
         });
     }
@@ -99,6 +111,7 @@ class ExactNoiseBenchmark {
     }
 
     private static void report(String label, double[] before, double[] after) {
+        REPORT.append(String.format(Locale.ROOT, "load average now: %s%n", GramKernelBenchmark.loadAverage()));
         double[] ratios = new double[before.length];
         for (int r = 0; r < before.length; r++) {
             ratios[r] = after[r] / before[r];
@@ -129,6 +142,44 @@ class ExactNoiseBenchmark {
             elapsed = System.nanoTime() - start;
         } while (elapsed < nanos);
         return n / (elapsed / 1e9);
+    }
+
+    /** Counts the keystream bytes drawn (8 per nextLong, 4 per nextInt, 1/8 per nextBit). */
+    private static final class CountingSource implements NoiseSource {
+        private final NoiseSource source;
+        private double bytes;
+
+        CountingSource(NoiseSource source) {
+            this.source = source;
+        }
+
+        @Override
+        public long nextLong() {
+            bytes += 8;
+            return source.nextLong();
+        }
+
+        @Override
+        public int nextInt() {
+            bytes += 4;
+            return source.nextInt();
+        }
+
+        @Override
+        public boolean nextBit() {
+            bytes += 1.0 / 8;
+            return source.nextBit();
+        }
+
+        @Override
+        public NoiseSource split() {
+            return source.split();
+        }
+
+        @Override
+        public Replayable replayable() {
+            return source.replayable();
+        }
     }
 
     private static double median(double[] values) {

@@ -1,6 +1,6 @@
 package io.privmat.mechanism.completion;
 
-import io.privmat.mechanism.noise.ExactSamplers;
+import io.privmat.mechanism.noise.DiscreteGaussianSampler;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import java.util.stream.IntStream;
@@ -47,14 +47,8 @@ final class SymmetricNoise {
     private long[] integers() {
         long[] g = new long[n * n];
         NoiseSource[] sources = open();
-        IntStream.range(0, stripes).parallel().forEach(p -> {
-            for (int i = rowFrom(p); i < rowFrom(p + 1); i++) {
-                for (int j = 0; j < n; j++) {
-                    g[i * n + j] = ExactSamplers.discreteGaussian(sources[p], plan.sigmaSquaredNum(),
-                            plan.sigmaSquaredDen());
-                }
-            }
-        });
+        IntStream.range(0, stripes).parallel().forEach(
+                p -> GridNoise.sampler(plan, sources[p]).fill(g, rowFrom(p) * n, rowFrom(p + 1) * n));
         return g;
     }
 
@@ -88,11 +82,12 @@ final class SymmetricNoise {
         double[][] colPart = new double[stripes][n];
         IntStream.range(0, stripes).parallel().forEach(p -> {
             double[] cols = colPart[p];
+            DiscreteGaussianSampler sampler = GridNoise.sampler(plan, sources[p]);
             for (int i = rowFrom(p); i < rowFrom(p + 1); i++) {
                 double dot = 0;
                 double vi = v[i];
                 for (int j = 0; j < n; j++) {
-                    long z = ExactSamplers.discreteGaussian(sources[p], plan.sigmaSquaredNum(), plan.sigmaSquaredDen());
+                    long z = sampler.next();
                     dot += z * v[j];
                     cols[j] += z * vi;
                 }

@@ -240,7 +240,8 @@ public final class ExactSamplers {
      * Y ~ discrete Laplace of scale t = ⌊σ⌋ + 1, accepted with probability
      * exp(−(|Y| − σ²/t)²/(2σ²)) = exp(−(|Y|·den·t − num)² / (2·num·den·t²)).
      * Any t ≥ 1 gives the exact distribution; ⌊σ⌋ + 1 only makes it fast, so t is computed in
-     * floating point.
+     * floating point. Repeated draws from one source go through {@link DiscreteGaussianSampler}
+     * (faster, the same distribution); this method is its fallback for parameters past 63 bits.
      */
     public static long discreteGaussian(NoiseSource random, long num, long den) {
         if (num < 1 || den < 1) {
@@ -265,7 +266,8 @@ public final class ExactSamplers {
     }
 
     /**
-     * Fills {@code out} with independent N_ℤ(0, num/den) samples, split into
+     * Fills {@code out} with independent N_ℤ(0, num/den) samples ({@link DiscreteGaussianSampler}, one
+     * per stripe), split into
      * {@link GridNoise#stripes} parts run over the cores; each part draws from its own split of
      * {@code random}, split in a fixed order, so a seeded or replayed source gives the same values
      * whatever the number of CPUs.
@@ -279,9 +281,7 @@ public final class ExactSamplers {
         java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> {
             int from = (int) ((long) p * out.length / parts);
             int to = (int) ((long) (p + 1) * out.length / parts);
-            for (int i = from; i < to; i++) {
-                out[i] = discreteGaussian(sources[p], num, den);
-            }
+            new DiscreteGaussianSampler(sources[p], num, den).fill(out, from, to);
         });
     }
 

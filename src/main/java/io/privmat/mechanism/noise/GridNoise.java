@@ -119,8 +119,9 @@ public final class GridNoise {
     /** g·(round(f/g) + Z), Z ~ N_ℤ(0, σ_grid²) per coordinate; writes into {@code out}. */
     public static void addGaussian(GaussianPlan plan, double[] f, double[] out, NoiseSource random) {
         double g = plan.granularity();
+        DiscreteGaussianSampler sampler = sampler(plan, random);
         for (int i = 0; i < f.length; i++) {
-            long z = ExactSamplers.discreteGaussian(random, plan.sigmaSquaredNum(), plan.sigmaSquaredDen());
+            long z = sampler.next();
             out[i] = (roundToGrid(f[i], g) + z) * g;
         }
     }
@@ -142,11 +143,17 @@ public final class GridNoise {
         java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> {
             int from = (int) ((long) p * length / parts);
             int to = (int) ((long) (p + 1) * length / parts);
+            DiscreteGaussianSampler sampler = sampler(plan, sources[p]);
             for (int i = from; i < to; i++) {
-                long z = ExactSamplers.discreteGaussian(sources[p], plan.sigmaSquaredNum(), plan.sigmaSquaredDen());
+                long z = sampler.next();
                 out[offset + i] = (roundToGrid(f[offset + i], g) + z) * g;
             }
         });
+    }
+
+    /** A sampler of the plan's N_ℤ(0, σ_grid²) drawing from {@code random} (one per thread). */
+    public static DiscreteGaussianSampler sampler(GaussianPlan plan, NoiseSource random) {
+        return new DiscreteGaussianSampler(random, plan.sigmaSquaredNum(), plan.sigmaSquaredDen());
     }
 
     /**
@@ -184,12 +191,9 @@ public final class GridNoise {
             sources[p] = random.split();
         }
         java.util.stream.IntStream.range(0, parts).parallel().forEach(p -> {
-            NoiseSource source = sources[p];
             int from = (int) ((long) p * d / parts) * d;
             int to = (int) ((long) (p + 1) * d / parts) * d;
-            for (int i = from; i < to; i++) {
-                noise[i] = ExactSamplers.discreteGaussian(source, plan.sigmaSquaredNum(), plan.sigmaSquaredDen());
-            }
+            sampler(plan, sources[p]).fill(noise, from, to);
         });
         double[] out = new double[d * d];
         for (int i = 0; i < d; i++) {

@@ -76,6 +76,17 @@ class ExactSamplersTest {
         for (int i = 0; i < n; i++) {
             samples[i] = ExactSamplers.discreteGaussian(random, num, den);
         }
+        assertMatchesDiscreteGaussian(samples, sigma2);
+    }
+
+    /**
+     * Chi-square against the exact pmf of N_ℤ(0, σ²) (1e-6 critical value, 40 quantile bins), the
+     * variance and mean within 5 standard errors of the exact ones, and P[|Z| &gt; 3σ] within 5
+     * standard errors.
+     */
+    static void assertMatchesDiscreteGaussian(long[] samples, double sigma2) {
+        double sigma = Math.sqrt(sigma2);
+        int n = samples.length;
         long span = (long) Math.ceil(7 * sigma) + 2;
         int bins = sigma < 1 ? 5 : 40;
         ChiSquare.Result result = ChiSquare.test(samples, -span, span, z -> Math.exp(-(double) z * z / (2 * sigma2)), bins);

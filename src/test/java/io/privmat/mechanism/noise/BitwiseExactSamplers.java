@@ -3,57 +3,76 @@ package io.privmat.mechanism.noise;
 import java.math.BigInteger;
 
 /**
- * The exact samplers as they were before the bit-by-bit Bernoulli (git history of
- * ExactSamplers.java), kept only so that NoiseThroughputBenchmark can measure old against new in
- * the same run. Exact samplers on the integers (Canonne, Kamath, Steinke, "The Discrete Gaussian for
- * Differential Privacy", NeurIPS 2020, arXiv:2004.00010, Algorithms 1–3). All arithmetic is on
- * integers and rationals: a fast path in {@code long} with overflow checks, and an exact
- * {@link BigInteger} fallback when a product would overflow. No floating point touches the
- * distribution.
+ * The exact samplers as they were before the per-stripe {@link DiscreteGaussianSampler} (git
+ * history of ExactSamplers.java: bit-by-bit Bernoulli, Laplace scale ⌊σ⌋ + 1, 128-bit and BigInteger
+ * paths), kept only so that ExactNoiseBenchmark can measure before against after in the same run.
  */
-public final class LegacyExactSamplers {
-
-    /** The Lemire draw as it was: the threshold's division on every call, 64 random bits. */
-    static long below(NoiseSource random, long bound) {
-        if ((bound & (bound - 1)) == 0) {
-            return random.nextLong() & (bound - 1);
-        }
-        long threshold = Long.remainderUnsigned(-bound, bound);
-        while (true) {
-            long x = random.nextLong();
-            long low = x * bound;
-            if (Long.compareUnsigned(low, threshold) >= 0) {
-                return Math.multiplyHigh(x, bound) + ((x >> 63) & bound);
-            }
-        }
-    }
-
-    static UInt128 uniformBelow128(NoiseSource random, UInt128 bound) {
-        int bits = bound.bitLength();
-        while (true) {
-            long lo = random.nextLong();
-            long hi = 0;
-            if (bits > 64) {
-                hi = random.nextLong();
-                int top = bits - 64;
-                hi = top == 64 ? hi : hi & ((1L << top) - 1);
-            } else {
-                lo = bits == 64 ? lo : lo & ((1L << bits) - 1);
-            }
-            UInt128 candidate = new UInt128(hi, lo);
-            if (candidate.compareTo(bound) < 0) {
-                return candidate;
-            }
-        }
-    }
+public final class BitwiseExactSamplers {
 
     private static final BigInteger TWO = BigInteger.valueOf(2);
 
-    private LegacyExactSamplers() {}
+    private BitwiseExactSamplers() {}
 
-    /** Bernoulli(num/den), 0 ≤ num ≤ den, den &gt; 0: exact by a uniform draw below den. */
+    /**
+     * Bernoulli(num/den), num ≥ 0, den &gt; 0 (true when num ≥ den): exact, by comparing uniform
+     * random bits U = 0.b₁b₂… with the binary expansion of num/den digit by digit (digits from
+     * exact doubling of the remainder) until they differ; U &lt; num/den exactly when the first
+     * differing digit of num/den is 1. Two random bits are used on average, instead of a 64-bit
+     * draw below den.
+     */
     public static boolean bernoulli(NoiseSource random, long num, long den) {
-        return below(random, den) < num;
+        if (num >= den) {
+            return true;
+        }
+        if (num <= 0) {
+            return false;
+        }
+        long r = num;
+        while (true) {
+            // r < den < 2^63, so 2r < 2^64 fits as an unsigned value.
+            r <<= 1;
+            boolean digit = Long.compareUnsigned(r, den) >= 0;
+            if (digit) {
+                r -= den;
+            }
+            if (random.nextBit() != digit) {
+                return digit;
+            }
+            if (r == 0) {
+                // The expansion ends here: U < num/den would need all further bits of U to be 0.
+                return false;
+            }
+        }
+    }
+
+    /** As {@link #bernoulli(NoiseSource, long, long)} for 128-bit unsigned num &lt; den. */
+    static boolean bernoulli(NoiseSource random, UInt128 num, UInt128 den) {
+        if (num.compareTo(den) >= 0) {
+            return true;
+        }
+        long hi = num.hi();
+        long lo = num.lo();
+        long denHi = den.hi();
+        long denLo = den.lo();
+        while (true) {
+            // r < den; 2r may need 129 bits: carry holds the 129th.
+            boolean carry = hi < 0;
+            hi = (hi << 1) | (lo >>> 63);
+            lo <<= 1;
+            boolean digit = carry || Long.compareUnsigned(hi, denHi) > 0
+                    || (hi == denHi && Long.compareUnsigned(lo, denLo) >= 0);
+            if (digit) {
+                long borrow = Long.compareUnsigned(lo, denLo) < 0 ? 1 : 0;
+                lo -= denLo;
+                hi = hi - denHi - borrow;
+            }
+            if (random.nextBit() != digit) {
+                return digit;
+            }
+            if (hi == 0 && lo == 0) {
+                return false;
+            }
+        }
     }
 
     static boolean bernoulli(NoiseSource random, BigInteger num, BigInteger den) {
@@ -112,7 +131,7 @@ public final class LegacyExactSamplers {
         while (true) {
             long scaled = multiplyOrMinusOne(den, k);
             boolean a = scaled > 0 ? bernoulli(random, num, scaled)
-                    : below(random, k) == 0 && bernoulli(random, num, den);
+                    : bernoulli(random, 1, k) && bernoulli(random, num, den);
             if (!a) {
                 return (k & 1) == 1;
             }
@@ -145,7 +164,7 @@ public final class LegacyExactSamplers {
         }
         long k = 1;
         while (true) {
-            boolean a = below(random, k) == 0 && uniformBelow128(random, den).compareTo(remainder) < 0;
+            boolean a = bernoulli(random, 1, k) && bernoulli(random, remainder, den);
             if (!a) {
                 return (k & 1) == 1;
             }
@@ -177,7 +196,7 @@ public final class LegacyExactSamplers {
     private static boolean bernoulliExpMinusAtMostOneBig(NoiseSource random, BigInteger num, BigInteger den, long from) {
         long k = from;
         while (true) {
-            boolean a = below(random, k) == 0 && bernoulli(random, num, den);
+            boolean a = bernoulli(random, 1, k) && bernoulli(random, num, den);
             if (!a) {
                 return (k & 1) == 1;
             }
@@ -195,8 +214,9 @@ public final class LegacyExactSamplers {
             throw new IllegalArgumentException("need s, t >= 1");
         }
         while (true) {
-            long u = below(random, t);
-            if (!bernoulliExpMinus(random, u, t)) {
+            long u = random.nextLong(t);
+            // u/t < 1: Algorithm 1 directly, no whole part to split off.
+            if (!bernoulliExpMinusAtMostOne(random, u, t)) {
                 continue;
             }
             long v = 0;
@@ -204,8 +224,8 @@ public final class LegacyExactSamplers {
                 v++;
             }
             long x = u + Math.multiplyExact(t, v);
-            long y = x / s;
-            boolean negative = random.nextLong() < 0;
+            long y = s == 1 ? x : x / s;
+            boolean negative = random.nextBoolean();
             if (negative && y == 0) {
                 continue;
             }
