@@ -14,10 +14,12 @@ final class Dense {
 
     private Dense() {}
 
-    /** Thin Q (rows × cols, orthonormal columns) of a Householder QR. */
+    /** Thin Q (rows × cols, orthonormal columns) of a Householder QR; {@code a} is left unchanged. */
     static double[] thinQ(double[] a, int rows, int cols) {
-        DMatrixRMaj m = DMatrixRMaj.wrap(rows, cols, a.clone());
         QRDecomposition<DMatrixRMaj> qr = DecompositionFactory_DDRM.qr(rows, cols);
+        // The column Householder QR copies its input into its own column-major storage, so a copy
+        // here would only add one more rows × cols array (docs/mechanisms/low-rank.md, memory).
+        DMatrixRMaj m = DMatrixRMaj.wrap(rows, cols, qr.inputModified() ? a.clone() : a);
         if (!qr.decompose(m)) {
             throw new io.privmat.mechanism.linalg.NumericalFailureException("QR failed");
         }

@@ -118,9 +118,18 @@ public final class HardtRothMechanism {
      * the release uses (its facts' {@code rangeFinderSigma}).
      */
     public double rangeFinderSigma() {
+        return rangeFinderPlan().sigma();
+    }
+
+    /** The range finder's noise: Δ₁ = 2B(√ℓ + √(2 ln(1/δ₀))), σ_Y = Δ₁·σ*, m·ℓ entries. */
+    GridNoise.GaussianPlan rangeFinderPlan() {
+        double delta1 = rangeFinderSensitivity();
+        return GridNoise.gaussian(delta1, delta1 * unitSigma, (long) m * l);
+    }
+
+    private double rangeFinderSensitivity() {
         double twoB = 2 * rowBound * (1 + 0x1p-40);
-        double delta1 = twoB * (Math.sqrt(l) + Math.sqrt(2 * Math.log(1 / delta0)));
-        return GridNoise.gaussian(delta1, delta1 * unitSigma, (long) m * l).sigma();
+        return twoB * (Math.sqrt(l) + Math.sqrt(2 * Math.log(1 / delta0)));
     }
 
     /** ℓ = min(d, k + oversampling). */
@@ -137,21 +146,9 @@ public final class HardtRothMechanism {
         double twoB = 2 * rowBound * (1 + 0x1p-40);
         double[] omega = new double[d * l];
         GaussianMatrices.fillStandardNormal(omega, random);
-        // 1. Range finder.
-        double[] y = new double[m * l];
-        int[] at = {0};
-        rows.forEachBlock((block, count, firstRow) -> {
-            double[] part = new double[count * l];
-            LinearAlgebraOps.multiply(block, count, d, omega, l, part);
-            System.arraycopy(part, 0, y, at[0] * l, count * l);
-            at[0] += count;
-        });
-        double delta1 = twoB * (Math.sqrt(l) + Math.sqrt(2 * Math.log(1 / delta0)));
-        GridNoise.GaussianPlan plan1 = GridNoise.gaussian(delta1, delta1 * unitSigma, (long) m * l);
-        double[] noisyY = new double[m * l];
-        GridNoise.addGaussianParallel(plan1, y, 0, y.length, noisyY, random.split());
-        // 2. Orthonormal basis and public pruning.
-        double[] q = Dense.thinQ(noisyY, m, l);
+        GridNoise.GaussianPlan plan1 = rangeFinderPlan();
+        // 1–2. Range finder and its orthonormal basis; Y is dropped once Q is formed.
+        double[] q = rangeBasis(rows, omega, plan1, random);
         double tau = Math.sqrt(4 * coherence * l * Math.log(m) / m);
         int pruned = 0;
         for (int i = 0; i < q.length; i++) {
@@ -174,10 +171,8 @@ public final class HardtRothMechanism {
         double[] b = new double[l * d];
         int[] pos = {0};
         rows.forEachBlock((block, count, firstRow) -> {
-            double[] qBlock = new double[count * l];
-            System.arraycopy(q, pos[0] * l, qBlock, 0, count * l);
-            // B += Q̃_blockᵀ (ℓ × count) · X_block (count × d).
-            LinearAlgebraOps.addMultiplyTransA(qBlock, count, l, block, d, b);
+            // B += Q̃_blockᵀ (ℓ × count) · X_block (count × d), Q̃'s rows read in place.
+            LinearAlgebraOps.addMultiplyTransA(q, pos[0] * l, count, l, block, d, b);
             pos[0] += count;
         });
         double perColumnEnergy = 0;
@@ -221,7 +216,7 @@ public final class HardtRothMechanism {
                     "projection noise at its largest row level", facts);
         }
         facts.put("oversampledRank", l);
-        facts.put("rangeFinderSensitivity", delta1);
+        facts.put("rangeFinderSensitivity", rangeFinderSensitivity());
         facts.put("rangeFinderSigma", plan1.sigma());
         facts.put("pruningThreshold", tau);
         facts.put("prunedFraction", (double) pruned / q.length);
@@ -242,5 +237,22 @@ public final class HardtRothMechanism {
                     Math.sqrt(1 + (double) k / (l - k - 1)), m - k));
         }
         return new Factorization(u, released, svd.v(), m, d, k, facts);
+    }
+
+    /**
+     * Q = thin QR(XΩ + N₁), then the public pruning applied by the caller. XΩ is written block by
+     * block into Y (m × ℓ) and the noise is added in place (each entry is read before it is written),
+     * so the pass holds Y, the QR's own copy and Q: three m × ℓ arrays, none of them m × d
+     * (docs/mechanisms/low-rank.md, memory).
+     */
+    private double[] rangeBasis(RowStream rows, double[] omega, GridNoise.GaussianPlan plan1, NoiseSource random) {
+        double[] y = new double[m * l];
+        int[] at = {0};
+        rows.forEachBlock((block, count, firstRow) -> {
+            LinearAlgebraOps.multiply(block, count, d, omega, l, y, at[0] * l);
+            at[0] += count;
+        });
+        GridNoise.addGaussianParallel(plan1, y, 0, y.length, y, random.split());
+        return Dense.thinQ(y, m, l);
     }
 }

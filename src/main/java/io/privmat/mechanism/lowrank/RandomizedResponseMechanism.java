@@ -76,6 +76,11 @@ public final class RandomizedResponseMechanism {
         return plan.sigma();
     }
 
+    /** The grid plan of the entry noise. */
+    GridNoise.GaussianPlan plan() {
+        return plan;
+    }
+
     public Factorization release(RowStream rows, NoiseSource random) {
         if (d > m) {
             return releaseWide(rows, random);
@@ -83,10 +88,13 @@ public final class RandomizedResponseMechanism {
         NoiseSource.Replayable noise = random.replayable();
         GramAccumulator gram = new GramAccumulator(d);
         NoiseSource first = noise.open();
+        // One buffer for the noisy rows of a block, reused by both passes: the noisy m × d matrix is
+        // never held, only a block of it (docs/mechanisms/low-rank.md, memory).
+        double[][] noisy = {new double[0]};
         rows.forEachBlock((block, count, firstRow) -> {
-            double[] noisy = new double[count * d];
-            GridNoise.addGaussianParallel(plan, block, 0, count * d, noisy, first.split());
-            gram.addRows(noisy, 0, count);
+            noisy[0] = atLeast(noisy[0], count * d);
+            GridNoise.addGaussianParallel(plan, block, 0, count * d, noisy[0], first.split());
+            gram.addRows(noisy[0], 0, count);
         });
         SymmetricEigen e = LinearAlgebra.eigen(gram.result(), d);
         double[] s = new double[k];
@@ -98,14 +106,13 @@ public final class RandomizedResponseMechanism {
         NoiseSource second = noise.open();
         int[] at = {0};
         rows.forEachBlock((block, count, firstRow) -> {
-            double[] noisy = new double[count * d];
-            GridNoise.addGaussianParallel(plan, block, 0, count * d, noisy, second.split());
-            double[] part = new double[count * k];
-            LinearAlgebraOps.multiply(noisy, count, d, v, k, part);
-            for (int r = 0; r < count; r++) {
-                for (int j = 0; j < k; j++) {
-                    u[(at[0] + r) * k + j] = s[j] > 0 ? part[r * k + j] / s[j] : 0;
-                }
+            noisy[0] = atLeast(noisy[0], count * d);
+            GridNoise.addGaussianParallel(plan, block, 0, count * d, noisy[0], second.split());
+            // u's rows of this block = Ã_block·v, written in place, then scaled by 1/s.
+            LinearAlgebraOps.multiply(noisy[0], count, d, v, k, u, at[0] * k);
+            for (int i = at[0] * k; i < (at[0] + count) * k; i++) {
+                int j = i % k;
+                u[i] = s[j] > 0 ? u[i] / s[j] : 0;
             }
             at[0] += count;
         });
@@ -123,10 +130,11 @@ public final class RandomizedResponseMechanism {
         double[] noisy = new double[m * d];
         int[] at = {0};
         NoiseSource noise = random.split();
+        double[][] part = {new double[0]};
         rows.forEachBlock((block, count, firstRow) -> {
-            double[] part = new double[count * d];
-            GridNoise.addGaussianParallel(plan, block, 0, count * d, part, noise.split());
-            System.arraycopy(part, 0, noisy, at[0] * d, count * d);
+            part[0] = atLeast(part[0], count * d);
+            GridNoise.addGaussianParallel(plan, block, 0, count * d, part[0], noise.split());
+            System.arraycopy(part[0], 0, noisy, at[0] * d, count * d);
             at[0] += count;
         });
         double[] g = new double[m * m];
@@ -145,6 +153,11 @@ public final class RandomizedResponseMechanism {
             }
         }
         return finish(u, s, v);
+    }
+
+    /** {@code buffer} if it holds {@code length} values, else a new array that does. */
+    private static double[] atLeast(double[] buffer, int length) {
+        return buffer.length >= length ? buffer : new double[length];
     }
 
     /** u and v were computed with the raw s; shrinkage only replaces the released s. */
