@@ -1155,6 +1155,8 @@ class FactorizationFacts(Model):
     noise_spectral_norm_bound95: Optional[float] = None
     # ORBIT_SAMPLING: how to read the released values
     note: Optional[str] = None
+    # HARDT_ROTH_RATING and RANDOMIZED_RESPONSE_RATING: USERS_AS_ROWS or ITEMS_AS_ROWS, the side the mechanism took as rows; u (m × k) is per user and v (n × k) per item in either case
+    orientation: Optional[str] = None
     # HARDT_ROTH: ℓ = min(d, k + oversampling)
     oversampled_rank: Optional[int] = None
     # HARDT_ROTH: how the projection step's noise was scaled
@@ -1199,6 +1201,7 @@ class FactorizationFacts(Model):
         ('noise_norm_bound95', 'noiseNormBound95', None),
         ('noise_spectral_norm_bound95', 'noiseSpectralNormBound95', None),
         ('note', 'note', None),
+        ('orientation', 'orientation', None),
         ('oversampled_rank', 'oversampledRank', None),
         ('projection_noise', 'projectionNoise', None),
         ('projection_noise_bound95', 'projectionNoiseBound95', None),
@@ -1476,6 +1479,54 @@ class HardtRothQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'HardtRothParams')),
+    )
+    _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
+
+
+@dataclass
+class HardtRothRatingParams(Model):
+    """Parameters of HARDT_ROTH_RATING"""
+
+    # the public incoherence μ₀ ≥ 1 of the short side's basis; sets the pruning threshold τ = √(4μ₀ℓ·ln r/r) over that side's r rows (nothing is pruned when τ ≥ 1)
+    coherence: Optional[float] = None
+    # the rank (required; at most min(d, 200))
+    k: Optional[int] = None
+    # extra columns p of the range finder (ℓ = k + p, at most the short side min(m, n))
+    oversampling: Optional[int] = None
+    # shrink the released singular values by the public noise level (Gavish–Donoho; free post-processing)
+    shrink: Optional[bool] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('coherence', 'coherence', None),
+        ('k', 'k', None),
+        ('oversampling', 'oversampling', None),
+        ('shrink', 'shrink', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class HardtRothRatingQuery(Model):
+    """Hardt–Roth on a ratings matrix under RATING (entry-level DP): range finder on the short side, public coherence pruning, projection; factors returned users × items. Answers [LOW_RANK, TOP_SINGULAR_VECTORS]; neighbouring relations [REPLACE_ONE]. Reads RATINGS datasets of ratings relation [RATING] only."""
+
+    # delta in (0, 0.01]
+    delta: Optional[float] = None
+    # epsilon in (0, 100]
+    epsilon: Optional[float] = None
+    # one of LOW_RANK, TOP_SINGULAR_VECTORS; required
+    kind: Optional[str] = None
+    # one of HARDT_ROTH_RATING; required
+    mechanism: Optional[str] = None
+    params: Optional[HardtRothRatingParams] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('delta', 'delta', None),
+        ('epsilon', 'epsilon', None),
+        ('kind', 'kind', None),
+        ('mechanism', 'mechanism', None),
+        ('params', 'params', ('model', 'HardtRothRatingParams')),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -2199,6 +2250,8 @@ class NoiseFacts(Model):
     noise_variance: Optional[float] = None
     # failure probability of each interval stated by the release's answers
     nu: Optional[float] = None
+    # HARDT_ROTH_RATING and RANDOMIZED_RESPONSE_RATING: which side of the ratings matrix the mechanism took as rows, USERS_AS_ROWS or ITEMS_AS_ROWS (from the public m and n; the result is returned users × items either way)
+    orientation: Optional[str] = None
     # HARDT_ROTH: ℓ = min(d, k + oversampling), the range finder's width
     oversampled_rank: Optional[int] = None
     # JL: the number r of random projections
@@ -2274,6 +2327,7 @@ class NoiseFacts(Model):
         ('min_eigenvalue_sigma', 'minEigenvalueSigma', None),
         ('noise_variance', 'noiseVariance', None),
         ('nu', 'nu', None),
+        ('orientation', 'orientation', None),
         ('oversampled_rank', 'oversampledRank', None),
         ('projections', 'projections', None),
         ('pruning_threshold', 'pruningThreshold', None),
@@ -2565,7 +2619,7 @@ class PlannedParams(Model):
     center: Optional[bool] = None
     # used by DP_ALS
     clip: Optional[float] = None
-    # used by HARDT_ROTH
+    # used by HARDT_ROTH, HARDT_ROTH_RATING
     coherence: Optional[float] = None
     # used by JL
     eta: Optional[float] = None
@@ -2577,7 +2631,7 @@ class PlannedParams(Model):
     item_ridge: Optional[float] = None
     # used by DP_ALS, NOISY_POWER, PRIVATE_FRANK_WOLFE, PRIVATE_OJA
     iterations: Optional[int] = None
-    # used by ANALYZE_GAUSS, BLOCKS, DYADIC_TREE, EIGEN_SAMPLING, FACTORIZATION, HARDT_ROTH, NOISY_POWER, ORBIT_SAMPLING, PRIVATE_OJA, RANDOMIZED_RESPONSE, WISHART
+    # used by ANALYZE_GAUSS, BLOCKS, DYADIC_TREE, EIGEN_SAMPLING, FACTORIZATION, HARDT_ROTH, HARDT_ROTH_RATING, NOISY_POWER, ORBIT_SAMPLING, PRIVATE_OJA, RANDOMIZED_RESPONSE, RANDOMIZED_RESPONSE_RATING, WISHART
     k: Optional[int] = None
     # used by PRIVATE_FRANK_WOLFE
     lanczos_steps: Optional[int] = None
@@ -2589,7 +2643,7 @@ class PlannedParams(Model):
     nu: Optional[float] = None
     # used by PRIVATE_FRANK_WOLFE
     nuclear_radius: Optional[float] = None
-    # used by HARDT_ROTH
+    # used by HARDT_ROTH, HARDT_ROTH_RATING
     oversampling: Optional[int] = None
     # used by ADASSP
     predictors: Optional[list[int]] = None
@@ -2601,7 +2655,7 @@ class PlannedParams(Model):
     ridge: Optional[float] = None
     # one of CONSTANT, STANDARD; used by PRIVATE_FRANK_WOLFE
     schedule: Optional[str] = None
-    # used by HARDT_ROTH, RANDOMIZED_RESPONSE
+    # used by HARDT_ROTH, HARDT_ROTH_RATING, RANDOMIZED_RESPONSE, RANDOMIZED_RESPONSE_RATING
     shrink: Optional[bool] = None
     # one of PEELING, PROJECTION; used by ORBIT_SAMPLING
     spectrum: Optional[str] = None
@@ -3021,6 +3075,51 @@ class RandomizedResponseQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'RandomizedResponseParams')),
+        ('rho', 'rho', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
+
+
+@dataclass
+class RandomizedResponseRatingParams(Model):
+    """Parameters of RANDOMIZED_RESPONSE_RATING"""
+
+    # the rank (required; at most min(d, 200))
+    k: Optional[int] = None
+    # shrink the released singular values by the public noise level (Gavish–Donoho; free post-processing)
+    shrink: Optional[bool] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('k', 'k', None),
+        ('shrink', 'shrink', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class RandomizedResponseRatingQuery(Model):
+    """Randomized response on a ratings matrix under RATING (entry-level DP): Gaussian noise at the entry sensitivity hi − lo on every entry, then a rank-k SVD. Answers [LOW_RANK, TOP_SINGULAR_VECTORS]; neighbouring relations [REPLACE_ONE]. Reads RATINGS datasets of ratings relation [RATING] only."""
+
+    # delta in (0, 0.01], with epsilon
+    delta: Optional[float] = None
+    # epsilon in (0, 100], with delta
+    epsilon: Optional[float] = None
+    # one of LOW_RANK, TOP_SINGULAR_VECTORS; required
+    kind: Optional[str] = None
+    # one of RANDOMIZED_RESPONSE_RATING; required
+    mechanism: Optional[str] = None
+    params: Optional[RandomizedResponseRatingParams] = None
+    # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
+    rho: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('delta', 'delta', None),
+        ('epsilon', 'epsilon', None),
+        ('kind', 'kind', None),
+        ('mechanism', 'mechanism', None),
+        ('params', 'params', ('model', 'RandomizedResponseRatingParams')),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -4032,8 +4131,8 @@ UNIONS['LinearWorkload'] = ('type', {'ALL_RANGE': 'AllRangeWorkload', 'CUSTOM': 
 
 
 # A query: the mechanism (the discriminator), the kind it answers, its budget (rho, or epsilon with delta, or epsilon alone, as the mechanism's schema says) and its typed params. The cost is computed from these public values before any data is read.
-QueryRequest = Union[AdasspQuery, AnalyzeGaussQuery, DpAlsQuery, EigenSamplingQuery, GaussianIdentityQuery, GaussianQuery, HardtRothQuery, HierarchicalQuery, JlQuery, LaplaceIdentityQuery, LaplaceQuery, LaplaceWorkloadQuery, LowRankMechanismQuery, NoisyPowerQuery, OptimizedQuery, OrbitSamplingQuery, PrivateFrankWolfeQuery, PrivateOjaQuery, PrivateSvdQuery, RandomizedResponseQuery, WishartQuery]
-UNIONS['QueryRequest'] = ('mechanism', {'ADASSP': 'AdasspQuery', 'ANALYZE_GAUSS': 'AnalyzeGaussQuery', 'DP_ALS': 'DpAlsQuery', 'EIGEN_SAMPLING': 'EigenSamplingQuery', 'GAUSSIAN': 'GaussianQuery', 'GAUSSIAN_IDENTITY': 'GaussianIdentityQuery', 'HARDT_ROTH': 'HardtRothQuery', 'HIERARCHICAL': 'HierarchicalQuery', 'JL': 'JlQuery', 'LAPLACE': 'LaplaceQuery', 'LAPLACE_IDENTITY': 'LaplaceIdentityQuery', 'LAPLACE_WORKLOAD': 'LaplaceWorkloadQuery', 'LOW_RANK_MECHANISM': 'LowRankMechanismQuery', 'NOISY_POWER': 'NoisyPowerQuery', 'OPTIMIZED': 'OptimizedQuery', 'ORBIT_SAMPLING': 'OrbitSamplingQuery', 'PRIVATE_FRANK_WOLFE': 'PrivateFrankWolfeQuery', 'PRIVATE_OJA': 'PrivateOjaQuery', 'PRIVATE_SVD': 'PrivateSvdQuery', 'RANDOMIZED_RESPONSE': 'RandomizedResponseQuery', 'WISHART': 'WishartQuery'})
+QueryRequest = Union[AdasspQuery, AnalyzeGaussQuery, DpAlsQuery, EigenSamplingQuery, GaussianIdentityQuery, GaussianQuery, HardtRothQuery, HardtRothRatingQuery, HierarchicalQuery, JlQuery, LaplaceIdentityQuery, LaplaceQuery, LaplaceWorkloadQuery, LowRankMechanismQuery, NoisyPowerQuery, OptimizedQuery, OrbitSamplingQuery, PrivateFrankWolfeQuery, PrivateOjaQuery, PrivateSvdQuery, RandomizedResponseQuery, RandomizedResponseRatingQuery, WishartQuery]
+UNIONS['QueryRequest'] = ('mechanism', {'ADASSP': 'AdasspQuery', 'ANALYZE_GAUSS': 'AnalyzeGaussQuery', 'DP_ALS': 'DpAlsQuery', 'EIGEN_SAMPLING': 'EigenSamplingQuery', 'GAUSSIAN': 'GaussianQuery', 'GAUSSIAN_IDENTITY': 'GaussianIdentityQuery', 'HARDT_ROTH': 'HardtRothQuery', 'HARDT_ROTH_RATING': 'HardtRothRatingQuery', 'HIERARCHICAL': 'HierarchicalQuery', 'JL': 'JlQuery', 'LAPLACE': 'LaplaceQuery', 'LAPLACE_IDENTITY': 'LaplaceIdentityQuery', 'LAPLACE_WORKLOAD': 'LaplaceWorkloadQuery', 'LOW_RANK_MECHANISM': 'LowRankMechanismQuery', 'NOISY_POWER': 'NoisyPowerQuery', 'OPTIMIZED': 'OptimizedQuery', 'ORBIT_SAMPLING': 'OrbitSamplingQuery', 'PRIVATE_FRANK_WOLFE': 'PrivateFrankWolfeQuery', 'PRIVATE_OJA': 'PrivateOjaQuery', 'PRIVATE_SVD': 'PrivateSvdQuery', 'RANDOMIZED_RESPONSE': 'RandomizedResponseQuery', 'RANDOMIZED_RESPONSE_RATING': 'RandomizedResponseRatingQuery', 'WISHART': 'WishartQuery'})
 
 
 # A query's result; its kind says which schema. The main array is also served as application/x-npy.

@@ -190,9 +190,21 @@ class OpenApiContractTest extends ApiTest {
         String ratingsId = ratings.json().get("id").asString();
         assertThat(put("/v1/datasets/" + ratingsId + "/data", "text/csv", "a,0,4\na,2,1\nb,1,5\n"
                 .getBytes(StandardCharsets.UTF_8)).status()).isEqualTo(200);
+        // The entry-level low-rank examples on a small RATINGS dataset under RATING (m public).
+        Response entry = postJson("/v1/datasets", "{\"name\":\"e\",\"kind\":\"RATINGS\",\"ratings\":{\"items\":4,"
+                + "\"min\":1,\"max\":5,\"perUserCap\":2,\"relation\":\"RATING\"},\"budget\":{\"epsilon\":1,"
+                + "\"delta\":1e-6}}");
+        assertThat(entry.status()).as(entry.toString()).isEqualTo(201);
+        String entryId = entry.json().get("id").asString();
+        assertThat(put("/v1/datasets/" + entryId + "/data", "text/csv", "a,0,4\na,2,1\nb,1,5\nc,3,2\n"
+                .getBytes(StandardCharsets.UTF_8)).status()).isEqualTo(200);
         for (JsonNode query : queries) {
             String kind = query.path("kind").asString("");
-            String target = kind.equals("LINEAR_QUERIES") ? histogramId : kind.equals("COMPLETION") ? ratingsId : id;
+            boolean entryLevel = io.privmat.mechanism.catalog.MechanismCatalog.standard()
+                    .find(query.path("mechanism").asString("")).map(m -> !m.ratingsRelations()
+                            .contains(io.privmat.mechanism.completion.RatingsRelation.USER)).orElse(false);
+            String target = kind.equals("LINEAR_QUERIES") ? histogramId : kind.equals("COMPLETION") ? ratingsId
+                    : entryLevel ? entryId : id;
             Response q = postJson("/v1/datasets/" + target + "/queries/quote", query.toString());
             assertThat(q.status()).as(query + " -> " + q).isEqualTo(200);
             assertThat(q.json().get("admissible").asBoolean()).as(query + " -> " + q).isTrue();

@@ -62,8 +62,9 @@ public class QueryPlans {
         }
         if (dataset.schema() instanceof io.privmat.dataset.RatingsSchema r) {
             // Items, range, cap and relation are declared; the user count m is a fact only under RATING,
-            // where Ω is public (docs/ratings.md). Only COMPLETION mechanisms take these facts: the matrix
-            // kinds refuse the shape (a missing rating is not a zero).
+            // where Ω is public (docs/ratings.md). COMPLETION mechanisms take these facts, and the entry-level
+            // low-rank ones under RATING only; the other matrix mechanisms refuse the shape (a missing rating
+            // is not a zero).
             io.privmat.mechanism.completion.RatingsRelation relation = r.relation(dataset.neighbouring());
             return PublicFacts.ratings(new io.privmat.mechanism.catalog.RatingsFacts(r.domain(), relation),
                     relation == io.privmat.mechanism.completion.RatingsRelation.RATING ? dataset.rows() : null,

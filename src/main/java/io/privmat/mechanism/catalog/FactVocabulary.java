@@ -53,6 +53,9 @@ public final class FactVocabulary {
                     integer("oversampledRank", "HARDT_ROTH: ℓ = min(d, k + oversampling), the range finder's width"),
                     number("coherence", "HARDT_ROTH: the incoherence μ₀ that sets the pruning threshold"),
                     number("pruningThreshold", "HARDT_ROTH: entries of the range finder's basis above it are zeroed"),
+                    string("orientation", "HARDT_ROTH_RATING and RANDOMIZED_RESPONSE_RATING: which side of the "
+                            + "ratings matrix the mechanism took as rows, USERS_AS_ROWS or ITEMS_AS_ROWS (from the "
+                            + "public m and n; the result is returned users × items either way)"),
                     integer("iterations", "iterative mechanisms: the public number of noisy steps"),
                     number("firstSigma", "PRIVATE_FRANK_WOLFE: noise standard deviation of the first release (its "
                             + "sensitivity is a quarter of the later ones')"),
@@ -109,6 +112,9 @@ public final class FactVocabulary {
                     number("rangeFinderSigma", "HARDT_ROTH: noise standard deviation of the range finder"),
                     number("pruningThreshold", "HARDT_ROTH: the public pruning threshold τ"),
                     number("prunedFraction", "HARDT_ROTH: fraction of the (private) basis entries zeroed by pruning"),
+                    string("orientation", "HARDT_ROTH_RATING and RANDOMIZED_RESPONSE_RATING: USERS_AS_ROWS or "
+                            + "ITEMS_AS_ROWS, the side the mechanism took as rows; u (m × k) is per user and v "
+                            + "(n × k) per item in either case"),
                     string("projectionNoise", "HARDT_ROTH: how the projection step's noise was scaled"),
                     number("rangeFinderNoiseBound95", "HARDT_ROTH: spectral norm of the range finder's noise, "
                             + "probability ≥ 0.95"),

@@ -87,11 +87,13 @@ public final class HardtRoth extends Described {
      */
     @Override
     public List<ErrorStatement> expectedError(Plan plan) {
-        HardtRothMechanism hr = mechanism(plan);
-        PublicFacts facts = plan.spec().facts();
-        int k = plan.spec().params().integer("k");
+        return expectedError(mechanism(plan), Math.toIntExact(plan.spec().facts().publicRows()),
+                plan.spec().params().integer("k"));
+    }
+
+    /** The quote's statement for a Hardt–Roth run whose range finder has {@code m} rows. */
+    static List<ErrorStatement> expectedError(HardtRothMechanism hr, int m, int k) {
         int l = hr.oversampledRank();
-        int m = Math.toIntExact(facts.publicRows());
         if (l - k < 2) {
             return List.of(new ErrorStatement("rangeFinder", "noiseNorm", LowRankAccuracy.gordon(hr.rangeFinderSigma(),
                     m, l, ResultAccuracy.DEFAULT_LEVEL), ResultAccuracy.DEFAULT_LEVEL, ErrorBasis.BOUND,
@@ -110,24 +112,30 @@ public final class HardtRoth extends Described {
     @Override
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
         Factorization f = ((Release.Factors) release).factorization();
+        return accuracy(f.facts(), f.m(), f.d(), f.k(), level);
+    }
+
+    /**
+     * The result's statements from a Hardt–Roth run's facts, for its range finder's {@code m} rows and
+     * the projection's {@code d} columns.
+     */
+    static ResultAccuracy accuracy(Map<String, Object> facts, int m, int d, int k, double level) {
         double alpha = Accuracies.alpha(level);
-        int l = (Integer) f.facts().get("oversampledRank");
-        int m = f.m();
-        int d = f.d();
-        double sigmaY = (Double) f.facts().get("rangeFinderSigma");
+        int l = (Integer) facts.get("oversampledRank");
+        double sigmaY = (Double) facts.get("rangeFinderSigma");
         double t95 = Math.sqrt(2 * Math.log(4 / 0.05));
         double t = Math.sqrt(2 * Math.log(4 / alpha));
         // σ₂·max-scale, released through its 95% bound; restated at the level.
-        double projectionScale = (Double) f.facts().get("projectionNoiseBound95") / (Math.sqrt(l) + Math.sqrt(d) + t95);
+        double projectionScale = (Double) facts.get("projectionNoiseBound95") / (Math.sqrt(l) + Math.sqrt(d) + t95);
         double projection = projectionScale * (Math.sqrt(l) + Math.sqrt(d) + t);
         List<ErrorStatement> bounds = new java.util.ArrayList<>();
         bounds.add(new ErrorStatement("rangeFinder", "noiseNorm", sigmaY * (Math.sqrt(m) + Math.sqrt(l) + t), level,
                 ErrorBasis.BOUND, "spectral norm of the range finder's m × ℓ Gaussian noise"));
         bounds.add(new ErrorStatement("projection", "noiseNorm", projection, level, ErrorBasis.BOUND,
                 "spectral norm of the projection's ℓ × d Gaussian noise"));
-        boolean applies = f.facts().containsKey("errorBound");
+        boolean applies = facts.containsKey("errorBound");
         if (applies) {
-            bounds.add(LowRankAccuracy.hardtRoth(sigmaY, projection, m, f.k(), l));
+            bounds.add(LowRankAccuracy.hardtRoth(sigmaY, projection, m, k, l));
         }
         return new ResultAccuracy(level, List.of(), bounds, applies ? "Hardt–Roth's bound applies (nothing pruned)"
                 : "entries were pruned or ℓ − k < 2: only the noise norms are stated");

@@ -12,7 +12,22 @@ public final class Limits {
     /** Largest rank k of the low-rank mechanisms. */
     public static final int MAX_K = 200;
 
+    /**
+     * Largest m·n of a ratings matrix the entry-level low-rank mechanisms hold dense (8 bytes an entry:
+     * 200 MB; the items-as-rows orientation streams transposed blocks of at most as much again).
+     */
+    public static final long MAX_DENSE_RATINGS = 25_000_000L;
+
     private Limits() {}
+
+    /** Refuses, before anything is read, a ratings matrix too large to hold dense (users × items). */
+    static void checkDenseRatings(long users, int items, String mechanism) {
+        if (users * items > MAX_DENSE_RATINGS) {
+            throw new PlanningException(PlanningException.Reason.DATASET_TOO_LARGE, mechanism + " holds the "
+                    + "centred ratings as a dense users × items matrix: m·n = " + users * items + " exceeds "
+                    + MAX_DENSE_RATINGS + ".", Map.of("users", users, "items", items, "maxEntries", MAX_DENSE_RATINGS));
+        }
+    }
 
     static void checkGramDimension(int d, String mechanism) {
         if (d > MAX_GRAM_DIMENSION) {

@@ -38,7 +38,8 @@ public final class MechanismCatalog {
             new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.LAPLACE_WORKLOAD),
             new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.HIERARCHICAL),
             new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.LOW_RANK_MECHANISM),
-            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.OPTIMIZED)), Completions.ALL.stream()).toList();
+            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.OPTIMIZED)), java.util.stream.Stream.concat(Completions.ALL.stream(),
+            EntryLowRanks.ALL.stream())).toList();
 
     private static final MechanismCatalog STANDARD = new MechanismCatalog(ALL);
 
@@ -129,7 +130,17 @@ public final class MechanismCatalog {
         if (!mechanism.shapes().contains(facts.shape())) {
             throw new PlanningException(PlanningException.Reason.WRONG_DATASET_KIND, mechanism.name() + " for " + kind
                     + " needs a " + mechanism.shapes().iterator().next() + " dataset; this one is a " + facts.shape()
-                    + ".", Map.of());
+                    + "." + forShape(kind, facts.shape()), Map.of());
+        }
+        if (facts.ratings() != null && !mechanism.ratingsRelations().contains(facts.ratings().relation())) {
+            // Entry-level mechanisms need Ω and m public: only the RATING relation declares them.
+            throw new PlanningException(PlanningException.Reason.WRONG_DATASET_KIND, mechanism.name() + " is "
+                    + "entry-level (one rating is the privacy unit): it needs a RATINGS dataset declared with relation "
+                    + mechanism.ratingsRelations().iterator().next() + ", where Ω and the user count m are public; this "
+                    + "dataset's relation is " + facts.ratings().relation() + ", under which one user's whole row is "
+                    + "the privacy unit and m is not public. Nothing was charged.", Map.of("relation",
+                    facts.ratings().relation().name(), "requiredRelation", mechanism.ratingsRelations().stream()
+                    .map(Enum::name).sorted().toList()));
         }
         if (!mechanism.relations().contains(facts.relation())) {
             throw PlanningException.invalid("mechanism", "a mechanism supporting " + facts.relation(), mechanism.name()
@@ -164,6 +175,13 @@ public final class MechanismCatalog {
                     + names(kind));
         }
         return found;
+    }
+
+    /** " For a SHAPE dataset: A | B." naming the mechanisms of {@code kind} that read it, or "". */
+    private String forShape(QueryKind kind, DataShape shape) {
+        List<String> names = forKind(kind).stream().filter(m -> m.shapes().contains(shape))
+                .map(MechanismDefinition::name).toList();
+        return names.isEmpty() ? "" : " For a " + shape + " dataset: " + String.join(" | ", names) + ".";
     }
 
     private String names(QueryKind kind) {

@@ -29,6 +29,15 @@ public interface MechanismDefinition {
     /** The neighbouring relations (of matrix rows) under which its analysis holds. */
     Set<NeighbouringRelation> relations();
 
+    /**
+     * On RATINGS datasets, the ratings relations its analysis covers: all of them for the user-level
+     * mechanisms (RATING calibrated as USER); RATING only for the entry-level ones, which need Ω and the
+     * user count m public. Planning on another relation is refused before anything is charged.
+     */
+    default Set<io.privmat.mechanism.completion.RatingsRelation> ratingsRelations() {
+        return java.util.EnumSet.allOf(io.privmat.mechanism.completion.RatingsRelation.class);
+    }
+
     /** Which budget fields it takes. */
     Budget.Form budgetForm();
 

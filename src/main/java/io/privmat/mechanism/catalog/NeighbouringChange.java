@@ -35,4 +35,10 @@ public sealed interface NeighbouringChange {
 
     /** Ratings, USER_ADD_REMOVE: one user with these ratings added. */
     record AddedUser(int[] items, double[] ratings) implements NeighbouringChange {}
+
+    /**
+     * Ratings, RATING: one observed rating (any user, any item of Ω) is {@code before} in one dataset
+     * and {@code after} in the other, both in the declared range; Ω is the same in both.
+     */
+    record ChangedRating(double before, double after) implements NeighbouringChange {}
 }

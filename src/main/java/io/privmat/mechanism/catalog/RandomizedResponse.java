@@ -40,17 +40,7 @@ public final class RandomizedResponse extends Described {
         int d = facts.cols();
         int m = facts.requirePublicRows(name());
         int k = Limits.requireK(params, Math.min(d, Limits.MAX_K), kind.name());
-        if (d > m) {
-            // Wide: the noisy matrix and its m × m Gram are held instead of the d × d Gram.
-            if ((long) m * d > RandomizedResponseMechanism.MAX_WIDE_ENTRIES || m > Limits.MAX_GRAM_DIMENSION) {
-                throw new PlanningException(PlanningException.Reason.DATASET_TOO_LARGE, "RANDOMIZED_RESPONSE on a "
-                        + "wide matrix holds the noisy m × d matrix: m·d = " + (long) m * d + " exceeds "
-                        + RandomizedResponseMechanism.MAX_WIDE_ENTRIES + ".", Map.of("rows", m, "cols", d));
-            }
-        } else {
-            Limits.checkGramDimension(d, name());
-        }
-        Limits.checkFactorSize(m, k);
+        checkSize(m, d, k, name());
         RandomizedResponseMechanism base = budget.isRho()
                 ? RandomizedResponseMechanism.forRho(m, d, k, facts.rowNormBound(), budget.rhoDown())
                 : RandomizedResponseMechanism.forApproxDp(m, d, k, facts.rowNormBound(), budget.epsilonDown(),
@@ -61,6 +51,24 @@ public final class RandomizedResponse extends Described {
         noise.put("l2Sensitivity", sensitivity(kind, params, facts).value());
         return new Plan(spec(kind, budget, params, facts), PrivacyMap.calibrated(rr.privacyLoss(), budget), noise,
                 Input.ROW_STREAM, (data, random) -> LowRanks.factors(rr.release(data.rows(2), random), kind));
+    }
+
+    /**
+     * What randomized response holds, checked before anything is read: the noisy m × d matrix and its
+     * m × m Gram when wide, else the d × d Gram; and the m × k left factor.
+     */
+    static void checkSize(int m, int d, int k, String mechanism) {
+        if (d > m) {
+            // Wide: the noisy matrix and its m × m Gram are held instead of the d × d Gram.
+            if ((long) m * d > RandomizedResponseMechanism.MAX_WIDE_ENTRIES || m > Limits.MAX_GRAM_DIMENSION) {
+                throw new PlanningException(PlanningException.Reason.DATASET_TOO_LARGE, mechanism + " on a "
+                        + "wide matrix holds the noisy m × d matrix: m·d = " + (long) m * d + " exceeds "
+                        + RandomizedResponseMechanism.MAX_WIDE_ENTRIES + ".", Map.of("rows", m, "cols", d));
+            }
+        } else {
+            Limits.checkGramDimension(d, mechanism);
+        }
+        Limits.checkFactorSize(m, k);
     }
 
     /** Weyl bounds from the noise's spectral norm ({@link LowRankAccuracy}). */

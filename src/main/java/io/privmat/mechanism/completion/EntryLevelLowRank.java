@@ -6,6 +6,8 @@ import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.NoiseSource;
 import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -61,6 +63,25 @@ public final class EntryLevelLowRank {
                 s += u[row * k + j] * f.s()[j] * f.v()[col * k + j];
             }
             return s;
+        }
+
+        /**
+         * The same release as a factorisation of A itself, users × items: u (m × k) one row per user,
+         * v (n × k) one row per item, A ≈ u·diag(s)·vᵀ, with the orientation added to its facts. In
+         * ITEMS_AS_ROWS the factors swap sides (post-processing): v is then the range finder's side
+         * (Hardt–Roth's Q̃·U_B, not orthonormal when entries were pruned) and u has orthonormal columns.
+         */
+        public Factorization usersByItems() {
+            Map<String, Object> facts = new LinkedHashMap<>(factors.facts());
+            facts.put("orientation", orientation.name());
+            if (orientation == Orientation.USERS_AS_ROWS) {
+                return new Factorization(factors.u(), factors.s(), factors.v(), users, items, factors.k(), facts);
+            }
+            double[] itemSide = factors.u();
+            if (itemSide == null) {
+                throw new IllegalStateException("no item-side factor");
+            }
+            return new Factorization(factors.v(), factors.s(), itemSide, users, items, factors.k(), facts);
         }
     }
 
@@ -163,6 +184,14 @@ public final class EntryLevelLowRank {
         Factorization f = hr != null ? hr.release(dense.stream(orientation), random)
                 : java.util.Objects.requireNonNull(rr).release(dense.stream(orientation), random);
         return new OrientedFactorization(orientation, f, users, domain.items());
+    }
+
+    /**
+     * The statistic both mechanisms read: the validated, centred ratings as a dense m × n matrix,
+     * row-major, users as rows, zeros off Ω (for the contract tests' sensitivity check; never released).
+     */
+    public static double[] centredMatrix(RatingsSource source, RatingsDomain domain) {
+        return Dense.load(source, domain).a();
     }
 
     /** The validated, centred ratings as a dense m × n matrix (zeros off Ω). */

@@ -212,7 +212,11 @@ class CatalogueSchemas {
         s.type("object");
         s.types(new java.util.LinkedHashSet<>(List.of("object")));
         s.description(m.summary() + " Answers " + m.kinds().stream().sorted().map(Enum::name).toList()
-                + "; neighbouring relations " + m.relations().stream().sorted().map(Enum::name).toList() + ".");
+                + "; neighbouring relations " + m.relations().stream().sorted().map(Enum::name).toList() + "."
+                + (m.ratingsRelations().containsAll(java.util.EnumSet.allOf(
+                        io.privmat.mechanism.completion.RatingsRelation.class)) ? ""
+                        : " Reads RATINGS datasets of ratings relation " + m.ratingsRelations().stream().sorted()
+                                .map(Enum::name).toList() + " only."));
         StringSchema kind = new StringSchema();
         m.kinds().stream().sorted().forEach(k -> kind.addEnumItem(k.name()));
         s.addProperty("kind", kind);

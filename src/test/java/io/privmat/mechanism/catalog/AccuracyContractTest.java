@@ -46,7 +46,7 @@ class AccuracyContractTest {
                 : c.shape() == DataShape.HISTOGRAM
                         ? MechanismContractTest.histogramPair(c.relation(), new SplittableRandom(5))[0]
                         : c.shape() == DataShape.RATINGS
-                        ? RatingsData.pair(c.relation(), new SplittableRandom(5), MechanismContractTest.N, 1)[0]
+                        ? MechanismContractTest.ratingsPair(c, new SplittableRandom(5), 1)[0]
                         : MechanismContractTest.matrixPair(c.relation(), new SplittableRandom(5), 1)[0];
         Release release = plan.release(data, MechanismContractTest.seeded(11));
         ResultAccuracy a95 = c.mechanism().accuracy(plan, release, 0.95);

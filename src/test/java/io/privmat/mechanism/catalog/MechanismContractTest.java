@@ -53,7 +53,8 @@ class MechanismContractTest {
     record Case(MechanismDefinition mechanism, QueryKind kind, NeighbouringRelation relation, DataShape shape) {
         @Override
         public String toString() {
-            return mechanism.name() + " " + kind + " " + relation + " " + shape;
+            return mechanism.name() + " " + kind + " " + relation + " " + shape
+                    + (entryLevel(this) ? " RATING" : "");
         }
     }
 
@@ -91,7 +92,7 @@ class MechanismContractTest {
             return histogramFacts(c.relation(), mode, N);
         }
         if (c.shape() == DataShape.RATINGS) {
-            return RatingsData.facts(c.relation(), mode);
+            return entryLevel(c) ? RatingsData.ratingFacts(mode, N) : RatingsData.facts(c.relation(), mode);
         }
         if (c.shape() == DataShape.STREAM) {
             return PublicFacts.stream(D, B, c.relation(), mode, STREAM);
@@ -101,6 +102,21 @@ class MechanismContractTest {
         }
         Long rows = c.relation() == NeighbouringRelation.REPLACE_ONE ? (long) N : null;
         return new PublicFacts(DataShape.MATRIX, D, rows, B, c.relation(), mode);
+    }
+
+    /**
+     * A ratings case of an entry-level mechanism (one that refuses USER): tested under RATING, with
+     * neighbours that change one observed rating; the user-level ones are tested under USER and
+     * USER_ADD_REMOVE.
+     */
+    static boolean entryLevel(Case c) {
+        return c.shape() == DataShape.RATINGS
+                && !c.mechanism().ratingsRelations().contains(io.privmat.mechanism.completion.RatingsRelation.USER);
+    }
+
+    /** A random ratings dataset and a neighbour under the case's relation (trial: every third adversarial). */
+    static DataAccess[] ratingsPair(Case c, SplittableRandom random, int trial) {
+        return entryLevel(c) ? RatingsData.ratingPair(random, N, trial) : RatingsData.pair(c.relation(), random, N, trial);
     }
 
     static PublicFacts histogramFacts(NeighbouringRelation relation, AccountingMode mode, long records) {
@@ -156,7 +172,9 @@ class MechanismContractTest {
             return histogramFacts(c.relation(), mode, ((InMemoryData) data).records());
         }
         if (c.shape() == DataShape.RATINGS) {
-            return RatingsData.facts(c.relation(), mode); // m is not a fact under USER or USER_ADD_REMOVE
+            // m is a fact under RATING only (Ω public), not under USER or USER_ADD_REMOVE.
+            return entryLevel(c) ? RatingsData.ratingFacts(mode, ((RatingsData) data).users())
+                    : RatingsData.facts(c.relation(), mode);
         }
         InMemoryData m = (InMemoryData) data;
         Long rows = c.relation() == NeighbouringRelation.REPLACE_ONE ? (long) m.matrixRows().length : null;
@@ -194,7 +212,7 @@ class MechanismContractTest {
         assertThat(a.spec().facts().publicRows() == null).as(c.toString())
                 .isEqualTo((c.shape() == DataShape.MATRIX || c.shape() == DataShape.HISTOGRAM)
                         && c.relation() == NeighbouringRelation.ADD_REMOVE || c.shape() == DataShape.STREAM
-                        || c.shape() == DataShape.RATINGS);
+                        || c.shape() == DataShape.RATINGS && !entryLevel(c));
         // The data does reach the release (so the equalities above are not vacuous).
         assertThat(values(a.release(first, seeded(5)))).as("%s: releases on different data", c)
                 .isNotEqualTo(values(b.release(second, seeded(5))));
@@ -252,7 +270,15 @@ class MechanismContractTest {
 
     /** A random base dataset and its neighbour by {@code change}, after checking the change is valid. */
     static DataAccess[] apply(NeighbouringChange change, Case c, PublicFacts facts, SplittableRandom random) {
+        if (change instanceof NeighbouringChange.ChangedRating r) {
+            assertThat(entryLevel(c)).as("%s: a changed rating is a RATING neighbour", c).isTrue();
+            RatingsDomain domain = facts.ratings().domain();
+            assertThat(r.before()).isBetween(domain.lo(), domain.hi());
+            assertThat(r.after()).isBetween(domain.lo(), domain.hi());
+            return RatingsData.apply(change, random, N);
+        }
         if (change instanceof NeighbouringChange.AddedUser || change instanceof NeighbouringChange.ReplacedUser) {
+            assertThat(entryLevel(c)).as("%s: a user change is not a RATING neighbour", c).isFalse();
             assertThat(c.shape()).isEqualTo(DataShape.RATINGS);
             RatingsDomain domain = facts.ratings().domain();
             if (change instanceof NeighbouringChange.AddedUser a) {
@@ -365,7 +391,7 @@ class MechanismContractTest {
     static DataAccess data(Case c, int cols, SplittableRandom random, int trial) {
         return c.shape() == DataShape.GRAPH ? graphPair(cols, random, trial)[0]
                 : c.shape() == DataShape.HISTOGRAM ? histogramPair(c.relation(), random)[0]
-                : c.shape() == DataShape.RATINGS ? RatingsData.pair(c.relation(), random, N, trial)[0]
+                : c.shape() == DataShape.RATINGS ? ratingsPair(c, random, trial)[0]
                 : matrixPair(c.relation(), random, trial)[0];
     }
 
@@ -387,7 +413,7 @@ class MechanismContractTest {
         for (int trial = 0; trial < 60; trial++) {
             DataAccess[] pair = c.shape() == DataShape.GRAPH ? graphPair(facts.cols(), random, trial)
                     : c.shape() == DataShape.HISTOGRAM ? histogramPair(c.relation(), random)
-                    : c.shape() == DataShape.RATINGS ? RatingsData.pair(c.relation(), random, N, trial)
+                    : c.shape() == DataShape.RATINGS ? ratingsPair(c, random, trial)
                     : matrixPair(c.relation(), random, trial);
             double[] x = c.mechanism().statistic(c.kind(), params, facts, pair[0]);
             double[] y = c.mechanism().statistic(c.kind(), params, facts, pair[1]);

@@ -28,6 +28,11 @@ record RatingsData(List<int[]> userItems, List<double[]> userRatings) implements
                 ? RatingsRelation.USER_ADD_REMOVE : RatingsRelation.USER), null, mode);
     }
 
+    /** The facts of a test ratings dataset under RATING: Ω, hence the user count, is public. */
+    static PublicFacts ratingFacts(AccountingMode mode, int users) {
+        return PublicFacts.ratings(new RatingsFacts(DOMAIN, RatingsRelation.RATING), (long) users, mode);
+    }
+
     static RatingsData random(SplittableRandom random, int users) {
         List<int[]> items = new ArrayList<>();
         List<double[]> ratings = new ArrayList<>();
@@ -87,9 +92,36 @@ record RatingsData(List<int[]> userItems, List<double[]> userRatings) implements
         return new DataAccess[] {x, x.replaced(i, other, randomRatings(random, other.length))};
     }
 
+    /**
+     * RATING: a random dataset and a neighbour with one observed rating changed (Ω unchanged); every
+     * third pair is adversarial (the top of the range against the bottom).
+     */
+    static DataAccess[] ratingPair(SplittableRandom random, int users, int trial) {
+        double after = trial % 3 == 0 ? DOMAIN.lo() : randomRatings(random, 1)[0];
+        double before = trial % 3 == 0 ? DOMAIN.hi() : Double.NaN;
+        return changedRating(random(random, users), random, before, after);
+    }
+
+    /** {@code x} with one random observed rating set to {@code before} (kept when NaN), and to {@code after}. */
+    static DataAccess[] changedRating(RatingsData x, SplittableRandom random, double before, double after) {
+        int i = random.nextInt(x.users());
+        int p = random.nextInt(x.userItems().get(i).length);
+        double[] b = x.userRatings().get(i).clone();
+        if (!Double.isNaN(before)) {
+            b[p] = before;
+        }
+        double[] a = b.clone();
+        a[p] = after;
+        int[] items = x.userItems().get(i);
+        return new DataAccess[] {x.replaced(i, items, b), x.replaced(i, items, a)};
+    }
+
     /** A random base of {@code users} users and its neighbour by a declared change. */
     static DataAccess[] apply(NeighbouringChange change, SplittableRandom random, int users) {
         RatingsData x = random(random, users);
+        if (change instanceof NeighbouringChange.ChangedRating c) {
+            return changedRating(x, random, c.before(), c.after());
+        }
         if (change instanceof NeighbouringChange.AddedUser a) {
             return new DataAccess[] {x, x.withUser(a.items(), a.ratings())};
         }
