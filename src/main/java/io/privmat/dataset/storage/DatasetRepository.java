@@ -159,9 +159,10 @@ public class DatasetRepository {
      * 55P03) if another upload holds it. The lock is SQL: {@code FOR UPDATE NOWAIT} is what gives
      * 409 at once. The row is read before the lock, so that the lock is the last statement while
      * the upload waits for its body (UploadLimitsTest and the fault tests find a waiting upload by
-     * it in pg_stat_activity). Only an upload, under this lock, changes a dataset's row once
-     * created, and it sets the status with everything else: when the locked status is the one
-     * read, the read is the locked row; otherwise the row is read again.
+     * it in pg_stat_activity). Once created, the row of a dataset that takes an upload changes
+     * only by an upload, under this lock, which sets the status with everything else (a stream's
+     * counts change with its appends, and a stream takes no upload): when the locked status is the
+     * one read, the read is the locked row; otherwise the row is read again.
      */
     public Optional<Dataset> lockForUpload(UUID id) {
         Optional<Dataset> read = find(id);
