@@ -5,9 +5,8 @@ import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.DatasetStatus;
 import io.privmat.dataset.EdgeChunk;
 import io.privmat.dataset.MatrixChunk;
-import io.privmat.dataset.Neighbouring;
-import io.privmat.privacy.AccountingMode;
-import io.privmat.privacy.Budget;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -16,7 +15,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -33,18 +31,17 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * Access to {@code dataset}, {@code data_chunk} and {@code graph_vertex} (JDBC: COPY, bytea chunks
- * streamed with a cursor, row locks; docs/adr/0010-jdbc-and-jpa.md) and to {@code dataset_grant}
- * (JPA: {@link DatasetGrants}).
+ * Access to datasets. Their metadata ({@code dataset}, {@code deleted_dataset}) and grants
+ * ({@code dataset_grant}) through JPA ({@link DatasetEntities}, {@link DeletedDatasets},
+ * {@link DatasetGrants}); the row locks of uploads and deletions, a stream's row counts, and
+ * {@code data_chunk}, {@code graph_vertex}, {@code ratings_user} through JDBC (COPY, bytea chunks
+ * streamed with a cursor, batches): docs/adr/0010-jdbc-and-jpa.md.
  */
 @Repository
 public class DatasetRepository {
-
-    private static final String COLUMNS = "id, name, owner, kind, neighbouring, row_norm_bound, status, rows, cols, nnz, "
-            + "clipped_rows, source_format, storage, upload_bytes, budget_epsilon, budget_delta, accounting, "
-            + "approx_delta_fraction, created_at, uploaded_at, declaration, column_labels, dropped_ratings";
 
     private static final tools.jackson.databind.json.JsonMapper JSON = tools.jackson.databind.json.JsonMapper.builder()
             .build();
@@ -53,15 +50,24 @@ public class DatasetRepository {
     private final JdbcTemplate streaming;
     private final DataSource dataSource;
     private final @Nullable DatasetGrants grants;
+    private final @Nullable DatasetEntities datasets;
+    private final @Nullable DeletedDatasets deleted;
 
-    /** Chunk and metadata access only (tests of chunk reads); grant methods then fail. */
+    @PersistenceContext
+    @SuppressWarnings("NullAway.Init")
+    private EntityManager entityManager;
+
+    /** Chunk access only (tests of chunk reads); metadata and grant methods then fail. */
     public DatasetRepository(JdbcTemplate jdbc, DataSource dataSource) {
-        this(jdbc, dataSource, null);
+        this(jdbc, dataSource, null, null, null);
     }
 
     @org.springframework.beans.factory.annotation.Autowired
-    public DatasetRepository(JdbcTemplate jdbc, DataSource dataSource, @Nullable DatasetGrants grants) {
+    public DatasetRepository(JdbcTemplate jdbc, DataSource dataSource, @Nullable DatasetGrants grants,
+            @Nullable DatasetEntities datasets, @Nullable DeletedDatasets deleted) {
         this.grants = grants;
+        this.datasets = datasets;
+        this.deleted = deleted;
         this.jdbc = jdbc;
         this.dataSource = dataSource;
         this.streaming = new JdbcTemplate(dataSource) {
@@ -90,42 +96,9 @@ public class DatasetRepository {
         }
     }
 
-    private static final RowMapper<Dataset> MAPPER = (rs, i) -> new Dataset(
-            rs.getObject("id", UUID.class),
-            rs.getString("name"),
-            rs.getString("owner"),
-            DatasetKind.valueOf(rs.getString("kind")),
-            Neighbouring.valueOf(rs.getString("neighbouring")),
-            (Double) rs.getObject("row_norm_bound"),
-            DatasetStatus.valueOf(rs.getString("status")),
-            (Long) rs.getObject("rows"),
-            (Long) rs.getObject("cols"),
-            (Long) rs.getObject("nnz"),
-            (Long) rs.getObject("clipped_rows"),
-            rs.getString("source_format"),
-            rs.getString("storage"),
-            (Long) rs.getObject("upload_bytes"),
-            new Budget(rs.getBigDecimal("budget_epsilon"), rs.getBigDecimal("budget_delta"),
-                    AccountingMode.valueOf(rs.getString("accounting")), rs.getBigDecimal("approx_delta_fraction")),
-            rs.getTimestamp("created_at").toInstant(),
-            Optional.ofNullable(rs.getTimestamp("uploaded_at")).map(Timestamp::toInstant).orElse(null),
-            schema(DatasetKind.valueOf(rs.getString("kind")), rs.getString("declaration")),
-            labels(rs.getArray("column_labels")),
-            (Long) rs.getObject("dropped_ratings"));
-
-    private static @Nullable List<String> labels(java.sql.@Nullable Array array) throws SQLException {
-        return array == null ? null : List.of((String[]) array.getArray());
-    }
-
     /** Stores the column names of an uploaded header (MATRIX). */
     public void setColumnLabels(UUID id, List<String> labels) {
-        jdbc.update(connection -> {
-            java.sql.PreparedStatement ps = connection.prepareStatement(
-                    "UPDATE dataset SET column_labels = ? WHERE id = ?");
-            ps.setArray(1, connection.createArrayOf("text", labels.toArray()));
-            ps.setObject(2, id);
-            return ps;
-        });
+        datasets().setColumnLabels(id, labels.toArray(String[]::new));
     }
 
     @SuppressWarnings("unchecked")
@@ -134,52 +107,97 @@ public class DatasetRepository {
                 : io.privmat.dataset.DatasetSchema.fromDocument(kind, JSON.readValue(document, Map.class));
     }
 
+    /**
+     * Inserts a dataset's row at once (flushed: the vertex labels, a stream's state and every other
+     * row that refers to it are written with JDBC in the same transaction). Not kept in the
+     * persistence context, like every dataset read here.
+     */
     public void insert(Dataset d) {
-        jdbc.update("INSERT INTO dataset (id, name, owner, kind, neighbouring, row_norm_bound, status, budget_epsilon, "
-                        + "budget_delta, accounting, approx_delta_fraction, created_at, declaration, rows, cols, nnz, "
-                        + "clipped_rows) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?::jsonb,?,?,?,?)",
-                d.id(), d.name(), d.owner(), d.kind().name(), d.neighbouring().name(), d.rowNormBound(), d.status().name(),
-                d.budget().epsilon(), d.budget().delta(), d.budget().mode().name(), d.budget().approxDeltaFraction(),
-                Timestamp.from(d.createdAt()), d.schema() == null ? null : JSON.writeValueAsString(d.schema().toDocument()),
-                d.rows(), d.cols(), d.nnz(), d.clippedRows());
+        DatasetEntity entity = new DatasetEntity(d,
+                d.schema() == null ? null : JSON.writeValueAsString(d.schema().toDocument()));
+        datasets().saveAndFlush(entity);
+        detach(entity);
     }
 
-    /** Adds appended and clipped rows to a stream's counts. */
+    /**
+     * Adds appended and clipped rows to a stream's counts: in SQL, in the append's transaction under
+     * the stream's row lock (docs/adr/0008-streams.md), never read back there.
+     */
     public void addRows(UUID id, long rows, long clipped) {
         jdbc.update("UPDATE dataset SET rows = rows + ?, clipped_rows = clipped_rows + ? WHERE id = ?", rows, clipped,
                 id);
     }
 
+    /**
+     * A dataset's metadata by primary key ({@code EntityManager.find}: no query to translate).
+     * Outside a transaction (the admission path reads the dataset before its own transaction) it runs
+     * as one statement on a connection in auto-commit, without opening a transaction for it.
+     */
     public Optional<Dataset> find(UUID id) {
-        return jdbc.query("SELECT " + COLUMNS + " FROM dataset WHERE id = ?", MAPPER, id).stream().findFirst();
+        DatasetEntity entity = entityManager.find(DatasetEntity.class, id);
+        return entity == null ? Optional.empty() : Optional.of(toDataset(entity));
     }
 
-    /** Locks the dataset row for an upload; fails at once (SQLState 55P03) if another upload holds it. */
+    /**
+     * Takes the entity out of the persistence context of the current transaction, if any: the
+     * row is also changed with JDBC in the same transactions (an upload, a stream append), and a
+     * managed entity would hide those changes from a later read.
+     */
+    private void detach(DatasetEntity entity) {
+        if (TransactionSynchronizationManager.isActualTransactionActive()) {
+            entityManager.detach(entity);
+        }
+    }
+
+    private Dataset toDataset(DatasetEntity entity) {
+        detach(entity);
+        return entity.toDataset(schema(entity.kind(), entity.declaration()));
+    }
+
+    /**
+     * Locks the dataset row for an upload and returns the row as locked; fails at once (SQLState
+     * 55P03) if another upload holds it. The lock is SQL: {@code FOR UPDATE NOWAIT} is what gives
+     * 409 at once. The row is read before the lock, so that the lock is the last statement while
+     * the upload waits for its body (UploadLimitsTest and the fault tests find a waiting upload by
+     * it in pg_stat_activity). Once created, the row of a dataset that takes an upload changes
+     * only by an upload, under this lock, which sets the status with everything else (a stream's
+     * counts change with its appends, and a stream takes no upload): when the locked status is the
+     * one read, the read is the locked row; otherwise the row is read again.
+     */
     public Optional<Dataset> lockForUpload(UUID id) {
+        Optional<Dataset> read = find(id);
+        List<String> locked;
         try {
-            return jdbc.query("SELECT " + COLUMNS + " FROM dataset WHERE id = ? FOR UPDATE NOWAIT", MAPPER, id)
-                    .stream().findFirst();
+            locked = jdbc.queryForList("SELECT status FROM dataset WHERE id = ? FOR UPDATE NOWAIT", String.class, id);
         } catch (DataAccessException e) {
             if (e.getMostSpecificCause() instanceof SQLException sql && "55P03".equals(sql.getSQLState())) {
                 throw new PessimisticLockingFailureException("dataset row is locked by another upload", e);
             }
             throw e;
         }
+        if (locked.isEmpty()) {
+            return Optional.empty();
+        }
+        return read.filter(d -> d.status().name().equals(locked.get(0))).or(() -> find(id));
     }
 
     public List<Dataset> listOwned(String owner, int offset, int limit) {
-        return jdbc.query("SELECT " + COLUMNS + " FROM dataset WHERE owner = ? ORDER BY created_at, id OFFSET ? LIMIT ?",
-                MAPPER, owner, offset, limit);
+        return page("select d from DatasetEntity d where d.owner = :subject order by d.createdAt, d.id", owner, offset,
+                limit);
     }
 
     public long countOwned(String owner) {
-        Long n = jdbc.queryForObject("SELECT count(*) FROM dataset WHERE owner = ?", Long.class, owner);
-        return n == null ? 0 : n;
+        return datasets().countByOwner(owner);
     }
 
     public List<Dataset> listGranted(String analyst, int offset, int limit) {
-        return jdbc.query("SELECT " + COLUMNS + " FROM dataset WHERE id IN (SELECT dataset_id FROM dataset_grant "
-                + "WHERE analyst = ?) ORDER BY created_at, id OFFSET ? LIMIT ?", MAPPER, analyst, offset, limit);
+        return page("select d from DatasetEntity d where d.id in (select g.datasetId from DatasetGrantEntity g "
+                + "where g.analyst = :subject) order by d.createdAt, d.id", analyst, offset, limit);
+    }
+
+    private List<Dataset> page(String jpql, String subject, int offset, int limit) {
+        return entityManager.createQuery(jpql, DatasetEntity.class).setParameter("subject", subject)
+                .setFirstResult(offset).setMaxResults(limit).getResultList().stream().map(this::toDataset).toList();
     }
 
     public long countGranted(String analyst) {
@@ -205,10 +223,22 @@ public class DatasetRepository {
     }
 
     private DatasetGrants grants() {
-        if (grants == null) {
-            throw new IllegalStateException("this repository was built without grant access");
+        return present(grants);
+    }
+
+    private DatasetEntities datasets() {
+        return present(datasets);
+    }
+
+    private DeletedDatasets deleted() {
+        return present(deleted);
+    }
+
+    private static <T> T present(@Nullable T repository) {
+        if (repository == null) {
+            throw new IllegalStateException("this repository was built for chunk access only");
         }
-        return grants;
+        return repository;
     }
 
     /**
@@ -216,26 +246,28 @@ public class DatasetRepository {
      * job or budget account can be inserted for it: their foreign keys need a share lock on the row.
      */
     public Optional<Dataset> lockForDelete(UUID id) {
-        return jdbc.query("SELECT " + COLUMNS + " FROM dataset WHERE id = ? FOR UPDATE", MAPPER, id).stream().findFirst();
+        return jdbc.queryForList("SELECT id FROM dataset WHERE id = ? FOR UPDATE", UUID.class, id).isEmpty()
+                ? Optional.empty() : find(id);
     }
 
-    /** Deletes the dataset (its chunks, grants, account, jobs and releases cascade) and keeps a tombstone. */
+    /**
+     * Deletes the dataset (its chunks, grants, account, jobs and releases cascade in the database)
+     * and keeps a tombstone, in the caller's transaction.
+     */
     public boolean delete(UUID id, String owner, Instant at) {
-        jdbc.update("INSERT INTO deleted_dataset (id, owner, deleted_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                id, owner, Timestamp.from(at));
-        return jdbc.update("DELETE FROM dataset WHERE id = ?", id) > 0;
+        deleted().insertIfAbsent(id, owner, at.truncatedTo(java.time.temporal.ChronoUnit.MICROS));
+        return datasets().deleteDataset(id) > 0;
     }
 
     /** The owner's subject of a deleted dataset. */
     public Optional<String> deletedOwner(UUID id) {
-        return jdbc.queryForList("SELECT owner FROM deleted_dataset WHERE id = ?", String.class, id).stream().findFirst();
+        return deleted().findById(id).map(DeletedDatasetEntity::owner);
     }
 
     public void markReady(UUID id, long rows, long cols, long nnz, long clipped, String format, String storage,
             long bytes, Instant at) {
-        jdbc.update("UPDATE dataset SET status = 'READY', rows = ?, cols = ?, nnz = ?, clipped_rows = ?, "
-                        + "source_format = ?, storage = ?, upload_bytes = ?, uploaded_at = ? WHERE id = ?",
-                rows, cols, nnz, clipped, format, storage, bytes, Timestamp.from(at), id);
+        datasets().markUploaded(id, DatasetStatus.READY, rows, cols, nnz, clipped, format, storage, bytes,
+                at.truncatedTo(java.time.temporal.ChronoUnit.MICROS));
     }
 
     public void insertChunk(UUID id, int chunkNo, long firstIndex, int count, String encoding, long nnz, byte[] payload) {
@@ -385,7 +417,7 @@ public class DatasetRepository {
 
     /** A RATINGS dataset's count of ratings dropped beyond the per-user cap (owner only). */
     public void setDroppedRatings(UUID id, long dropped) {
-        jdbc.update("UPDATE dataset SET dropped_ratings = ? WHERE id = ?", dropped, id);
+        datasets().setDroppedRatings(id, dropped);
     }
 
     /** Stores user labels of a RATINGS dataset with ids {@code firstId}, {@code firstId + 1}, … (COPY). */

@@ -3,32 +3,25 @@ package io.privmat.security.jdbc;
 import io.privmat.security.ApiKey;
 import io.privmat.security.Role;
 import jakarta.persistence.Column;
+import io.privmat.config.AssignedIdEntity;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
-import jakarta.persistence.Id;
-import jakarta.persistence.PostLoad;
-import jakarta.persistence.PostPersist;
 import jakarta.persistence.Table;
-import jakarta.persistence.Transient;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
-import org.springframework.data.domain.Persistable;
 
 /**
  * A row of {@code api_key} (schema: Flyway, {@code V004__create_security.sql}). The id is assigned
- * by the service, so the entity says itself whether it is new ({@link Persistable}): saving a new
+ * by the service, so the entity says itself whether it is new ({@link AssignedIdEntity}): saving a new
  * key is one INSERT, not a SELECT and an INSERT. Timestamps are kept at PostgreSQL's microsecond
  * precision, so an entity read back from the persistence context equals the stored row.
  */
 @Entity
 @Table(name = "api_key")
-public class ApiKeyEntity implements Persistable<UUID> {
-
-    @Id
-    private UUID id;
+public class ApiKeyEntity extends AssignedIdEntity {
 
     private String prefix;
 
@@ -48,16 +41,13 @@ public class ApiKeyEntity implements Persistable<UUID> {
 
     private @Nullable Instant revokedAt;
 
-    @Transient
-    private boolean isNew;
-
     /** For JPA. */
     @SuppressWarnings("NullAway.Init")
     protected ApiKeyEntity() {}
 
     public ApiKeyEntity(UUID id, String prefix, byte[] keyHash, String name, String subject, Role role,
             String createdBy, Instant createdAt) {
-        this.id = id;
+        super(id);
         this.prefix = prefix;
         this.keyHash = keyHash.clone();
         this.name = name;
@@ -65,27 +55,10 @@ public class ApiKeyEntity implements Persistable<UUID> {
         this.role = role;
         this.createdBy = createdBy;
         this.createdAt = createdAt.truncatedTo(ChronoUnit.MICROS);
-        this.isNew = true;
-    }
-
-    @Override
-    public UUID getId() {
-        return id;
-    }
-
-    @Override
-    public boolean isNew() {
-        return isNew;
-    }
-
-    @PostLoad
-    @PostPersist
-    void stored() {
-        isNew = false;
     }
 
     /** The public record (never the hash). */
     public ApiKey toApiKey() {
-        return new ApiKey(id, prefix, name, subject, role, createdBy, createdAt, revokedAt);
+        return new ApiKey(getId(), prefix, name, subject, role, createdBy, createdAt, revokedAt);
     }
 }
