@@ -4,6 +4,7 @@ import static io.privmat.mechanism.completion.CompletionAccuracyBenchmark.print;
 
 import io.privmat.mechanism.noise.TestNoiseSources;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,15 @@ class CompletionUsersGrowthBenchmark {
     void frankWolfeVersusSvdAsUsersGrow() {
         int[] users = Arrays.stream(System.getProperty("completion.growthUsers", "50000,200000,500000").split(","))
                 .mapToInt(Integer::parseInt).toArray();
-        print("\n### Private FW versus private SVD as m grows (n = 400, 80 ratings per user, oracle-tuned, noise seed 1)\n");
+        // A smaller Frank–Wolfe grid for the large m: -Dcompletion.growthRadii=1,1.41,2
+        // -Dcompletion.growthIterations=1,3,10 -Dcompletion.growthSchedules=CONSTANT.
+        double[] radii = Arrays.stream(System.getProperty("completion.growthRadii", "0.5,0.71,1,1.41,2,2.83,4").split(","))
+                .mapToDouble(Double::parseDouble).toArray();
+        int[] iterations = Arrays.stream(System.getProperty("completion.growthIterations", "1,2,3,5,10").split(","))
+                .mapToInt(Integer::parseInt).toArray();
+        List<String> schedules = List.of(System.getProperty("completion.growthSchedules", "CONSTANT,STANDARD").split(","));
+        print("\n### Private FW versus private SVD as m grows (n = 400, 80 ratings per user, oracle-tuned, noise seed 1; FW grid k ∈ "
+                + Arrays.toString(radii) + "·k₀, T ∈ " + Arrays.toString(iterations) + ", " + schedules + ")\n");
         print("| m | ε | private FW (best of grid) | private SVD, rescaled projection | private SVD, least squares "
                 + "| private ALS | non-private FW |");
         print("|---|---|---|---|---|---|---|");
@@ -41,9 +50,12 @@ class CompletionUsersGrowthBenchmark {
             for (double eps : new double[] {1, 5}) {
                 double fw = Double.POSITIVE_INFINITY;
                 String fwLabel = "";
-                for (double kf : new double[] {0.5, 0.71, 1, 1.41, 2, 2.83, 4}) {
-                    for (int t : new int[] {1, 2, 3, 5, 10}) {
+                for (double kf : radii) {
+                    for (int t : iterations) {
                         for (FrankWolfeParameters.StepSchedule sch : CompletionAccuracyBenchmark.schedules(t)) {
+                            if (!schedules.contains(sch.name())) {
+                                continue;
+                            }
                             FrankWolfeParameters p = FrankWolfeParameters.of(s.domain(), RatingsRelation.USER, kf * k0, t)
                                     .withSchedule(sch);
                             double r = s.rmse(PrivateFrankWolfeMechanism.forApproxDp(p, eps, 1e-6).release(s.train(),
