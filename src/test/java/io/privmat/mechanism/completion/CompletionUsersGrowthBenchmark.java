@@ -47,7 +47,8 @@ class CompletionUsersGrowthBenchmark {
                 FrankWolfeParameters p = FrankWolfeParameters.of(s.domain(), RatingsRelation.USER, kf * k0, 10);
                 reference = Math.min(reference, s.rmse(References.frankWolfe(s.train(), p)));
             }
-            for (double eps : new double[] {1, 5}) {
+            for (double eps : Arrays.stream(System.getProperty("completion.growthEpsilons", "1,5").split(","))
+                    .mapToDouble(Double::parseDouble).toArray()) {
                 double fw = Double.POSITIVE_INFINITY;
                 String fwLabel = "";
                 for (double kf : radii) {
