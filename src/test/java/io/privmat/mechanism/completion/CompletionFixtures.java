@@ -34,6 +34,28 @@ final class CompletionFixtures {
             return Math.sqrt(sum[0] / count[0]);
         }
 
+        /**
+         * RMSE of predicting each item's mean over the observed training ratings (a non-private
+         * reference: the per-item mean is itself a statistic of the data).
+         */
+        double itemMeanRmse() {
+            double[] sum = new double[domain.items()];
+            long[] count = new long[domain.items()];
+            train.forEachUser((user, items, ratings, n) -> {
+                for (int k = 0; k < n; k++) {
+                    sum[items[k]] += ratings[k];
+                    count[items[k]]++;
+                }
+            });
+            double s = 0;
+            for (int p = 0; p < testValues.length; p++) {
+                int j = testItems[p];
+                double mean = count[j] == 0 ? domain.centre() : sum[j] / count[j];
+                s += (testValues[p] - mean) * (testValues[p] - mean);
+            }
+            return Math.sqrt(s / testValues.length);
+        }
+
         /** RMSE of predicting the midpoint everywhere. */
         double trivialRmse() {
             double c = domain.centre();
