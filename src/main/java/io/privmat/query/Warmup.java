@@ -1,0 +1,110 @@
+package io.privmat.query;
+
+import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.catalog.Budget;
+import io.privmat.mechanism.catalog.DataAccess;
+import io.privmat.mechanism.catalog.DataShape;
+import io.privmat.mechanism.catalog.MechanismCatalog;
+import io.privmat.mechanism.catalog.Plan;
+import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.linalg.GramAccumulator;
+import io.privmat.mechanism.lowrank.RowStream;
+import io.privmat.mechanism.noise.NoiseSources;
+import io.privmat.privacy.AccountingMode;
+import java.math.BigDecimal;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Warms the just-in-time compiler at start-up so that the first data-reading jobs are not the ones
+ * that pay for it (docs/benchmarks.md, "Issue 21's table"): on a background thread after the service
+ * is ready, the Gram kernel and a covariance-type release with its post-processing (exact noise,
+ * eigendecomposition, projection) run a few times on a synthetic matrix. No dataset is read and
+ * nothing is released or stored: the synthetic values are a fixed pattern, the noise is drawn from
+ * the production source only so that its code is the one compiled. {@code privmat.warmup.enabled}
+ * (default true) switches it off.
+ */
+@Component
+class Warmup {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Warmup.class);
+    private static final int D = 784;
+    private static final int ROWS = 668;
+    private static final int ROUNDS = 3;
+
+    private final boolean enabled;
+
+    Warmup(@Value("${privmat.warmup.enabled:true}") boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void start() {
+        if (!enabled) {
+            return;
+        }
+        Thread thread = new Thread(() -> {
+            long start = System.nanoTime();
+            try {
+                run();
+                LOG.info("JIT warm-up done in {} ms", (System.nanoTime() - start) / 1_000_000);
+            } catch (RuntimeException | LinkageError e) {
+                LOG.warn("JIT warm-up stopped: {}", e.toString());
+            }
+        }, "privmat-warmup");
+        thread.setDaemon(true);
+        thread.setPriority(Thread.MIN_PRIORITY);
+        thread.start();
+    }
+
+    /** The kernels of a PCA job on a synthetic matrix, {@link #ROUNDS} times. */
+    static void run() {
+        double[] block = new double[ROWS * D];
+        SplittableRandom pattern = new SplittableRandom(1);
+        for (int i = 0; i < block.length; i++) {
+            block[i] = pattern.nextDouble() / D;
+        }
+        PublicFacts facts = new PublicFacts(DataShape.MATRIX, D, null, 1, NeighbouringRelation.ADD_REMOVE,
+                AccountingMode.ZCDP);
+        Plan plan = MechanismCatalog.standard().plan("PCA", "ANALYZE_GAUSS", new Budget(BigDecimal.ONE,
+                new BigDecimal("1e-6"), null), Map.of("k", 10), facts);
+        for (int round = 0; round < ROUNDS; round++) {
+            GramAccumulator gram = new GramAccumulator(D);
+            for (int chunk = 0; chunk < 4; chunk++) {
+                gram.addRows(block, 0, ROWS);
+            }
+            double[] result = gram.result();
+            plan.release(new SyntheticGram(result), NoiseSources.secure());
+        }
+    }
+
+    /** A data access holding only a Gram. */
+    private record SyntheticGram(double[] gram) implements DataAccess {
+
+        @Override
+        public double[] columnSums() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Gram gram(boolean withSums) {
+            return new Gram(gram, new double[withSums ? D : 0]);
+        }
+
+        @Override
+        public RowStream rows(int passes) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public io.privmat.mechanism.sketch.JlGraphSketch.EdgeSource edges() {
+            throw new UnsupportedOperationException();
+        }
+    }
+}
