@@ -27,12 +27,12 @@ class AuditFilter extends OncePerRequestFilter {
     private static final Logger log = LoggerFactory.getLogger(AuditFilter.class);
     private static final Set<String> STATE_CHANGING = Set.of("POST", "PUT", "PATCH", "DELETE");
 
-    private final AuditRepository audit;
+    private final AuditAppender audit;
     private final Clock clock;
     private final AuditDrain drain;
 
     AuditFilter(AuditRepository audit, Clock clock, AuditDrain drain) {
-        this.audit = audit;
+        this.audit = new AuditAppender(audit);
         this.clock = clock;
         this.drain = drain;
     }
@@ -76,9 +76,9 @@ class AuditFilter extends OncePerRequestFilter {
             if (target == null && location != null) {
                 target = location.substring(location.lastIndexOf('/') + 1);
             }
-            audit.insert(clock.instant(), caller == null ? null : caller.subject(),
+            audit.append(new AuditRepository.Entry(clock.instant(), caller == null ? null : caller.subject(),
                     caller == null ? null : caller.role().name(), caller == null ? null : caller.keyId(),
-                    request.getMethod(), route, datasetId, target, status);
+                    request.getMethod(), route, datasetId, target, status));
         } catch (RuntimeException e) {
             log.error("audit record failed: {}", e.getClass().getName());
         }

@@ -31,6 +31,18 @@ class SecurityConfiguration {
     private static final String ANALYST = "ANALYST";
     private static final String ADMIN = "ADMIN";
 
+    /**
+     * No observation per security filter, authentication and authorization: Spring Security would
+     * otherwise wrap each of the chain's dozen filters in a Micrometer observation on every request
+     * (about a tenth of a small request's CPU, docs/benchmarks.md "Admissions"), and nothing reads
+     * them — requests are still timed as a whole ({@code http.server.requests}) and refusals counted
+     * by {@code ProblemMetricsFilter}.
+     */
+    @Bean
+    static org.springframework.security.config.observation.SecurityObservationSettings securityObservations() {
+        return org.springframework.security.config.observation.SecurityObservationSettings.noObservations();
+    }
+
     @Bean
     SecurityFilterChain securityFilterChain(HttpSecurity http, ApiKeyService keys, SecuritySettings settings,
             org.springframework.context.ApplicationContext context) throws Exception {

@@ -22,14 +22,20 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
+import io.privmat.support.Python;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
 
 /**
  * End-to-end job engine numbers on this machine: latency from submission to stored result,
- * throughput with concurrent clients, and ledger admissions per second under 32-way contention
- * on one dataset. Run: {@code ./mvnw test -Pbenchmark -Dtest=JobEngineBenchmark}.
+ * throughput with concurrent clients (in this JVM, and in another process: src/test/python/
+ * admission_load.py, with the CPU time each admission costs the service's JVM, PostgreSQL and the
+ * clients), and ledger admissions per second under 32-way contention on one dataset. Run:
+ * {@code ./mvnw test -Pbenchmark -Dtest=JobEngineBenchmark}; {@code -Dprivmat.bench.queries=…}
+ * changes the queries per throughput round (2000), {@code -Dprivmat.bench.admissionsOnly=true}
+ * runs only the out-of-process admissions (docs/benchmarks.md, "Admissions from clients in another
+ * process").
  */
 @Tag("benchmark")
 @TestPropertySource(properties = "privmat.embedded-postgres.database=bench_jobs")
@@ -74,6 +80,9 @@ class JobEngineBenchmark extends ApiTest {
         for (int i = 0; i < 100; i++) {
             awaitJob(postJson("/v1/datasets/" + dataset + "/queries", QUERY).json().get("id").asString());
         }
+        boolean admissionsOnly = Boolean.getBoolean("privmat.bench.admissionsOnly");
+        int total = Integer.getInteger("privmat.bench.queries", 2000);
+        if (!admissionsOnly) {
         // A: one client, one query at a time: latency submission → result stored (server timestamps),
         // and client-observed submit → DONE seen (polling every 1 ms).
         List<Double> server = new ArrayList<>();
@@ -95,7 +104,6 @@ class JobEngineBenchmark extends ApiTest {
                 percentile(server, 0.5), percentile(server, 0.99), percentile(client, 0.5), percentile(client, 0.99)));
 
         // B: 8 clients submit 2000 queries as fast as they can; all must complete.
-        int total = 2000;
         ExecutorService clients = Executors.newFixedThreadPool(8);
         ConcurrentLinkedQueue<String> ids = new ConcurrentLinkedQueue<>();
         AtomicLong next = new AtomicLong();
@@ -124,6 +132,50 @@ class JobEngineBenchmark extends ApiTest {
         report.append(String.format(Locale.ROOT, "throughput, 8 clients, %d queries: admitted %.0f/s, completed "
                         + "%.0f/s end to end; server latency under load p50 %.1f ms, p99 %.1f ms%n", total,
                 total / admitSeconds, total / allSeconds, percentile(lat, 0.5), percentile(lat, 0.99)));
+        }
+
+        // E: the same admissions from 8 clients in another process (src/test/python/admission_load.py,
+        // keep-alive connections), first with this replica's workers stopped (admission alone), then with
+        // them running the backlog; CPU per admission of the service's JVM, PostgreSQL and the clients.
+        // A first round, not reported, compiles the path (admissionsOnly skips A and B).
+        for (String round : new String[] {"warm-up", "stopped", "running"}) {
+            boolean running = round.equals("running");
+            if (!running) {
+                workers.stop();
+            }
+            try {
+                long jvm0 = Cpu.jvmNanos();
+                long pg0 = Cpu.postgresNanos(jdbc);
+                Python.Run run = Python.run(Path.of("."), java.util.Map.of(), java.time.Duration.ofMinutes(5),
+                        "src/test/python/admission_load.py", Integer.toString(port), key(), dataset,
+                        Integer.toString(total), "8", QUERY);
+                long jvm1 = Cpu.jvmNanos();
+                long pg1 = Cpu.postgresNanos(jdbc);
+                assertThat(run.exitCode()).as(run.output()).isZero();
+                tools.jackson.databind.JsonNode r = JSON.readTree(run.output().strip());
+                assertThat(r.get("admitted").asInt()).as(run.output()).isEqualTo(total);
+                double seconds = r.get("seconds").asDouble();
+                if (round.equals("warm-up")) {
+                    continue;
+                }
+                report.append(String.format(Locale.ROOT, "admissions, 8 clients in another process, %d queries, "
+                                + "workers %s: admitted %.0f/s, submit p50 %.1f ms, p99 %.1f ms; CPU per admission: "
+                                + "service JVM %.2f ms, PostgreSQL %.2f ms, clients %.2f ms (%.1f of 2 cores busy)%n",
+                        total, running ? "running" : "stopped", total / seconds, r.get("p50").asDouble(),
+                        r.get("p99").asDouble(), (jvm1 - jvm0) / 1e6 / total, (pg1 - pg0) / 1e6 / total,
+                        r.get("cpu").asDouble() * 1000 / total,
+                        ((jvm1 - jvm0) / 1e9 + (pg1 - pg0) / 1e9 + r.get("cpu").asDouble()) / seconds));
+            } finally {
+                if (!running) {
+                    jdbc.update("UPDATE job SET state = 'CANCELLED' WHERE state = 'QUEUED'");
+                    workers.start();
+                }
+            }
+        }
+        if (admissionsOnly) {
+            System.out.println(report);
+            return;
+        }
 
         // D: where one admission's time goes, one at a time with the workers stopped: over HTTP, the
         // service call alone (plan + reserve + enqueue), and an empty durable commit (the WAL flush the

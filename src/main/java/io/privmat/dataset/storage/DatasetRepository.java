@@ -129,14 +129,39 @@ public class DatasetRepository {
     }
 
     /**
-     * A dataset's metadata by primary key ({@code EntityManager.find}: no query to translate).
-     * Outside a transaction (the admission path reads the dataset before its own transaction) it runs
-     * as one statement on a connection in auto-commit, without opening a transaction for it.
+     * A dataset's metadata by primary key: one JDBC statement mapped straight to {@link Dataset}. It
+     * is read on every request about a dataset (each submission, quote, job status, upload), where
+     * Hibernate's {@code EntityManager.find} (a session, the load events, the entity's hydration and
+     * detachment) cost about five times the statement itself (docs/adr/0010-jdbc-and-jpa.md,
+     * docs/benchmarks.md "Admissions"); {@code DatasetJpaMappingTest} checks that it reads what the
+     * entity reads. Outside a transaction it runs on a connection in auto-commit; inside one it sees
+     * the transaction's own JDBC and JPA writes (JPA writes here are flushed at once).
      */
     public Optional<Dataset> find(UUID id) {
-        DatasetEntity entity = entityManager.find(DatasetEntity.class, id);
-        return entity == null ? Optional.empty() : Optional.of(toDataset(entity));
+        return jdbc.query("SELECT " + COLUMNS + " FROM dataset WHERE id = ?", MAPPER, id).stream().findFirst();
     }
+
+    private static final String COLUMNS = "id, name, owner, kind, neighbouring, row_norm_bound, status, rows, cols, nnz, "
+            + "clipped_rows, source_format, storage, upload_bytes, budget_epsilon, budget_delta, accounting, "
+            + "approx_delta_fraction, created_at, uploaded_at, declaration, column_labels, dropped_ratings";
+
+    private static final RowMapper<Dataset> MAPPER = (rs, i) -> {
+        DatasetKind kind = DatasetKind.valueOf(rs.getString("kind"));
+        Array labels = rs.getArray("column_labels");
+        java.sql.Timestamp uploaded = rs.getTimestamp("uploaded_at");
+        return new Dataset(rs.getObject("id", UUID.class), rs.getString("name"), rs.getString("owner"), kind,
+                io.privmat.dataset.Neighbouring.valueOf(rs.getString("neighbouring")),
+                rs.getObject("row_norm_bound", Double.class), DatasetStatus.valueOf(rs.getString("status")),
+                rs.getObject("rows", Long.class), rs.getObject("cols", Long.class), rs.getObject("nnz", Long.class),
+                rs.getObject("clipped_rows", Long.class), rs.getString("source_format"), rs.getString("storage"),
+                rs.getObject("upload_bytes", Long.class),
+                new io.privmat.privacy.Budget(rs.getBigDecimal("budget_epsilon"), rs.getBigDecimal("budget_delta"),
+                        io.privmat.privacy.AccountingMode.valueOf(rs.getString("accounting")),
+                        rs.getBigDecimal("approx_delta_fraction")),
+                rs.getTimestamp("created_at").toInstant(), uploaded == null ? null : uploaded.toInstant(),
+                schema(kind, rs.getString("declaration")),
+                labels == null ? null : List.of((String[]) labels.getArray()), rs.getObject("dropped_ratings", Long.class));
+    };
 
     /**
      * Takes the entity out of the persistence context of the current transaction, if any: the

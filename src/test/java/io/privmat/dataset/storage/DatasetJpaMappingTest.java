@@ -87,6 +87,25 @@ class DatasetJpaMappingTest extends ApiTest {
         assertThat(repository.find(d.id())).isEmpty();
     }
 
+    /** The read by id is JDBC (the request path's hot read); it must read every field as the entity does. */
+    @Test
+    void theReadByIdAgreesWithTheEntityOnEveryField() {
+        String owner = "agree-" + UUID.randomUUID();
+        Dataset d = histogram(owner);
+        repository.insert(d);
+        Dataset empty = repository.find(d.id()).orElseThrow();
+        assertThat(empty).isEqualTo(repository.listOwned(owner, 0, 10).get(0));
+        repository.markReady(d.id(), 7, 6, 42, 3, "CSV", "DENSE", 100, WITH_NANOS);
+        repository.setColumnLabels(d.id(), List.of("a", "b\tc", "é"));
+        Dataset ready = repository.find(d.id()).orElseThrow();
+        assertThat(ready).isEqualTo(repository.listOwned(owner, 0, 10).get(0));
+        assertThat(ready).extracting(Dataset::rows, Dataset::cols, Dataset::nnz, Dataset::clippedRows,
+                Dataset::sourceFormat, Dataset::storage, Dataset::uploadBytes).containsExactly(7L, 6L, 42L, 3L, "CSV",
+                "DENSE", 100L);
+        assertThat(ready.schema()).isEqualTo(d.schema());
+        assertThat(ready.budget()).isEqualTo(d.budget());
+    }
+
     @Test
     void deletionKeepsTheFirstTombstoneAndPagesFollowCreation() {
         String owner = "pages-" + UUID.randomUUID();

@@ -85,8 +85,8 @@ class SecurityJpaMappingTest extends ApiTest {
         UUID dataset = UUID.randomUUID();
         String route = "/v1/mapping/" + key;
         long before = jdbc.queryForObject("SELECT coalesce(max(id), 0) FROM audit_event", Long.class);
-        audit.insert(WITH_NANOS, null, null, null, "DELETE", route, null, null, 401);
-        audit.insert(WITH_NANOS, "owner-x", "OWNER", key, "POST", route, dataset, "t-1", 201);
+        audit.insertAll(List.of(new AuditRepository.Entry(WITH_NANOS, null, null, null, "DELETE", route, null, null, 401),
+                new AuditRepository.Entry(WITH_NANOS, "owner-x", "OWNER", key, "POST", route, dataset, "t-1", 201)));
         List<AuditEvent> mine = audit.page(before, 1000).stream().filter(e -> e.route().equals(route)).toList();
         assertThat(mine).hasSize(2);
         assertThat(mine.get(0).id()).isLessThan(mine.get(1).id());
