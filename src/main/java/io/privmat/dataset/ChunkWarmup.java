@@ -15,7 +15,7 @@ import java.nio.ByteOrder;
 public final class ChunkWarmup {
 
     /** Enough calls for the optimising compiler (HotSpot's tier-4 thresholds count calls and loop turns). */
-    static final int CALLS = 2_000;
+    static final int CALLS = 1_000;
     private static final int ROWS = 4;
 
     private ChunkWarmup() {}

@@ -13,6 +13,8 @@ import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.NoiseSources;
 import io.privmat.privacy.AccountingMode;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.math.BigDecimal;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -56,9 +58,12 @@ class Warmup {
         }
         Thread thread = new Thread(() -> {
             long start = System.nanoTime();
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long cpu = threads.getCurrentThreadCpuTime();
             try {
                 run(documents);
-                LOG.info("JIT warm-up done in {} ms", (System.nanoTime() - start) / 1_000_000);
+                LOG.info("JIT warm-up done in {} ms ({} ms CPU on its thread)", (System.nanoTime() - start) / 1_000_000,
+                        (threads.getCurrentThreadCpuTime() - cpu) / 1_000_000);
             } catch (RuntimeException | LinkageError e) {
                 LOG.warn("JIT warm-up stopped: {}", e.toString());
             }
