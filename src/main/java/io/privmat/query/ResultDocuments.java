@@ -87,22 +87,28 @@ class ResultDocuments {
         return body;
     }
 
+    /**
+     * A PCA release's result document without the job's and dataset's fields: the start-up warm-up
+     * ({@link Warmup}) renders its synthetic release here, so that the first job's result goes through
+     * compiled code (the same accuracy, serialisers and array layout). Nothing is stored.
+     */
+    JobOutput pcaWithoutHead(Plan plan, Release.Covariance c) {
+        if (!c.pca()) {
+            throw new IllegalArgumentException("not a PCA release");
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("loss", QueryPlans.lossDocument(plan));
+        body.put("noise", plan.noise());
+        body.put("accuracy", MechanismCatalog.standard().accuracy(plan, c, ResultAccuracy.DEFAULT_LEVEL));
+        return pca(plan, c, body, plan.spec().facts().cols());
+    }
+
     private JobOutput covariance(Job job, Dataset dataset, Plan plan, Release.Covariance c, Map<String, Object> body,
             int d) {
-        CovarianceRelease r = c.result();
-        body.put("centered", c.centered());
-        body.put("scale", c.centered() ? "sum over rows of (x − mean)(x − mean)ᵀ" : "sum over rows of x xᵀ (XᵀX)");
-        if (plan.spec().facts().publicRows() != null) {
-            body.put("rows", plan.spec().facts().publicRows());
-        }
-        body.put("eigenvalues", r.eigenvalues());
-        // True when the answer says more about the noise than about the data (assessed for Wishart).
-        body.put("noiseDominated", r.noiseDominated());
         if (c.pca()) {
-            body.put("k", r.k());
-            body.put("components", RowMajor.rows(r.components(), d, r.k()));
-            return new JobOutput(json.writeValueAsString(body), "components", new int[] {d, r.k()}, r.components());
+            return pca(plan, c, body, d);
         }
+        CovarianceRelease r = spectrum(plan, c, body);
         if (c.storable() != null) {
             // The raw noisy matrix is the mechanism's output: kept as a release that answers
             // directional variance for free (the same path as the sketches).
@@ -115,6 +121,27 @@ class ResultDocuments {
         }
         body.put("covariance", RowMajor.rows(r.covariance(), d, d));
         return new JobOutput(json.writeValueAsString(body), "covariance", new int[] {d, d}, r.covariance());
+    }
+
+    private JobOutput pca(Plan plan, Release.Covariance c, Map<String, Object> body, int d) {
+        CovarianceRelease r = spectrum(plan, c, body);
+        body.put("k", r.k());
+        body.put("components", RowMajor.rows(r.components(), d, r.k()));
+        return new JobOutput(json.writeValueAsString(body), "components", new int[] {d, r.k()}, r.components());
+    }
+
+    /** The fields every covariance-type result has. */
+    private static CovarianceRelease spectrum(Plan plan, Release.Covariance c, Map<String, Object> body) {
+        CovarianceRelease r = c.result();
+        body.put("centered", c.centered());
+        body.put("scale", c.centered() ? "sum over rows of (x − mean)(x − mean)ᵀ" : "sum over rows of x xᵀ (XᵀX)");
+        if (plan.spec().facts().publicRows() != null) {
+            body.put("rows", plan.spec().facts().publicRows());
+        }
+        body.put("eigenvalues", r.eigenvalues());
+        // True when the answer says more about the noise than about the data (assessed for Wishart).
+        body.put("noiseDominated", r.noiseDominated());
+        return r;
     }
 
     private JobOutput factors(Release.Factors r, Map<String, Object> body, int d) {

@@ -1,5 +1,6 @@
 package io.privmat.query;
 
+import io.privmat.dataset.ChunkWarmup;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.DataAccess;
@@ -7,10 +8,13 @@ import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.NoiseSources;
 import io.privmat.privacy.AccountingMode;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.math.BigDecimal;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -24,10 +28,11 @@ import org.springframework.stereotype.Component;
 /**
  * Warms the just-in-time compiler at start-up so that the first data-reading jobs are not the ones
  * that pay for it (docs/benchmarks.md, "Issue 21's table"): on a background thread after the service
- * is ready, the Gram kernel and a covariance-type release with its post-processing (exact noise,
- * eigendecomposition, projection) run a few times on a synthetic matrix. No dataset is read and
- * nothing is released or stored: the synthetic values are a fixed pattern, the noise is drawn from
- * the production source only so that its code is the one compiled. {@code privmat.warmup.enabled}
+ * is ready, the chunk decoding of the read path ({@link ChunkWarmup}), the Gram kernel, and a
+ * covariance-type release with its post-processing (exact noise, eigendecomposition, projection) and
+ * its result document run a few times on a synthetic matrix. No dataset is read and nothing is
+ * released or stored: the synthetic values are a fixed pattern, the noise is drawn from the
+ * production source only so that its code is the one compiled. {@code privmat.warmup.enabled}
  * (default true) switches it off.
  */
 @Component
@@ -39,9 +44,11 @@ class Warmup {
     private static final int ROUNDS = 3;
 
     private final boolean enabled;
+    private final ResultDocuments documents;
 
-    Warmup(@Value("${privmat.warmup.enabled:true}") boolean enabled) {
+    Warmup(@Value("${privmat.warmup.enabled:true}") boolean enabled, ResultDocuments documents) {
         this.enabled = enabled;
+        this.documents = documents;
     }
 
     @EventListener(ApplicationReadyEvent.class)
@@ -51,9 +58,12 @@ class Warmup {
         }
         Thread thread = new Thread(() -> {
             long start = System.nanoTime();
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long cpu = threads.getCurrentThreadCpuTime();
             try {
-                run();
-                LOG.info("JIT warm-up done in {} ms", (System.nanoTime() - start) / 1_000_000);
+                run(documents);
+                LOG.info("JIT warm-up done in {} ms ({} ms CPU on its thread)", (System.nanoTime() - start) / 1_000_000,
+                        (threads.getCurrentThreadCpuTime() - cpu) / 1_000_000);
             } catch (RuntimeException | LinkageError e) {
                 LOG.warn("JIT warm-up stopped: {}", e.toString());
             }
@@ -63,8 +73,9 @@ class Warmup {
         thread.start();
     }
 
-    /** The kernels of a PCA job on a synthetic matrix, {@link #ROUNDS} times. */
-    static void run() {
+    /** The kernels of a PCA job on a synthetic matrix, {@link #ROUNDS} times; returns the last result document. */
+    static String run(ResultDocuments documents) {
+        ChunkWarmup.run(D);
         double[] block = new double[ROWS * D];
         SplittableRandom pattern = new SplittableRandom(1);
         for (int i = 0; i < block.length; i++) {
@@ -74,14 +85,17 @@ class Warmup {
                 AccountingMode.ZCDP);
         Plan plan = MechanismCatalog.standard().plan("PCA", "ANALYZE_GAUSS", new Budget(BigDecimal.ONE,
                 new BigDecimal("1e-6"), null), Map.of("k", 10), facts);
+        String document = "";
         for (int round = 0; round < ROUNDS; round++) {
             GramAccumulator gram = new GramAccumulator(D);
             for (int chunk = 0; chunk < 4; chunk++) {
                 gram.addRows(block, 0, ROWS);
             }
             double[] result = gram.result();
-            plan.release(new SyntheticGram(result), NoiseSources.secure());
+            Release release = plan.release(new SyntheticGram(result), NoiseSources.secure());
+            document = documents.pcaWithoutHead(plan, (Release.Covariance) release).json();
         }
+        return document;
     }
 
     /** A data access holding only a Gram. */

@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,7 +34,10 @@ import org.springframework.test.context.TestPropertySource;
  * <p>Run: {@code ./mvnw test -Pbenchmark -Dtest=EndToEndBenchmark}; the backend the service uses
  * is printed (with system OpenBLAS installed the service uses it; {@code PRIVMAT_BLAS_BACKEND=bundled}
  * makes it load the OpenBLAS from its jar, as on a fresh machine; numpy always uses its own).
- * {@code -Dprivmat.bench.rounds=…} changes the alternating rounds (default 5 PCA, 3 RR). Writes
+ * {@code -Dprivmat.bench.rounds=…} changes the alternating rounds (default 5 PCA, 3 RR). Each of the
+ * first ten jobs is also split by its own timestamps (queued, running, and the rest: submit, polling
+ * and the result's download). {@code -Dprivmat.bench.vacuum=true} runs {@code VACUUM data_chunk}
+ * after the upload (the first reads then find the hint bits set). Writes
  * target/benchmarks/end-to-end.txt.
  */
 @Tag("benchmark")
@@ -45,6 +49,9 @@ class EndToEndBenchmark extends ApiTest {
             + "\"delta\":1e-6,\"params\":{\"k\":10}}";
     private static final String RR = "{\"kind\":\"LOW_RANK\",\"mechanism\":\"RANDOMIZED_RESPONSE\",\"epsilon\":1,"
             + "\"delta\":1e-6,\"params\":{\"k\":10}}";
+
+    /** Each job's time split by the job's own timestamps, in submission order. */
+    private final List<String> phases = new ArrayList<>();
 
     @Test
     void endToEnd() throws Exception {
@@ -67,9 +74,17 @@ class EndToEndBenchmark extends ApiTest {
         report.append(String.format(Locale.ROOT, "upload of %s (%.1f MB): %.2f s%n", npy.getFileName(),
                 Files.size(npy) / 1e6, seconds(start)));
 
+        if (Boolean.getBoolean("privmat.bench.vacuum")) {
+            long v = System.nanoTime();
+            jdbc.execute("VACUUM data_chunk");
+            report.append(String.format(Locale.ROOT, "VACUUM data_chunk after the upload: %.2f s%n", seconds(v)));
+        }
         List<Double> cold = new ArrayList<>();
         for (int j = 0; j < 10; j++) {
             cold.add(job(id, PCA));
+        }
+        for (int j = 0; j < cold.size(); j++) {
+            report.append("  job ").append(j + 1).append(": ").append(phases.get(j)).append('\n');
         }
         List<Double> pca = new ArrayList<>();
         List<Double> pcaNumpy = new ArrayList<>();
@@ -110,15 +125,25 @@ class EndToEndBenchmark extends ApiTest {
         String job = submitted.json().get("id").asString();
         long deadline = start + Duration.ofMinutes(10).toNanos();
         String state;
+        tools.jackson.databind.JsonNode view;
         do {
             assertThat(System.nanoTime()).as("job %s unfinished after 10 minutes", job).isLessThan(deadline);
             pause();
-            state = get("/v1/jobs/" + job).json().get("state").asString();
+            view = get("/v1/jobs/" + job).json();
+            state = view.get("state").asString();
         } while (!state.equals("DONE") && !state.equals("FAILED") && !state.equals("CANCELLED"));
+        long seen = System.nanoTime();
         assertThat(state).as(job).isEqualTo("DONE");
         Response result = get("/v1/jobs/" + job + "/result");
         double s = seconds(start);
         assertThat(result.status()).as(result.toString()).isEqualTo(200);
+        Instant created = Instant.parse(view.get("createdAt").asString());
+        Instant started = Instant.parse(view.get("startedAt").asString());
+        Instant finished = Instant.parse(view.get("finishedAt").asString());
+        phases.add(String.format(Locale.ROOT, "%.2f s = queued %d ms + run %d ms + rest %d ms (of which the result %d ms)",
+                s, Duration.between(created, started).toMillis(), Duration.between(started, finished).toMillis(),
+                Math.round(s * 1000) - Duration.between(created, finished).toMillis(),
+                Math.round((System.nanoTime() - seen) / 1e6)));
         return s;
     }
 
