@@ -429,7 +429,7 @@ class RandomizedResponseBreakdownBenchmark extends ApiTest {
     /** One query, submit → result document received (ApiTest.runQuery), in seconds. */
     private double job(String dataset) {
         long start = System.nanoTime();
-        runQuery(dataset, RR);
+        runQuery(dataset, RR, Duration.ofMinutes(10));
         return seconds(start);
     }
 
