@@ -9,7 +9,10 @@ import io.privmat.mechanism.catalog.PublicFacts;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.sketch.JlGraphSketch;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * The stored chunks of a dataset as the statistics a mechanism reads. Job progress is reported from
@@ -21,6 +24,8 @@ import java.util.UUID;
 final class StoredDataAccess implements DataAccess {
 
     static final double READ_SHARE = io.privmat.job.JobView.READ_SHARE;
+    /** Largest share of the maximum heap that decoded rows held between passes may take. */
+    static final double HELD_SHARE_OF_HEAP = 0.25;
 
     private final UUID datasetId;
     private final DatasetRows rows;
@@ -88,7 +93,8 @@ final class StoredDataAccess implements DataAccess {
         int d = facts.cols();
         GramAccumulator gram = new GramAccumulator(d);
         double[] sums = new double[withSums ? d : 0];
-        rows.forEachMatrixChunk(datasetId, chunk -> {
+        // Chunk i + 1 is read and decoded while chunk i's rows are added (ChunkReader).
+        ChunkReader.read(consumer -> rows.forEachMatrixChunk(datasetId, consumer), chunk -> {
             double[] dense = chunk.toDense();
             int count = chunk.rowCount();
             gram.addRows(dense, 0, count);
@@ -104,19 +110,54 @@ final class StoredDataAccess implements DataAccess {
         return new Gram(gram.result(), sums);
     }
 
+    /**
+     * The rows in stored chunks, {@code passes} times. Each stored pass is read by {@link ChunkReader}
+     * one chunk ahead of the mechanism. When the mechanism reads more than once and the row count is
+     * public, the decoded chunks of the first pass are kept for the later ones if the matrix takes at
+     * most {@link #HELD_SHARE_OF_HEAP} of the maximum heap (public values only: m, d and the JVM's
+     * setting), so PostgreSQL is read once; they are dropped after the last declared pass
+     * (docs/benchmarks.md, "Randomized response end to end").
+     */
     @Override
     public RowStream rows(int passes) {
         int[] pass = {0};
+        List<MatrixChunk> held = holds(passes) ? new ArrayList<>() : null;
+        boolean[] complete = {false};
         return visitor -> {
             long[] seen = {0};
             int current = Math.min(pass[0], passes - 1);
-            rows.forEachMatrixChunk(datasetId, (MatrixChunk chunk) -> {
+            Consumer<MatrixChunk> each = chunk -> {
                 visitor.block(chunk.toDense(), chunk.rowCount(), seen[0]);
                 seen[0] += chunk.rowCount();
                 progress(current, passes, seen[0]);
-            });
+            };
+            if (held != null && complete[0]) {
+                held.forEach(each);
+            } else {
+                if (held != null) {
+                    held.clear(); // a pass that failed part-way kept some
+                }
+                ChunkReader.read(consumer -> rows.forEachMatrixChunk(datasetId, consumer), chunk -> {
+                    if (held != null) {
+                        held.add(chunk);
+                    }
+                    each.accept(chunk);
+                });
+                complete[0] = held != null;
+            }
             pass[0]++;
+            if (held != null && pass[0] >= passes) {
+                held.clear();
+                complete[0] = false;
+            }
         };
+    }
+
+    /** Whether {@link #rows} keeps the decoded chunks between passes (from public values only). */
+    private boolean holds(int passes) {
+        Long m = facts.publicRows();
+        return passes > 1 && m != null
+                && (double) m * facts.cols() * Double.BYTES <= Runtime.getRuntime().maxMemory() * HELD_SHARE_OF_HEAP;
     }
 
     @Override

@@ -201,7 +201,12 @@ public abstract class ApiTest {
 
     /** Polls a job until it reaches a terminal state (or fails the test after 30 s). */
     protected JsonNode awaitJob(String jobId) {
-        long deadline = System.nanoTime() + 30_000_000_000L;
+        return awaitJob(jobId, Duration.ofSeconds(30));
+    }
+
+    /** Polls a job until it reaches a terminal state (or fails the test after {@code limit}). */
+    protected JsonNode awaitJob(String jobId, Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < deadline) {
             JsonNode job = get("/v1/jobs/" + jobId).json();
             String state = job.get("state").asString();
@@ -220,9 +225,14 @@ public abstract class ApiTest {
 
     /** Submits a query, waits until its job is DONE and returns the result document. */
     protected JsonNode runQuery(String datasetId, String query) {
+        return runQuery(datasetId, query, Duration.ofSeconds(30));
+    }
+
+    /** As {@link #runQuery(String, String)}, waiting up to {@code limit} (long jobs on a loaded machine). */
+    protected JsonNode runQuery(String datasetId, String query, Duration limit) {
         Response r = postJson("/v1/datasets/" + datasetId + "/queries", query);
         assertThat(r.status()).as(r.toString()).isEqualTo(202);
-        JsonNode job = awaitJob(r.json().get("id").asString());
+        JsonNode job = awaitJob(r.json().get("id").asString(), limit);
         assertThat(job.get("state").asString()).as(job.toString()).isEqualTo("DONE");
         return get("/v1/jobs/" + job.get("id").asString() + "/result").json();
     }

@@ -77,7 +77,7 @@ public final class RandomizedResponseMechanism {
     }
 
     /** The grid plan of the entry noise. */
-    GridNoise.GaussianPlan plan() {
+    public GridNoise.GaussianPlan plan() {
         return plan;
     }
 

@@ -151,7 +151,7 @@ public final class DiscreteGaussianSampler {
         if (a < b) {
             return expMinusBelowOne(a, b);
         }
-        long whole = a / b;
+        long whole = quotient(a, b);
         for (long k = 0; k < whole; k++) {
             if (!lessThanExpMinusOne()) {
                 return false;
@@ -197,7 +197,7 @@ public final class DiscreteGaussianSampler {
         int k = Math.min(32, Long.numberOfLeadingZeros(a) - 1);
         if (k > 0) {
             long scaled = a << k;
-            long digits = scaled / b;
+            long digits = quotient(scaled, b);
             topUp();
             long diff = (bits >>> (64 - k)) ^ digits;
             if (diff != 0) {
@@ -222,6 +222,25 @@ public final class DiscreteGaussianSampler {
         }
         // The expansion ended with every digit equal: U ≥ a/b.
         return false;
+    }
+
+    /**
+     * ⌊x/b⌋ for x ≥ 0, b &gt; 0, exactly, mostly without a 64-bit integer division (tens of cycles,
+     * several per sample; docs/benchmarks.md, "Randomized response end to end"): the quotient of the
+     * doubles is within 1 of x/b while x/b &lt; 2^50 (three roundings of relative size 2^−53 each), so
+     * its truncation q is ⌊x/b⌋ − 1, ⌊x/b⌋ or ⌊x/b⌋ + 1, and the exact remainder x − q·b (in
+     * [−b, 2b), which a long holds for b &lt; 2^62) says which. Other arguments divide.
+     */
+    static long quotient(long x, long b) {
+        if (b >= 1L << 62 || (x >>> 50) >= b) {
+            return x / b;
+        }
+        long q = (long) ((double) x / (double) b);
+        long r = x - q * b;
+        if (r < 0) {
+            return q - 1;
+        }
+        return r >= b ? q + 1 : q;
     }
 
     /**

@@ -78,6 +78,42 @@ class DiscreteGaussianSamplerTest {
         assertThat(a).isEqualTo(b);
     }
 
+    /**
+     * The quotient without an integer division equals x / b: where the double estimate is off by one
+     * either way (x one below and at a multiple of b, at every size of b up to 2^62) and on random
+     * arguments, including those that fall back to dividing (b ≥ 2^62, x/b ≥ 2^50, x &lt; 0).
+     */
+    @Test
+    void quotientEqualsTheIntegerDivision() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(21);
+        for (int bits = 1; bits <= 63; bits++) {
+            for (int i = 0; i < 2_000; i++) {
+                long b = bits == 63 ? random.nextLong(1, Long.MAX_VALUE) : random.nextLong(1L << (bits - 1), 1L << bits)
+                        | (bits == 1 ? 1 : 0);
+                long x = random.nextLong(0, Long.MAX_VALUE);
+                assertQuotient(x, b);
+                long q = random.nextLong(0, Long.MAX_VALUE / b) + 1;
+                long multiple = q * b;
+                assertQuotient(multiple, b);
+                assertQuotient(multiple - 1, b);
+                assertQuotient(Math.max(0, multiple - b + 1), b);
+            }
+        }
+        long[] edges = {0, 1, 2, (1L << 32) - 1, 1L << 50, (1L << 50) - 1, (1L << 62) - 1, 1L << 62, Long.MAX_VALUE};
+        for (long x : edges) {
+            for (long b : edges) {
+                if (b > 0) {
+                    assertQuotient(x, b);
+                }
+            }
+        }
+        assertThat(DiscreteGaussianSampler.quotient(-7, 2)).isEqualTo(-7 / 2);
+    }
+
+    private static void assertQuotient(long x, long b) {
+        assertThat(DiscreteGaussianSampler.quotient(x, b)).as("%d / %d", x, b).isEqualTo(x / b);
+    }
+
     @Test
     void expansionOfExpMinusOneIsCertified() {
         // 1/e = 0x0.5E2D58D8B3BCDF1ABADEC7829054F90D…
