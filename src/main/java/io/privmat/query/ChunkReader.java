@@ -1,6 +1,5 @@
 package io.privmat.query;
 
-import io.privmat.dataset.MatrixChunk;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -24,8 +23,8 @@ final class ChunkReader {
 
     /** A source of chunks: calls its consumer once per chunk, in order, on the calling thread. */
     @FunctionalInterface
-    interface Source {
-        void forEach(Consumer<MatrixChunk> consumer);
+    interface Source<T> {
+        void forEach(Consumer<T> consumer);
     }
 
     /** The end of the chunks, or the reader's failure. */
@@ -39,7 +38,7 @@ final class ChunkReader {
     }
 
     /** Runs {@code source} on a reader thread and hands each chunk to {@code work} on this thread. */
-    static void read(Source source, Consumer<MatrixChunk> work) {
+    static <T> void read(Source<T> source, Consumer<T> work) {
         BlockingQueue<Object> queue = new ArrayBlockingQueue<>(1);
         boolean[] stopped = {false};
         Thread reader = new Thread(() -> {
@@ -66,7 +65,9 @@ final class ChunkReader {
                     rethrow(end.failure());
                     return;
                 }
-                work.accept((MatrixChunk) next);
+                @SuppressWarnings("unchecked")
+                T chunk = (T) next;
+                work.accept(chunk);
             }
         } catch (RuntimeException | Error e) {
             synchronized (stopped) {

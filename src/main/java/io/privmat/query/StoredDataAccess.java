@@ -93,10 +93,9 @@ final class StoredDataAccess implements DataAccess {
         int d = facts.cols();
         GramAccumulator gram = new GramAccumulator(d);
         double[] sums = new double[withSums ? d : 0];
-        // Chunk i + 1 is read and decoded while chunk i's rows are added (ChunkReader).
-        ChunkReader.read(consumer -> rows.forEachMatrixChunk(datasetId, consumer), chunk -> {
-            double[] dense = chunk.toDense();
-            int count = chunk.rowCount();
+        readAhead(block -> {
+            double[] dense = block.rows();
+            int count = block.count();
             gram.addRows(dense, 0, count);
             if (withSums) {
                 for (int r = 0; r < count; r++) {
@@ -113,7 +112,7 @@ final class StoredDataAccess implements DataAccess {
     /**
      * The rows in stored chunks, {@code passes} times. Each stored pass is read by {@link ChunkReader}
      * one chunk ahead of the mechanism. When the mechanism reads more than once and the row count is
-     * public, the decoded chunks of the first pass are kept for the later ones if the matrix takes at
+     * public, the first pass's dense blocks are kept for the later ones if the matrix takes at
      * most {@link #HELD_SHARE_OF_HEAP} of the maximum heap (public values only: m, d and the JVM's
      * setting), so PostgreSQL is read once; they are dropped after the last declared pass
      * (docs/benchmarks.md, "Randomized response end to end").
@@ -121,14 +120,14 @@ final class StoredDataAccess implements DataAccess {
     @Override
     public RowStream rows(int passes) {
         int[] pass = {0};
-        List<MatrixChunk> held = holds(passes) ? new ArrayList<>() : null;
+        List<Block> held = holds(passes) ? new ArrayList<>() : null;
         boolean[] complete = {false};
         return visitor -> {
             long[] seen = {0};
             int current = Math.min(pass[0], passes - 1);
-            Consumer<MatrixChunk> each = chunk -> {
-                visitor.block(chunk.toDense(), chunk.rowCount(), seen[0]);
-                seen[0] += chunk.rowCount();
+            Consumer<Block> each = block -> {
+                visitor.block(block.rows(), block.count(), seen[0]);
+                seen[0] += block.count();
                 progress(current, passes, seen[0]);
             };
             if (held != null && complete[0]) {
@@ -137,11 +136,11 @@ final class StoredDataAccess implements DataAccess {
                 if (held != null) {
                     held.clear(); // a pass that failed part-way kept some
                 }
-                ChunkReader.read(consumer -> rows.forEachMatrixChunk(datasetId, consumer), chunk -> {
+                readAhead(block -> {
                     if (held != null) {
-                        held.add(chunk);
+                        held.add(block);
                     }
-                    each.accept(chunk);
+                    each.accept(block);
                 });
                 complete[0] = held != null;
             }
@@ -153,7 +152,20 @@ final class StoredDataAccess implements DataAccess {
         };
     }
 
-    /** Whether {@link #rows} keeps the decoded chunks between passes (from public values only). */
+    /** A stored chunk's rows, dense row-major. */
+    private record Block(double[] rows, int count) {}
+
+    /**
+     * The stored chunks as dense blocks, in order; chunk i + 1 is read, decoded and densified on
+     * {@link ChunkReader}'s thread while the job works on chunk i. A held pass keeps these blocks, so
+     * a later pass neither reads nor densifies again.
+     */
+    private void readAhead(Consumer<Block> work) {
+        ChunkReader.<Block>read(consumer -> rows.forEachMatrixChunk(datasetId,
+                chunk -> consumer.accept(new Block(chunk.toDense(), chunk.rowCount()))), work);
+    }
+
+    /** Whether {@link #rows} keeps the dense blocks between passes (from public values only). */
     private boolean holds(int passes) {
         Long m = facts.publicRows();
         return passes > 1 && m != null

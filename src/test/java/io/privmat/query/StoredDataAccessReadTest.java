@@ -121,7 +121,7 @@ class StoredDataAccessReadTest {
     @Test
     void chunksArriveInStoredOrder() {
         List<Double> got = new ArrayList<>();
-        ChunkReader.read(consumer -> {
+        ChunkReader.<MatrixChunk>read(consumer -> {
             for (int c = 0; c < 200; c++) {
                 consumer.accept(chunk(c));
             }
@@ -136,7 +136,7 @@ class StoredDataAccessReadTest {
     void theReadersFailureIsRethrownOnTheJobsThread() {
         IllegalStateException failure = new IllegalStateException("read failed");
         List<Double> got = new ArrayList<>();
-        assertThatThrownBy(() -> ChunkReader.read(consumer -> {
+        assertThatThrownBy(() -> ChunkReader.<MatrixChunk>read(consumer -> {
             consumer.accept(chunk(0));
             consumer.accept(chunk(1));
             throw failure;
@@ -149,7 +149,7 @@ class StoredDataAccessReadTest {
         AtomicInteger produced = new AtomicInteger();
         Thread[] readerThread = new Thread[1];
         IllegalArgumentException failure = new IllegalArgumentException("cancelled");
-        assertThatThrownBy(() -> ChunkReader.read(consumer -> {
+        assertThatThrownBy(() -> ChunkReader.<MatrixChunk>read(consumer -> {
             readerThread[0] = Thread.currentThread();
             for (int c = 0; c < 1_000_000; c++) {
                 produced.incrementAndGet();
