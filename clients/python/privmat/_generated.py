@@ -2228,7 +2228,7 @@ class NoiseFacts(Model):
     full_window_noise_variance: Optional[float] = None
     # ADASSP: noise standard deviation per entry of the released XᵀX; DP_ALS: of each item's released r × r Gram
     gram_sigma: Optional[float] = None
-    # spacing of the grid that the noise and the released values lie on
+    # spacing of the grid that the noise and the released values lie on; a statistic is saturated at ±2⁵⁰ grid steps before the noise (docs/mechanisms/noise.md)
     granularity: Optional[float] = None
     # iterative mechanisms: the public number of noisy steps
     iterations: Optional[int] = None
@@ -2274,6 +2274,8 @@ class NoiseFacts(Model):
     sampler_failure_bound: Optional[float] = None
     # exact samplers: how sampler failure is kept independent of the data
     sampler_policy: Optional[str] = None
+    # LINEAR_QUERIES: 2⁵⁰·granularity, the largest |measurement| before noise that is released unbiased; a larger one is saturated there
+    saturation: Optional[float] = None
     # Laplace noise: the scale b per entry
     scale: Optional[float] = None
     # Gaussian noise: standard deviation per entry (per step for iterative mechanisms)
@@ -2292,7 +2294,7 @@ class NoiseFacts(Model):
     strategy_rows: Optional[int] = None
     # DYADIC_TREE: the node levels H (nodes of 1, 2, …, 2^(H−1) blocks)
     tree_levels: Optional[int] = None
-    # PRIVATE_FRANK_WOLFE: DENSE or MEMORY_LIGHT
+    # PRIVATE_FRANK_WOLFE: DENSE (W held and released exactly on the grid)
     variant: Optional[str] = None
     # graphs: the public vertex count
     vertices: Optional[int] = None
@@ -2339,6 +2341,7 @@ class NoiseFacts(Model):
         ('rhs_sigma', 'rhsSigma', None),
         ('sampler_failure_bound', 'samplerFailureBound', None),
         ('sampler_policy', 'samplerPolicy', None),
+        ('saturation', 'saturation', None),
         ('scale', 'scale', None),
         ('sigma', 'sigma', None),
         ('spectral_sensitivity', 'spectralSensitivity', None),
@@ -2765,7 +2768,7 @@ class PrivateFrankWolfeParams(Model):
     nuclear_radius: Optional[float] = None
     # one of CONSTANT, STANDARD; step sizes: CONSTANT η = 1/T (the paper's), STANDARD η_t = 2/(t + 1)
     schedule: Optional[str] = None
-    # one of AUTO, DENSE, MEMORY_LIGHT; DENSE holds the n × n Gram (n ≤ 2048), MEMORY_LIGHT never forms it (n ≤ 8192); AUTO picks DENSE when it fits
+    # one of AUTO, DENSE, MEMORY_LIGHT; AUTO and DENSE hold the n × n Gram and release it exactly on the grid (n ≤ 2048); MEMORY_LIGHT is refused: it released a float function of the unrounded Gram, which is not differentially private
     variant: Optional[str] = None
     extra: dict[str, Any] = field(default_factory=dict)
 

@@ -16,6 +16,7 @@ import io.privmat.mechanism.linear.Strategies;
 import io.privmat.mechanism.linear.Strategy;
 import io.privmat.mechanism.linear.StrategyCodec;
 import io.privmat.mechanism.linear.Workload;
+import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.privacy.PureDp;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -400,6 +401,7 @@ public final class LinearQueries extends Described {
             noise.put("l2Sensitivity", error.sensitivity());
         }
         noise.put("granularity", lp.granularity());
+        noise.put("saturation", GridNoise.LIMIT_STEPS * lp.granularity());
         noise.put("noiseVariance", error.noiseVariance());
         noise.put("queries", r.workload().queries());
         noise.put("strategyRows", error.noiseDimension());

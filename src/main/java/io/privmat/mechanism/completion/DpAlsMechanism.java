@@ -33,7 +33,8 @@ import java.util.stream.IntStream;
  * {@link Sensitivities#alsItemRhsL2}). The 2T Gaussian releases compose adaptively in GDP; we give
  * each the same μ, σ_G = Δ_G·√(2T)·σ_AGM(ε, δ) and σ_b = Δ_b·√(2T)·σ_AGM(ε, δ) (or from ρ), inflated
  * for the grid. The releases G̃, b̃ are exact on the grid; the solves, PSD projections and user fits
- * are float post-processing. Nothing depends on m. Reads the source once; memory O(|Ω| + m·r + n·r²).
+ * are float post-processing. Nothing depends on m. Reads the source once; memory O(|Ω| + n·r²), users
+ * fitted in batches of {@link #BATCH}.
  */
 public final class DpAlsMechanism {
 
@@ -131,13 +132,10 @@ public final class DpAlsMechanism {
         for (int i = 0; i < v.length; i++) {
             v[i] *= params.initScale();
         }
-        int[] chunks = data.chunks(16);
         for (int t = 1; t <= params.iterations(); t++) {
-            Statistics st = statistics(data, v, params, chunks);
+            Statistics st = statistics(data, v, params);
             double[] grams = st.grams();
             double[] rhs = st.rhs();
-            clampToGrid(grams, gramPlan);
-            clampToGrid(rhs, rhsPlan);
             double[] noisyGrams = new double[grams.length];
             GridNoise.addGaussianParallel(gramPlan, grams, 0, grams.length, noisyGrams, random.split());
             double[] noisyRhs = new double[rhs.length];
@@ -158,22 +156,36 @@ public final class DpAlsMechanism {
     }
 
     /** The per-item statistics before noise: Grams G_j (n blocks of r × r, full) and right-hand sides b_j. */
-    record Statistics(double[] grams, double[] rhs, double[] userFactors) {}
+    record Statistics(double[] grams, double[] rhs) {}
+
+    /**
+     * Users fitted per batch: the batch's clipped factors (BATCH × r doubles) are all that is held, so
+     * no array's size depends on the private number of users m (an m·r array overflows an int at
+     * m·r ≥ 2³¹ and would fail the job only on large data: docs/adr/0011-a-failure-is-an-output.md).
+     */
+    static final int BATCH = 1 << 14;
 
     /**
      * Every user's clipped local fit on the public V, and the item statistics they add up to. User i's
-     * contribution depends on V and user i's own ratings only (the sensitivity argument).
+     * contribution depends on V and user i's own ratings only (the sensitivity argument). Users are
+     * fitted in parallel within a batch and added in user order, so the sums do not depend on the
+     * number of threads.
      */
-    static Statistics statistics(RatingsMatrix data, double[] v, AlsParameters params, int[] chunks) {
+    static Statistics statistics(RatingsMatrix data, double[] v, AlsParameters params) {
         int n = params.domain().items();
         int r = params.rank();
         int m = data.users();
         int[] items = data.items();
         double[] y = data.values();
         double clip = params.clip();
-        double[] u = new double[m * r];
-        IntStream.range(0, chunks.length - 1).parallel().forEach(c -> {
-            for (int i = chunks[c]; i < chunks[c + 1]; i++) {
+        double[] grams = new double[n * r * r];
+        double[] rhs = new double[n * r];
+        double[] u = new double[BATCH * r];
+        for (int from = 0; from < m; from += BATCH) {
+            int first = from;
+            int count = Math.min(BATCH, m - from);
+            IntStream.range(0, count).parallel().forEach(k -> {
+                int i = first + k;
                 double[] ui = LocalFits.ridge(items, y, data.start(i), data.end(i), v, r, params.userRidge());
                 double norm = 0;
                 for (double x : ui) {
@@ -181,22 +193,21 @@ public final class DpAlsMechanism {
                 }
                 norm = Math.sqrt(norm);
                 double s = norm > clip ? clip / norm : 1;
-                for (int k = 0; k < r; k++) {
-                    u[i * r + k] = ui[k] * s;
-                }
-            }
-        });
-        double[] grams = new double[n * r * r];
-        double[] rhs = new double[n * r];
-        for (int i = 0; i < m; i++) {
-            for (int p = data.start(i); p < data.end(i); p++) {
-                int j = items[p];
-                int gb = j * r * r;
                 for (int a = 0; a < r; a++) {
-                    double ua = u[i * r + a];
-                    rhs[j * r + a] += y[p] * ua;
-                    for (int b = a; b < r; b++) {
-                        grams[gb + a * r + b] += ua * u[i * r + b];
+                    u[k * r + a] = ui[a] * s;
+                }
+            });
+            for (int k = 0; k < count; k++) {
+                int i = first + k;
+                for (int p = data.start(i); p < data.end(i); p++) {
+                    int j = items[p];
+                    int gb = j * r * r;
+                    for (int a = 0; a < r; a++) {
+                        double ua = u[k * r + a];
+                        rhs[j * r + a] += y[p] * ua;
+                        for (int b = a; b < r; b++) {
+                            grams[gb + a * r + b] += ua * u[k * r + b];
+                        }
                     }
                 }
             }
@@ -209,19 +220,7 @@ public final class DpAlsMechanism {
                 }
             }
         }
-        return new Statistics(grams, rhs, u);
-    }
-
-    /**
-     * Entrywise clamp to ±2⁵⁰ grid steps before noising: a public, 1-Lipschitz map that can only
-     * shrink the difference between neighbours, and is inactive on data within the limits; it makes
-     * sure rounding to the grid can never fail on data.
-     */
-    private static void clampToGrid(double[] values, GridNoise.GaussianPlan plan) {
-        double limit = 0x1p50 * plan.granularity();
-        for (int i = 0; i < values.length; i++) {
-            values[i] = Math.max(-limit, Math.min(limit, values[i]));
-        }
+        return new Statistics(grams, rhs);
     }
 
     /** V[j] = (PSD((G̃_j + G̃_jᵀ)/2) + λ_v I)⁻¹ b̃_j. */

@@ -120,7 +120,7 @@ class CompletionSensitivityTest {
                     .withSchedule(FrankWolfeParameters.StepSchedule.STANDARD);
             double replace = PrivateFrankWolfeMechanism.sensitivity(p);
             FrankWolfeParameters pAr = new FrankWolfeParameters(DOMAIN, RatingsRelation.USER_ADD_REMOVE, 200, 6,
-                    p.schedule(), p.beta(), p.lanczosSteps(), p.variant());
+                    p.schedule(), p.beta(), p.lanczosSteps());
             double addRemove = PrivateFrankWolfeMechanism.sensitivity(pAr);
             double replaceFirst = PrivateFrankWolfeMechanism.firstSensitivity(p);
             double addRemoveFirst = PrivateFrankWolfeMechanism.firstSensitivity(pAr);
@@ -193,9 +193,9 @@ class CompletionSensitivityTest {
             for (int i = 0; i < v.length; i++) {
                 v[i] = random.nextGaussian();
             }
-            DpAlsMechanism.Statistics s1 = DpAlsMechanism.statistics(pair.base(), v, p, pair.base().chunks(16));
-            DpAlsMechanism.Statistics s2 = DpAlsMechanism.statistics(pair.replaced(), v, p, pair.replaced().chunks(16));
-            DpAlsMechanism.Statistics s3 = DpAlsMechanism.statistics(pair.removed(), v, p, pair.removed().chunks(16));
+            DpAlsMechanism.Statistics s1 = DpAlsMechanism.statistics(pair.base(), v, p);
+            DpAlsMechanism.Statistics s2 = DpAlsMechanism.statistics(pair.replaced(), v, p);
+            DpAlsMechanism.Statistics s3 = DpAlsMechanism.statistics(pair.removed(), v, p);
             double dg = frobeniusDiff(s1.grams(), s2.grams());
             assertThat(dg).isLessThanOrEqualTo(DpAlsMechanism.gramSensitivity(p));
             // Disjoint items, both factors at the clip: exactly √(2s)·C².
