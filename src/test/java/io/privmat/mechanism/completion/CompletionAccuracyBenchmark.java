@@ -325,17 +325,9 @@ class CompletionAccuracyBenchmark {
         int[] testOffsets = new int[m + 1];
         int[] testItems = new int[m * held];
         double[] testValues = new double[m * held];
-        int[] perm = new int[n];
         FashionMnist.forEachImage(m, (i, pixels) -> {
-            for (int j = 0; j < n; j++) {
-                perm[j] = j;
-            }
-            for (int k = 0; k < shown + held; k++) {
-                int swap = k + random.nextInt(n - k);
-                int t = perm[k];
-                perm[k] = perm[swap];
-                perm[swap] = t;
-            }
+            int[] perm = CompletionFixtures.identity(n);
+            CompletionFixtures.sampleFirst(perm, shown + held, random);
             users[i] = i;
             for (int k = 0; k < shown; k++) {
                 items[i * shown + k] = perm[k];
