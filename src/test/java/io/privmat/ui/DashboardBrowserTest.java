@@ -75,6 +75,14 @@ class DashboardBrowserTest extends ApiTest {
         return id;
     }
 
+    /** Chromium and chromedriver, or the test is skipped saying how to install them. */
+    private static Path[] chromium() {
+        Optional<Path[]> found = WebDriver.locate();
+        Assumptions.assumeTrue(found.isPresent(), "SKIPPED: no Chromium and chromedriver on this machine "
+                + "(Debian: apt-get install chromium chromium-driver; or set PRIVMAT_CHROMIUM and PRIVMAT_CHROMEDRIVER)");
+        return found.get();
+    }
+
     @Test
     void staticPagesNeedNoKeyAndCarryAStrictPolicy() throws Exception {
         HttpClient client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
@@ -100,9 +108,7 @@ class DashboardBrowserTest extends ApiTest {
 
     @Test
     void everyPageRendersInARealBrowser() throws Exception {
-        Optional<Path[]> chromium = WebDriver.locate();
-        Assumptions.assumeTrue(chromium.isPresent(), "SKIPPED: no Chromium and chromedriver on this machine "
-                + "(Debian: apt-get install chromium chromium-driver; or set PRIVMAT_CHROMIUM and PRIVMAT_CHROMEDRIVER)");
+        Path[] chromium = chromium();
         String survey = survey();
         String friends = friends();
         assertThat(postJson("/v1/datasets/" + survey + "/grants", "{\"analyst\":\"" + ANALYST + "\"}").status()).isEqualTo(201);
@@ -114,7 +120,7 @@ class DashboardBrowserTest extends ApiTest {
                 + "\"params\":{\"eta\":0.3,\"nu\":0.1}}");
         String base = "http://localhost:" + port + "/ui/";
 
-        try (WebDriver browser = new WebDriver(chromium.get()[0], chromium.get()[1], 1280, 1400)) {
+        try (WebDriver browser = new WebDriver(chromium[0], chromium[1], 1280, 1400)) {
             browser.open(base);
             browser.await("#login-form", WAIT);
             browser.screenshot(SHOTS.resolve("01-login.png"));
@@ -145,6 +151,13 @@ class DashboardBrowserTest extends ApiTest {
             browser.click("#q-quote");
             browser.until("a quote", WAIT, () -> browser.text("#quote-cost").contains("rho"));
             assertThat(browser.text("#quote")).contains("admissible");
+            // The expected error the quote states, highlighted before anything is spent.
+            assertThat(browser.text("#quote-expected")).contains("Expected error", "absPerEigenvalue",
+                    "capturedVarianceGap", "BOUND");
+            // Only the mechanisms that read a MATRIX are offered; the others are listed as refused here.
+            assertThat(options("#q-mechanism", browser)).contains("ANALYZE_GAUSS", "JL", "WISHART")
+                    .doesNotContain("DP_ALS", "OPTIMIZED", "PRIVATE_FRANK_WOLFE", "HARDT_ROTH_RATING", "BLOCKS");
+            assertThat(browser.text("#q-refused")).contains("Not offered here");
             browser.script("document.querySelector('#query-form').scrollIntoView()");
             browser.screenshot(SHOTS.resolve("04-quote.png"));
             browser.script("window.scrollTo(0, 0)");
@@ -157,6 +170,10 @@ class DashboardBrowserTest extends ApiTest {
             browser.await("#scree svg", WAIT);
             assertThat(browser.count("#scree svg rect.bar")).isEqualTo(3);
             assertThat(browser.count("#scree svg polyline.series2")).isEqualTo(1);
+            // The eigenvalue intervals the result carries, one per released eigenvalue.
+            browser.await("#intervals-eigenvalues svg", WAIT);
+            assertThat(browser.count("#intervals-eigenvalues svg circle.point")).isEqualTo(3);
+            assertThat(browser.count("#intervals-eigenvalues svg line.interval")).isEqualTo(9);
             browser.screenshot(SHOTS.resolve("05-pca.png"));
 
             browser.open(base + "#/jobs");
@@ -168,6 +185,9 @@ class DashboardBrowserTest extends ApiTest {
             browser.open(base + "#/jobs/" + covariance);
             browser.await("#heatmap svg", WAIT);
             assertThat(browser.count("#heatmap svg g rect")).isEqualTo(64);
+            // A covariance release answers directional variances (its kind from GET /v1/releases/{id}).
+            browser.await("#release-input", WAIT);
+            assertThat(browser.text("#release h2")).isEqualTo("Directional variance (free)");
             browser.screenshot(SHOTS.resolve("07-covariance.png"));
 
             browser.open(base + "#/jobs/" + lowRank);
@@ -206,6 +226,119 @@ class DashboardBrowserTest extends ApiTest {
             assertThat(browser.script("return localStorage.length + document.cookie.length").asInt()).isZero();
 
             // No script error and no Content-Security-Policy violation on any page.
+            List<String> log = browser.consoleLog();
+            assertThat(log).noneMatch(l -> l.contains("Content Security Policy") || l.contains("Uncaught"));
+        }
+    }
+
+    /** The values of a select's options, in order. */
+    private static List<String> options(String css, WebDriver browser) {
+        List<String> out = new java.util.ArrayList<>();
+        browser.script("return [...document.querySelectorAll(arguments[0] + ' option')].map(o => o.value)", css)
+                .forEach(v -> out.add(v.asString()));
+        return out;
+    }
+
+    /** Logs in afresh with this key and waits for the page the role lands on (keys for an admin, else datasets). */
+    private static void login(WebDriver browser, String base, String key, String landing) {
+        browser.script("try { sessionStorage.clear(); } catch (e) { /* no page of ours yet */ }");
+        browser.open(base);
+        browser.await("#login-form", WAIT);
+        browser.type("#api-key", key);
+        browser.click("#login");
+        browser.await(landing, WAIT);
+    }
+
+    /** Scrolls the element, with the heading just above it, to the top of the window (for a screenshot). */
+    private static void showFromHeading(WebDriver browser, String css) {
+        browser.script("document.querySelector(arguments[0]).scrollIntoView(); window.scrollBy(0, -48)", css);
+    }
+
+    @Test
+    void anAnalystReadsLinearQueryAnswersAsATableAndPlot() throws Exception {
+        Path[] chromium = chromium();
+        String histogram = postJson("/v1/datasets", "{\"name\":\"visits\",\"kind\":\"HISTOGRAM\",\"attributes\":["
+                + "{\"name\":\"age\",\"size\":8},{\"name\":\"region\",\"labels\":[\"north\",\"south\"]}],"
+                + "\"budget\":{\"epsilon\":5,\"delta\":1e-6}}").json().get("id").asString();
+        SplittableRandom random = new SplittableRandom(11);
+        StringBuilder records = new StringBuilder("age,region\n");
+        for (int i = 0; i < 400; i++) {
+            records.append(Math.min(7, (int) (-Math.log(1 - random.nextDouble()) * 2.5))).append(',')
+                    .append(random.nextBoolean() ? "north" : "south").append('\n');
+        }
+        Response up = put("/v1/datasets/" + histogram + "/data", "text/csv", records.toString().getBytes());
+        assertThat(up.status()).as(up.toString()).isEqualTo(200);
+        assertThat(postJson("/v1/datasets/" + histogram + "/grants", "{\"analyst\":\"" + ANALYST + "\"}").status())
+                .isEqualTo(201);
+        String ratings = postJson("/v1/datasets", "{\"name\":\"films\",\"kind\":\"RATINGS\",\"ratings\":"
+                + "{\"items\":20,\"min\":1,\"max\":5,\"perUserCap\":10},\"budget\":{\"epsilon\":5,\"delta\":1e-6}}")
+                .json().get("id").asString();
+        StringBuilder triples = new StringBuilder();
+        for (int u = 0; u < 200; u++) {
+            for (int k = 0; k < 4; k++) {
+                triples.append('u').append(u).append(',').append((u + 5 * k) % 20).append(',').append(1 + (u + k) % 5)
+                        .append('\n');
+            }
+        }
+        Response rated = put("/v1/datasets/" + ratings + "/data", "text/csv", triples.toString().getBytes());
+        assertThat(rated.status()).as(rated.toString()).isEqualTo(200);
+        String completion = job(ratings, "{\"kind\":\"COMPLETION\",\"mechanism\":\"PRIVATE_FRANK_WOLFE\",\"rho\":0.2,"
+                + "\"params\":{\"iterations\":3,\"nuclearRadius\":4}}");
+        String base = "http://localhost:" + port + "/ui/";
+
+        try (WebDriver browser = new WebDriver(chromium[0], chromium[1], 1280, 1000)) {
+            // The owner's COMPLETION job: a completion model answers no free query, so no form is offered.
+            login(browser, base, ownerKey(), "#datasets");
+            browser.open(base + "#/jobs/" + completion);
+            browser.await("#release-none", WAIT);
+            assertThat(browser.text("#release-none")).contains("answers no free query", "/predictions");
+            assertThat(browser.find("#release-input")).isEmpty();
+            browser.open(base + "#/datasets/" + ratings);
+            browser.await("#q-mechanism", WAIT);
+            assertThat(options("#q-mechanism", browser)).containsExactlyInAnyOrder("DP_ALS", "PRIVATE_FRANK_WOLFE",
+                    "PRIVATE_SVD");
+
+            login(browser, base, analystKey(), "#datasets");
+            browser.open(base + "#/datasets/" + histogram);
+            browser.await("#q-mechanism", WAIT);
+            assertThat(options("#q-mechanism", browser)).containsExactlyInAnyOrder("GAUSSIAN_IDENTITY", "HIERARCHICAL",
+                    "LAPLACE_IDENTITY", "LAPLACE_WORKLOAD", "LOW_RANK_MECHANISM", "OPTIMIZED");
+            browser.select("#q-mechanism", "OPTIMIZED");
+            browser.type("#q-params-workload", "{\"type\":\"ALL_RANGE\"}");
+            browser.type("#q-rho", "0.1");
+            browser.click("#q-quote");
+            browser.await("#quote-expected", WAIT);
+            assertThat(browser.text("#quote-expected")).contains("rmsePerQuery", "absPerAnswer", "EXACT");
+            browser.click("#q-submit");
+
+            // ALL_RANGE on 8 × 2 cells: 36 age ranges × 3 region ranges = 108 answers, each a table row and a point.
+            browser.await("#linear-result table", WAIT);
+            assertThat(browser.count("#linear-result tr[data-answer]")).isEqualTo(108);
+            assertThat(browser.count("#linear-result svg circle.point")).isEqualTo(108);
+            assertThat(browser.count("#linear-result svg line.interval")).isEqualTo(108);
+            assertThat(browser.text("#linear-result")).contains("probability ≥ 0.95");
+            assertThat(browser.find("#release-input")).isEmpty(); // no directional-variance form on a histogram estimate
+            browser.screenshot(SHOTS.resolve("18-linear-queries.png"));
+
+            // Free boxes on the stored estimate.
+            browser.await("#linear-boxes", WAIT);
+            browser.type("#linear-boxes", "age=0-3\nage=4-7, region=1");
+            browser.click("#linear-ask");
+            browser.await("#linear-table table", WAIT);
+            assertThat(browser.count("#linear-table tr[data-answer]")).isEqualTo(2);
+            assertThat(browser.text("#linear-table")).contains("age=0-3", "age=4-7, region=1");
+            showFromHeading(browser, "#release");
+            browser.screenshot(SHOTS.resolve("19-linear-boxes.png"));
+
+            // The rendering helpers on inputs the service does not make today: a quote's `warnings` list.
+            JsonNode warnings = browser.script("return import('/ui/js/catalogue.js').then(m => m.warnings({warnings: "
+                    + "['plain', {code: 'NOISE_DOMINATED', message: 'the noise dominates'}, {detail: 'x'}]}))");
+            assertThat(warnings.toString()).isEqualTo("[\"plain\",\"NOISE_DOMINATED: the noise dominates\",\"x\"]");
+            assertThat(browser.script("return import('/ui/js/catalogue.js').then(m => m.warnings({}).length)").asInt())
+                    .isZero();
+            JsonNode boxes = browser.script("return import('/ui/js/results.js').then(m => m.parseBoxes('age=0-3, region=1'))");
+            assertThat(boxes.toString()).isEqualTo("[{\"age\":[0,3],\"region\":[1,1]}]");
+
             List<String> log = browser.consoleLog();
             assertThat(log).noneMatch(l -> l.contains("Content Security Policy") || l.contains("Uncaught"));
         }
