@@ -74,6 +74,31 @@ function parse(v, type, name) {
 }
 
 /**
+ * The properties of a component schema as form fields: the required ones first, each group in the
+ * contract's order; nested objects named by their $ref.
+ */
+export function schemaFields(doc, name) {
+  const schema = deref(doc, {$ref: '#/components/schemas/' + name});
+  const required = new Set(schema.required || []);
+  return Object.entries(schema.properties || {}).map(([n, p]) => {
+    const ref = p.$ref || (p.allOf && p.allOf[0] && p.allOf[0].$ref);
+    const s = deref(doc, p);
+    const f = field(n, s);
+    f.description = p.description || s.description || '';
+    f.required = required.has(n);
+    if (ref) f.ref = ref.split('/').pop();
+    if (s.items && s.items.$ref) f.itemRef = s.items.$ref.split('/').pop();
+    return f;
+  }).sort((a, b) => Number(b.required) - Number(a.required));
+}
+
+/** The content types a request body of the contract accepts (e.g. an upload's formats), in its order. */
+export function requestTypes(doc, path, method) {
+  const op = doc.paths && doc.paths[path] && doc.paths[path][method];
+  return Object.keys((op && op.requestBody && op.requestBody.content) || {});
+}
+
+/**
  * What a quote (or a result) states about its error, for the highlighted panel: every ErrorStatement of
  * an array whose key names an expected error or accuracy ({quantity, metric, value, level, basis,
  * derivation}), and every scalar field whose key names one (e.g. expectedRmsePerQuery).

@@ -48,6 +48,9 @@ export function renderResult(r) {
     parts.push(linearAnswers(r, set));
   } else if (r.kind === 'COMPLETION' && Array.isArray(r.spectrum)) {
     parts.push(card('Released spectrum', barChart(r.spectrum, {xLabel: 'iteration', yLabel: 'λ̂', label: 'spectrum'})));
+  } else if (r.kind === 'SUBSCRIPTION' && r.subscriptionId) {
+    parts.push(card('Subscription', h('p', {}, 'A standing query on the stream: its window releases are listed on ',
+        h('a', {href: `#/subscriptions/${r.subscriptionId}`, id: 'subscription-link'}, 'the subscription\'s page'), '.')));
   }
   const rest = intervals.filter((s) => !shown.has(s));
   if (rest.length || (r.accuracy && r.accuracy.bounds && r.accuracy.bounds.length)) parts.push(accuracyCard(r.accuracy, rest));

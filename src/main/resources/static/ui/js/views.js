@@ -6,6 +6,7 @@ import {h, mount, fmt, stateBadge, facts, errorBox} from './dom.js';
 import {gauge, stepChart, spentSeries} from './charts.js';
 import {queryForm, tracksText} from './queryform.js';
 import {renderResult} from './results.js';
+import {grantsBox, uploadBox, streamSections} from './owner.js';
 
 const TERMINAL = new Set(['DONE', 'FAILED', 'CANCELLED']);
 const TRACKS = ['rho', 'epsilon', 'delta'];
@@ -27,7 +28,7 @@ export function loginView(root, ctx) {
     try {
       const me = await api('/v1/me');
       ctx.loggedIn(me);
-      const target = me.role === 'ADMIN' ? '#/jobs' : '#/datasets';
+      const target = me.role === 'ADMIN' ? '#/keys' : '#/datasets';
       if (location.hash === target) ctx.reroute();
       else location.hash = target;
     } catch (e) {
@@ -55,7 +56,7 @@ export function budgetFractions(budget) {
 
 export async function datasetsView(root, ctx) {
   if (ctx.me.role === 'ADMIN') {
-    mount(root, h('h1', {}, 'Datasets'), h('p', {class: 'notice'}, 'Admin keys have no access to datasets; see Jobs.'));
+    mount(root, h('h1', {}, 'Datasets'), h('p', {class: 'notice'}, 'Admin keys have no access to datasets; see Jobs and API keys.'));
     return;
   }
   const first = await api('/v1/datasets?limit=50');
@@ -75,6 +76,7 @@ export async function datasetsView(root, ctx) {
             ` ${Math.round(main.fraction * 100)}% of ${main.track} ${fmt(main.total)}`) : '–'));
   });
   mount(root, h('h1', {}, 'Datasets'),
+      ctx.me.role === 'OWNER' ? h('p', {}, h('a', {class: 'button', href: '#/datasets/new', id: 'new-dataset'}, 'New dataset')) : null,
       h('p', {class: 'muted small'}, `${page.total} dataset(s) visible to ${ctx.me.subject}; newest first.`),
       h('div', {class: 'card'}, h('table', {id: 'datasets'},
           h('thead', {}, h('tr', {}, ['Name', 'Kind', 'Status', 'Owner', 'Shape', 'Budget spent'].map((c) => h('th', {}, c)))),
@@ -109,6 +111,7 @@ export async function datasetView(root, ctx, id) {
       rowNormBound: d.rowNormBound, clippedRows: d.clippedRows, droppedRatings: d.droppedRatings,
       sourceFormat: d.sourceFormat, accounting: budget.accounting, createdAt: d.createdAt, uploadedAt: d.uploadedAt}),
     declaration(d)),
+    owner && d.status === 'EMPTY' && d.kind !== 'STREAM' ? [h('h2', {}, 'Upload the data'), await uploadBox(d, ctx)] : null,
     h('h2', {}, 'Budget'),
     h('div', {class: 'card row', id: 'budget-gauges'}, fractions.map((f) => gauge(f.fraction, f.track,
         `${fmt(f.spent)} of ${fmt(f.total)}`))),
@@ -126,7 +129,8 @@ export async function datasetView(root, ctx, id) {
             h('td', {class: 'num'}, main ? fmt(e[main.track]) : ''), h('td', {class: 'small'}, e.createdAt || '–')))))),
     h('h2', {}, 'Jobs on this dataset'), jobsBox,
   ];
-  if (d.status === 'READY' && d.kind !== 'STREAM') {
+  if (d.kind === 'STREAM') sections.push(...await streamSections(d, ctx, owner));
+  else if (d.status === 'READY') {
     sections.push(h('h2', {}, 'Quote and submit a query'), await queryForm({quotePath: `/v1/datasets/${id}/queries/quote`,
       submitPath: `/v1/datasets/${id}/queries`, onSubmitted: (job) => { location.hash = `#/jobs/${job.id}`; }}));
   }
@@ -135,29 +139,6 @@ export async function datasetView(root, ctx, id) {
   const refresh = async () => mount(jobsBox, jobsTable((await api(`/v1/jobs?datasetId=${id}&limit=20`)).items));
   await refresh();
   ctx.every(3000, refresh);
-}
-
-async function grantsBox(id) {
-  const box = h('div', {class: 'card', id: 'grants'});
-  const render = async () => {
-    const grants = await api(`/v1/datasets/${id}/grants`);
-    const input = h('input', {type: 'text', id: 'grant-analyst', placeholder: 'analyst subject'});
-    const message = h('div');
-    mount(box,
-        h('table', {}, h('thead', {}, h('tr', {}, ['Analyst', 'Granted', 'By', ''].map((c) => h('th', {}, c)))),
-            h('tbody', {}, grants.map((g) => h('tr', {},
-                h('td', {}, g.analyst), h('td', {class: 'small'}, g.grantedAt), h('td', {}, g.grantedBy),
-                h('td', {}, h('button', {type: 'button', class: 'secondary', onclick: async () => {
-                  try { await api(`/v1/datasets/${id}/grants/${encodeURIComponent(g.analyst)}`, {method: 'DELETE'}); await render(); }
-                  catch (e) { mount(message, errorBox(e)); }
-                }}, 'Revoke')))))),
-        h('div', {class: 'row'}, input, h('button', {type: 'button', id: 'grant-add', onclick: async () => {
-          try { await api(`/v1/datasets/${id}/grants`, {method: 'POST', body: {analyst: input.value.trim()}}); await render(); }
-          catch (e) { mount(message, errorBox(e)); }
-        }}, 'Grant')), message);
-  };
-  await render();
-  return box;
 }
 
 // ---- jobs ----------------------------------------------------------------------------------------

@@ -254,6 +254,150 @@ class DashboardBrowserTest extends ApiTest {
         browser.script("document.querySelector(arguments[0]).scrollIntoView(); window.scrollBy(0, -48)", css);
     }
 
+    /** Fills the dataset form's name, budget and (if given) row bound. */
+    private static void declare(WebDriver browser, String name, String kind, String epsilon, String rowNormBound) {
+        browser.await("#c-create", WAIT);
+        browser.type("#c-name", name);
+        browser.select("#c-kind", kind);
+        browser.type("#c-budget-epsilon", epsilon);
+        browser.type("#c-budget-delta", "1e-6");
+        if (rowNormBound != null) {
+            browser.type("#c-rowNormBound", rowNormBound);
+        }
+    }
+
+    @Test
+    void anOwnerCreatesUploadsGrantsAndStreamsFromTheBrowser() throws Exception {
+        Path[] chromium = chromium();
+        // A 120 × 4 CSV with a header, as an owner would pick it from disk.
+        Path csv = Path.of("target", "ui-fixtures", "panel.csv");
+        java.nio.file.Files.createDirectories(csv.getParent());
+        SplittableRandom random = new SplittableRandom(5);
+        StringBuilder rows = new StringBuilder("income,rent,age,visits\n");
+        for (int i = 0; i < 120; i++) {
+            double a = random.nextGaussian() * 0.3;
+            rows.append(String.format(java.util.Locale.ROOT, "%.4f,%.4f,%.4f,%.4f%n", a, a * 0.8 + 0.05 * random.nextGaussian(),
+                    0.3 * random.nextGaussian(), 0.2 * random.nextGaussian()));
+        }
+        java.nio.file.Files.writeString(csv, rows);
+        String base = "http://localhost:" + port + "/ui/";
+
+        try (WebDriver browser = new WebDriver(chromium[0], chromium[1], 1280, 1000)) {
+            login(browser, base, ownerKey(), "#datasets");
+            browser.click("#new-dataset");
+
+            // Create: a budget out of range is refused inline, at its field (RFC 9457 parameter).
+            declare(browser, "panel", "MATRIX", "500", "1");
+            browser.click("#c-create");
+            browser.await("#c-budget-epsilon[aria-invalid='true']", WAIT);
+            assertThat(browser.text("#c-budget-epsilon-error")).contains("budget.epsilon", "(0, 100]");
+            assertThat(browser.text("#create-problem")).contains("Invalid parameter (400)");
+            // A MATRIX takes a row bound, no vertices, attributes or stream blocks.
+            assertThat(browser.script("return ['rowNormBound', 'vertices', 'attributes', 'stream', 'ratings', 'external']"
+                    + ".map(s => document.querySelector('#create-' + s).hidden)").toString())
+                    .isEqualTo("[false,true,true,true,true,true]");
+            browser.screenshot(SHOTS.resolve("11-create.png"));
+            browser.type("#c-budget-epsilon", "8");
+            // Editing the field clears its mark.
+            assertThat(browser.find("#c-budget-epsilon[aria-invalid='true']")).isEmpty();
+            browser.click("#c-create");
+
+            // Upload with progress: the content type follows the file's extension.
+            browser.await("#upload-file", WAIT);
+            browser.chooseFile("#upload-file", csv);
+            assertThat(browser.script("return document.querySelector('#upload-type').value").asString()).isEqualTo("text/csv");
+            browser.click("#upload-send");
+            browser.await("#upload-done", WAIT);
+            assertThat(browser.text("#upload-done")).contains("READY", "120");
+            assertThat(browser.script("return document.querySelector('#upload-progress').value").asDouble()).isEqualTo(1.0);
+            showFromHeading(browser, "#upload");
+            browser.screenshot(SHOTS.resolve("12-upload.png"));
+            browser.click("#upload-continue");
+
+            // Grant an analyst that has no key nor grant anywhere yet: the owner knows the subject name.
+            browser.await("#query-form", WAIT);
+            browser.await("#grant-analyst", WAIT);
+            assertThat(browser.text("#dataset-facts")).contains("income, rent, age, visits");
+            browser.type("#grant-analyst", "analyst-new");
+            browser.click("#grant-add");
+            browser.await("#grants tr[data-grant='analyst-new']", WAIT);
+            assertThat(browser.text("#grant-message")).contains("analyst-new may now see this dataset");
+            showFromHeading(browser, "#grants");
+            browser.screenshot(SHOTS.resolve("13-grant.png"));
+
+            // A matrix STREAM: declared in the form, subscribed to, appended to from pasted rows.
+            browser.open(base + "#/datasets/new");
+            declare(browser, "sensors", "STREAM", "4", "1");
+            browser.type("#c-stream-columns", "3");
+            browser.type("#c-stream-blockRows", "5");
+            browser.type("#c-stream-windowBlocks", "2");
+            browser.type("#c-stream-horizonBlocks", "50");
+            browser.click("#c-create");
+            browser.await("#append-text", WAIT);
+            browser.await("#s-mechanism", WAIT);
+            assertThat(options("#s-mechanism", browser)).containsExactlyInAnyOrder("BLOCKS", "DYADIC_TREE", "FACTORIZATION");
+            assertThat(browser.find("#query-form")).isEmpty(); // a stream answers subscriptions, not one-shot queries
+            browser.select("#s-mechanism", "BLOCKS");
+            browser.select("#s-kind", "COVARIANCE");
+            browser.type("#s-rho", "0.1");
+            browser.click("#s-quote");
+            browser.until("a subscription quote", WAIT, () -> browser.text("#s-quote-cost").contains("rho"));
+            browser.click("#s-submit");
+            browser.await("#subscription", WAIT);
+            browser.until("the subscription", WAIT, () -> browser.text("#subscription").contains("ACTIVE"));
+            String subscription = browser.script("return location.hash.split('/')[2]").asString();
+            browser.click("#subscription a[href^='#/datasets/']");
+            browser.await("#append-text", WAIT);
+            StringBuilder batch = new StringBuilder();
+            for (int i = 0; i < 12; i++) {
+                batch.append(String.format(java.util.Locale.ROOT, "%.2f,%.2f,%.2f%n", 0.1 * (i % 5), 0.05 * (i % 3), -0.1));
+            }
+            browser.type("#append-text", batch.toString());
+            browser.click("#append-send");
+            browser.await("#append-done", WAIT);
+            assertThat(browser.text("#append-done")).contains("Appended 12 row(s)", "release 0", "release 1");
+            browser.until("the subscription's releases", WAIT, () -> browser.text(
+                    "#subscriptions tr[data-subscription='" + subscription + "']").contains("BLOCKS"));
+            showFromHeading(browser, "#append");
+            browser.screenshot(SHOTS.resolve("14-stream.png"));
+
+            // The subscription's releases, and one window release with its free directional variances.
+            browser.open(base + "#/subscriptions/" + subscription);
+            browser.await("#releases tr[data-release]", WAIT);
+            assertThat(browser.count("#releases tr[data-release]")).isEqualTo(2);
+            browser.screenshot(SHOTS.resolve("15-subscription.png"));
+            browser.click("#releases tr[data-release='1'] a");
+            browser.await("#window-heatmap svg", WAIT);
+            assertThat(browser.count("#window-heatmap svg g rect")).isEqualTo(9);
+            browser.await("#release-input", WAIT);
+            browser.type("#release-input", "1,0,0\n0,1,1");
+            browser.click("#release-ask");
+            browser.await("#release-answers svg", WAIT);
+            assertThat(browser.count("#release-answers svg circle.point")).isEqualTo(2);
+            browser.screenshot(SHOTS.resolve("16-window-release.png"));
+
+            // The admin's key page: a key with a role, shown once, listed, revoked.
+            login(browser, base, ADMIN_KEY, "#keys table");
+            browser.type("#k-name", "carol");
+            browser.select("#k-role", "ANALYST");
+            browser.click("#k-create");
+            browser.await("#new-key", WAIT);
+            String key = browser.text("#new-key");
+            assertThat(key).startsWith("pm_");
+            assertThat(browser.text("#keys")).contains("carol").doesNotContain(key);
+            browser.screenshot(SHOTS.resolve("17-keys.png"));
+            String id = browser.script("return [...document.querySelectorAll('#keys tr[data-key]')]"
+                    + ".find(r => r.textContent.includes('carol')).dataset.key").asString();
+            browser.click("button[data-revoke='" + id + "']");
+            browser.click("button[data-revoke='" + id + "']");
+            browser.await("#keys tr.revoked[data-key='" + id + "']", WAIT);
+            assertThat(sendAs(key, HttpRequest.newBuilder(uri("/v1/me")).GET()).status()).isEqualTo(401);
+
+            List<String> log = browser.consoleLog();
+            assertThat(log).noneMatch(l -> l.contains("Content Security Policy") || l.contains("Uncaught"));
+        }
+    }
+
     @Test
     void anAnalystReadsLinearQueryAnswersAsATableAndPlot() throws Exception {
         Path[] chromium = chromium();
