@@ -11,6 +11,7 @@ Archives are reproducible: sorted entries, fixed timestamps, no byte-compiled fi
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import io
 import os
@@ -204,7 +205,8 @@ def build_sdist(sdist_directory, config_settings=None):
     files = [ROOT / "pyproject.toml", ROOT / project.get("readme", "pyproject.toml")]
     files += _sources(packages + ["_backend", "tests", "tools"])
     filename = f"{name}.tar.gz"
-    with tarfile.open(Path(sdist_directory) / filename, "w:gz", format=tarfile.PAX_FORMAT) as tar:
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
         def add(arcname: str, data: bytes) -> None:
             info = tarfile.TarInfo(f"{name}/{arcname}")
             info.size, info.mtime, info.mode = len(data), 0, 0o644
@@ -214,4 +216,7 @@ def build_sdist(sdist_directory, config_settings=None):
             if path.exists():
                 add(path.relative_to(ROOT).as_posix(), path.read_bytes())
         add("PKG-INFO", _metadata(project).encode("utf-8"))
+    with open(Path(sdist_directory) / filename, "wb") as out, \
+            gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0) as compressed:
+        compressed.write(raw.getvalue())
     return filename
