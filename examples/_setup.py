@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import urllib.error
 import uuid
 from pathlib import Path
 
@@ -27,7 +28,11 @@ def clients(tag: str):
         sys.exit("set PRIVMAT_ADMIN_KEY to the service's admin key (and PRIVMAT_URL if not localhost:8080)")
     admin = privmat.Client(key=admin_key)
     run = uuid.uuid4().hex[:6]
-    owner = admin.with_key(admin.create_api_key(f"{tag}-owner-{run}", "OWNER").key)
+    try:
+        owner = admin.with_key(admin.create_api_key(f"{tag}-owner-{run}", "OWNER").key)
+    except urllib.error.URLError as e:  # not an HTTP answer: nothing listens there (problems are ProblemError)
+        sys.exit(f"cannot reach the privmat service at {admin.url} ({getattr(e, 'reason', e)}): start it "
+                 "(./mvnw spring-boot:run) or set PRIVMAT_URL to where it listens")
     analyst_subject = f"{tag}-analyst-{run}"
     analyst = admin.with_key(admin.create_api_key(analyst_subject, "ANALYST").key)
     return admin, owner, analyst, analyst_subject

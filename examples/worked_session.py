@@ -25,7 +25,8 @@ job = analyst.submit(ds.id, "COLUMN_SUMS", "GAUSSIAN", rho=0.005, idempotency_ke
 job.wait(timeout=60)
 result = job.result()                       # a typed ColumnSumsResult
 sums = job.array()                          # the same numbers from the .npy body
-print("column sums:", dict(zip(result.columns, np.round(sums, 3))), "charged:", result.loss.charged.to_dict())
+print("column sums:", {name: round(float(v), 3) for name, v in zip(result.columns, sums)}, "charged:",
+      result.loss.charged.to_dict())
 assert result.columns == ["a", "b", "c"], "the header's names come back with the result"
 assert np.allclose(result.column_sums, sums)
 

@@ -466,7 +466,7 @@ class ColumnSumsResult(Model):
     dataset_id: Optional[str] = None
     # required
     job_id: Optional[str] = None
-    # required
+    # one of COLUMN_SUMS; required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
@@ -521,7 +521,7 @@ class CompletionResult(Model):
     iterations: Optional[int] = None
     # required
     job_id: Optional[str] = None
-    # required
+    # one of COMPLETION; required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
@@ -617,7 +617,7 @@ class CovarianceResult(Model):
     eigenvalues: Optional[list[float]] = None
     # required
     job_id: Optional[str] = None
-    # required
+    # one of COVARIANCE; required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
@@ -1267,60 +1267,6 @@ class FactorizationQuery(Model):
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
-
-
-@dataclass
-class FactorsResult(Model):
-    """LOW_RANK and TOP_SINGULAR_VECTORS: s, v (d × k) and, for LOW_RANK, u (m × k, inline when m·k ≤ 100000, always as .npy)"""
-
-    accuracy: Optional[ResultAccuracy] = None
-    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
-    columns: Optional[list[str]] = None
-    # required
-    dataset_id: Optional[str] = None
-    facts: Optional[FactorizationFacts] = None
-    # required
-    job_id: Optional[str] = None
-    k: Optional[int] = None
-    # required
-    kind: Optional[str] = None
-    # required
-    loss: Optional[Loss] = None
-    # required
-    mechanism: Optional[str] = None
-    # one of ADD_REMOVE, REPLACE_ONE
-    neighbouring: Optional[str] = None
-    noise: Optional[NoiseFacts] = None
-    row_norm_bound: Optional[float] = None
-    rows: Optional[int] = None
-    singular_values: Optional[list[float]] = None
-    # LOW_RANK: the m × k rows, inline when m·k ≤ 100000
-    u: Optional[list[list[float]]] = None
-    # LOW_RANK: whether u is inline; when false (m·k > 100000) it is served only as application/x-npy
-    u_inline: Optional[bool] = None
-    v: Optional[list[list[float]]] = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    _FIELDS: ClassVar[tuple] = (
-        ('accuracy', 'accuracy', ('model', 'ResultAccuracy')),
-        ('columns', 'columns', ('list', None)),
-        ('dataset_id', 'datasetId', None),
-        ('facts', 'facts', ('model', 'FactorizationFacts')),
-        ('job_id', 'jobId', None),
-        ('k', 'k', None),
-        ('kind', 'kind', None),
-        ('loss', 'loss', ('model', 'Loss')),
-        ('mechanism', 'mechanism', None),
-        ('neighbouring', 'neighbouring', None),
-        ('noise', 'noise', ('model', 'NoiseFacts')),
-        ('row_norm_bound', 'rowNormBound', None),
-        ('rows', 'rows', None),
-        ('singular_values', 'singularValues', ('list', None)),
-        ('u', 'u', ('list', ('list', None))),
-        ('u_inline', 'uInline', None),
-        ('v', 'v', ('list', ('list', None))),
-    )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -2018,7 +1964,7 @@ class LinearQueriesResult(Model):
     expected_total_squared_error: Optional[float] = None
     # required
     job_id: Optional[str] = None
-    # required
+    # one of LINEAR_QUERIES; required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
@@ -2168,6 +2114,61 @@ class LowRankRequest(Model):
         ('vectors', 'vectors', ('list', ('list', None))),
     )
     _REQUIRED: ClassVar[tuple] = ('k',)
+
+
+@dataclass
+class LowRankResult(Model):
+    """LOW_RANK: the factorisation u·diag(s)·vᵀ: s, v (d × k) and u (m × k, inline when m·k ≤ 100000, always as .npy)"""
+
+    accuracy: Optional[ResultAccuracy] = None
+    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
+    columns: Optional[list[str]] = None
+    # required
+    dataset_id: Optional[str] = None
+    facts: Optional[FactorizationFacts] = None
+    # required
+    job_id: Optional[str] = None
+    k: Optional[int] = None
+    # one of LOW_RANK; required
+    kind: Optional[str] = None
+    # required
+    loss: Optional[Loss] = None
+    # required
+    mechanism: Optional[str] = None
+    # one of ADD_REMOVE, REPLACE_ONE
+    neighbouring: Optional[str] = None
+    noise: Optional[NoiseFacts] = None
+    row_norm_bound: Optional[float] = None
+    # m, the number of records (rows of u)
+    rows: Optional[int] = None
+    singular_values: Optional[list[float]] = None
+    # the m × k rows, inline when m·k ≤ 100000
+    u: Optional[list[list[float]]] = None
+    # whether u is inline; when false (m·k > 100000) it is served only as application/x-npy
+    u_inline: Optional[bool] = None
+    v: Optional[list[list[float]]] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('accuracy', 'accuracy', ('model', 'ResultAccuracy')),
+        ('columns', 'columns', ('list', None)),
+        ('dataset_id', 'datasetId', None),
+        ('facts', 'facts', ('model', 'FactorizationFacts')),
+        ('job_id', 'jobId', None),
+        ('k', 'k', None),
+        ('kind', 'kind', None),
+        ('loss', 'loss', ('model', 'Loss')),
+        ('mechanism', 'mechanism', None),
+        ('neighbouring', 'neighbouring', None),
+        ('noise', 'noise', ('model', 'NoiseFacts')),
+        ('row_norm_bound', 'rowNormBound', None),
+        ('rows', 'rows', None),
+        ('singular_values', 'singularValues', ('list', None)),
+        ('u', 'u', ('list', ('list', None))),
+        ('u_inline', 'uInline', None),
+        ('v', 'v', ('list', ('list', None))),
+    )
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -2518,7 +2519,7 @@ class PcaResult(Model):
     # required
     job_id: Optional[str] = None
     k: Optional[int] = None
-    # required
+    # one of PCA; required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
@@ -3290,7 +3291,7 @@ class RegressionResult(Model):
     intervals: Optional[str] = None
     # required
     job_id: Optional[str] = None
-    # required
+    # one of REGRESSION; required
     kind: Optional[str] = None
     level: Optional[float] = None
     # required
@@ -3533,7 +3534,7 @@ class SketchResult(Model):
     dataset_id: Optional[str] = None
     # required
     job_id: Optional[str] = None
-    # required
+    # one of SKETCH; required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
@@ -3876,7 +3877,7 @@ class SubscriptionResult(Model):
     first_stream_block: Optional[int] = None
     # required
     job_id: Optional[str] = None
-    # required
+    # one of SUBSCRIPTION; required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
@@ -3907,6 +3908,52 @@ class SubscriptionResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('subscription', 'subscription', None),
         ('subscription_id', 'subscriptionId', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+
+
+@dataclass
+class TopSingularVectorsResult(Model):
+    """TOP_SINGULAR_VECTORS: the top-k right singular vectors v (d × k) and the singular values s"""
+
+    accuracy: Optional[ResultAccuracy] = None
+    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
+    columns: Optional[list[str]] = None
+    # required
+    dataset_id: Optional[str] = None
+    facts: Optional[FactorizationFacts] = None
+    # required
+    job_id: Optional[str] = None
+    k: Optional[int] = None
+    # one of TOP_SINGULAR_VECTORS; required
+    kind: Optional[str] = None
+    # required
+    loss: Optional[Loss] = None
+    # required
+    mechanism: Optional[str] = None
+    # one of ADD_REMOVE, REPLACE_ONE
+    neighbouring: Optional[str] = None
+    noise: Optional[NoiseFacts] = None
+    row_norm_bound: Optional[float] = None
+    singular_values: Optional[list[float]] = None
+    v: Optional[list[list[float]]] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('accuracy', 'accuracy', ('model', 'ResultAccuracy')),
+        ('columns', 'columns', ('list', None)),
+        ('dataset_id', 'datasetId', None),
+        ('facts', 'facts', ('model', 'FactorizationFacts')),
+        ('job_id', 'jobId', None),
+        ('k', 'k', None),
+        ('kind', 'kind', None),
+        ('loss', 'loss', ('model', 'Loss')),
+        ('mechanism', 'mechanism', None),
+        ('neighbouring', 'neighbouring', None),
+        ('noise', 'noise', ('model', 'NoiseFacts')),
+        ('row_norm_bound', 'rowNormBound', None),
+        ('singular_values', 'singularValues', ('list', None)),
+        ('v', 'v', ('list', ('list', None))),
     )
     _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
 
@@ -4139,8 +4186,8 @@ UNIONS['QueryRequest'] = ('mechanism', {'ADASSP': 'AdasspQuery', 'ANALYZE_GAUSS'
 
 
 # A query's result; its kind says which schema. The main array is also served as application/x-npy.
-QueryResult = Union[ColumnSumsResult, CompletionResult, CovarianceResult, FactorsResult, LinearQueriesResult, PcaResult, RegressionResult, SketchResult, SubscriptionResult]
-UNIONS['QueryResult'] = ('kind', {'COLUMN_SUMS': 'ColumnSumsResult', 'COMPLETION': 'CompletionResult', 'COVARIANCE': 'CovarianceResult', 'LINEAR_QUERIES': 'LinearQueriesResult', 'LOW_RANK': 'FactorsResult', 'PCA': 'PcaResult', 'REGRESSION': 'RegressionResult', 'SKETCH': 'SketchResult', 'SUBSCRIPTION': 'SubscriptionResult', 'TOP_SINGULAR_VECTORS': 'FactorsResult'})
+QueryResult = Union[ColumnSumsResult, CompletionResult, CovarianceResult, LinearQueriesResult, LowRankResult, PcaResult, RegressionResult, SketchResult, SubscriptionResult, TopSingularVectorsResult]
+UNIONS['QueryResult'] = ('kind', {'COLUMN_SUMS': 'ColumnSumsResult', 'COMPLETION': 'CompletionResult', 'COVARIANCE': 'CovarianceResult', 'LINEAR_QUERIES': 'LinearQueriesResult', 'LOW_RANK': 'LowRankResult', 'PCA': 'PcaResult', 'REGRESSION': 'RegressionResult', 'SKETCH': 'SketchResult', 'SUBSCRIPTION': 'SubscriptionResult', 'TOP_SINGULAR_VECTORS': 'TopSingularVectorsResult'})
 
 
 # A standing query on a stream: the window mechanism (the discriminator), the kind it answers over each window (COVARIANCE, PCA or SKETCH), its budget for the whole stream (rho, or epsilon with delta) and its typed params. The cost is computed from these public values and the stream's declaration, and charged once.

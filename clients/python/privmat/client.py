@@ -1,9 +1,10 @@
-"""The hand-written layer: a client that takes and gives numpy arrays and typed results."""
+"""The hand-written layer: a client that takes and gives arrays (numpy, when installed) and typed results."""
 from __future__ import annotations
 
 import io
 import json
 import os
+import struct
 import sys
 import time
 import urllib.error
@@ -26,19 +27,41 @@ def _numpy() -> Any:
     try:
         import numpy
     except ImportError as e:  # pragma: no cover - depends on the machine
-        raise PrivmatError("numpy is needed for arrays (Debian: apt-get install python3-numpy)") from e
+        raise PrivmatError("numpy is needed for this (pip install 'privmat[numpy]', or Debian's python3-numpy); "
+                           "without it, upload nested lists, CSV or files and read results as JSON") from e
     return numpy
 
 
 def to_npy(array: Any) -> bytes:
-    """The .npy bytes of an array-like (float64 unless it is an integer array)."""
-    np = _numpy()
+    """The .npy bytes of an array-like (float64 unless it is an integer array). Without numpy, nested
+    lists or tuples of numbers (one or two levels, rectangular) are written as float64 directly."""
+    try:
+        import numpy as np
+    except ImportError:
+        if isinstance(array, (list, tuple)):
+            return _npy_of_lists(array)
+        raise
     a = np.asarray(array)
     if a.dtype.kind not in "iuf":
         a = a.astype(np.float64)
     buf = io.BytesIO()
     np.save(buf, np.ascontiguousarray(a), allow_pickle=False)
     return buf.getvalue()
+
+
+def _npy_of_lists(array: Union[list, tuple]) -> bytes:
+    """.npy version 1.0 of a 1-D or rectangular 2-D sequence of numbers, little-endian float64, C order."""
+    two_d = len(array) > 0 and isinstance(array[0], (list, tuple))
+    rows = [list(r) for r in array] if two_d else [list(array)]
+    width = len(rows[0]) if rows else 0
+    if any(len(r) != width for r in rows):
+        raise ValueError("rows of different lengths: an array must be rectangular")
+    values = [float(v) for r in rows for v in r]
+    shape = f"({len(rows)}, {width})" if two_d else f"({width},)"
+    header = "{'descr': '<f8', 'fortran_order': False, 'shape': %s, }" % shape
+    header += " " * (-(10 + len(header) + 1) % 64) + "\n"  # the data starts at a multiple of 64
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin-1") \
+        + struct.pack(f"<{len(values)}d", *values)
 
 
 def from_npy(data: bytes) -> Any:
