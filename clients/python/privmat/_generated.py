@@ -2275,7 +2275,7 @@ class NoiseFacts(Model):
     sampler_failure_bound: Optional[float] = None
     # exact samplers: how sampler failure is kept independent of the data
     sampler_policy: Optional[str] = None
-    # LINEAR_QUERIES: 2⁵⁰·granularity, the largest |measurement| before noise that is released unbiased; a larger one is saturated there
+    # 2⁵⁰·granularity: the largest |value| of the statistic before noise that is released unbiased; a larger one is saturated there (stated by every plan on a grid)
     saturation: Optional[float] = None
     # Laplace noise: the scale b per entry
     scale: Optional[float] = None

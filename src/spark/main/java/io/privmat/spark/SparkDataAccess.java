@@ -111,7 +111,7 @@ final class SparkDataAccess implements DataAccess {
             return parts.getNumPartitions() == 0 ? new FixedPointGram(d, bound, withGram).state()
                     : parts.treeReduce(FixedPointGram::merge, engine.treeDepth());
         });
-        if (state.d() != d || state.sums().length != d || state.hi().length != (withGram ? (long) d * (d + 1) / 2 : 0)) {
+        if (state.d() != d || state.sums().length != d || state.sumsHi().length != d || state.hi().length != (withGram ? (long) d * (d + 1) / 2 : 0)) {
             throw new IllegalStateException("the engine returned a statistic of the wrong shape");
         }
         checkRows(state.rows());

@@ -83,7 +83,7 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
     /** The declared columns of the source as doubles, in order (Parquet numeric columns; CSV strings). */
     org.apache.spark.sql.Dataset<Row> rows(ExternalSchema schema) {
         org.apache.spark.sql.Dataset<Row> source = read(schema);
-        Column[] columns = schema.columns().stream().map(c -> functions.col(quoted(c)).cast("double"))
+        Column[] columns = schema.columns().stream().map(c -> functions.col(quoted(c)).try_cast("double"))
                 .toArray(Column[]::new);
         return source.select(columns);
     }
