@@ -18,6 +18,7 @@ import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * block it completes through every active subscription ({@link BlockReleaser}), and writes the new
  * open block and counters. Rows are never stored. A refused batch changes nothing.
  *
- * <p><b>Event times.</b> A batch may carry an event time (default: when the service receives it).
+ * <p><b>Event times.</b> A batch may carry an event time (default: the service's clock when the
+ * batch is applied, read under the stream's lock, or the stream's last event time if that is later).
  * It must not lie in the future of the service's clock (400), nor before the last accepted event
  * time of the stream or in a time block that has already closed (409 event-time-out-of-order): a
  * stream's event times never go back. Under TIME blocks the event time chooses the block: blocks
@@ -109,13 +111,11 @@ public class StreamService {
         StreamSchema schema = StreamFacts.schema(dataset);
         // PostgreSQL keeps microseconds: compare and store event times at that resolution, or a time
         // read back after a restart (rounded) could appear to be after the next batch's.
-        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
-        eventTime = eventTime == null ? null : eventTime.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
-        if (eventTime != null && eventTime.isAfter(now)) {
+        Instant given = eventTime == null ? null : eventTime.truncatedTo(ChronoUnit.MICROS);
+        if (given != null && given.isAfter(now())) {
             throw PrivmatException.invalidParameter("eventTime", "not after the service's clock", "eventTime is in "
-                    + "the future of the service's clock (" + now + ")");
+                    + "the future of the service's clock (" + now() + ")");
         }
-        Instant event = eventTime == null ? now : eventTime;
         // Parsed before the stream is locked: a slow body does not hold up other writers.
         double[] rows = null;
         int count;
@@ -138,6 +138,11 @@ public class StreamService {
         ParsedEdges edgeEvents = edges;
         return tx.execute(status -> {
             StreamState st = repository.lock(datasetId).orElseThrow(() -> notAStream(datasetId));
+            // The default event time is read under the lock, so concurrent appends' default times are
+            // in the order they apply; never before the last event time (replicas' clocks may differ).
+            Instant clockNow = now();
+            Instant event = given != null ? given
+                    : st.lastEventAt() != null && st.lastEventAt().isAfter(clockNow) ? st.lastEventAt() : clockNow;
             WindowParameters p = StreamFacts.parameters(dataset);
             StreamBlocks blocks = StreamBlocks.resume(p, st.completedBlocks(), st.openRows(), st.openBlock());
             if (st.lastEventAt() != null && event.isBefore(st.lastEventAt())) {
@@ -253,6 +258,11 @@ public class StreamService {
                 }
             }
         }
+    }
+
+    /** The service's clock at the resolution PostgreSQL keeps (microseconds). */
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
     }
 
     /** The index of the TIME block that contains {@code t}: ⌊(t − start)/s⌋ (negative before the start). */

@@ -228,6 +228,51 @@ class StreamApiTest extends ApiTest {
                 "0.1,0.2,0.3\n").status()).isEqualTo(409);
     }
 
+    /**
+     * Issue 36: concurrent appends without an event time must not refuse one another as out of order.
+     * The default event time is taken under the stream's lock, so the order of the default times is
+     * the order in which the appends apply. 503s from the upload gate (at most
+     * privmat.ingest.max-concurrent-uploads batches are parsed at once) are retried after their
+     * Retry-After, as a client does; a 409 is a failure.
+     */
+    @Test
+    void concurrentAppendsWithoutAnEventTimeAllSucceed() throws Exception {
+        String id = matrixStream(4, 2, 1000, "REPLACE_ONE");
+        int appends = 32;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(appends);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        try {
+            List<java.util.concurrent.Future<List<Integer>>> futures = new java.util.ArrayList<>();
+            for (int i = 0; i < appends; i++) {
+                String batch = rows(3, 100 + i);
+                futures.add(pool.submit(() -> {
+                    go.await();
+                    List<Integer> statuses = new java.util.ArrayList<>();
+                    for (int attempt = 0; attempt < 200; attempt++) {
+                        Response r = append(id, batch);
+                        statuses.add(r.status());
+                        if (r.status() != 503) {
+                            break;
+                        }
+                        Thread.sleep(20);
+                    }
+                    return statuses;
+                }));
+            }
+            go.countDown();
+            List<Integer> finals = new java.util.ArrayList<>();
+            for (java.util.concurrent.Future<List<Integer>> f : futures) {
+                List<Integer> statuses = f.get();
+                assertThat(statuses).as("only the upload gate may ask for a retry").allMatch(s -> s == 200 || s == 503);
+                finals.add(statuses.get(statuses.size() - 1));
+            }
+            assertThat(finals).as("every append applied").containsOnly(200).hasSize(appends);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(get("/v1/datasets/" + id).json().get("rows").asLong()).isEqualTo(3L * appends);
+    }
+
     @org.springframework.beans.factory.annotation.Autowired
     StreamService streams;
 

@@ -59,7 +59,8 @@ class StreamController {
             + "declared vertices, w in [0, 1] (default 1); a pair may repeat (each event is a privacy unit). Rows are "
             + "never stored: they are added to the open block's Gram. Every block the batch completes is released "
             + "at once through every active subscription, in the same transaction. Event time: optional, default "
-            + "now; never in the future, never before the stream's last event time or in a closed time block (409).",
+            + "the service's clock when the batch is applied (read under the stream's lock, so concurrent appends "
+            + "never refuse one another); never in the future, never before the stream's last event time or in a closed time block (409).",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
                     @Content(mediaType = "text/csv", schema = @Schema(type = "string", example = "0.1,0.2,-0.2\n"
                             + "0.3,0,0.4\n")),
@@ -84,7 +85,8 @@ class StreamController {
     AppendView append(@PathVariable UUID id,
             @Parameter(description = "true: the first line is a header; false: it is data; absent: detect")
             @RequestParam(required = false) @Nullable Boolean header,
-            @Parameter(description = "The batch's event time, ISO-8601 (e.g. 2026-11-24T10:15:30Z); default: now")
+            @Parameter(description = "The batch's event time, ISO-8601 (e.g. 2026-11-24T10:15:30Z); default: "
+                    + "the service's clock when the batch is applied under the stream's lock")
             @RequestParam(required = false) @Nullable String eventTime,
             HttpServletRequest request) throws IOException {
         Instant event = null;
