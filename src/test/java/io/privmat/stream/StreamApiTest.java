@@ -299,6 +299,29 @@ class StreamApiTest extends ApiTest {
         assertThat(failed.get("errorCode").asString()).isEqualTo("PLAN_MISMATCH");
     }
 
+    /**
+     * On a TIME stream under REPLACE_ONE a replaced row may carry another event time (another block):
+     * FACTORIZATION takes at most w bands there (docs/mechanisms/windows.md), refused before any charge.
+     */
+    @Test
+    void moreBandsThanTheWindowAreRefusedBeforeAnyChargeOnATimeStreamUnderReplaceOne() {
+        Response created = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
+                + "\"neighbouring\":\"REPLACE_ONE\",\"stream\":{\"columns\":3,\"blockSeconds\":60,\"windowBlocks\":2,"
+                + "\"horizonBlocks\":9},\"budget\":" + BUDGET + "}");
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        String id = created.json().get("id").asString();
+        assertThat(created.json().get("privacyUnit").asString()).contains("any event time");
+        Response refused = postJson("/v1/datasets/" + id + "/subscriptions", "{\"kind\":\"SKETCH\",\"mechanism\":"
+                + "\"FACTORIZATION\",\"rho\":0.01,\"params\":{\"bands\":3}}");
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        assertThat(refused.json().get("type").asString()).endsWith("/invalid-parameter");
+        assertThat(refused.json().get("parameter").asString()).isEqualTo("params.bands");
+        assertThat(refused.json().get("detail").asString()).contains("[1, 2]").contains("another event time");
+        assertThat(get("/v1/datasets/" + id + "/ledger").json().get("entries")).as("nothing charged").isEmpty();
+        assertThat(postJson("/v1/datasets/" + id + "/subscriptions", "{\"kind\":\"SKETCH\",\"mechanism\":"
+                + "\"FACTORIZATION\",\"rho\":0.01,\"params\":{\"bands\":2}}").status()).isEqualTo(201);
+    }
+
     @Test
     void badDeclarationsAreRefused() {
         String budget = ",\"budget\":" + BUDGET + "}";

@@ -73,6 +73,30 @@ class WindowMechanismTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
+    /**
+     * On a TIME stream under REPLACE_ONE a replaced row may move to another block, which the charged
+     * Δ_F·‖c‖ covers only for p ≤ w (BandedToeplitzTest): more bands are refused there, before any
+     * charge, naming why; other streams keep 4w.
+     */
+    @Test
+    void moreBandsThanTheWindowAreRefusedWhereAReplacedRowMayMoveBlocks() {
+        WindowParameters movable = WindowParameters.timed(4, 1, 10, 1000, NeighbouringRelation.REPLACE_ONE);
+        assertThat(FactorizationWindowMechanism.maxBands(movable)).isEqualTo(10);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WindowMechanism.forRho(
+                WindowMechanismKind.FACTORIZATION, movable, 1, new WindowMechanism.Options(0, 11)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("bands must be in [1, 10]")
+                .hasMessageContaining("another event time");
+        var capped = (FactorizationWindowMechanism) WindowMechanism.forRho(WindowMechanismKind.FACTORIZATION, movable, 1,
+                new WindowMechanism.Options(0, 10));
+        assertThat(capped.bands()).isEqualTo(10);
+        for (WindowParameters other : List.of(WindowParameters.timed(4, 1, 10, 1000, AR),
+                WindowParameters.rows(4, 1, 5, 10, 1000, NeighbouringRelation.REPLACE_ONE))) {
+            assertThat(FactorizationWindowMechanism.maxBands(other)).isEqualTo(40);
+            assertThat(((FactorizationWindowMechanism) WindowMechanism.forRho(WindowMechanismKind.FACTORIZATION, other,
+                    1, new WindowMechanism.Options(0, 40))).bands()).isEqualTo(40);
+        }
+    }
+
     @Test
     void defaultStructureFollowsTheWindow() {
         WindowParameters p = WindowParameters.rows(4, 1, 10, 100, 10_000, AR);
