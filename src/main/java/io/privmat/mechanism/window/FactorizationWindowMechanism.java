@@ -29,8 +29,9 @@ import java.util.function.DoubleUnaryOperator;
  * lower-triangular C). Decoding and window sums are post-processing of the released y.
  *
  * <p><b>Error:</b> τ² = σ²·Σₖ≤t gₖ², gₖ the coefficients of a(x)/c(x), with σ ∝ ‖c‖; at p = w the
- * product ‖c‖²·Σgₖ² is 4.1 (w = 10) and 9.4 (w = 100) against w for disjoint blocks and about 10 and
- * 29 for the dyadic tree (docs/accuracy/windows.md).
+ * product ‖c‖²·Σgₖ² is 4.1 (w = 10) and 9.4 (w = 100) against w for disjoint blocks and, for the
+ * dyadic tree, about 10 and 29 on average over window positions, 16 and 41 at its worst position
+ * (docs/accuracy/windows.md).
  * <b>State:</b> the last p − 1 exact blocks (secret) and the last max(w, p) − 1 decoded blocks
  * (public).
  */

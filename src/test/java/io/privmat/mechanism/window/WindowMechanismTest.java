@@ -127,6 +127,30 @@ class WindowMechanismTest {
         }
     }
 
+    /**
+     * The dyadic tree's τ² depends on where the window falls on the tree: in units of σ_A² (one
+     * release's σ² at the whole ρ; the tree's σ² is H·σ_A²), its mean over the window positions of a
+     * period and its worst position, as docs/mechanisms/windows.md states them (the released
+     * intervals use each block's own τ²).
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"10, 9.75, 15.6", "100, 28.6, 41.1", "1000, 57.8, 88.5"})
+    void treeVarianceHasTheDocumentedMeanAndWorstOverWindowPositions(int w, double mean, double worst) {
+        WindowParameters p = WindowParameters.rows(4, 1, 1, w, Long.MAX_VALUE, AR);
+        var tree = (DyadicTreeWindowMechanism) WindowMechanism.forRho(WindowMechanismKind.DYADIC_TREE, p, 0.5,
+                WindowMechanism.Options.DEFAULT);
+        long period = 1L << tree.levels(); // a multiple of the largest node's size
+        double sum = 0;
+        double max = 0;
+        for (long t = 4L * w; t < 4L * w + period; t++) {
+            double units = tree.levels() * tree.noiseVariance(t) / (tree.sigma() * tree.sigma());
+            sum += units;
+            max = Math.max(max, units);
+        }
+        assertThat(sum / period).as("mean").isCloseTo(mean, within(0.05));
+        assertThat(max).as("worst position").isCloseTo(worst, within(0.05));
+    }
+
     private static double steadyVariance(WindowMechanismKind kind, WindowParameters p) {
         WindowMechanism m = WindowMechanism.forRho(kind, p, 0.5, WindowMechanism.Options.DEFAULT);
         WindowMechanism blocks = WindowMechanism.forRho(WindowMechanismKind.BLOCKS, p, 0.5,
