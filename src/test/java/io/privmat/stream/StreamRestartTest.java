@@ -456,4 +456,36 @@ class StreamRestartTest {
         assertThat(ok(append(dataset, "0,0,1\n"), 200).get("openRows").asLong()).isEqualTo(1);
         drop(dataset);
     }
+    /**
+     * A TIME block's row count is private and unbounded: a block of 2⁶² rows at the norm bound (its
+     * exact Gram written here as an append would leave it) is released by every subscription and the
+     * stream goes on — no release step throws on the values read, so no subscription silently stops
+     * in a way that depends on them (docs/adr/0011-a-failure-is-an-output.md).
+     */
+    @Test
+    void aHugeTimeBlockIsReleasedAndTheStreamGoesOn() {
+        String dataset = timeStream();
+        StreamService streams = context.getBean(StreamService.class);
+        Instant start = startOf(dataset);
+        List<String> subscriptions = List.of(
+                subscribe(dataset, "{\"kind\":\"COVARIANCE\",\"mechanism\":\"FACTORIZATION\",\"rho\":0.1}"),
+                subscribe(dataset, "{\"kind\":\"PCA\",\"mechanism\":\"DYADIC_TREE\",\"rho\":0.1,\"params\":{\"k\":1}}"),
+                subscribe(dataset, "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.1}"));
+        double[] packed = new double[6]; // d = 3: the upper triangle of 2⁶²·e₁e₁ᵀ
+        packed[0] = 0x1p62;
+        jdbc().update("UPDATE stream SET open_block = ?, open_rows = ? WHERE dataset_id = ?",
+                StreamRepository.bytes(packed), 1L << 62, UUID.fromString(dataset));
+        clockAt(start.plusSeconds(121));
+        streams.closeDueBlocks(CLOCK.instant());
+        assertThat(completed(dataset)).isEqualTo(2);
+        clockAt(start.plusSeconds(120).plus(DELAY));
+        for (String subscription : subscriptions) {
+            JsonNode view = subscriptionView(subscription);
+            assertThat(view.get("state").asString()).isEqualTo("ACTIVE");
+            assertThat(view.get("completedBlocks").asLong()).isEqualTo(2);
+            JsonNode first = ok(send(owner, "GET", "/v1/subscriptions/" + subscription + "/releases/0", null, null), 200);
+            assertThat(first.toString()).doesNotContain("NaN");
+        }
+        drop(dataset);
+    }
 }

@@ -151,6 +151,47 @@ class WindowMechanismTest {
         assertThat(max).as("worst position").isCloseTo(worst, within(0.05));
     }
 
+    /**
+     * A failure is an output (docs/adr/0011-a-failure-is-an-output.md): under TIME blocks the rows per
+     * block are unbounded and private, so a block may hold, say, 2⁶² rows at the norm bound. Every
+     * mechanism releases such blocks — and the windows and decodings that carry them on, with the
+     * factorisation's negative coefficients at 4w bands — without throwing and with finite values
+     * (grid rounding saturates at 2⁵⁰ steps), so a subscription cannot stop on its data.
+     */
+    @ParameterizedTest
+    @EnumSource(WindowMechanismKind.class)
+    void hugeTimeBlocksAreReleasedWithoutFailing(WindowMechanismKind kind) {
+        int d = 3;
+        int w = 4;
+        WindowParameters p = WindowParameters.timed(d, 1, w, 1000, AR);
+        WindowMechanism m = WindowMechanism.forRho(kind, p, 0.5, new WindowMechanism.Options(0,
+                kind == WindowMechanismKind.FACTORIZATION ? 4 * w : 0));
+        double rows = 0x1p62;
+        double[] axis = new double[d * d];
+        axis[0] = rows; // 2⁶² rows (1, 0, 0)
+        double[] alternating = new double[d * d];
+        double[][] signs = {{1, -1, 0}, {-1, 1, 0}, {0, 0, 0}};
+        for (int i = 0; i < d; i++) {
+            for (int j = 0; j < d; j++) {
+                alternating[i * d + j] = rows / 2 * signs[i][j]; // 2⁶² rows (1, −1, 0)/√2
+            }
+        }
+        WindowState state = m.initialState();
+        byte[] key = key(7);
+        for (int block = 0; block < 3 * w + 2; block++) {
+            double[] gram = block == 0 ? axis : block == 1 ? alternating : new double[d * d];
+            WindowState withBlock = state.withOpenBlock((long) rows, Packed.pack(gram, d));
+            WindowMechanism.Step step = m.release(withBlock, key);
+            assertThat(java.util.Arrays.stream(step.release().window()).allMatch(Double::isFinite)).as("block %d", block)
+                    .isTrue();
+            state = step.next();
+            if (block == 0) {
+                double saturated = 0x1p50 * m.granularity();
+                assertThat(step.release().window()[0]).as("the saturated entry plus noise").isGreaterThan(saturated / 2);
+            }
+        }
+    }
+
     private static double steadyVariance(WindowMechanismKind kind, WindowParameters p) {
         WindowMechanism m = WindowMechanism.forRho(kind, p, 0.5, WindowMechanism.Options.DEFAULT);
         WindowMechanism blocks = WindowMechanism.forRho(WindowMechanismKind.BLOCKS, p, 0.5,
