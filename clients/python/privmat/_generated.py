@@ -197,9 +197,9 @@ class AppendResult(Model):
     completed_blocks: Optional[int] = None
     # The batch's event time
     event_time: Optional[str] = None
-    # Rows in the open block after the append
+    # Rows appended and not yet in a completed block, after the append (TIME: the open block's and a later pending block's)
     open_rows: Optional[int] = None
-    # The releases the completed blocks made, per subscription
+    # ROW_COUNT: the releases of the blocks the batch completed, per subscription. TIME: always empty (only the block scheduler closes time blocks)
     releases: Optional[list[ReleasedBlock]] = None
     # Rows (edge events) appended
     rows: Optional[int] = None
@@ -1225,7 +1225,7 @@ class FactorizationFacts(Model):
 class FactorizationParams(Model):
     """Parameters of FACTORIZATION"""
 
-    # p, the bands of the Toeplitz strategy C, at most min(4w, 4096); default min(w, 4096)
+    # p, the bands of the Toeplitz strategy C, at most min(4w, 4096), or min(w, 4096) on a TIME stream under REPLACE_ONE (a replaced row may move to another block); default min(w, 4096)
     bands: Optional[int] = None
     # PCA: the number of components (1..d) of each window estimate
     k: Optional[int] = None
@@ -3763,7 +3763,7 @@ class Subscription(Model):
     """Subscription"""
 
     cancelled_at: Optional[str] = None
-    # Its releases so far
+    # Its releases shown so far (TIME blocks: those whose publishedAt has passed)
     completed_blocks: Optional[int] = None
     # The exact amounts charged, once, at creation
     cost: Optional[JobCost] = None
@@ -4028,7 +4028,7 @@ class WindowRelease(Model):
     covariance: Optional[list[list[float]]] = None
     # When it was stored; the dataset's owner only (under ROW_COUNT blocks it times the owner's appends)
     created_at: Optional[str] = None
-    # PCA: the top-k eigenvalues of the PSD-projected estimate
+    # PCA: the top-k eigenvalues of the PSD-projected estimate (absent in the unlikely case that its eigendecomposition did not converge)
     eigenvalues: Optional[list[float]] = None
     # The window's first block (subscription index)
     first_block: Optional[int] = None
@@ -4036,6 +4036,8 @@ class WindowRelease(Model):
     noise_variance: Optional[float] = None
     # τ√(2d): the typical spectral norm of the estimate's noise
     predicted_spectral_error: Optional[float] = None
+    # TIME blocks: when the release is shown, blockEndsAt + the service's release delay (privmat.streams.release-delay), whenever it was computed
+    published_at: Optional[str] = None
     # The stored release: POST /v1/releases/{id}/directional-variance (and /cuts for edge streams) answer on it for free, with intervals
     release_id: Optional[str] = None
     # The most one entry moved by grid rounding
@@ -4057,6 +4059,7 @@ class WindowRelease(Model):
         ('first_block', 'firstBlock', None),
         ('noise_variance', 'noiseVariance', None),
         ('predicted_spectral_error', 'predictedSpectralError', None),
+        ('published_at', 'publishedAt', None),
         ('release_id', 'releaseId', None),
         ('rounding_bound', 'roundingBound', None),
         ('stream_block', 'streamBlock', None),

@@ -302,7 +302,9 @@ export async function streamSections(d, ctx, owner) {
                 a.releases && a.releases.length ? h('ul', {}, a.releases.map((r) => h('li', {},
                     h('a', {href: `#/subscriptions/${r.subscriptionId}/releases/${r.block}`}, `release ${r.block}`),
                     ` of subscription ${r.subscriptionId.slice(0, 8)} (stream block ${r.streamBlock})`)))
-                  : h('p', {class: 'muted small'}, 'No block completed: no release.')));
+                  : h('p', {class: 'muted small'}, d.stream && d.stream.blockRule === 'TIME'
+                    ? 'Time blocks are closed by the scheduler on the clock, never by an append; each release is shown at its publishedAt.'
+                    : 'No block completed: no release.')));
             await refresh();
           }})));
   }
@@ -357,7 +359,8 @@ export async function windowReleaseView(root, ctx, id, block) {
   const parts = [h('h1', {}, `Release ${r.block} `, h('span', {class: 'muted small'}, `of subscription ${id}`)),
     h('p', {}, h('a', {href: `#/subscriptions/${id}`}, 'Subscription')),
     h('div', {class: 'card', id: 'window'}, facts({block: r.block, streamBlock: r.streamBlock, firstBlock: r.firstBlock,
-      blocks: r.blocks, windowRows: r.windowRows, blockEndsAt: r.blockEndsAt, noiseVariance: r.noiseVariance,
+      blocks: r.blocks, windowRows: r.windowRows, blockEndsAt: r.blockEndsAt, publishedAt: r.publishedAt,
+      noiseVariance: r.noiseVariance,
       predictedSpectralError: r.predictedSpectralError, roundingBound: r.roundingBound, createdAt: r.createdAt}))];
   if (Array.isArray(r.covariance)) {
     parts.push(h('div', {class: 'card'}, h('h2', {}, 'Window covariance (PSD-projected)'),
