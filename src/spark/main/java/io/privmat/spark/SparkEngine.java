@@ -1,9 +1,9 @@
 package io.privmat.spark;
 
 import io.privmat.dataset.Dataset;
+import io.privmat.dataset.EngineRun;
 import io.privmat.dataset.ExternalEngine;
 import io.privmat.dataset.ExternalSchema;
-import io.privmat.job.JobContext;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.PublicFacts;
 import java.util.Arrays;
@@ -140,7 +140,7 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
     }
 
     @Override
-    public DataAccess open(Dataset dataset, ExternalSchema schema, PublicFacts facts, JobContext context) {
+    public DataAccess open(Dataset dataset, ExternalSchema schema, PublicFacts facts, EngineRun context) {
         return new SparkDataAccess(this, schema, facts, context);
     }
 
