@@ -146,8 +146,8 @@ class ArchitectureTest {
         a.put("release", Set.of("api", "dataset", "mechanism", "problem", "security", "strategy"));
         a.put("query", Set.of("api", "dataset", "job", "ledger", "mechanism", "privacy", "problem", "release",
                 "security", "strategy"));
-        a.put("stream", Set.of("api", "dataset", "job", "ledger", "mechanism", "privacy", "problem", "query",
-                "release", "security"));
+        a.put("stream", Set.of("api", "dataset", "job", "ledger", "mechanism", "metrics", "privacy", "problem",
+                "query", "release", "security"));
         // The Spark engine (its own build profile) implements the dataset SPI over the mechanism library.
         a.put("spark", Set.of("dataset", "mechanism", "privacy"));
         return a;
