@@ -151,11 +151,14 @@ class Answers(Model):
     answers: Optional[list[Answer]] = None
     # Each interval holds with at least this probability (1 − nu)
     confidence: Optional[float] = None
+    # NOISE_DOMINATED when most intervals contain 0 (docs/accuracy/warnings.md); computed from the release alone
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
         ('answers', 'answers', ('list', ('model', 'Answer'))),
         ('confidence', 'confidence', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -476,6 +479,8 @@ class ColumnSumsResult(Model):
     neighbouring: Optional[str] = None
     noise: Optional[NoiseFacts] = None
     row_norm_bound: Optional[float] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -490,6 +495,7 @@ class ColumnSumsResult(Model):
         ('neighbouring', 'neighbouring', None),
         ('noise', 'noise', ('model', 'NoiseFacts')),
         ('row_norm_bound', 'rowNormBound', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
 
@@ -545,6 +551,8 @@ class CompletionResult(Model):
     spectrum: Optional[list[float]] = None
     # FRANK_WOLFE: λ̂′_t, the public upper bounds the users' steps divide by
     spectrum_upper_bounds: Optional[list[float]] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -575,6 +583,7 @@ class CompletionResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('spectrum', 'spectrum', ('list', None)),
         ('spectrum_upper_bounds', 'spectrumUpperBounds', ('list', None)),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
 
@@ -634,6 +643,8 @@ class CovarianceResult(Model):
     # n, only when it is public
     rows: Optional[int] = None
     scale: Optional[str] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -655,6 +666,7 @@ class CovarianceResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('rows', 'rows', None),
         ('scale', 'scale', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
 
@@ -1299,6 +1311,8 @@ class FactorsResult(Model):
     # LOW_RANK: whether u is inline; when false (m·k > 100000) it is served only as application/x-npy
     u_inline: Optional[bool] = None
     v: Optional[list[list[float]]] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1319,6 +1333,7 @@ class FactorsResult(Model):
         ('u', 'u', ('list', ('list', None))),
         ('u_inline', 'uInline', None),
         ('v', 'v', ('list', ('list', None))),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
 
@@ -1972,6 +1987,8 @@ class LinearAnswers(Model):
     noise_variance: Optional[float] = None
     # The strategy the estimate was made with
     strategy_method: Optional[str] = None
+    # NOISE_DOMINATED when most answers are within two standard deviations of 0 (docs/accuracy/warnings.md)
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1979,6 +1996,7 @@ class LinearAnswers(Model):
         ('biased', 'biased', None),
         ('noise_variance', 'noiseVariance', None),
         ('strategy_method', 'strategyMethod', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -2038,6 +2056,8 @@ class LinearQueriesResult(Model):
     row_norm_bound: Optional[float] = None
     # each answer's standard deviation from the noise (exact, public)
     standard_deviations: Optional[list[float]] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -2061,6 +2081,7 @@ class LinearQueriesResult(Model):
         ('residual_frobenius', 'residualFrobenius', None),
         ('row_norm_bound', 'rowNormBound', None),
         ('standard_deviations', 'standardDeviations', ('list', None)),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
 
@@ -2358,6 +2379,34 @@ class NoiseFacts(Model):
 
 
 @dataclass
+class NoiseWarning(Model):
+    """NoiseWarning"""
+
+    # one of NOISE_DOMINATED, COMPONENTS_IN_NOISE
+    code: Optional[str] = None
+    compared_with: Optional[float] = None
+    detail: Optional[str] = None
+    entries: Optional[int] = None
+    level: Optional[float] = None
+    noise_level: Optional[float] = None
+    quantity: Optional[str] = None
+    resolved: Optional[int] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('code', 'code', None),
+        ('compared_with', 'comparedWith', None),
+        ('detail', 'detail', None),
+        ('entries', 'entries', None),
+        ('level', 'level', None),
+        ('noise_level', 'noiseLevel', None),
+        ('quantity', 'quantity', None),
+        ('resolved', 'resolved', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
 class NoisyPowerParams(Model):
     """Parameters of NOISY_POWER"""
 
@@ -2531,6 +2580,8 @@ class PcaResult(Model):
     row_norm_bound: Optional[float] = None
     rows: Optional[int] = None
     scale: Optional[str] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -2551,6 +2602,7 @@ class PcaResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('rows', 'rows', None),
         ('scale', 'scale', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
 
@@ -3021,6 +3073,8 @@ class Quote(Model):
     remaining: Optional[TrackView] = None
     # Remaining after this query (absent if not admissible)
     remaining_after: Optional[TrackView] = None
+    # Noise warnings from the public parameters only: NOISE_DOMINATED when a stated error is at least the largest value any dataset with these public facts can give (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -3034,6 +3088,7 @@ class Quote(Model):
         ('noise', 'noise', ('model', 'NoiseFacts')),
         ('remaining', 'remaining', ('model', 'TrackView')),
         ('remaining_after', 'remainingAfter', ('model', 'TrackView')),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -3307,6 +3362,8 @@ class RegressionResult(Model):
     ridge: Optional[float] = None
     ridge_rule: Optional[str] = None
     row_norm_bound: Optional[float] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -3329,6 +3386,7 @@ class RegressionResult(Model):
         ('ridge', 'ridge', None),
         ('ridge_rule', 'ridgeRule', None),
         ('row_norm_bound', 'rowNormBound', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
 
@@ -3548,6 +3606,8 @@ class SketchResult(Model):
     # one of GRAPH_SKETCH, MATRIX_SKETCH
     release_kind: Optional[str] = None
     row_norm_bound: Optional[float] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -3565,6 +3625,7 @@ class SketchResult(Model):
         ('release_id', 'releaseId', None),
         ('release_kind', 'releaseKind', None),
         ('row_norm_bound', 'rowNormBound', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
 
@@ -3848,6 +3909,8 @@ class SubscriptionQuote(Model):
     remaining: Optional[TrackView] = None
     # Remaining after it (absent if not admissible)
     remaining_after: Optional[TrackView] = None
+    # Noise warnings from the public parameters only (docs/accuracy/warnings.md)
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -3860,6 +3923,7 @@ class SubscriptionQuote(Model):
         ('noise', 'noise', ('model', 'NoiseFacts')),
         ('remaining', 'remaining', ('model', 'TrackView')),
         ('remaining_after', 'remainingAfter', ('model', 'TrackView')),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -3890,6 +3954,8 @@ class SubscriptionResult(Model):
     row_norm_bound: Optional[float] = None
     subscription: Optional[str] = None
     subscription_id: Optional[str] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -3907,6 +3973,7 @@ class SubscriptionResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('subscription', 'subscription', None),
         ('subscription_id', 'subscriptionId', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
 
@@ -3937,6 +4004,8 @@ class UserPredictions(Model):
     # n predictions on the rating scale, clamped to [min, max], in item order
     predictions: Optional[list[float]] = None
     user: Optional[str] = None
+    # The model's noise warnings, as its job's result states them (docs/accuracy/warnings.md)
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -3944,6 +4013,7 @@ class UserPredictions(Model):
         ('job_id', 'jobId', None),
         ('predictions', 'predictions', ('list', None)),
         ('user', 'user', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ()
 

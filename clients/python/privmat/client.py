@@ -9,12 +9,13 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import warnings
 from pathlib import Path
 from typing import Any, Iterator, Optional, Union
 
 from . import models
 from ._model import Model, convert, parse_union, to_json
-from .errors import JobFailed, PrivmatError, problem_error
+from .errors import JobFailed, PrivmatError, PrivmatNoiseWarning, problem_error
 
 NPY = "application/x-npy"
 _BY_SUFFIX = {".csv": "text/csv", ".tsv": "text/tab-separated-values", ".tab": "text/tab-separated-values",
@@ -142,7 +143,9 @@ class Client:
             return raw
         if not raw:
             return None
-        return convert(op.response, json.loads(raw.decode("utf-8")))
+        answer = convert(op.response, json.loads(raw.decode("utf-8")))
+        warn_noise(answer, operation_id)
+        return answer
 
     # --- keys --------------------------------------------------------------------------------
     def create_api_key(self, name: str, role: str, subject: Optional[str] = None) -> models.CreatedApiKey:
@@ -333,6 +336,14 @@ class Job:
         return from_npy(self.client.call("getJobResult", id=self.model.id, accept=NPY))
 
 
+def warn_noise(answer: Any, operation: str = "") -> None:
+    """Raises each member of an answer's ``warnings`` list as a :class:`PrivmatNoiseWarning`
+    (quotes, results, free answers, predictions: every answer that carries one)."""
+    listed = answer.get("warnings") if isinstance(answer, (Model, dict)) else None
+    for w in listed or []:
+        warnings.warn(PrivmatNoiseWarning(w, operation), stacklevel=3)
+
+
 def progress_bar(job: Any, width: int = 30) -> str:
     """One line: ``[#####.....]  50% RUNNING PCA/ANALYZE_GAUSS`` (plus the phase when the service names one)."""
     p = job.progress if isinstance(getattr(job, "progress", None), (int, float)) else 0.0
@@ -344,4 +355,4 @@ def progress_bar(job: Any, width: int = 30) -> str:
 
 
 # parse_union is re-exported for results fetched by hand
-__all__ = ["Client", "Job", "progress_bar", "to_npy", "from_npy", "parse_union"]
+__all__ = ["Client", "Job", "progress_bar", "to_npy", "from_npy", "parse_union", "warn_noise"]

@@ -52,7 +52,8 @@ public class QueryService {
     /** The cost of a query and the budget before and after it; charges nothing. */
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
             @Nullable Tracks remainingAfter, java.math.@Nullable BigDecimal largestPureEpsilonAfter,
-            java.util.List<io.privmat.mechanism.catalog.ErrorStatement> expectedError) {}
+            java.util.List<io.privmat.mechanism.catalog.ErrorStatement> expectedError,
+            java.util.List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
@@ -65,7 +66,7 @@ public class QueryService {
         Tracks after = account.spent().plus(cost);
         return new Quote(plan, dataset.budget().mode().name(), cost, admissible, remaining,
                 admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null,
-                plans.catalog().expectedError(plan));
+                plans.catalog().expectedError(plan), plans.catalog().warnings(plan));
     }
 
     /**

@@ -44,8 +44,8 @@ class ResultDocuments {
 
     JobOutput render(Job job, Dataset dataset, Plan plan, Release release) {
         Map<String, Object> body = head(job, dataset, plan);
-        // Intervals and error bounds from the released values and public parameters only.
-        body.put("accuracy", MechanismCatalog.standard().accuracy(plan, release, ResultAccuracy.DEFAULT_LEVEL));
+        // Intervals, error bounds and noise warnings from the released values and public parameters only.
+        putAccuracy(body, plan, release);
         int d = plan.spec().facts().cols();
         if (release instanceof Release.Vector v) {
             body.put("columnSums", v.values());
@@ -99,8 +99,16 @@ class ResultDocuments {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("loss", QueryPlans.lossDocument(plan));
         body.put("noise", plan.noise());
-        body.put("accuracy", MechanismCatalog.standard().accuracy(plan, c, ResultAccuracy.DEFAULT_LEVEL));
+        putAccuracy(body, plan, c);
         return pca(plan, c, body, plan.spec().facts().cols());
+    }
+
+    /** {@code accuracy} and {@code warnings} (docs/accuracy/warnings.md): post-processing of the release. */
+    private static void putAccuracy(Map<String, Object> body, Plan plan, Release release) {
+        MechanismCatalog catalog = MechanismCatalog.standard();
+        ResultAccuracy accuracy = catalog.accuracy(plan, release, ResultAccuracy.DEFAULT_LEVEL);
+        body.put("accuracy", accuracy);
+        body.put("warnings", catalog.warnings(plan, release, accuracy));
     }
 
     private JobOutput covariance(Job job, Dataset dataset, Plan plan, Release.Covariance c, Map<String, Object> body,

@@ -156,6 +156,11 @@ final class EntryLowRanks {
             Factorization f = ((Release.Factors) release).factorization();
             return HardtRoth.accuracy(f.facts(), Math.min(f.m(), f.d()), Math.max(f.m(), f.d()), f.k(), level);
         }
+
+        @Override
+        public List<NoiseWarning> warnings(Plan plan, Release release, ResultAccuracy accuracy) {
+            return HardtRoth.warnings(release, accuracy);
+        }
     }
 
     /** RANDOMIZED_RESPONSE_RATING: every entry of A plus Gaussian noise at the entry sensitivity, then a rank-k SVD. */

@@ -115,6 +115,23 @@ public final class HardtRoth extends Described {
         return accuracy(f.facts(), f.m(), f.d(), f.k(), level);
     }
 
+    /** The released singular values against the projection noise's spectral bound (Weyl), see {@link #warnings(Release, ResultAccuracy)}. */
+    @Override
+    public List<NoiseWarning> warnings(Plan plan, Release release, ResultAccuracy accuracy) {
+        return warnings(release, accuracy);
+    }
+
+    /**
+     * Hardt–Roth's released s are the singular values of the noisy ℓ × d projection B̃ = QᵀA + N:
+     * each within ‖N‖₂ of B's (Weyl), so one not above the stated projection bound cannot be told
+     * from 0 (docs/accuracy/warnings.md).
+     */
+    static List<NoiseWarning> warnings(Release release, ResultAccuracy accuracy) {
+        ErrorStatement projection = accuracy.bound("projection", "noiseNorm");
+        return SignalToNoise.spectrum("singularValues", ((Release.Factors) release).factorization().s(),
+                projection.value(), projection.level());
+    }
+
     /**
      * The result's statements from a Hardt–Roth run's facts, for its range finder's {@code m} rows and
      * the projection's {@code d} columns.

@@ -82,6 +82,18 @@ public final class NoisyPower extends Described {
                 plan.spec().params().integer("k"), (Integer) plan.noise().get("iterations"), level);
     }
 
+    /**
+     * The released s_j = √‖Y_L e_j‖ estimate √λ_j of XᵀX through a product that carries noise of
+     * spectral norm at most max‖G_l‖₂ (the stated numerator over 5): s_j² not above it cannot be told
+     * from a pure-noise column (docs/accuracy/warnings.md).
+     */
+    @Override
+    public List<NoiseWarning> warnings(Plan plan, Release release, ResultAccuracy accuracy) {
+        double stepNoise = statement(plan, accuracy.level()).value() / 5;
+        return SignalToNoise.spectrum("singularValues", ((Release.Factors) release).factorization().s(),
+                Math.sqrt(stepNoise), accuracy.level());
+    }
+
     @Override
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
         return new ResultAccuracy(level, List.of(), List.of(statement(plan, level)), "the subspace error is this "

@@ -91,6 +91,16 @@ public final class PrivateOja extends Described {
         return List.of(statement(plan, ResultAccuracy.DEFAULT_LEVEL));
     }
 
+    /**
+     * The released s = √‖C·v + g‖ of the last step against the bound on every step's noise norm ‖g‖:
+     * s² not above it cannot be told from a pure-noise step (docs/accuracy/warnings.md).
+     */
+    @Override
+    public List<NoiseWarning> warnings(Plan plan, Release release, ResultAccuracy accuracy) {
+        return SignalToNoise.spectrum("singularValues", ((Release.Factors) release).factorization().s(),
+                Math.sqrt(statement(plan, accuracy.level()).value()), accuracy.level());
+    }
+
     @Override
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
         return new ResultAccuracy(level, List.of(), List.of(statement(plan, level)), "a bound on the noise only: "

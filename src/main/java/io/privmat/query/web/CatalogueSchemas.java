@@ -413,6 +413,9 @@ class CatalogueSchemas {
         s.addProperty("loss", new Schema<>().$ref(REF + "Loss"));
         s.addProperty("noise", new Schema<>().$ref(REF + FactVocabulary.NOISE.name()));
         s.addProperty("accuracy", new Schema<>().$ref(REF + "ResultAccuracy"));
+        s.addProperty("warnings", new ArraySchema().items(new Schema<>().$ref(REF + "NoiseWarning")).description(
+                "Noise warnings from the released values and public parameters only (post-processing): "
+                + "NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies"));
         s.required(new ArrayList<>(List.of("jobId", "datasetId", "kind", "mechanism", "loss")));
         return s;
     }

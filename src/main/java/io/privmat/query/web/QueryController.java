@@ -4,6 +4,7 @@ import io.privmat.problem.PrivmatException;
 import io.privmat.job.JobView;
 import io.privmat.ledger.TrackView;
 import io.privmat.mechanism.catalog.ErrorStatement;
+import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.query.QueryRequest;
 import io.privmat.query.QueryService;
@@ -72,7 +73,8 @@ class QueryController {
         return new QuoteView(q.plan().spec().kind().name(), q.plan().spec().mechanism(), q.accounting(), TrackView.charged(q.cost(), mode),
                 q.admissible(), TrackView.available(q.remaining(), mode),
                 q.remainingAfter() == null ? null : TrackView.available(q.remainingAfter(), mode),
-                io.privmat.api.JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise(), q.expectedError());
+                io.privmat.api.JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise(), q.expectedError(),
+                q.warnings());
     }
 
     /** A quote. */
@@ -88,5 +90,8 @@ class QueryController {
             @Schema(description = "The error the result will have, from the public parameters only: per entry, per "
                     + "query or in a matrix norm, at the stated level (null level: a root-mean-square error), with "
                     + "its basis (EXACT, BOUND, ASYMPTOTIC, EMPIRICAL); docs/accuracy/intervals.md")
-                    List<ErrorStatement> expectedError) {}
+                    List<ErrorStatement> expectedError,
+            @Schema(description = "Noise warnings from the public parameters only: NOISE_DOMINATED when a stated "
+                    + "error is at least the largest value any dataset with these public facts can give "
+                    + "(docs/accuracy/warnings.md); empty when none applies") List<NoiseWarning> warnings) {}
 }
