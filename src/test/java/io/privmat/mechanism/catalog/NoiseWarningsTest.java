@@ -352,6 +352,32 @@ class NoiseWarningsTest {
                 .isEmpty();
     }
 
+    /**
+     * Every catalogue value, kind, relation and shape of the contract cases states warnings on its
+     * quote and on a release (possibly none) without failing: the default rules and the overrides
+     * apply to every plan, and a warning's counts are consistent.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("io.privmat.mechanism.catalog.MechanismContractTest#cases")
+    void everyCatalogueValueWarns(MechanismContractTest.Case c) {
+        Plan plan = MechanismContractTest.plan(c, 1);
+        DataAccess data = c.shape() == DataShape.GRAPH
+                ? MechanismContractTest.graphPair(plan.spec().facts().cols(), new SplittableRandom(5), 1)[0]
+                : c.shape() == DataShape.HISTOGRAM
+                        ? MechanismContractTest.histogramPair(c.relation(), new SplittableRandom(5))[0]
+                        : c.shape() == DataShape.RATINGS
+                        ? MechanismContractTest.ratingsPair(c, new SplittableRandom(5), 1)[0]
+                        : MechanismContractTest.matrixPair(c.relation(), new SplittableRandom(5), 1)[0];
+        List<NoiseWarning> all = new ArrayList<>(CATALOG.warnings(plan));
+        all.addAll(result(plan, data, 11));
+        for (NoiseWarning w : all) {
+            assertThat(w.detail()).as(c + " " + w).isNotBlank();
+            if (w.code() == NoiseWarning.Code.COMPONENTS_IN_NOISE) {
+                assertThat(w.resolved()).as(c + " " + w).isPositive().isLessThan(w.entries());
+            }
+        }
+    }
+
     /** The rules themselves: ties and halves. */
     @Test
     void rulesCountStrictly() {
