@@ -15,6 +15,29 @@ API_VERSION = 'v1'
 
 
 @dataclass
+class AccuracyTarget(Model):
+    """AccuracyTarget"""
+
+    # The statement's level, e.g. 0.95; absent for a root-mean-square figure
+    level: Optional[float] = None
+    # The statement's metric (ErrorStatement.metric), e.g. absPerEntry, rmsePerQuery, absPerEigenvalue
+    metric: Optional[str] = None
+    # The statement's quantity, e.g. columnSums, eigenvalues, answers (optional when the metric names one statement)
+    quantity: Optional[str] = None
+    # The largest acceptable error, in the quantity's units
+    value: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('level', 'level', None),
+        ('metric', 'metric', None),
+        ('quantity', 'quantity', None),
+        ('value', 'value', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
 class AdasspParams(Model):
     """Parameters of ADASSP"""
 
@@ -363,6 +386,23 @@ class BudgetAmount(Model):
         ('delta', 'delta', None),
         ('epsilon', 'epsilon', None),
         ('tracks', 'tracks', ('model', 'TrackView')),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class BudgetFields(Model):
+    """BudgetFields"""
+
+    delta: Optional[float] = None
+    epsilon: Optional[float] = None
+    rho: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('delta', 'delta', None),
+        ('epsilon', 'epsilon', None),
+        ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -1644,6 +1684,111 @@ class IntervalSet(Model):
         ('lower', 'lower', ('list', None)),
         ('quantity', 'quantity', None),
         ('upper', 'upper', ('list', None)),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class InverseQuote(Model):
+    """InverseQuote"""
+
+    accounting: Optional[str] = None
+    # The other mechanisms answering the kind on this dataset, with the same parameters where they take them
+    alternatives: Optional[list[InverseQuoteOption]] = None
+    # The reachable mechanism needing the least share of the budget
+    cheapest: Optional[str] = None
+    kind: Optional[str] = None
+    # Mechanisms of the kind that cannot answer this target here, and why
+    not_comparable: Optional[list[InverseQuoteNotComparable]] = None
+    remaining: Optional[TrackView] = None
+    # The requested mechanism
+    requested: Optional[InverseQuoteOption] = None
+    target: Optional[AccuracyTarget] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('accounting', 'accounting', None),
+        ('alternatives', 'alternatives', ('list', ('model', 'InverseQuoteOption'))),
+        ('cheapest', 'cheapest', None),
+        ('kind', 'kind', None),
+        ('not_comparable', 'notComparable', ('list', ('model', 'InverseQuoteNotComparable'))),
+        ('remaining', 'remaining', ('model', 'TrackView')),
+        ('requested', 'requested', ('model', 'InverseQuoteOption')),
+        ('target', 'target', ('model', 'AccuracyTarget')),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class InverseQuoteNotComparable(Model):
+    """InverseQuoteNotComparable"""
+
+    mechanism: Optional[str] = None
+    reason: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('mechanism', 'mechanism', None),
+        ('reason', 'reason', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class InverseQuoteOption(Model):
+    """InverseQuoteOption"""
+
+    # The quote's statement at that budget (at the largest budget when unreachable)
+    achieved: Optional[ErrorStatement] = None
+    # Whether the remaining budget can pay it now
+    admissible: Optional[bool] = None
+    # The smallest budget meeting the target (rounded up to 4 significant digits); absent when unreachable
+    budget: Optional[BudgetFields] = None
+    # What it would charge, on this dataset's tracks
+    cost: Optional[TrackView] = None
+    mechanism: Optional[str] = None
+    # Whether some budget up to the mechanism's maximum meets the target
+    reachable: Optional[bool] = None
+    remaining_after: Optional[TrackView] = None
+    # one of EPSILON, RHO; The field searched: EPSILON (with the request's delta, or pure) or RHO
+    searched: Optional[str] = None
+    # The largest fraction of a track's total budget it takes
+    share_of_budget: Optional[float] = None
+    # Why no budget meets the target
+    unreachable: Optional[str] = None
+    # The quote's noise warnings at that budget
+    warnings: Optional[list[NoiseWarning]] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('achieved', 'achieved', ('model', 'ErrorStatement')),
+        ('admissible', 'admissible', None),
+        ('budget', 'budget', ('model', 'BudgetFields')),
+        ('cost', 'cost', ('model', 'TrackView')),
+        ('mechanism', 'mechanism', None),
+        ('reachable', 'reachable', None),
+        ('remaining_after', 'remainingAfter', ('model', 'TrackView')),
+        ('searched', 'searched', None),
+        ('share_of_budget', 'shareOfBudget', None),
+        ('unreachable', 'unreachable', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class InverseQuoteRequest(Model):
+    """InverseQuoteRequest"""
+
+    # The query without epsilon or rho (they are searched); delta stays fixed where the mechanism takes one; without delta a Gaussian mechanism on a ZCDP dataset is searched in rho
+    query: Optional[QueryRequest] = None
+    # The accuracy to meet
+    target: Optional[AccuracyTarget] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('query', 'query', ('union', 'QueryRequest')),
+        ('target', 'target', ('model', 'AccuracyTarget')),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -4255,6 +4400,10 @@ OPERATIONS: dict[str, Operation] = {
         (('datasetId', 'path'), ('Idempotency-Key', 'header')),
         ('application/json',), ('application/json',), ('model', 'Job'),
         'Submit a query'),
+    'inverseQuote': Operation('inverseQuote', 'POST', '/v1/datasets/{datasetId}/queries/inverse-quote',
+        (('datasetId', 'path'),),
+        ('application/json',), ('application/json',), ('model', 'InverseQuote'),
+        'The smallest budget for a target accuracy'),
     'quote': Operation('quote', 'POST', '/v1/datasets/{datasetId}/queries/quote',
         (('datasetId', 'path'),),
         ('application/json',), ('application/json',), ('model', 'Quote'),

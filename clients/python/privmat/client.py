@@ -226,6 +226,20 @@ class Client:
         """What the query would cost and the budget before and after it; charges nothing."""
         return self.call("quote", self.query(kind, mechanism, **budget_and_params), datasetId=dataset)
 
+    def inverse_quote(self, dataset: Any, kind: str, mechanism: str, *, metric: str, value: float,
+                      quantity: Optional[str] = None, level: Optional[float] = 0.95, delta: Optional[float] = None,
+                      **params: Any) -> models.InverseQuote:
+        """The smallest budget at which the quote's ``metric`` error of ``quantity`` (at ``level``; None for
+        an RMS figure) is at most ``value``: ``.requested.budget`` holds the fields to submit with, and
+        ``.cheapest`` names the mechanism of the kind needing least. Charges nothing."""
+        target = {"metric": metric, "value": value}
+        if quantity is not None:
+            target["quantity"] = quantity
+        if level is not None:
+            target["level"] = level
+        return self.call("inverseQuote", {"query": self.query(kind, mechanism, delta=delta, **params),
+                                          "target": target}, datasetId=dataset)
+
     def submit(self, dataset: Any, kind: str, mechanism: str, *, idempotency_key: Optional[str] = None,
                **budget_and_params: Any) -> "Job":
         """Reserves the cost and enqueues the query; returns its :class:`Job` (``job.wait()``)."""

@@ -88,6 +88,38 @@ public class QueryPlans {
     }
 
     Plan plan(Dataset dataset, QueryRequest request) {
+        PublicFacts facts = plannable(dataset);
+        try {
+            return catalog.plan(request.kind(), request.mechanism(),
+                    new Budget(request.epsilon(), request.delta(), request.rho()), request.params(), facts,
+                    artifacts());
+        } catch (PlanningException e) {
+            throw problem(e);
+        }
+    }
+
+    /** The artifacts a request's plan resolves (a large strategy not yet computed answers 409). */
+    io.privmat.mechanism.catalog.PublicArtifacts artifacts() {
+        return new ServiceArtifacts(workloads, strategies, false);
+    }
+
+    /**
+     * The smallest budget at which {@code mechanism}'s quote meets {@code target} on this dataset
+     * (docs/accuracy/inverse-quote.md): plans only, reads nothing.
+     */
+    io.privmat.mechanism.catalog.InverseQuote.Answer inverse(Dataset dataset, String mechanism, QueryRequest request,
+            io.privmat.mechanism.catalog.InverseQuote.Target target) {
+        PublicFacts facts = plannable(dataset);
+        try {
+            return io.privmat.mechanism.catalog.InverseQuote.smallest(catalog, request.kind(), mechanism,
+                    request.delta(), request.params(), facts, artifacts(), target);
+        } catch (PlanningException e) {
+            throw problem(e);
+        }
+    }
+
+    /** The dataset's public facts, refused (before any charge) when nothing here could read its rows. */
+    PublicFacts plannable(Dataset dataset) {
         PublicFacts facts = facts(dataset);
         if (dataset.kind() == DatasetKind.EXTERNAL && engines.getIfAvailable() == null) {
             // Refused before any charge: nothing here can read the rows.
@@ -95,13 +127,7 @@ public class QueryPlans {
                     + "EXTERNAL and this service runs without an engine for external data (the Spark-enabled build, "
                     + "docs/scale-out.md); nothing was charged.", Map.of("datasetId", dataset.id().toString()));
         }
-        try {
-            return catalog.plan(request.kind(), request.mechanism(),
-                    new Budget(request.epsilon(), request.delta(), request.rho()), request.params(), facts,
-                    new ServiceArtifacts(workloads, strategies, false));
-        } catch (PlanningException e) {
-            throw problem(e);
-        }
+        return facts;
     }
 
     /**

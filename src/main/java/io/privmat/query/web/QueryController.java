@@ -77,6 +77,120 @@ class QueryController {
                 q.warnings());
     }
 
+    @PostMapping(path = "/inverse-quote", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "inverseQuote", summary = "The smallest budget for a target accuracy",
+            description = "Given a query without its epsilon or rho (delta, when the mechanism takes one, stays fixed) "
+                    + "and a target — one of the error statements its quote makes (quantity, metric, level) and the "
+                    + "value it must not exceed — the smallest budget whose quote meets it: a bisection over the "
+                    + "plan's public error statement, exact where the statement is EXACT, conservative where it is a "
+                    + "BOUND. Says whether the remaining budget can pay it, and does the same for every other "
+                    + "mechanism answering the kind on this dataset, naming the one needing the least share of the "
+                    + "budget. Charges nothing, reads no data (docs/accuracy/inverse-quote.md).")
+    @ApiResponse(responseCode = "200", description = "The budgets; `requested.reachable` false when even the largest "
+            + "budget does not meet the target")
+    @ApiResponse(responseCode = "400", description = "A parameter is missing or out of range, epsilon or rho given, or a "
+            + "target the quote does not state (the problem lists the statements it makes)")
+    @ApiResponse(responseCode = "404", description = "No such dataset")
+    InverseQuoteView inverseQuote(@PathVariable UUID datasetId, @RequestBody InverseQuoteRequest request) {
+        if (request.query() == null) {
+            throw PrivmatException.invalidParameter("query", "a query (kind, mechanism, params, delta)",
+                    "query is required");
+        }
+        TargetRequest t = request.target();
+        if (t == null || t.metric() == null || t.value() == null) {
+            throw PrivmatException.invalidParameter(t == null ? "target" : t.metric() == null ? "target.metric"
+                    : "target.value", "a target {quantity, metric, value, level}", "target needs a metric and a value");
+        }
+        io.privmat.mechanism.catalog.InverseQuote.Target target;
+        try {
+            target = new io.privmat.mechanism.catalog.InverseQuote.Target(t.quantity(), t.metric(), t.level(), t.value());
+        } catch (io.privmat.mechanism.catalog.PlanningException e) {
+            throw io.privmat.query.QueryPlans.problem(e);
+        }
+        QueryService.Inverse inverse = queries.inverseQuote(datasetId, request.query(), target, Caller.current());
+        AccountingMode mode = AccountingMode.valueOf(inverse.accounting());
+        return new InverseQuoteView(inverse.requested().answer().plan().spec().kind().name(), inverse.accounting(), t,
+                TrackView.available(inverse.remaining(), mode), OptionView.of(inverse.requested(), mode),
+                inverse.alternatives().stream().map(p -> OptionView.of(p, mode)).toList(),
+                inverse.notComparable().stream().map(n -> new NotComparableView(n.mechanism(), n.reason())).toList(),
+                inverse.cheapest());
+    }
+
+    /** Body of an inverse quote. */
+    @Schema(name = "InverseQuoteRequest", example = "{\"query\": {\"kind\": \"COLUMN_SUMS\", \"mechanism\": "
+            + "\"GAUSSIAN\"}, \"target\": {\"quantity\": \"columnSums\", \"metric\": \"absPerEntry\", "
+            + "\"value\": 10, \"level\": 0.95}}")
+    record InverseQuoteRequest(
+            @Schema(description = "The query without epsilon or rho (they are searched); delta stays fixed where the "
+                    + "mechanism takes one; without delta a Gaussian mechanism on a ZCDP dataset is searched in rho")
+            @Nullable QueryRequest query,
+            @Schema(description = "The accuracy to meet") @Nullable TargetRequest target) {}
+
+    /** A target accuracy: one of the statements a quote makes, and the value it must not exceed. */
+    @Schema(name = "AccuracyTarget")
+    record TargetRequest(
+            @Schema(description = "The statement's quantity, e.g. columnSums, eigenvalues, answers (optional when "
+                    + "the metric names one statement)") @Nullable String quantity,
+            @Schema(description = "The statement's metric (ErrorStatement.metric), e.g. absPerEntry, rmsePerQuery, "
+                    + "absPerEigenvalue") @Nullable String metric,
+            @Schema(description = "The largest acceptable error, in the quantity's units") @Nullable Double value,
+            @Schema(description = "The statement's level, e.g. 0.95; absent for a root-mean-square figure")
+            @Nullable Double level) {}
+
+    /** The budget fields to send with the query. */
+    @Schema(name = "BudgetFields")
+    record BudgetFields(@Nullable Double epsilon, @Nullable Double delta, @Nullable Double rho) {
+
+        static @Nullable BudgetFields of(io.privmat.mechanism.catalog.@Nullable Budget b) {
+            return b == null ? null : new BudgetFields(value(b.epsilon()), value(b.delta()), value(b.rho()));
+        }
+
+        private static @Nullable Double value(java.math.@Nullable BigDecimal v) {
+            return v == null ? null : v.doubleValue();
+        }
+    }
+
+    /** One mechanism's smallest budget for the target. */
+    @Schema(name = "InverseQuoteOption")
+    record OptionView(String mechanism,
+            @Schema(description = "Whether some budget up to the mechanism's maximum meets the target") boolean reachable,
+            @Schema(description = "The field searched: EPSILON (with the request's delta, or pure) or RHO",
+                    allowableValues = {"EPSILON", "RHO"}) String searched,
+            @Schema(description = "The smallest budget meeting the target (rounded up to 4 significant digits); "
+                    + "absent when unreachable") @Nullable BudgetFields budget,
+            @Schema(description = "The quote's statement at that budget (at the largest budget when unreachable)")
+            ErrorStatement achieved,
+            @Schema(description = "What it would charge, on this dataset's tracks") @Nullable TrackView cost,
+            @Schema(description = "Whether the remaining budget can pay it now") boolean admissible,
+            @Nullable TrackView remainingAfter,
+            @Schema(description = "The largest fraction of a track's total budget it takes") @Nullable Double shareOfBudget,
+            @Schema(description = "Why no budget meets the target") @Nullable String unreachable,
+            @Schema(description = "The quote's noise warnings at that budget") List<NoiseWarning> warnings) {
+
+        static OptionView of(QueryService.Priced p, AccountingMode mode) {
+            var a = p.answer();
+            return new OptionView(a.mechanism(), a.reachable(), a.searched().name(), BudgetFields.of(a.budget()),
+                    a.achieved(), p.cost() == null ? null : TrackView.charged(p.cost(), mode), p.admissible(),
+                    p.remainingAfter() == null ? null : TrackView.available(p.remainingAfter(), mode), p.shareOfBudget(),
+                    a.unreachable(), p.warnings());
+        }
+    }
+
+    /** A mechanism of the kind that cannot answer the target on this dataset. */
+    @Schema(name = "InverseQuoteNotComparable")
+    record NotComparableView(String mechanism, String reason) {}
+
+    /** An inverse quote. */
+    @Schema(name = "InverseQuote")
+    record InverseQuoteView(String kind, String accounting, TargetRequest target, TrackView remaining,
+            @Schema(description = "The requested mechanism") OptionView requested,
+            @Schema(description = "The other mechanisms answering the kind on this dataset, with the same parameters "
+                    + "where they take them") List<OptionView> alternatives,
+            @Schema(description = "Mechanisms of the kind that cannot answer this target here, and why")
+            List<NotComparableView> notComparable,
+            @Schema(description = "The reachable mechanism needing the least share of the budget") @Nullable String
+                    cheapest) {}
+
     /** A quote. */
     @Schema(name = "Quote")
     record QuoteView(String kind, String mechanism, String accounting,
