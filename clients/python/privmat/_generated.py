@@ -507,7 +507,7 @@ class ColumnSumsResult(Model):
     columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
     # required
     kind: Optional[str] = None
@@ -537,7 +537,7 @@ class ColumnSumsResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -565,7 +565,7 @@ class CompletionResult(Model):
     items: Optional[int] = None
     # FRANK_WOLFE and ALS: T
     iterations: Optional[int] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
     # required
     kind: Optional[str] = None
@@ -625,7 +625,7 @@ class CompletionResult(Model):
         ('spectrum_upper_bounds', 'spectrumUpperBounds', ('list', None)),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -664,7 +664,7 @@ class CovarianceResult(Model):
     # required
     dataset_id: Optional[str] = None
     eigenvalues: Optional[list[float]] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
     # required
     kind: Optional[str] = None
@@ -708,7 +708,7 @@ class CovarianceResult(Model):
         ('scale', 'scale', None),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -1007,6 +1007,34 @@ class DpAlsQuery(Model):
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
+
+
+@dataclass
+class DryRun(Model):
+    """DryRun"""
+
+    accounting: Optional[str] = None
+    # Whether the remaining budget could pay the real query now
+    admissible: Optional[bool] = None
+    # What the real query would charge (this dry run charged nothing)
+    cost: Optional[TrackView] = None
+    # The result document the query would return, computed on the stand-in, with its accuracy and warnings; without jobId, and without releaseId (nothing is kept)
+    result: Optional[QueryResult] = None
+    # What the stand-in is: its size, the rule that chose it, its generator
+    stand_in: Optional[StandIn] = None
+    # Always true: the result was computed on synthetic stand-in data
+    synthetic: Optional[bool] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('accounting', 'accounting', None),
+        ('admissible', 'admissible', None),
+        ('cost', 'cost', ('model', 'TrackView')),
+        ('result', 'result', ('union', 'QueryResult')),
+        ('stand_in', 'standIn', ('model', 'StandIn')),
+        ('synthetic', 'synthetic', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
 
 
 @dataclass
@@ -1331,7 +1359,7 @@ class FactorsResult(Model):
     # required
     dataset_id: Optional[str] = None
     facts: Optional[FactorizationFacts] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
     k: Optional[int] = None
     # required
@@ -1375,7 +1403,7 @@ class FactorsResult(Model):
         ('v', 'v', ('list', ('list', None))),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -2179,7 +2207,7 @@ class LinearQueriesResult(Model):
     # √(E‖answers − Wx‖²/m): the number the quote stated
     expected_rmse_per_query: Optional[float] = None
     expected_total_squared_error: Optional[float] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
     # required
     kind: Optional[str] = None
@@ -2228,7 +2256,7 @@ class LinearQueriesResult(Model):
         ('standard_deviations', 'standardDeviations', ('list', None)),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -2709,7 +2737,7 @@ class PcaResult(Model):
     # required
     dataset_id: Optional[str] = None
     eigenvalues: Optional[list[float]] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
     k: Optional[int] = None
     # required
@@ -2749,7 +2777,7 @@ class PcaResult(Model):
         ('scale', 'scale', None),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -3488,7 +3516,7 @@ class RegressionResult(Model):
     estimand: Optional[str] = None
     # one of SIMULTANEOUS_BOUND, EXACT_T
     intervals: Optional[str] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
     # required
     kind: Optional[str] = None
@@ -3533,7 +3561,7 @@ class RegressionResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -3734,7 +3762,7 @@ class SketchResult(Model):
     columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
     # required
     kind: Optional[str] = None
@@ -3772,7 +3800,7 @@ class SketchResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -3796,6 +3824,37 @@ class SparsePcaRequest(Model):
         ('s', 's', None),
     )
     _REQUIRED: ClassVar[tuple] = ('s',)
+
+
+@dataclass
+class StandIn(Model):
+    """StandIn"""
+
+    # GRAPH: stand-in edges (the real edge count is never public)
+    edges: Optional[int] = None
+    # How the stand-in is generated from the public facts
+    generator: Optional[str] = None
+    note: Optional[str] = None
+    # HISTOGRAM: stand-in records
+    records: Optional[int] = None
+    # MATRIX: stand-in rows
+    rows: Optional[int] = None
+    # How the size was chosen: requested, the dataset's public count, or a default when the count is private
+    size_rule: Optional[str] = None
+    # RATINGS: stand-in users
+    users: Optional[int] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('edges', 'edges', None),
+        ('generator', 'generator', None),
+        ('note', 'note', None),
+        ('records', 'records', None),
+        ('rows', 'rows', None),
+        ('size_rule', 'sizeRule', None),
+        ('users', 'users', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
 
 
 @dataclass
@@ -4083,7 +4142,7 @@ class SubscriptionResult(Model):
     # required
     dataset_id: Optional[str] = None
     first_stream_block: Optional[int] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
     # required
     kind: Optional[str] = None
@@ -4120,7 +4179,7 @@ class SubscriptionResult(Model):
         ('subscription_id', 'subscriptionId', None),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -4400,6 +4459,10 @@ OPERATIONS: dict[str, Operation] = {
         (('datasetId', 'path'), ('Idempotency-Key', 'header')),
         ('application/json',), ('application/json',), ('model', 'Job'),
         'Submit a query'),
+    'dryRun': Operation('dryRun', 'POST', '/v1/datasets/{datasetId}/queries/dry-run',
+        (('datasetId', 'path'), ('standInSize', 'query')),
+        ('application/json',), ('application/json',), ('model', 'DryRun'),
+        'Run a query on synthetic stand-in data (free)'),
     'inverseQuote': Operation('inverseQuote', 'POST', '/v1/datasets/{datasetId}/queries/inverse-quote',
         (('datasetId', 'path'),),
         ('application/json',), ('application/json',), ('model', 'InverseQuote'),

@@ -240,6 +240,14 @@ class Client:
         return self.call("inverseQuote", {"query": self.query(kind, mechanism, delta=delta, **params),
                                           "target": target}, datasetId=dataset)
 
+    def dry_run(self, dataset: Any, kind: str, mechanism: str, *, stand_in_size: Optional[int] = None,
+                **budget_and_params: Any) -> models.DryRun:
+        """The query run on synthetic stand-in data made from the dataset's public facts only (``.result`` is
+        the result document, ``.stand_in`` says what the stand-in is): the shape and noise of an answer
+        before paying. Charges nothing; the dataset's rows are never read."""
+        return self.call("dryRun", self.query(kind, mechanism, **budget_and_params), datasetId=dataset,
+                         standInSize=stand_in_size)
+
     def submit(self, dataset: Any, kind: str, mechanism: str, *, idempotency_key: Optional[str] = None,
                **budget_and_params: Any) -> "Job":
         """Reserves the cost and enqueues the query; returns its :class:`Job` (``job.wait()``)."""

@@ -402,7 +402,8 @@ class CatalogueSchemas {
     private static ObjectSchema head(String description) {
         ObjectSchema s = new ObjectSchema();
         s.description(description);
-        s.addProperty("jobId", new StringSchema().format("uuid"));
+        s.addProperty("jobId", new StringSchema().format("uuid").description("The job (absent in a dry run's "
+                + "result, which has none)"));
         s.addProperty("datasetId", new StringSchema().format("uuid"));
         s.addProperty("kind", new StringSchema());
         s.addProperty("mechanism", new StringSchema());
@@ -416,7 +417,7 @@ class CatalogueSchemas {
         s.addProperty("warnings", new ArraySchema().items(new Schema<>().$ref(REF + "NoiseWarning")).description(
                 "Noise warnings from the released values and public parameters only (post-processing): "
                 + "NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies"));
-        s.required(new ArrayList<>(List.of("jobId", "datasetId", "kind", "mechanism", "loss")));
+        s.required(new ArrayList<>(List.of("datasetId", "kind", "mechanism", "loss")));
         return s;
     }
 

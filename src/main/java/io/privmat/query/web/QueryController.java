@@ -36,9 +36,11 @@ import org.springframework.web.bind.annotation.RestController;
 class QueryController {
 
     private final QueryService queries;
+    private final io.privmat.query.DryRuns dryRuns;
 
-    QueryController(QueryService queries) {
+    QueryController(QueryService queries, io.privmat.query.DryRuns dryRuns) {
         this.queries = queries;
+        this.dryRuns = dryRuns;
     }
 
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -115,6 +117,63 @@ class QueryController {
                 inverse.notComparable().stream().map(n -> new NotComparableView(n.mechanism(), n.reason())).toList(),
                 inverse.cheapest());
     }
+
+    @PostMapping(path = "/dry-run", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "dryRun", summary = "Run a query on synthetic stand-in data (free)",
+            description = "Plans the query as a quote does, then releases it on synthetic data generated from the "
+                    + "dataset's public facts only (shape, bounds, domain, and the row count where it is public; "
+                    + "under ADD_REMOVE a public stand-in count, standInSize or a default), so that the shape and the "
+                    + "noise of the answer can be seen before paying. The dataset's rows are never read; nothing is "
+                    + "charged, reserved or stored (a release that would answer free queries is not kept). The "
+                    + "result is labelled synthetic and its numbers say nothing about the real data "
+                    + "(docs/dry-run.md).")
+    @ApiResponse(responseCode = "200", description = "The result document computed on the stand-in")
+    @ApiResponse(responseCode = "400", description = "A parameter is missing or out of range")
+    @ApiResponse(responseCode = "404", description = "No such dataset")
+    @ApiResponse(responseCode = "409", description = "The dataset has no data (its public facts are set by the "
+            + "upload), or it is a STREAM")
+    @ApiResponse(responseCode = "429", description = "Dry runs are busy on this replica")
+    DryRunView dryRun(@PathVariable UUID datasetId, @RequestBody QueryRequest request,
+            @Parameter(description = "Size of the stand-in: rows (MATRIX), edges (GRAPH), records (HISTOGRAM) or "
+                    + "users (RATINGS). Default: the dataset's own count where it is public, else 1000 (10 edges "
+                    + "per vertex for a graph)") @org.springframework.web.bind.annotation.RequestParam(required = false)
+            @Nullable Long standInSize) {
+        io.privmat.query.DryRuns.DryRun run = dryRuns.run(datasetId, request, standInSize, Caller.current());
+        AccountingMode mode = AccountingMode.valueOf(run.accounting());
+        Map<String, Object> st = run.standIn();
+        return new DryRunView(true, new StandInView(number(st.get("rows")), number(st.get("edges")),
+                number(st.get("records")), number(st.get("users")), String.valueOf(st.get("sizeRule")),
+                String.valueOf(st.get("generator")), String.valueOf(st.get("note"))), run.accounting(),
+                TrackView.charged(run.cost(), mode), run.admissible(), run.result());
+    }
+
+    private static @Nullable Long number(@Nullable Object o) {
+        return o instanceof Number n ? n.longValue() : null;
+    }
+
+    /** What a dry run's stand-in is (public: its size is public or chosen by the caller). */
+    @Schema(name = "StandIn")
+    record StandInView(@Schema(description = "MATRIX: stand-in rows") @Nullable Long rows,
+            @Schema(description = "GRAPH: stand-in edges (the real edge count is never public)") @Nullable Long edges,
+            @Schema(description = "HISTOGRAM: stand-in records") @Nullable Long records,
+            @Schema(description = "RATINGS: stand-in users") @Nullable Long users,
+            @Schema(description = "How the size was chosen: requested, the dataset's public count, or a default "
+                    + "when the count is private") String sizeRule,
+            @Schema(description = "How the stand-in is generated from the public facts") String generator,
+            String note) {}
+
+    /** A dry run's answer. */
+    @Schema(name = "DryRun")
+    record DryRunView(
+            @Schema(description = "Always true: the result was computed on synthetic stand-in data") boolean synthetic,
+            @Schema(description = "What the stand-in is: its size, the rule that chose it, its generator")
+            StandInView standIn,
+            String accounting,
+            @Schema(description = "What the real query would charge (this dry run charged nothing)") TrackView cost,
+            @Schema(description = "Whether the remaining budget could pay the real query now") boolean admissible,
+            @Schema(ref = "#/components/schemas/QueryResult", description = "The result document the query would "
+                    + "return, computed on the stand-in, with its accuracy and warnings; without jobId, and without "
+                    + "releaseId (nothing is kept)") Object result) {}
 
     /** Body of an inverse quote. */
     @Schema(name = "InverseQuoteRequest", example = "{\"query\": {\"kind\": \"COLUMN_SUMS\", \"mechanism\": "
