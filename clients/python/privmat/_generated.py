@@ -111,7 +111,7 @@ class AnalyzeGaussParams(Model):
 
     # REPLACE_ONE only: spend 10% of the budget on private column sums and return the scatter matrix
     center: Optional[bool] = None
-    # PCA: the number of components (1..d)
+    # PCA: the number of components (1..d); default: every eigenvalue above the noise's 95% bound (at least 1), chosen after the release from the released values
     k: Optional[int] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -1089,7 +1089,7 @@ class DyadicTreeQuery(Model):
 class EigenSamplingParams(Model):
     """Parameters of EIGEN_SAMPLING"""
 
-    # the rank (PCA: required; COVARIANCE: default min(d, 10)); at most min(d, 200) (one exact Bingham draw and one d × d eigendecomposition per component)
+    # the rank (PCA: default 1, the noise grows with k; COVARIANCE: default min(d, 10)); at most min(d, 200) (one exact Bingham draw and one d × d eigendecomposition per component)
     k: Optional[int] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -1524,7 +1524,7 @@ class HardtRothParams(Model):
 
     # the public incoherence μ₀ ≥ 1 the owner asserts; sets the pruning threshold (absent: no pruning)
     coherence: Optional[float] = None
-    # the rank (required; at most min(d, 200))
+    # the rank, at most min(d, 200); default 1 (the noise grows with k: ask for more when the result resolves every component it has)
     k: Optional[int] = None
     # extra columns p of the range finder
     oversampling: Optional[int] = None
@@ -1572,7 +1572,7 @@ class HardtRothRatingParams(Model):
 
     # the public incoherence μ₀ ≥ 1 of the short side's basis; sets the pruning threshold τ = √(4μ₀ℓ·ln r/r) over that side's r rows (nothing is pruned when τ ≥ 1)
     coherence: Optional[float] = None
-    # the rank (required; at most min(d, 200))
+    # the rank, at most min(d, 200); default 1 (the noise grows with k: ask for more when the result resolves every component it has)
     k: Optional[int] = None
     # extra columns p of the range finder (ℓ = k + p, at most the short side min(m, n))
     oversampling: Optional[int] = None
@@ -2585,7 +2585,7 @@ class NoisyPowerParams(Model):
 
     # power iterations (each one pass when d > 5000)
     iterations: Optional[int] = None
-    # the rank (required; at most min(d, 200))
+    # the rank, at most min(d, 200); default 1 (the noise grows with k: ask for more when the result resolves every component it has)
     k: Optional[int] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -2690,7 +2690,7 @@ class OptimizedQuery(Model):
 class OrbitSamplingParams(Model):
     """Parameters of ORBIT_SAMPLING"""
 
-    # the rank (required; at most min(d, 200))
+    # the rank, at most min(d, 200); default 1 (the noise grows with k: ask for more when the result resolves every component it has)
     k: Optional[int] = None
     # one of PROJECTION, PEELING; PROJECTION: one exact draw on the Grassmannian, k = 1 only; PEELING: k sequential Bingham draws (any k)
     spectrum: Optional[str] = None
@@ -3041,7 +3041,7 @@ class PrivateOjaParams(Model):
 
     # Oja steps (each one pass when d > 5000)
     iterations: Optional[int] = None
-    # the rank: 1 only
+    # the rank: 1 only (the default)
     k: Optional[int] = None
     # the public step size η (default 1/B²)
     step_size: Optional[float] = None
@@ -3270,7 +3270,7 @@ class Quote(Model):
 class RandomizedResponseParams(Model):
     """Parameters of RANDOMIZED_RESPONSE"""
 
-    # the rank (required; at most min(d, 200))
+    # the rank, at most min(d, 200); default: every component whose released singular value exceeds the noise's 95% bound (at least 1), chosen after the release from the released values
     k: Optional[int] = None
     # shrink the released singular values by the public noise level (Gavish–Donoho; free post-processing)
     shrink: Optional[bool] = None
@@ -3315,7 +3315,7 @@ class RandomizedResponseQuery(Model):
 class RandomizedResponseRatingParams(Model):
     """Parameters of RANDOMIZED_RESPONSE_RATING"""
 
-    # the rank (required; at most min(d, 200))
+    # the rank, at most min(d, 200); default: every component whose released singular value exceeds the noise's 95% bound (at least 1), chosen after the release from the released values
     k: Optional[int] = None
     # shrink the released singular values by the public noise level (Gavish–Donoho; free post-processing)
     shrink: Optional[bool] = None
@@ -4315,7 +4315,7 @@ class WindowReleasePage(Model):
 class WishartParams(Model):
     """Parameters of WISHART"""
 
-    # PCA: the number of components (1..d)
+    # PCA: the number of components (1..d); default: every eigenvalue above the noise's 95% bound (at least 1), chosen after the release from the released values
     k: Optional[int] = None
     # SKETCH: failure probability of each stated interval (default 0.05)
     nu: Optional[float] = None

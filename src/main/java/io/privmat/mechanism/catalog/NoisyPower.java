@@ -15,7 +15,7 @@ public final class NoisyPower extends Described {
     public NoisyPower() {
         super("NOISY_POWER", "The noisy power method on XᵀX (Gaussian-DP composition over the iterations).",
                 EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.GAUSSIAN, Budget.MAX_EPSILON,
-                Input.GRAM_OR_ROW_STREAM, List.of(LowRanks.k(Limits.MAX_K),
+                Input.GRAM_OR_ROW_STREAM, List.of(LowRanks.kOne(Limits.MAX_K),
                         Param.integer("iterations", 1, 1000, 10, "power iterations (each one pass when d > 5000)")));
     }
 

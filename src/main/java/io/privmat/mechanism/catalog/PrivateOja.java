@@ -15,7 +15,7 @@ public final class PrivateOja extends Described {
     public PrivateOja() {
         super("PRIVATE_OJA", "Private Oja iterations for the top singular vector (k = 1).",
                 EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.GAUSSIAN, Budget.MAX_EPSILON,
-                Input.GRAM_OR_ROW_STREAM, List.of(Param.integer("k", 1, 1, null, "the rank: 1 only"),
+                Input.GRAM_OR_ROW_STREAM, List.of(Param.integer("k", 1, 1, 1, "the rank: 1 only (the default)"),
                         Param.integer("iterations", 1, 1000, 30, "Oja steps (each one pass when d > 5000)"),
                         Param.number("stepSize", Double.MIN_NORMAL, 1e12, null, "the public step size η (default 1/B²)")));
     }
