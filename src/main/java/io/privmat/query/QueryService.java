@@ -100,7 +100,7 @@ public class QueryService {
         Dataset dataset = datasets.visible(datasetId, caller);
         BudgetFilter filter = dataset.budget().filter();
         BudgetAccount account = budget.account(datasetId, dataset.budget());
-        Priced requested = price(plans.inverse(dataset, query.mechanism(), query, target), filter, account);
+        Priced requested = price(plans.inverse(dataset, query.mechanism(), query, target, true), filter, account);
         io.privmat.mechanism.catalog.PublicFacts facts = QueryPlans.facts(dataset);
         java.util.List<Priced> alternatives = new java.util.ArrayList<>();
         java.util.List<NotComparable> notComparable = new java.util.ArrayList<>();
@@ -124,7 +124,7 @@ public class QueryService {
                     : query.delta();
             QueryRequest same = new QueryRequest(query.kind(), m.name(), null, delta, null, params);
             try {
-                alternatives.add(price(plans.inverse(dataset, m.name(), same, target), filter, account));
+                alternatives.add(price(plans.inverse(dataset, m.name(), same, target, false), filter, account));
             } catch (PrivmatException e) {
                 notComparable.add(new NotComparable(m.name(), e.getMessage()));
             }
