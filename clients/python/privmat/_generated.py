@@ -4269,6 +4269,8 @@ class WindowRelease(Model):
     rounding_bound: Optional[float] = None
     # The stream's block index that completed
     stream_block: Optional[int] = None
+    # Noise warnings of the released eigenvalues (PCA, and COVARIANCE when one release is read), from the release's public facts (docs/accuracy/warnings.md)
+    warnings: Optional[list[NoiseWarning]] = None
     # Rows in the window when public (ROW_COUNT blocks)
     window_rows: Optional[int] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -4287,6 +4289,7 @@ class WindowRelease(Model):
         ('release_id', 'releaseId', None),
         ('rounding_bound', 'roundingBound', None),
         ('stream_block', 'streamBlock', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
         ('window_rows', 'windowRows', None),
     )
     _REQUIRED: ClassVar[tuple] = ()

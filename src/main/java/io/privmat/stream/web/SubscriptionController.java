@@ -136,7 +136,10 @@ class SubscriptionController {
             @Schema(description = "PCA: the top-k eigenvalues of the PSD-projected estimate") double @Nullable [] eigenvalues,
             @Schema(description = "PCA: the top-k components, d × k") double @Nullable [][] components,
             @Schema(description = "COVARIANCE (GET of one release only): the PSD-projected window estimate, d × d")
-            double @Nullable [][] covariance) {}
+            double @Nullable [][] covariance,
+            @Schema(description = "Noise warnings of the released eigenvalues (PCA, and COVARIANCE when one release "
+                    + "is read), from the release's public facts (docs/accuracy/warnings.md)")
+            @Nullable List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
 
     /** A page of releases, newest first. */
     @Schema(name = "WindowReleasePage")
@@ -301,9 +304,12 @@ class SubscriptionController {
             }
         }
         Object rows = meta.get("windowRows");
+        double[] spectrum = eigenvalues != null ? eigenvalues : covariance != null ? covariance.eigenvalues() : null;
+        List<io.privmat.mechanism.catalog.NoiseWarning> warnings = spectrum == null ? null
+                : io.privmat.mechanism.catalog.WindowDefinition.warnings(spectrum, d, meta);
         return new ReleaseView(r.block(), r.streamBlock(), r.releaseId(), first, r.block() - first + 1,
                 rows instanceof Number n ? n.longValue() : null, tau2, Math.sqrt(tau2 * 2.0 * d),
                 ((Number) meta.get("roundingBound")).doubleValue(), endsAt, c.owner() ? r.createdAt() : null,
-                eigenvalues, components, matrix);
+                eigenvalues, components, matrix, warnings);
     }
 }

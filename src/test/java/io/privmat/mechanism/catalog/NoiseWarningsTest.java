@@ -378,6 +378,33 @@ class NoiseWarningsTest {
         }
     }
 
+    /**
+     * Windows (BLOCKS on a stream; the plan's one-shot release is one block of the test rows): a
+     * block of 20 centred rows at ρ = 10⁻⁴ against one of 2000 rank-one rows at ρ = 0.5. The window
+     * release view's rule ({@link WindowDefinition#warnings}) agrees with the result's.
+     */
+    @Test
+    void windows() {
+        for (int n : new int[] {20, 2000}) {
+            StreamLayout layout = new StreamLayout(io.privmat.mechanism.window.BlockRule.ROW_COUNT, n, 2, 10, false);
+            PublicFacts facts = PublicFacts.stream(5, 1.0, NeighbouringRelation.REPLACE_ONE, AccountingMode.ZCDP,
+                    layout);
+            boolean weak = n == 20;
+            Plan plan = plan("BLOCKS", "PCA", rho(weak ? WEAK_RHO : STRONG_RHO), Map.of("k", 1), facts);
+            DataAccess data = InMemoryData.matrix(weak ? centredNoise(n, 5, 15) : rankOne(n, 5, 16));
+            Release release = plan.release(data, TestNoiseSources.seeded(81));
+            List<NoiseWarning> warnings = CATALOG.warnings(plan, release,
+                    CATALOG.accuracy(plan, release, ResultAccuracy.DEFAULT_LEVEL));
+            Release.Covariance c = (Release.Covariance) release;
+            assertThat(WindowDefinition.warnings(c.result().eigenvalues(), 5, c.storableMeta())).isEqualTo(warnings);
+            if (weak) {
+                noiseDominated(warnings, "eigenvalues");
+            } else {
+                assertThat(warnings).isEmpty();
+            }
+        }
+    }
+
     /** The rules themselves: ties and halves. */
     @Test
     void rulesCountStrictly() {
