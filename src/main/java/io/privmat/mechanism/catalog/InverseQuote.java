@@ -101,21 +101,18 @@ public final class InverseQuote {
         }
         double floor = max.doubleValue() * FLOOR;
         double hi = max.doubleValue(); // meets the target
+        double hiGap = Math.log(best.value() / target.value()); // ≤ 0
         double lo = hi / 16;
-        // Walk down in factors of 16 until the target fails, then bisect (geometrically) between the two.
-        while (lo > floor && s.meets(lo)) {
+        double loGap = s.gap(lo);
+        // Walk down in factors of 16 until the target fails; then close the bracket.
+        while (lo > floor && loGap <= 0) {
             hi = lo;
+            hiGap = loGap;
             lo = lo / 16;
+            loGap = s.gap(lo);
         }
         if (lo > floor) {
-            for (int i = 0; i < 200 && hi / lo > 1 + PRECISION; i++) {
-                double mid = Math.sqrt(lo * hi);
-                if (s.meets(mid)) {
-                    hi = mid;
-                } else {
-                    lo = mid;
-                }
-            }
+            hi = close(s, lo, loGap, hi, hiGap);
         }
         BigDecimal found = new BigDecimal(hi).round(new MathContext(DIGITS, RoundingMode.CEILING));
         if (found.compareTo(max) > 0) {
@@ -144,6 +141,48 @@ public final class InverseQuote {
                 return strategies.computeIfAbsent(task.id(), k -> artifacts.strategy(task));
             }
         };
+    }
+
+    /**
+     * The smallest budget in (lo, hi] meeting the target to a relative precision of
+     * {@link #PRECISION}: the Illinois variant of false position on log(error/target) against
+     * log(budget), which a power law (error ∝ ρ^(−1/2), ∝ 1/ε) solves in a few plans, with a bisection
+     * step whenever a budget is refused (gap +∞) or the bracket does not halve.
+     *
+     * @param loGap log(error/target) at lo, &gt; 0 (or +∞)
+     * @param hiGap the same at hi, ≤ 0
+     */
+    private static double close(Search s, double lo, double loGap, double hi, double hiGap) {
+        double a = Math.log(lo);
+        double b = Math.log(hi);
+        double ga = loGap;
+        double gb = hiGap;
+        int side = 0; // which end moved last: −1 the low, +1 the high
+        for (int i = 0; i < 200 && b - a > Math.log1p(PRECISION); i++) {
+            double width = b - a;
+            double u = Double.isFinite(ga) && ga > gb ? b - gb * (b - a) / (gb - ga) : (a + b) / 2;
+            // Keep the trial strictly inside, and bisect every third step so that the bracket always shrinks.
+            if (!(u > a + width * 1e-3 && u < b - width * 1e-3) || i % 3 == 2) {
+                u = (a + b) / 2;
+            }
+            double g = s.gap(Math.exp(u));
+            if (g <= 0) {
+                b = u;
+                gb = g;
+                if (side == 1) {
+                    ga /= 2; // Illinois: the stale end's weight halves
+                }
+                side = 1;
+            } else {
+                a = u;
+                ga = g;
+                if (side == -1) {
+                    gb /= 2;
+                }
+                side = -1;
+            }
+        }
+        return Math.exp(b);
     }
 
     /** Which field is searched for this mechanism, request and accounting. */
@@ -213,15 +252,24 @@ public final class InverseQuote {
 
         /** Whether the plan at this budget states an error at most the target (a budget it refuses does not). */
         boolean meets(double value) {
+            return gap(value) <= 0;
+        }
+
+        /**
+         * log(stated error / target) at this budget: ≤ 0 when it meets the target; +∞ for a budget the
+         * mechanism refuses (e.g. a graph too small for the sketch at this ε) or an error of 0 missing.
+         */
+        double gap(double value) {
             BigDecimal b = new BigDecimal(value).round(new MathContext(17, RoundingMode.HALF_EVEN));
             if (b.signum() <= 0) {
-                return false;
+                return Double.POSITIVE_INFINITY;
             }
             try {
-                return statement(plan(b)).value() <= target.value();
+                double error = statement(plan(b)).value();
+                return error <= target.value() ? Math.min(0, Math.log(error / target.value()))
+                        : Math.max(Math.log(error / target.value()), Double.MIN_NORMAL);
             } catch (PlanningException refused) {
-                // E.g. a graph too small for the sketch at this ε: not a budget that meets the target.
-                return false;
+                return Double.POSITIVE_INFINITY;
             }
         }
     }
