@@ -80,7 +80,8 @@ public final class InverseQuote {
      * @throws PlanningException for a request that cannot be planned at the largest budget either, a
      *     budget field that does not fit the mechanism, or a target that its quote does not state
      */
-    public static Answer smallest(MechanismCatalog catalog, String kind, String mechanism, @Nullable BigDecimal delta,
+    public static Answer smallest(MechanismCatalog catalog, @Nullable String kind, @Nullable String mechanism,
+            @Nullable BigDecimal delta,
             @Nullable Map<String, ?> params, PublicFacts facts, PublicArtifacts artifacts, Target target) {
         MechanismDefinition m = catalog.find(mechanism == null ? "" : mechanism.strip().toUpperCase(java.util.Locale.ROOT))
                 .orElse(null);
@@ -222,7 +223,7 @@ public final class InverseQuote {
     }
 
     /** The plans of one mechanism at varying budgets. */
-    private record Search(MechanismCatalog catalog, String kind, String mechanism, Searched searched,
+    private record Search(MechanismCatalog catalog, @Nullable String kind, String mechanism, Searched searched,
             @Nullable BigDecimal delta, @Nullable Map<String, ?> params, PublicFacts facts, PublicArtifacts artifacts,
             Target target) {
 
