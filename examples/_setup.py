@@ -10,6 +10,7 @@ import os
 import sys
 import urllib.error
 import uuid
+import warnings
 from pathlib import Path
 
 try:
@@ -19,6 +20,23 @@ except ImportError:
     import privmat
 
 QUICK = os.environ.get("PRIVMAT_EXAMPLE_QUICK") == "1"
+
+
+def _print_noise_warning(message, category, filename, lineno, file=None, line=None, _default=warnings.showwarning):
+    """The client raises each answer's noise warnings as privmat.PrivmatNoiseWarning: print them in line."""
+    if issubclass(category, privmat.PrivmatNoiseWarning):
+        print(f"  noise warning: {message}")
+    else:
+        _default(message, category, filename, lineno, file, line)
+
+
+warnings.showwarning = _print_noise_warning
+warnings.simplefilter("always", privmat.PrivmatNoiseWarning)
+
+
+def noise_dominated(answer) -> list:
+    """The answer's NOISE_DOMINATED warnings (quotes, results and free answers carry a ``warnings`` list)."""
+    return [w for w in (answer.get("warnings") or []) if w.get("code") == "NOISE_DOMINATED"]
 
 
 def clients(tag: str):

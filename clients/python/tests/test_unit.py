@@ -123,6 +123,22 @@ class ClientTest(unittest.TestCase):
         self.assertTrue(q.admissible)
         self.assertEqual(0.05, q.cost.rho)
 
+    def test_noise_warnings_are_raised_as_privmat_noise_warnings(self):
+        w = {"code": "NOISE_DOMINATED", "quantity": "singularValues", "noiseLevel": 2119.0, "level": 0.95,
+             "comparedWith": 100.0, "detail": "whatever the data, this answer is noise."}
+        c, _ = self.client((200, {"admissible": True, "warnings": [w]}, "application/json"),
+                           (200, {"admissible": True, "warnings": []}, "application/json"))
+        with self.assertWarns(privmat.PrivmatNoiseWarning) as caught:
+            q = c.quote("d1", "LOW_RANK", "RANDOMIZED_RESPONSE", rho=0.05, k=1)
+        self.assertEqual("NOISE_DOMINATED", caught.warning.code)
+        self.assertEqual(2119.0, caught.warning.noise_level)
+        self.assertIn("whatever the data", str(caught.warning))
+        self.assertEqual("singularValues", q.warnings[0].quantity)
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            c.quote("d1", "PCA", "ANALYZE_GAUSS", rho=0.05, k=1)  # an empty list warns nothing
+
     def test_submit_passes_the_idempotency_key_and_wait_polls_until_done(self):
         done = {**JOB, "state": "DONE", "progress": 1.0}
         c, fake = self.client((202, JOB, "application/json"), (200, {**JOB, "state": "RUNNING", "progress": 0.5},

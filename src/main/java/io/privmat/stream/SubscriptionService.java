@@ -94,7 +94,8 @@ public class SubscriptionService {
 
     /** The cost of a subscription and the budget before and after it; charges nothing. */
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
-            @Nullable Tracks remainingAfter, @Nullable BigDecimal largestPureEpsilonAfter) {}
+            @Nullable Tracks remainingAfter, @Nullable BigDecimal largestPureEpsilonAfter,
+            java.util.List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
@@ -105,7 +106,8 @@ public class SubscriptionService {
         boolean admissible = filter.admits(account.spent(), cost);
         Tracks after = account.spent().plus(cost);
         return new Quote(plan, dataset.budget().mode().name(), cost, admissible, filter.remaining(account.spent()),
-                admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null);
+                admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null,
+                MechanismCatalog.standard().warnings(plan));
     }
 
     /** A created subscription, and whether it is an idempotent replay of an earlier creation. */

@@ -403,7 +403,8 @@ class CatalogueSchemas {
     private static ObjectSchema head(String kind, String description) {
         ObjectSchema s = new ObjectSchema();
         s.description(kind + ": " + description);
-        s.addProperty("jobId", new StringSchema().format("uuid"));
+        s.addProperty("jobId", new StringSchema().format("uuid").description("The job (absent in a dry run's "
+                + "result, which has none)"));
         s.addProperty("datasetId", new StringSchema().format("uuid"));
         s.addProperty("kind", new StringSchema()._enum(List.of(kind)));
         s.addProperty("mechanism", new StringSchema());
@@ -414,7 +415,10 @@ class CatalogueSchemas {
         s.addProperty("loss", new Schema<>().$ref(REF + "Loss"));
         s.addProperty("noise", new Schema<>().$ref(REF + FactVocabulary.NOISE.name()));
         s.addProperty("accuracy", new Schema<>().$ref(REF + "ResultAccuracy"));
-        s.required(new ArrayList<>(List.of("jobId", "datasetId", "kind", "mechanism", "loss")));
+        s.addProperty("warnings", new ArraySchema().items(new Schema<>().$ref(REF + "NoiseWarning")).description(
+                "Noise warnings from the released values and public parameters only (post-processing): "
+                + "NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies"));
+        s.required(new ArrayList<>(List.of("datasetId", "kind", "mechanism", "loss")));
         return s;
     }
 

@@ -24,6 +24,8 @@ import io.privmat.stream.StreamSettings;
 import io.privmat.stream.Subscription;
 import io.privmat.stream.SubscriptionRelease;
 import io.privmat.stream.SubscriptionService;
+import io.privmat.mechanism.catalog.NoiseWarning;
+import io.privmat.mechanism.catalog.WindowDefinition;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -145,7 +147,10 @@ class SubscriptionController {
                     + "unlikely case that its eigendecomposition did not converge)") double @Nullable [] eigenvalues,
             @Schema(description = "PCA: the top-k components, d × k") double @Nullable [][] components,
             @Schema(description = "COVARIANCE (GET of one release only): the PSD-projected window estimate, d × d")
-            double @Nullable [][] covariance) {}
+            double @Nullable [][] covariance,
+            @Schema(description = "Noise warnings of the released eigenvalues (PCA, and COVARIANCE when one release "
+                    + "is read), from the release's public facts (docs/accuracy/warnings.md)")
+            @Nullable List<NoiseWarning> warnings) {}
 
     /** A page of releases, newest first. */
     @Schema(name = "WindowReleasePage")
@@ -160,7 +165,9 @@ class SubscriptionController {
             @Schema(description = "Remaining after it (absent if not admissible)") @Nullable TrackView remainingAfter,
             @Schema(description = "Largest epsilon of one more pure-DP query after it") @Nullable Double
                     largestPureEpsilonAfter,
-            @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Map<String, Object> noise) {}
+            @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Map<String, Object> noise,
+            @Schema(description = "Noise warnings from the public parameters only (docs/accuracy/warnings.md)")
+            List<NoiseWarning> warnings) {}
 
     @PostMapping(path = "/v1/datasets/{datasetId}/subscriptions", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
@@ -206,7 +213,7 @@ class SubscriptionController {
         return new QuoteView(q.plan().spec().kind().name(), q.plan().spec().mechanism(), q.accounting(),
                 TrackView.charged(q.cost(), mode), q.admissible(), TrackView.available(q.remaining(), mode),
                 q.remainingAfter() == null ? null : TrackView.available(q.remainingAfter(), mode),
-                io.privmat.api.JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise());
+                io.privmat.api.JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise(), q.warnings());
     }
 
     @GetMapping(path = "/v1/datasets/{datasetId}/subscriptions", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -312,10 +319,13 @@ class SubscriptionController {
             }
         }
         Object rows = meta.get("windowRows");
+        double[] spectrum = eigenvalues != null ? eigenvalues : covariance != null ? covariance.eigenvalues() : null;
+        List<NoiseWarning> warnings = spectrum == null ? null
+                : WindowDefinition.warnings(spectrum, d, meta);
         return new ReleaseView(r.block(), r.streamBlock(), r.releaseId(), first, r.block() - first + 1,
                 rows instanceof Number n ? n.longValue() : null, tau2, Math.sqrt(tau2 * 2.0 * d),
                 ((Number) meta.get("roundingBound")).doubleValue(), endsAt, publishedAt,
                 c.owner() ? r.createdAt() : null,
-                eigenvalues, components, matrix);
+                eigenvalues, components, matrix, warnings);
     }
 }
