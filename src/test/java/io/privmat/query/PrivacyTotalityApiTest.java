@@ -68,6 +68,22 @@ class PrivacyTotalityApiTest extends ApiTest {
         }
     }
 
+    /** Workload entries so large that the expected error overflows are a 400 before any charge, not a 500. */
+    @Test
+    void aWorkloadWhoseErrorOverflowsIsRefusedNotAServerError() {
+        Response w = send(HttpRequest.newBuilder(uri("/v1/workloads")).header("Content-Type", "text/csv")
+                .POST(HttpRequest.BodyPublishers.ofString("1e160,1e160\n1e160,-1e160\n")));
+        assertThat(w.status()).as(w.toString()).isEqualTo(201);
+        String dataset = twoCellHistogram(10);
+        for (String mechanism : new String[] {"LAPLACE_WORKLOAD\",\"epsilon\":1", "GAUSSIAN_IDENTITY\",\"rho\":0.5"}) {
+            Response quote = postJson("/v1/datasets/" + dataset + "/queries/quote", "{\"kind\":\"LINEAR_QUERIES\","
+                    + "\"mechanism\":\"" + mechanism + ",\"params\":{\"workload\":{\"type\":\"CUSTOM\",\"id\":\""
+                    + w.json().get("id").asString() + "\"}}}");
+            assertThat(quote.status()).as(quote.toString()).isEqualTo(400);
+            assertThat(quote.json().get("parameter").asString()).isEqualTo("params.workload");
+        }
+    }
+
     @Test
     void memoryLightFrankWolfeIsRefusedBeforeAnythingIsCharged() {
         Response created = postJson("/v1/datasets", "{\"name\":\"r\",\"kind\":\"RATINGS\",\"neighbouring\":"

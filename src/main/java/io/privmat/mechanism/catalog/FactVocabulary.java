@@ -32,8 +32,8 @@ public final class FactVocabulary {
                     number("scale", "Laplace noise: the scale b per entry"),
                     number("granularity", "spacing of the grid that the noise and the released values lie on; a "
                             + "statistic is saturated at ±2⁵⁰ grid steps before the noise (docs/mechanisms/noise.md)"),
-                    number("saturation", "LINEAR_QUERIES: 2⁵⁰·granularity, the largest |measurement| before noise "
-                            + "that is released unbiased; a larger one is saturated there"),
+                    number("saturation", "2⁵⁰·granularity: the largest |value| of the statistic before noise that is "
+                            + "released unbiased; a larger one is saturated there (stated by every plan on a grid)"),
                     number("l1Sensitivity", "L1 sensitivity the noise is calibrated to"),
                     number("l2Sensitivity", "L2 sensitivity the noise is calibrated to (per step when iterative)"),
                     number("frobeniusSensitivity", "Frobenius sensitivity of XᵀX the noise is calibrated to"),

@@ -8,6 +8,7 @@ import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.GaussianCalibration;
 import io.privmat.privacy.GaussianLoss;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -187,15 +188,7 @@ public final class DpAlsMechanism {
             IntStream.range(0, count).parallel().forEach(k -> {
                 int i = first + k;
                 double[] ui = LocalFits.ridge(items, y, data.start(i), data.end(i), v, r, params.userRidge());
-                double norm = 0;
-                for (double x : ui) {
-                    norm += x * x;
-                }
-                norm = Math.sqrt(norm);
-                double s = norm > clip ? clip / norm : 1;
-                for (int a = 0; a < r; a++) {
-                    u[k * r + a] = ui[a] * s;
-                }
+                clipFit(ui, clip, u, k * r);
             });
             for (int k = 0; k < count; k++) {
                 int i = first + k;
@@ -223,7 +216,39 @@ public final class DpAlsMechanism {
         return new Statistics(grams, rhs);
     }
 
-    /** V[j] = (PSD((G̃_j + G̃_jᵀ)/2) + λ_v I)⁻¹ b̃_j. */
+    /**
+     * Writes user i's fit clipped to ‖uᵢ‖ ≤ C into {@code out}. A fit with a non-finite entry (a public V
+     * with infinite or huge entries after a near-singular solve can make the local solve overflow)
+     * becomes uᵢ = 0, and the norm is computed with scaling so a huge but finite fit is clipped, not
+     * zeroed: still a function of V and user i's ratings only, bounded by C, so the sensitivities hold —
+     * and no NaN from one user can reach other users' sums (where the grid rounding would turn the whole
+     * entry into 0 steps: docs/adr/0011-a-failure-is-an-output.md).
+     */
+    static void clipFit(double[] ui, double clip, double[] out, int offset) {
+        double max = 0;
+        for (double x : ui) {
+            max = Math.max(max, Math.abs(x));
+        }
+        if (!Double.isFinite(max)) {
+            Arrays.fill(out, offset, offset + ui.length, 0.0);
+            return;
+        }
+        double scaled = 0;
+        for (double x : ui) {
+            double t = max == 0 ? 0 : x / max;
+            scaled += t * t;
+        }
+        double norm = max * Math.sqrt(scaled);
+        double s = norm > clip ? clip / norm : 1;
+        for (int a = 0; a < ui.length; a++) {
+            out[offset + a] = Math.min(clip, Math.max(-clip, ui[a] * s));
+        }
+    }
+
+    /**
+     * V[j] = (PSD((G̃_j + G̃_jᵀ)/2) + λ_v I)⁻¹ b̃_j; a non-finite entry (a tiny ridge against a noisy
+     * Gram) is set to 0 — post-processing of the released statistics, from public rules.
+     */
     private void solveItem(double[] grams, double[] rhs, int j, int r, double[] out) {
         double[] g = new double[r * r];
         int gb = j * r * r;
@@ -246,7 +271,7 @@ public final class DpAlsMechanism {
             for (int k = 0; k < r; k++) {
                 s += e.vectors()[a * r + k] * proj[k];
             }
-            out[j * r + a] = s;
+            out[j * r + a] = Double.isFinite(s) ? s : 0;
         }
     }
 }

@@ -240,10 +240,12 @@ public final class GridNoise {
      * 1-Lipschitz: neighbours' rounded vectors still differ by at most Δ + g·√p (L2) or Δ₁ + g·p (L1),
      * the sensitivities every plan charges, so the charges are unchanged. It only biases a coordinate
      * whose true value exceeds 2⁵⁰ grid steps — at least 2⁵⁰·2⁻¹²·(Δ/√p) — which the plans state
-     * (docs/mechanisms/noise.md, "Saturation"). A NaN (only from an overflowed statistic, never
-     * from data within its declared limits) is released as 0 grid steps plus noise, so it cannot
-     * reach the output either. Adding the noise Z (|Z| far below 2⁵²) to a saturated value stays
-     * exact in a double.
+     * (docs/mechanisms/noise.md, "Saturation"). A NaN (an overflowed statistic; a per-person step
+     * that could produce one replaces it before the sum over everyone, so no single person's data
+     * decides it: ADR 0011) is released as 0 grid steps plus noise. Adding the integer noise Z to the saturated steps is one correctly
+     * rounded double addition of two integer-valued doubles: exact while |steps + Z| &lt; 2⁵³ (always for
+     * Gaussian plans, σ_grid &lt; 2³¹), and otherwise a function of the exact integer sum alone (a Laplace
+     * scale may reach 2⁵³ steps), so it is post-processing either way.
      */
     public static double roundToGrid(double x, double g) {
         double steps = Math.rint(x / g);
@@ -256,10 +258,7 @@ public final class GridNoise {
         return steps == steps ? steps : 0;
     }
 
-    /**
-     * The largest |round(f/g)| a release carries: 2⁵⁰ grid steps. Every noisy value g·(steps + Z) is
-     * then an exact double (|steps + Z| &lt; 2⁵³ while |Z| &lt; 2⁵²).
-     */
+    /** The largest |round(f/g)| a release carries: 2⁵⁰ grid steps (see {@link #roundToGrid}). */
     public static final double LIMIT_STEPS = 0x1p50;
 
 
