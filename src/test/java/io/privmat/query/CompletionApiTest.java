@@ -142,6 +142,22 @@ class CompletionApiTest extends ApiTest {
         assertThat(matrix(defaults.get("directions"))).hasNumberOfRows(2);
         Response row = get("/v1/jobs/" + defaults.get("jobId").asString() + "/users/user-0/predictions");
         assertThat(row.status()).as(row.toString()).isEqualTo(200);
+
+        // Dry runs and inverse quotes take both forms: with the paper's radius and without any.
+        for (String params : new String[] {"{\"schedule\":\"CONSTANT\",\"nuclearRadius\":30,\"iterations\":3}", "{}"}) {
+            Response dry = postJson("/v1/datasets/" + id + "/queries/dry-run", "{\"kind\":\"COMPLETION\",\"mechanism\":"
+                    + "\"PRIVATE_FRANK_WOLFE\",\"rho\":2,\"params\":" + params + "}");
+            assertThat(dry.status()).as(params + " " + dry).isEqualTo(200);
+            assertThat(dry.json().get("synthetic").asBoolean()).isTrue();
+            assertThat(dry.json().get("result").get("model").asString()).isEqualTo("FRANK_WOLFE");
+            assertThat(dry.json().get("result").has("warnings")).isTrue();
+            Response inverse = postJson("/v1/datasets/" + id + "/queries/inverse-quote", "{\"query\":{\"kind\":"
+                    + "\"COMPLETION\",\"mechanism\":\"PRIVATE_FRANK_WOLFE\",\"delta\":1e-6,\"params\":" + params
+                    + "},\"target\":{\"quantity\":\"spectrum\",\"metric\":\"noiseNorm\",\"level\":0.95,\"value\":50}}");
+            assertThat(inverse.status()).as(params + " " + inverse).isEqualTo(200);
+            assertThat(inverse.json().get("requested").get("reachable").asBoolean()).as(inverse.toString()).isTrue();
+            assertThat(inverse.json().get("requested").get("achieved").get("value").asDouble()).isLessThanOrEqualTo(50);
+        }
     }
 
     @Test
