@@ -205,6 +205,7 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         }
         request.setAttribute(ProblemResponses.TYPE_ATTRIBUTE, type.slug(),
                 org.springframework.web.context.request.RequestAttributes.SCOPE_REQUEST);
+        properties = RetryAfter.withDefault(type.status(), properties);
         properties.forEach(body::setProperty);
         ResponseEntity.BodyBuilder response = ResponseEntity.status(type.status())
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON);

@@ -11,7 +11,7 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Problem details wherever an error can arise outside the MVC exception handling: {@link ProblemFilter}
  * around Spring Security's filters (order −100) and inside the audit filter (−200), and Tomcat's own
- * error report ({@link ProblemErrorReportValve}).
+ * error report ({@link ProblemErrorReportValve}); {@code Retry-After} on every 503 ({@link RetryAfter}).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -28,6 +28,14 @@ class ProblemFilterConfiguration {
                 host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
             }
         });
+    }
+
+    /** Outermost: sees the status of every response, including Spring Security's and the actuator's. */
+    @Bean
+    FilterRegistrationBean<RetryAfter.Filter> retryAfterFilter() {
+        FilterRegistrationBean<RetryAfter.Filter> registration = new FilterRegistrationBean<>(new RetryAfter.Filter());
+        registration.setOrder(org.springframework.core.Ordered.HIGHEST_PRECEDENCE);
+        return registration;
     }
 
     @Bean
