@@ -94,17 +94,29 @@ final class LineReader {
         if (i == lineLen) {
             return; // ASCII
         }
-        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(line, 0, lineLen);
-        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(lineLen);
+        if (decodeStrict(line, 0, lineLen) == null) {
+            throw InvalidDataException.at(lineNo, columnAt(malformedAt), "the text is not valid UTF-8 (byte "
+                    + (malformedAt + 1) + " of the line); text uploads must be UTF-8");
+        }
+    }
+
+    /** Offset, within the bytes given, of the malformed byte found by the last failed {@link #decodeStrict}. */
+    private int malformedAt;
+
+    /** Strict UTF-8 decoding: the text, or null (with {@link #malformedAt}) when malformed. */
+    private @org.jspecify.annotations.Nullable String decodeStrict(byte[] bytes, int offset, int length) {
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes, offset, length);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(length);
         utf8.reset();
         java.nio.charset.CoderResult result = utf8.decode(in, out, true);
         if (!result.isError()) {
             result = utf8.flush(out);
         }
         if (result.isError()) {
-            throw InvalidDataException.at(lineNo, columnAt(in.position()), "the text is not valid UTF-8 (byte "
-                    + (in.position() + 1) + " of the line); text uploads must be UTF-8");
+            malformedAt = in.position() - offset;
+            return null;
         }
+        return out.flip().toString();
     }
 
     /** The 1-based field that byte {@code offset} of the line belongs to (delimiters inside quotes skipped). */
@@ -442,18 +454,13 @@ final class LineReader {
         if (ascii) {
             return new String(field, fieldStart, length, StandardCharsets.ISO_8859_1);
         }
-        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(field, fieldStart, length);
-        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(length);
-        utf8.reset();
-        java.nio.charset.CoderResult result = utf8.decode(in, out, true);
-        if (!result.isError()) {
-            result = utf8.flush(out);
-        }
-        if (result.isError()) {
+        // Lines are checked whole when read (requireUtf8), so this cannot fail; strict all the same.
+        String text = decodeStrict(field, fieldStart, length);
+        if (text == null) {
             throw InvalidDataException.at(lineNo, Math.max(fieldNo, 1), "the field is not valid UTF-8 (byte "
-                    + (in.position() - fieldStart + 1) + " of the field); text uploads must be UTF-8");
+                    + (malformedAt + 1) + " of the field); text uploads must be UTF-8");
         }
-        return out.flip().toString();
+        return text;
     }
 
     boolean fieldIsNumber() {
