@@ -99,7 +99,8 @@ class SecurityConfiguration {
                         .requestMatchers(HttpMethod.GET, "/v1/jobs").hasAnyRole(OWNER, ANALYST, ADMIN)
                         .requestMatchers(HttpMethod.GET, "/v1/jobs/*", "/v1/jobs/*/result").hasAnyRole(OWNER, ANALYST)
                         // A completion's per-user rows: the data owner only (docs/mechanisms/completion.md).
-                        .requestMatchers(HttpMethod.GET, "/v1/jobs/*/predictions", "/v1/jobs/*/users/*/predictions")
+                        .requestMatchers(HttpMethod.GET, "/v1/jobs/*/predictions", "/v1/jobs/*/users/*/predictions",
+                                "/v1/jobs/*/user-predictions")
                         .hasRole(OWNER)
                         .requestMatchers(HttpMethod.DELETE, "/v1/jobs/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.GET, "/v1/releases/*").hasAnyRole(OWNER, ANALYST)

@@ -201,6 +201,8 @@ class AuthorizationMatrixTest extends ApiTest {
                 row("401 401 403 409 403 403 404")));
         t.put("GET /v1/jobs/{id}/users/{user}/predictions", new Row(f -> bare("GET", "/v1/jobs/" + f.job()
                 + "/users/u/predictions"), row("401 401 403 409 403 403 404")));
+        t.put("GET /v1/jobs/{id}/user-predictions", new Row(f -> bare("GET", "/v1/jobs/" + f.job()
+                + "/user-predictions?index=0"), row("401 401 403 409 403 403 404")));
         t.put("GET /v1/releases/{id}", new Row(f -> bare("GET", "/v1/releases/" + f.release()),
                 row("401 401 403 200 404 404 404")));
         t.put("POST /v1/releases/{id}/directional-variance", new Row(f -> json("POST",
