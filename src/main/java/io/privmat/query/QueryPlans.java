@@ -87,7 +87,8 @@ public class QueryPlans {
                 bound, relation, dataset.budget().mode());
     }
 
-    Plan plan(Dataset dataset, QueryRequest request) {
+    /** Plans a request of this caller (whose quotas any free computation it needs counts against). */
+    Plan plan(Dataset dataset, QueryRequest request, io.privmat.security.Caller caller) {
         PublicFacts facts = facts(dataset);
         if (dataset.kind() == DatasetKind.EXTERNAL && engines.getIfAvailable() == null) {
             // Refused before any charge: nothing here can read the rows.
@@ -98,7 +99,7 @@ public class QueryPlans {
         try {
             return catalog.plan(request.kind(), request.mechanism(),
                     new Budget(request.epsilon(), request.delta(), request.rho()), request.params(), facts,
-                    new ServiceArtifacts(workloads, strategies, false));
+                    new ServiceArtifacts(workloads, strategies, caller));
         } catch (PlanningException e) {
             throw problem(e);
         }
@@ -108,11 +109,12 @@ public class QueryPlans {
      * The strategy computation a LINEAR_QUERIES request (OPTIMIZED or LOW_RANK_MECHANISM) needs on
      * this dataset, to start ahead of a query. Plans and charges nothing.
      */
-    io.privmat.mechanism.catalog.PublicArtifacts.StrategyTask strategyTask(Dataset dataset, QueryRequest request) {
+    io.privmat.mechanism.catalog.PublicArtifacts.StrategyTask strategyTask(Dataset dataset, QueryRequest request,
+            io.privmat.security.Caller caller) {
         PublicFacts facts = facts(dataset);
         try {
             return io.privmat.mechanism.catalog.LinearQueries.strategyTask(request.mechanism(), request.params(), facts,
-                    new ServiceArtifacts(workloads, strategies, false));
+                    new ServiceArtifacts(workloads, strategies, caller));
         } catch (PlanningException e) {
             throw problem(e);
         }
@@ -123,7 +125,7 @@ public class QueryPlans {
         @SuppressWarnings("unchecked")
         Map<String, Object> doc = json.readerFor(LinkedHashMap.class)
                 .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).readValue(specJson);
-        return catalog.rebuild(doc, new ServiceArtifacts(workloads, strategies, true));
+        return catalog.rebuild(doc, new ServiceArtifacts(workloads, strategies, null));
     }
 
     String specJson(Plan plan) {

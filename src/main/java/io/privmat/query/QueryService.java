@@ -56,7 +56,7 @@ public class QueryService {
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
-        Plan plan = plans.plan(dataset, request);
+        Plan plan = plans.plan(dataset, request, caller);
         BudgetFilter filter = dataset.budget().filter();
         Tracks cost = filter.cost(plan.chargedLoss());
         BudgetAccount account = budget.account(datasetId, dataset.budget());
@@ -75,13 +75,13 @@ public class QueryService {
     public io.privmat.strategy.StrategyService.View startStrategy(UUID datasetId, QueryRequest request, Caller caller,
             io.privmat.strategy.StrategyService strategies) {
         Dataset dataset = datasets.visible(datasetId, caller);
-        return strategies.start(plans.strategyTask(dataset, request));
+        return strategies.start(plans.strategyTask(dataset, request, caller), caller);
     }
 
     public Submission submit(UUID datasetId, QueryRequest request, @Nullable String idempotencyKey, Caller who) {
         Dataset dataset = datasets.visible(datasetId, who);
         String caller = who.subject();
-        Plan plan = plans.plan(dataset, request);
+        Plan plan = plans.plan(dataset, request, who);
         String requestHash = Canonical.sha256(plan.spec().toMap());
         if (idempotencyKey != null) {
             Optional<Job> existing = jobs.findByIdempotencyKey(datasetId, caller, idempotencyKey);

@@ -235,24 +235,26 @@ public final class LinearQueries extends Described {
         Map<String, Object> p = new LinkedHashMap<>();
         p.put("parameter", "params.workload");
         p.put("reason", "TOO_COSTLY");
-        String detail;
-        if (cost.bytes() > budget.maxBytes()) {
-            p.put("estimatedBytes", cost.bytes());
-            p.put("limitBytes", budget.maxBytes());
-            detail = mechanism + "'s strategy for this workload needs about " + cost.bytes() / (1 << 20) + " MiB of "
-                    + "memory, over the limit of " + budget.maxBytes() / (1 << 20) + " MiB per computation.";
-        } else {
-            double needed = budget.seconds(cost.minimumFlops());
-            double limit = budget.seconds(budget.maxFlops());
-            p.put("estimatedSeconds", needed);
-            p.put("limitSeconds", limit);
-            detail = String.format(java.util.Locale.ROOT, "%s's strategy for this workload needs at least %.0f s of "
-                    + "computation at the reference rate (%s), over the limit of %.0f s per computation; use a smaller "
-                    + "domain, fewer cells per attribute, or HIERARCHICAL.", mechanism, needed,
-                    mechanism == LinearMechanism.OPTIMIZED ? StrategyCost.MINIMUM_ITERATIONS
-                            + " iterations on each optimised attribute" : "every iteration", limit);
+        double needed = budget.seconds(cost.minimumFlops());
+        double limit = budget.seconds(budget.maxFlops());
+        p.put("estimatedSeconds", needed);
+        p.put("limitSeconds", limit);
+        p.put("estimatedBytes", cost.bytes());
+        p.put("limitBytes", budget.maxBytes());
+        List<String> over = new ArrayList<>();
+        if (cost.minimumFlops() > budget.maxFlops()) {
+            over.add(String.format(java.util.Locale.ROOT, "at least %.0f s of computation at the reference rate (%s), "
+                    + "over the limit of %.0f s", needed, mechanism == LinearMechanism.OPTIMIZED
+                    ? StrategyCost.MINIMUM_ITERATIONS + " iterations on each optimised attribute" : "every iteration",
+                    limit));
         }
-        return new PlanningException(PlanningException.Reason.WORKLOAD_TOO_LARGE, detail, p);
+        if (cost.bytes() > budget.maxBytes()) {
+            over.add("about " + cost.bytes() / (1 << 20) + " MiB of memory, over the limit of "
+                    + budget.maxBytes() / (1 << 20) + " MiB");
+        }
+        return new PlanningException(PlanningException.Reason.WORKLOAD_TOO_LARGE, mechanism + "'s strategy for this "
+                + "workload needs " + String.join(" and ", over) + " per computation; nothing was queued or charged. "
+                + "Use fewer cells per attribute, or HIERARCHICAL.", p);
     }
 
     /**
