@@ -55,6 +55,7 @@ class SecurityConfiguration {
                 .addFilterBefore(new ApiKeyAuthenticationFilter(keys), AnonymousAuthenticationFilter.class)
                 .addFilterAfter(new RateLimitFilter(settings), ApiKeyAuthenticationFilter.class)
                 .addFilterAfter(new RequestSizeLimitFilter(settings), RateLimitFilter.class)
+                .addFilterAfter(new FreeWorkFilter(settings), RequestSizeLimitFilter.class)
                 .exceptionHandling(e -> e
                         .authenticationEntryPoint((request, response, ex) -> {
                             response.setHeader("WWW-Authenticate", "Bearer");
