@@ -134,8 +134,9 @@ public class StrategyService {
         this.json = json;
         this.clock = clock;
         this.settings = settings;
-        this.budget = new ComputeBudget(settings.maxComputeTime().toMillis() / 1000.0 * settings.referenceRate(),
-                settings.memoryLimit(), settings.referenceRate());
+        // The operations a computation can do within its wall-clock limit while it runs cpu-share of the time.
+        this.budget = new ComputeBudget(settings.maxComputeTime().toMillis() / 1000.0 * settings.cpuShare()
+                * settings.referenceRate(), settings.memoryLimit(), settings.cpuShare() * settings.referenceRate());
         this.queue = new FairQueue<>(new FairQueue.Limits(settings.queue(), settings.maxQueuedPerCaller(),
                 settings.maxQueuedPerTenant(), settings.maxRunningPerCaller(), settings.maxRunningPerTenant()));
         for (int i = 0; i < settings.threads(); i++) {
@@ -321,9 +322,12 @@ public class StrategyService {
     private void run(Running r) {
         r.status = Status.RUNNING;
         long deadline = System.nanoTime() + settings.maxComputeTime().toNanos();
+        Throttle throttle = new Throttle(settings.cpuShare());
         try {
-            byte[] bytes = compute(r.task, new OptimizationControl(p -> r.progress = p,
-                    () -> closing || System.nanoTime() - deadline > 0));
+            byte[] bytes = compute(r.task, new OptimizationControl(p -> {
+                r.progress = p;
+                throttle.pause();
+            }, () -> closing || System.nanoTime() - deadline > 0));
             r.progress = 1;
             r.result.complete(bytes);
         } catch (CancellationException e) {
@@ -351,6 +355,37 @@ public class StrategyService {
         r.status = status;
         r.result.completeExceptionally(cause);
         log.info("strategy {} {} ({})", r.task.id(), status, reason);
+    }
+
+    /**
+     * Keeps a background computation's running time within a share of the wall clock: at each
+     * checkpoint it sleeps for the time it ran since the last one times (1/share − 1), at most 10 s,
+     * so that requests and paid jobs keep most of the cores (docs/reliability.md, "Free work and
+     * storage"). An interrupted sleep (the replica stopping) ends at once.
+     */
+    private static final class Throttle {
+        private final double share;
+        private long resumed = System.nanoTime();
+
+        Throttle(double share) {
+            this.share = share;
+        }
+
+        void pause() {
+            if (share >= 1) {
+                return;
+            }
+            long ran = System.nanoTime() - resumed;
+            long nanos = Math.min((long) (ran * (1 / share - 1)), 10_000_000_000L);
+            if (nanos > 0) {
+                try {
+                    Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt(); // the next checkpoint cancels
+                }
+            }
+            resumed = System.nanoTime();
+        }
     }
 
     // ---- inline computations ----

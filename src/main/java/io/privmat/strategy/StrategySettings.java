@@ -21,8 +21,12 @@ import org.springframework.util.unit.DataSize;
  *     reason TIME_LIMIT); with {@code referenceRate} it is also the operations budget a computation is
  *     planned for (an OPTIMIZED optimisation is capped at it; one whose smallest useful run exceeds it
  *     is refused with 422 before it is queued)
- * @param referenceRate floating-point operations per second one computation is assumed to get (the
- *     estimate's unit); lower is safer. Default: what two shared cores achieved under a load of 10–15
+ * @param referenceRate floating-point operations per second one computation is assumed to get while it
+ *     runs (the estimate's unit); lower is safer. Default: what two shared cores achieved under a load
+ *     of 10–15
+ * @param cpuShare the share of wall-clock time a background computation may run: after each
+ *     iteration it pauses so that its running time stays within this share (requests and paid jobs
+ *     get the rest); its operations budget is {@code maxComputeTime × cpuShare × referenceRate}
  * @param maxMemory memory one computation may use, as estimated from its sizes (422 beyond); at most a
  *     third of the maximum heap whatever is set
  * @param inlineMaxTime a small computation asked for by a quote or submission runs on the request's
@@ -48,6 +52,7 @@ public record StrategySettings(
         @DefaultValue("1") int maxRunningPerTenant,
         @DefaultValue("10m") Duration maxComputeTime,
         @DefaultValue("2e9") double referenceRate,
+        @DefaultValue("0.5") double cpuShare,
         @DefaultValue("512MB") DataSize maxMemory,
         @DefaultValue("10s") Duration inlineMaxTime,
         @DefaultValue("2") int maxInline,
@@ -62,6 +67,9 @@ public record StrategySettings(
                 || maxRunningPerTenant < 1 || maxInline < 0 || maxInlinePerCaller < 0) {
             throw new IllegalArgumentException("privmat.strategies: threads and running limits must be at least 1, "
                     + "queue and inline limits not negative");
+        }
+        if (!(cpuShare > 0) || cpuShare > 1) {
+            throw new IllegalArgumentException("privmat.strategies.cpu-share must be in (0, 1]");
         }
         if (maxComputeTime.isNegative() || maxComputeTime.isZero() || !(referenceRate > 0)
                 || Double.isInfinite(referenceRate) || maxMemory.toBytes() <= 0) {
