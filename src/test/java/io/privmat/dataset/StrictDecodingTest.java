@@ -78,4 +78,21 @@ class StrictDecodingTest extends ApiTest {
         assertThat(r.status()).as(r.toString()).isEqualTo(400);
         assertThat(r.contentType()).contains("problem+json");
     }
+
+    @Test
+    void malformedPercentEncodingInAQueryOrPathIsRefusedNotReplaced() {
+        // A query parameter that is not percent-encoded UTF-8: a 400 (it was a 500), nothing stored.
+        Response w = send(HttpRequest.newBuilder(uri("/v1/workloads?name=a%FFb")).header("Content-Type", "text/csv")
+                .POST(HttpRequest.BodyPublishers.ofString("1,0,0,0.59375\n")));
+        assertThat(w.status()).as(w.toString()).isEqualTo(400);
+        assertThat(w.contentType()).contains("problem+json");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM workload WHERE name LIKE ?", Long.class, "a%b"))
+                .as("nothing stored, no replacement character").isZero();
+        Response list = get("/v1/jobs?state=%C0%AF");
+        assertThat(list.status()).as(list.toString()).isEqualTo(400);
+        // In a path: refused before any lookup.
+        Response path = get("/v1/workloads/%FF");
+        assertThat(path.status()).as(path.toString()).isBetween(400, 404);
+        assertThat(path.text()).doesNotContain("\uFFFD");
+    }
 }
