@@ -7,7 +7,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * A workload matrix's stored form (migration V028): DENSE, rows × cols little-endian float64 in
+ * A workload matrix's stored form (migration V029): DENSE, rows × cols little-endian float64 in
  * row-major order, or SPARSE, one (int32 row, int32 col, float64 value) entry per non-zero in
  * row-major order, whichever is smaller; and its content address, the SHA-256 of its shape and its
  * dense values (what plans record). Decoding checks the address, so a stored row that no longer

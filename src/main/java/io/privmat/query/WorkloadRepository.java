@@ -10,7 +10,7 @@ import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
 
 /**
- * SQL of stored workloads (V018, V028): content stored once by its SHA-256 in
+ * SQL of stored workloads (V018, V029): content stored once by its SHA-256 in
  * {@code workload_content}, and one reference per caller in {@code workload}. A reference and the
  * content it names are written, and deleted, under the content row's lock.
  */

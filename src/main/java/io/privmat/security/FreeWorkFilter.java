@@ -27,9 +27,12 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 class FreeWorkFilter extends OncePerRequestFilter {
 
-    /** POST /v1/releases/{id}/{query}, /v1/datasets/{id}/queries/quote, /v1/datasets/{id}/strategies. */
-    private static final Pattern FREE = Pattern.compile(
-            "/v1/releases/[^/]+/[^/]+|/v1/datasets/[^/]+/queries/quote|/v1/datasets/[^/]+/strategies");
+    /**
+     * POST /v1/releases/{id}/{query}, /v1/datasets/{id}/queries/quote, .../queries/inverse-quote (many
+     * plans), .../queries/dry-run (a release on stand-in data), /v1/datasets/{id}/strategies.
+     */
+    private static final Pattern FREE = Pattern.compile("/v1/releases/[^/]+/[^/]+"
+            + "|/v1/datasets/[^/]+/queries/(quote|inverse-quote|dry-run)|/v1/datasets/[^/]+/strategies");
     static final long RETRY_AFTER_SECONDS = 1;
 
     private final SecuritySettings settings;

@@ -8,7 +8,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 /**
- * SQL of cached strategies (V020, V029). Rows are inserted once; only the time of last use changes,
+ * SQL of cached strategies (V020, V030). Rows are inserted once; only the time of last use changes,
  * and the pruning job deletes unused ones.
  */
 @Repository

@@ -49,7 +49,9 @@ class PredictionController {
             @Schema(description = "The user's position in the export (dense id order, from 0): another way to ask "
                     + "for it (GET /v1/jobs/{id}/user-predictions?index=)") int index, int items,
             @Schema(description = "n predictions on the rating scale, clamped to [min, max], in item order")
-            double[] predictions) {}
+            double[] predictions,
+            @Schema(description = "The model's noise warnings, as its job's result states them "
+                    + "(docs/accuracy/warnings.md)") java.util.List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
 
     @GetMapping(path = "/{id}/users/{user}/predictions", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "getUserPredictions", summary = "One user's completed row (the data owner only)",
@@ -98,7 +100,8 @@ class PredictionController {
     static final int MAX_LABEL = 10_000;
 
     private UserPredictions of(UUID id, PredictionService.Owned owned, PredictionService.User user) {
-        return new UserPredictions(id, user.label(), user.index(), owned.items(), predictions.predictions(owned, user));
+        return new UserPredictions(id, user.label(), user.index(), owned.items(), predictions.predictions(owned, user),
+                owned.warnings());
     }
 
     @GetMapping(path = "/{id}/predictions", produces = {"text/csv", Npy.MEDIA_TYPE})
