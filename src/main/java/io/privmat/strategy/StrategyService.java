@@ -111,23 +111,23 @@ public class StrategyService {
     private final Map<String, byte[]> cache = new LinkedHashMap<>(16, 0.75f, true);
     private long cached;
     private final Map<String, Running> running = new ConcurrentHashMap<>();
-    private final Map<String, Failure> failed = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Failure> eldest) {
-            return size() > 256;
-        }
-    };
+    private final Map<String, Failure> failed = leastRecentlyUsed(256);
     /** Inline computations running, in all and per caller (guarded by {@link #lock}). */
     private int inline;
     private final Map<String, Integer> inlineByCaller = new HashMap<>();
     /** When this replica last recorded a use of a strategy (bounded; see {@link #touch}). */
-    private final Map<String, Instant> touched = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Instant> eldest) {
-            return size() > 4096;
-        }
-    };
+    private final Map<String, Instant> touched = leastRecentlyUsed(4096);
     private volatile boolean closing;
+
+    /** A map in access order that drops its least recently used entry beyond {@code max} (not thread-safe). */
+    private static <V> Map<String, V> leastRecentlyUsed(int max) {
+        return new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+                return size() > max;
+            }
+        };
+    }
 
     StrategyService(StrategyRepository repository, JsonMapper json, Clock clock, StrategySettings settings) {
         this.repository = repository;
