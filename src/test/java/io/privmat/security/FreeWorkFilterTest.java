@@ -67,6 +67,10 @@ class FreeWorkFilterTest {
         assertThat(key.getStatus()).as("one at a time per key").isEqualTo(429);
         assertThat(key.getHeader("Retry-After")).isEqualTo("1");
         assertThat(key.getContentAsString()).contains("computation-quota-exceeded", "per-key");
+        for (String free : new String[] {"inverse-quote", "dry-run"}) {
+            assertThat(call(a1, "POST", "/v1/datasets/" + UUID.randomUUID() + "/queries/" + free).getStatus())
+                    .as(free + " is free work too").isEqualTo(429);
+        }
         // Not free work: not counted.
         assertThat(call(a1, "GET", "/v1/releases/" + UUID.randomUUID()).getStatus()).isEqualTo(200);
         assertThat(call(a1, "POST", "/v1/datasets/" + UUID.randomUUID() + "/queries").getStatus()).isEqualTo(200);
