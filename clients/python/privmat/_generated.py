@@ -3869,8 +3869,12 @@ class Strategy(Model):
     compute_millis: Optional[int] = None
     converged: Optional[bool] = None
     created_at: Optional[str] = None
-    # FAILED: why
+    # FAILED or CANCELLED: why
     error: Optional[str] = None
+    # The computation's estimated peak memory, from public sizes
+    estimated_bytes: Optional[int] = None
+    # The computation's estimated time at the reference rate (privmat.strategies.reference-rate), from public sizes, within the limit
+    estimated_seconds: Optional[float] = None
     # DONE: √(objective/m), the expected per-query RMSE per unit of noise (noise standard deviation = sensitivity); multiply by the noise scale a budget gives (the quote states it as expectedRmsePerQuery)
     expected_rmse_per_unit_noise: Optional[float] = None
     iterations: Optional[int] = None
@@ -3889,7 +3893,9 @@ class Strategy(Model):
     # Fraction done, from iteration counts only (public)
     progress: Optional[float] = None
     queries: Optional[int] = None
-    # one of PENDING, RUNNING, DONE, FAILED
+    # one of TIME_LIMIT, MEMORY, SHUTDOWN, ERROR; FAILED or CANCELLED: TIME_LIMIT (it outlived privmat.strategies.max-compute-time), MEMORY, SHUTDOWN (the replica stopped) or ERROR
+    reason: Optional[str] = None
+    # one of PENDING, RUNNING, DONE, FAILED, CANCELLED
     status: Optional[str] = None
     # SHA-256 of the workload's canonical form
     workload_hash: Optional[str] = None
@@ -3903,6 +3909,8 @@ class Strategy(Model):
         ('converged', 'converged', None),
         ('created_at', 'createdAt', None),
         ('error', 'error', None),
+        ('estimated_bytes', 'estimatedBytes', None),
+        ('estimated_seconds', 'estimatedSeconds', None),
         ('expected_rmse_per_unit_noise', 'expectedRmsePerUnitNoise', None),
         ('iterations', 'iterations', None),
         ('key', 'key', None),
@@ -3913,6 +3921,7 @@ class Strategy(Model):
         ('options', 'options', None),
         ('progress', 'progress', None),
         ('queries', 'queries', None),
+        ('reason', 'reason', None),
         ('status', 'status', None),
         ('workload_hash', 'workloadHash', None),
         ('workload_kind', 'workloadKind', None),
@@ -4253,6 +4262,8 @@ class TrackView(Model):
 class UserPredictions(Model):
     """UserPredictions"""
 
+    # The user's position in the export (dense id order, from 0): another way to ask for it (GET /v1/jobs/{id}/user-predictions?index=)
+    index: Optional[int] = None
     items: Optional[int] = None
     job_id: Optional[str] = None
     # n predictions on the rating scale, clamped to [min, max], in item order
@@ -4263,6 +4274,7 @@ class UserPredictions(Model):
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
+        ('index', 'index', None),
         ('items', 'items', None),
         ('job_id', 'jobId', None),
         ('predictions', 'predictions', ('list', None)),
@@ -4417,24 +4429,33 @@ class Workload(Model):
     cols: Optional[int] = None
     created_at: Optional[str] = None
     creator: Optional[str] = None
+    # one of DENSE, SPARSE; How the content is stored: DENSE (rows × cols float64) or SPARSE (one entry per non-zero), whichever is smaller
+    encoding: Optional[str] = None
     format: Optional[str] = None
     id: Optional[str] = None
     name: Optional[str] = None
+    # Stored entries (rows × cols when DENSE)
+    non_zeros: Optional[int] = None
     # Queries (rows of W)
     rows: Optional[int] = None
-    # SHA-256 of the shape and values: what a plan records
+    # SHA-256 of the shape and values: what a plan records, and the content's address (identical uploads share one stored copy)
     sha256: Optional[str] = None
+    # Stored size in bytes: what this workload counts towards its creator's quota (privmat.workloads.max-bytes-per-caller)
+    stored_bytes: Optional[int] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
         ('cols', 'cols', None),
         ('created_at', 'createdAt', None),
         ('creator', 'creator', None),
+        ('encoding', 'encoding', None),
         ('format', 'format', None),
         ('id', 'id', None),
         ('name', 'name', None),
+        ('non_zeros', 'nonZeros', None),
         ('rows', 'rows', None),
         ('sha256', 'sha256', None),
+        ('stored_bytes', 'storedBytes', None),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -4591,6 +4612,10 @@ OPERATIONS: dict[str, Operation] = {
         (('id', 'path'),),
         (), ('application/json', 'application/x-npy'), ('union', 'QueryResult'),
         "Get a DONE job's result"),
+    'findUserPredictions': Operation('findUserPredictions', 'GET', '/v1/jobs/{id}/user-predictions',
+        (('id', 'path'), ('label', 'query'), ('index', 'query')),
+        (), ('application/json',), ('model', 'UserPredictions'),
+        "One user's completed row, by label or position (the data owner only)"),
     'getUserPredictions': Operation('getUserPredictions', 'GET', '/v1/jobs/{id}/users/{user}/predictions',
         (('id', 'path'), ('user', 'path')),
         (), ('application/json',), ('model', 'UserPredictions'),

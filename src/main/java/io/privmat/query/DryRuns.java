@@ -93,7 +93,7 @@ public class DryRuns {
         Plan plan;
         try {
             plan = plans.catalog().plan(request.kind(), request.mechanism(), new Budget(request.epsilon(),
-                    request.delta(), request.rho()), request.params(), stand, plans.artifacts());
+                    request.delta(), request.rho()), request.params(), stand, plans.artifacts(caller));
         } catch (PlanningException e) {
             throw QueryPlans.problem(e);
         }

@@ -58,7 +58,7 @@ public class QueryService {
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
-        Plan plan = plans.plan(dataset, request);
+        Plan plan = plans.plan(dataset, request, caller);
         BudgetFilter filter = dataset.budget().filter();
         Tracks cost = filter.cost(plan.chargedLoss());
         BudgetAccount account = budget.account(datasetId, dataset.budget());
@@ -100,7 +100,7 @@ public class QueryService {
         Dataset dataset = datasets.visible(datasetId, caller);
         BudgetFilter filter = dataset.budget().filter();
         BudgetAccount account = budget.account(datasetId, dataset.budget());
-        Priced requested = price(plans.inverse(dataset, query.mechanism(), query, target, true), filter, account);
+        Priced requested = price(plans.inverse(dataset, query.mechanism(), query, target, true, caller), filter, account);
         io.privmat.mechanism.catalog.PublicFacts facts = QueryPlans.facts(dataset);
         java.util.List<Priced> alternatives = new java.util.ArrayList<>();
         java.util.List<NotComparable> notComparable = new java.util.ArrayList<>();
@@ -124,7 +124,7 @@ public class QueryService {
                     : query.delta();
             QueryRequest same = new QueryRequest(query.kind(), m.name(), null, delta, null, params);
             try {
-                alternatives.add(price(plans.inverse(dataset, m.name(), same, target, false), filter, account));
+                alternatives.add(price(plans.inverse(dataset, m.name(), same, target, false, caller), filter, account));
             } catch (PrivmatException e) {
                 notComparable.add(new NotComparable(m.name(), e.getMessage()));
             }
@@ -167,13 +167,13 @@ public class QueryService {
     public io.privmat.strategy.StrategyService.View startStrategy(UUID datasetId, QueryRequest request, Caller caller,
             io.privmat.strategy.StrategyService strategies) {
         Dataset dataset = datasets.visible(datasetId, caller);
-        return strategies.start(plans.strategyTask(dataset, request));
+        return strategies.start(plans.strategyTask(dataset, request, caller), caller);
     }
 
     public Submission submit(UUID datasetId, QueryRequest request, @Nullable String idempotencyKey, Caller who) {
         Dataset dataset = datasets.visible(datasetId, who);
         String caller = who.subject();
-        Plan plan = plans.plan(dataset, request);
+        Plan plan = plans.plan(dataset, request, who);
         String requestHash = Canonical.sha256(plan.spec().toMap());
         if (idempotencyKey != null) {
             Optional<Job> existing = jobs.findByIdempotencyKey(datasetId, caller, idempotencyKey);

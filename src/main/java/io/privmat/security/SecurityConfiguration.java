@@ -55,6 +55,7 @@ class SecurityConfiguration {
                 .addFilterBefore(new ApiKeyAuthenticationFilter(keys), AnonymousAuthenticationFilter.class)
                 .addFilterAfter(new RateLimitFilter(settings), ApiKeyAuthenticationFilter.class)
                 .addFilterAfter(new RequestSizeLimitFilter(settings), RateLimitFilter.class)
+                .addFilterAfter(new FreeWorkFilter(settings), RequestSizeLimitFilter.class)
                 .exceptionHandling(e -> e
                         .authenticationEntryPoint((request, response, ex) -> {
                             response.setHeader("WWW-Authenticate", "Bearer");
@@ -100,7 +101,8 @@ class SecurityConfiguration {
                         .requestMatchers(HttpMethod.GET, "/v1/jobs").hasAnyRole(OWNER, ANALYST, ADMIN)
                         .requestMatchers(HttpMethod.GET, "/v1/jobs/*", "/v1/jobs/*/result").hasAnyRole(OWNER, ANALYST)
                         // A completion's per-user rows: the data owner only (docs/mechanisms/completion.md).
-                        .requestMatchers(HttpMethod.GET, "/v1/jobs/*/predictions", "/v1/jobs/*/users/*/predictions")
+                        .requestMatchers(HttpMethod.GET, "/v1/jobs/*/predictions", "/v1/jobs/*/users/*/predictions",
+                                "/v1/jobs/*/user-predictions")
                         .hasRole(OWNER)
                         .requestMatchers(HttpMethod.DELETE, "/v1/jobs/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.GET, "/v1/releases/*").hasAnyRole(OWNER, ANALYST)

@@ -285,7 +285,8 @@ class JobLifecycleTest extends ApiTest {
                 .isEqualTo(200);
         for (boolean delete : new boolean[] {true, false}) {
             Response w = send(java.net.http.HttpRequest.newBuilder(uri("/v1/workloads")).header("Content-Type",
-                    "text/csv").POST(java.net.http.HttpRequest.BodyPublishers.ofString("1,1,0,0\n0,1,1,1\n")));
+                    "text/csv").POST(java.net.http.HttpRequest.BodyPublishers.ofString("1,1,0,0\n0,1,1,0.71875\n")));
+            // (content unique to this test: it is corrupted below, and content is shared by address)
             String workload = w.json().get("id").asString();
             Response r = postJson("/v1/datasets/" + dataset + "/queries", "{\"kind\":\"LINEAR_QUERIES\","
                     + "\"mechanism\":\"LAPLACE_WORKLOAD\",\"epsilon\":0.1,\"params\":{\"workload\":{\"type\":\"CUSTOM\","
@@ -295,9 +296,11 @@ class JobLifecycleTest extends ApiTest {
             if (delete) {
                 assertThat(delete("/v1/workloads/" + workload).status()).isEqualTo(204);
             } else {
-                // Workloads are immutable through the API; a changed row stands for a corrupted store.
-                assertThat(jdbc.update("UPDATE workload SET sha256 = ? WHERE id = ?::uuid", "0".repeat(64), workload))
-                        .isEqualTo(1);
+                // Workloads are immutable through the API; a changed value stands for a corrupted store
+                // (the content no longer matches the SHA-256 it is stored under: one bit of the last value).
+                assertThat(jdbc.update("UPDATE workload_content SET payload = set_byte(payload, octet_length(payload) - 1,"
+                        + " get_byte(payload, octet_length(payload) - 1) # 1) WHERE sha256 = (SELECT sha256 FROM workload"
+                        + " WHERE id = ?::uuid)", workload)).isEqualTo(1);
             }
             executor.execute(claim("careful-worker", jobId), "careful-worker");
             var view = get("/v1/jobs/" + jobId).json();

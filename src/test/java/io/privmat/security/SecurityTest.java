@@ -82,6 +82,17 @@ class SecurityTest extends ApiTest {
     }
 
     @Test
+    void aGrantToASubjectWithURIReservedCharactersHasAnEncodedLocation() {
+        // Subjects may hold '<', spaces and '/': the Location names the grant as one encoded segment (it
+        // was a 500 from URI.create).
+        String dataset = readyMatrix("{\"epsilon\":1,\"delta\":1e-6}", "REPLACE_ONE");
+        Response grant = postJson("/v1/datasets/" + dataset + "/grants", "{\"analyst\":\"<a b>/c\"}");
+        assertThat(grant.status()).as(grant.toString()).isEqualTo(201);
+        assertThat(grant.location()).isEqualTo("/v1/datasets/" + dataset + "/grants/%3Ca%20b%3E%2Fc");
+        assertThat(get("/v1/datasets/" + dataset + "/grants").json().findValuesAsString("analyst")).contains("<a b>/c");
+    }
+
+    @Test
     void jobsAreVisibleToTheirSubmitterAndTheDatasetOwnerOnly() {
         String dataset = readyMatrix("{\"epsilon\":1,\"delta\":1e-6}", "REPLACE_ONE");
         postJson("/v1/datasets/" + dataset + "/grants", "{\"analyst\":\"" + ANALYST + "\"}");

@@ -37,6 +37,15 @@ public final class ChildReplica implements AutoCloseable {
 
     /** Starts a replica with these settings ({@code name=value}) and waits until it is ready. */
     public static ChildReplica start(String name, Map<String, String> settings) throws IOException, InterruptedException {
+        return start(name, settings, List.of("-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+    }
+
+    /**
+     * As {@link #start(String, Map)}, with these JVM options instead of the small, quick-starting
+     * defaults (e.g. none, for the JVM's own defaults as in production).
+     */
+    public static ChildReplica start(String name, Map<String, String> settings, List<String> jvmOptions)
+            throws IOException, InterruptedException {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
@@ -44,10 +53,10 @@ public final class ChildReplica implements AutoCloseable {
         Path dir = Path.of("target", "fault-replicas");
         Files.createDirectories(dir);
         Path log = dir.resolve(name + ".log");
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"), ReplicaMain.class.getName(),
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ReplicaMain.class.getName(),
                 "--server.port=" + port));
         settings.forEach((k, v) -> command.add("--" + k + "=" + v));
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
@@ -65,6 +74,11 @@ public final class ChildReplica implements AutoCloseable {
         }
         replica.close();
         throw new IllegalStateException("replica " + name + " not ready after 120 s; see " + log);
+    }
+
+    /** The replica's process id. */
+    public long pid() {
+        return process.pid();
     }
 
     public int port() {
