@@ -3,6 +3,7 @@ package io.privmat.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.privmat.support.Patience;
 import io.privmat.support.RawUpload;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -105,7 +106,7 @@ class SlowUploadsFaultTest extends FaultTest {
                 Thread.sleep(200);
             }
             for (RawUpload upload : slow) {
-                if (upload.awaitStatus(reconnect ? 100 : 5_000) != 0) {
+                if (upload.awaitStatus(reconnect ? 100 : Patience.millis(5_000)) != 0) {
                     check(upload);
                     statuses.merge(upload.status(), 1, Integer::sum);
                 }
@@ -119,7 +120,8 @@ class SlowUploadsFaultTest extends FaultTest {
             // pool is never exhausted.
             assertThat(maxHolding).as("transactions waiting for a trickling client: " + holders).isZero();
             assertThat(maxActive).as("request-pool connections in use while uploads trickle").isLessThan(4);
-            assertThat(slowestRead / 1_000_000).as("slowest read, ms").isLessThan(1_000);
+            // Not waiting behind the trickling uploads (a loaded machine may take longer to answer at all).
+            assertThat(slowestRead / 1_000_000).as("slowest read, ms").isLessThan(Patience.millis(1_000));
         } finally {
             for (RawUpload upload : slow) {
                 upload.close();
@@ -168,7 +170,7 @@ class SlowUploadsFaultTest extends FaultTest {
             assertThat(readiness.status()).as(readiness.toString()).isEqualTo(503);
             assertThat(readiness.json().get("status").asString()).isEqualTo("DOWN");
             long readinessMillis = (System.nanoTime() - start) / 1_000_000;
-            assertThat(readinessMillis).as("readiness answers quickly").isLessThan(3_000);
+            assertThat(readinessMillis).as("readiness answers quickly").isLessThan(Patience.millis(3_000));
 
             var request = java.net.http.HttpRequest.newBuilder(uri("/v1/datasets/" + readable)).header("Authorization",
                     "Bearer " + key()).GET().build();
