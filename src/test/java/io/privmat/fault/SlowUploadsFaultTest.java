@@ -63,8 +63,15 @@ class SlowUploadsFaultTest extends FaultTest {
         List<UUID> targets = new ArrayList<>();
         Map<Integer, Integer> statuses = new TreeMap<>();
         try {
+            // The datasets first, then the uploads back to back: the two admitted ones must not reach the
+            // end of their rate window (and free their places) before the last client has asked, which a
+            // loaded machine creating datasets in between made possible.
+            List<UUID> fresh = new ArrayList<>();
             for (int i = 0; i < clients; i++) {
-                slow.add(slowUpload(targets));
+                fresh.add(UUID.fromString(createMatrix(1)));
+            }
+            for (UUID target : fresh) {
+                slow.add(slowUpload(targets, target));
             }
             long start = System.nanoTime();
             int maxActive = 0;
@@ -137,7 +144,10 @@ class SlowUploadsFaultTest extends FaultTest {
     }
 
     private RawUpload slowUpload(List<UUID> targets) throws java.io.IOException {
-        UUID target = UUID.fromString(createMatrix(1));
+        return slowUpload(targets, UUID.fromString(createMatrix(1)));
+    }
+
+    private RawUpload slowUpload(List<UUID> targets, UUID target) throws java.io.IOException {
         targets.add(target);
         RawUpload upload = new RawUpload(port, key(), target, 100_000);
         upload.send("1,2\n");
