@@ -49,7 +49,9 @@ final class EmbeddedPostgresServer {
                             // entries in a crash; every commit waits for its WAL flush (docs/reliability.md).
                             .setServerConfig("synchronous_commit", "on");
                     if (StringUtils.hasText(dataDir)) {
-                        builder.setDataDirectory(Path.of(dataDir)).setCleanDataDirectory(false);
+                        // Absolute: a relative directory (the dev profile's .privmat-data) is the working
+                        // directory's, whatever directory PostgreSQL's own processes run in.
+                        builder.setDataDirectory(Path.of(dataDir).toAbsolutePath()).setCleanDataDirectory(false);
                     }
                     server = builder.start();
                 } catch (IOException e) {
