@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import sys
+import urllib.error
 import uuid
+import warnings
 from pathlib import Path
 
 try:
@@ -20,6 +22,23 @@ except ImportError:
 QUICK = os.environ.get("PRIVMAT_EXAMPLE_QUICK") == "1"
 
 
+def _print_noise_warning(message, category, filename, lineno, file=None, line=None, _default=warnings.showwarning):
+    """The client raises each answer's noise warnings as privmat.PrivmatNoiseWarning: print them in line."""
+    if issubclass(category, privmat.PrivmatNoiseWarning):
+        print(f"  noise warning: {message}")
+    else:
+        _default(message, category, filename, lineno, file, line)
+
+
+warnings.showwarning = _print_noise_warning
+warnings.simplefilter("always", privmat.PrivmatNoiseWarning)
+
+
+def noise_dominated(answer) -> list:
+    """The answer's NOISE_DOMINATED warnings (quotes, results and free answers carry a ``warnings`` list)."""
+    return [w for w in (answer.get("warnings") or []) if w.get("code") == "NOISE_DOMINATED"]
+
+
 def clients(tag: str):
     """(admin, owner, analyst, analyst subject): the two keys are new, with subjects unique to this run."""
     admin_key = os.environ.get("PRIVMAT_ADMIN_KEY")
@@ -27,7 +46,11 @@ def clients(tag: str):
         sys.exit("set PRIVMAT_ADMIN_KEY to the service's admin key (and PRIVMAT_URL if not localhost:8080)")
     admin = privmat.Client(key=admin_key)
     run = uuid.uuid4().hex[:6]
-    owner = admin.with_key(admin.create_api_key(f"{tag}-owner-{run}", "OWNER").key)
+    try:
+        owner = admin.with_key(admin.create_api_key(f"{tag}-owner-{run}", "OWNER").key)
+    except urllib.error.URLError as e:  # not an HTTP answer: nothing listens there (problems are ProblemError)
+        sys.exit(f"cannot reach the privmat service at {admin.url} ({getattr(e, 'reason', e)}): start it "
+                 "(./mvnw spring-boot:run) or set PRIVMAT_URL to where it listens")
     analyst_subject = f"{tag}-analyst-{run}"
     analyst = admin.with_key(admin.create_api_key(analyst_subject, "ANALYST").key)
     return admin, owner, analyst, analyst_subject

@@ -3,7 +3,7 @@
 quotes and runs a query, reads the result as JSON and as numpy, then the budget and the ledger."""
 import numpy as np
 
-from _setup import clients, privmat
+from _setup import clients, noise_dominated, privmat
 
 admin, owner, analyst, analyst_name = clients("session")
 
@@ -25,8 +25,14 @@ job = analyst.submit(ds.id, "COLUMN_SUMS", "GAUSSIAN", rho=0.005, idempotency_ke
 job.wait(timeout=60)
 result = job.result()                       # a typed ColumnSumsResult
 sums = job.array()                          # the same numbers from the .npy body
-print("column sums:", dict(zip(result.columns, np.round(sums, 3))), "charged:", result.loss.charged.to_dict())
+print("column sums:", {name: round(float(v), 3) for name, v in zip(result.columns, sums)}, "charged:",
+      result.loss.charged.to_dict())
 assert result.columns == ["a", "b", "c"], "the header's names come back with the result"
+if noise_dominated(result):
+    # Three rows carry at most 3 per column, against noise of sigma = 20: the service says so (the
+    # warning above), from the released values alone. Thousands of rows would stand clear of it.
+    print("the column sums are flagged noise-dominated: a 3-row toy cannot outweigh sigma =",
+          f"{quote.noise.sigma:.3g}")
 assert np.allclose(result.column_sums, sums)
 
 # The analyst sees only public facts of the dataset (no non-zero or clipped counts):

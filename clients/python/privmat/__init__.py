@@ -10,11 +10,11 @@ problems are typed by the classes in :mod:`privmat.models`, generated from the s
 """
 from .client import Client, Job, from_npy, progress_bar, to_npy
 from .errors import (BudgetExhausted, Conflict, Forbidden, InvalidData, InvalidParameter, JobFailed,
-                     NotFound, PrivmatError, ProblemError, RateLimited, Unauthenticated)
+                     NotFound, PrivmatError, PrivmatNoiseWarning, ProblemError, RateLimited, Unauthenticated)
 from . import models
 
 __version__ = "0.1.0.dev0"
 
 __all__ = ["Client", "Job", "models", "progress_bar", "to_npy", "from_npy", "PrivmatError", "ProblemError",
            "BudgetExhausted", "InvalidParameter", "InvalidData", "NotFound", "Unauthenticated", "Forbidden",
-           "RateLimited", "Conflict", "JobFailed", "__version__"]
+           "RateLimited", "Conflict", "JobFailed", "PrivmatNoiseWarning", "__version__"]

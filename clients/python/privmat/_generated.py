@@ -15,6 +15,29 @@ API_VERSION = 'v1'
 
 
 @dataclass
+class AccuracyTarget(Model):
+    """AccuracyTarget"""
+
+    # The statement's level, e.g. 0.95; absent for a root-mean-square figure
+    level: Optional[float] = None
+    # The statement's metric (ErrorStatement.metric), e.g. absPerEntry, rmsePerQuery, absPerEigenvalue
+    metric: Optional[str] = None
+    # The statement's quantity, e.g. columnSums, eigenvalues, answers (optional when the metric names one statement)
+    quantity: Optional[str] = None
+    # The largest acceptable error, in the quantity's units
+    value: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('level', 'level', None),
+        ('metric', 'metric', None),
+        ('quantity', 'quantity', None),
+        ('value', 'value', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
 class AdasspParams(Model):
     """Parameters of ADASSP"""
 
@@ -88,7 +111,7 @@ class AnalyzeGaussParams(Model):
 
     # REPLACE_ONE only: spend 10% of the budget on private column sums and return the scatter matrix
     center: Optional[bool] = None
-    # PCA: the number of components (1..d)
+    # PCA: the number of components (1..d); default: every eigenvalue above the noise's 95% bound (at least 1), chosen after the release from the released values
     k: Optional[int] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -151,11 +174,14 @@ class Answers(Model):
     answers: Optional[list[Answer]] = None
     # Each interval holds with at least this probability (1 − nu)
     confidence: Optional[float] = None
+    # NOISE_DOMINATED when most intervals contain 0 (docs/accuracy/warnings.md); computed from the release alone
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
         ('answers', 'answers', ('list', ('model', 'Answer'))),
         ('confidence', 'confidence', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -197,9 +223,9 @@ class AppendResult(Model):
     completed_blocks: Optional[int] = None
     # The batch's event time
     event_time: Optional[str] = None
-    # Rows in the open block after the append
+    # Rows appended and not yet in a completed block, after the append (TIME: the open block's and a later pending block's)
     open_rows: Optional[int] = None
-    # The releases the completed blocks made, per subscription
+    # ROW_COUNT: the releases of the blocks the batch completed, per subscription. TIME: always empty (only the block scheduler closes time blocks)
     releases: Optional[list[ReleasedBlock]] = None
     # Rows (edge events) appended
     rows: Optional[int] = None
@@ -365,6 +391,23 @@ class BudgetAmount(Model):
 
 
 @dataclass
+class BudgetFields(Model):
+    """BudgetFields"""
+
+    delta: Optional[float] = None
+    epsilon: Optional[float] = None
+    rho: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('delta', 'delta', None),
+        ('epsilon', 'epsilon', None),
+        ('rho', 'rho', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
 class BudgetRemaining(Model):
     """BudgetRemaining"""
 
@@ -464,9 +507,9 @@ class ColumnSumsResult(Model):
     columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
-    # required
+    # one of COLUMN_SUMS; required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
@@ -476,6 +519,8 @@ class ColumnSumsResult(Model):
     neighbouring: Optional[str] = None
     noise: Optional[NoiseFacts] = None
     row_norm_bound: Optional[float] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -490,8 +535,9 @@ class ColumnSumsResult(Model):
         ('neighbouring', 'neighbouring', None),
         ('noise', 'noise', ('model', 'NoiseFacts')),
         ('row_norm_bound', 'rowNormBound', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -519,9 +565,9 @@ class CompletionResult(Model):
     items: Optional[int] = None
     # FRANK_WOLFE and ALS: T
     iterations: Optional[int] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
-    # required
+    # one of COMPLETION; required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
@@ -545,6 +591,8 @@ class CompletionResult(Model):
     spectrum: Optional[list[float]] = None
     # FRANK_WOLFE: λ̂′_t, the public upper bounds the users' steps divide by
     spectrum_upper_bounds: Optional[list[float]] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -575,8 +623,9 @@ class CompletionResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('spectrum', 'spectrum', ('list', None)),
         ('spectrum_upper_bounds', 'spectrumUpperBounds', ('list', None)),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -615,9 +664,9 @@ class CovarianceResult(Model):
     # required
     dataset_id: Optional[str] = None
     eigenvalues: Optional[list[float]] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
-    # required
+    # one of COVARIANCE; required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
@@ -634,6 +683,8 @@ class CovarianceResult(Model):
     # n, only when it is public
     rows: Optional[int] = None
     scale: Optional[str] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -655,8 +706,9 @@ class CovarianceResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('rows', 'rows', None),
         ('scale', 'scale', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -958,6 +1010,34 @@ class DpAlsQuery(Model):
 
 
 @dataclass
+class DryRun(Model):
+    """DryRun"""
+
+    accounting: Optional[str] = None
+    # Whether the remaining budget could pay the real query now
+    admissible: Optional[bool] = None
+    # What the real query would charge (this dry run charged nothing)
+    cost: Optional[TrackView] = None
+    # The result document the query would return, computed on the stand-in, with its accuracy and warnings; without jobId, and without releaseId (nothing is kept)
+    result: Optional[QueryResult] = None
+    # What the stand-in is: its size, the rule that chose it, its generator
+    stand_in: Optional[StandIn] = None
+    # Always true: the result was computed on synthetic stand-in data
+    synthetic: Optional[bool] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('accounting', 'accounting', None),
+        ('admissible', 'admissible', None),
+        ('cost', 'cost', ('model', 'TrackView')),
+        ('result', 'result', ('union', 'QueryResult')),
+        ('stand_in', 'standIn', ('model', 'StandIn')),
+        ('synthetic', 'synthetic', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
 class DyadicTreeParams(Model):
     """Parameters of DYADIC_TREE"""
 
@@ -1009,7 +1089,7 @@ class DyadicTreeQuery(Model):
 class EigenSamplingParams(Model):
     """Parameters of EIGEN_SAMPLING"""
 
-    # the rank (PCA: required; COVARIANCE: default min(d, 10)); at most min(d, 200) (one exact Bingham draw and one d × d eigendecomposition per component)
+    # the rank (PCA: default 1, the noise grows with k; COVARIANCE: default min(d, 10)); at most min(d, 200) (one exact Bingham draw and one d × d eigendecomposition per component)
     k: Optional[int] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -1225,7 +1305,7 @@ class FactorizationFacts(Model):
 class FactorizationParams(Model):
     """Parameters of FACTORIZATION"""
 
-    # p, the bands of the Toeplitz strategy C, at most min(4w, 4096); default min(w, 4096)
+    # p, the bands of the Toeplitz strategy C, at most min(4w, 4096), or min(w, 4096) on a TIME stream under REPLACE_ONE (a replaced row may move to another block); default min(w, 4096)
     bands: Optional[int] = None
     # PCA: the number of components (1..d) of each window estimate
     k: Optional[int] = None
@@ -1267,60 +1347,6 @@ class FactorizationQuery(Model):
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
-
-
-@dataclass
-class FactorsResult(Model):
-    """LOW_RANK and TOP_SINGULAR_VECTORS: s, v (d × k) and, for LOW_RANK, u (m × k, inline when m·k ≤ 100000, always as .npy)"""
-
-    accuracy: Optional[ResultAccuracy] = None
-    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
-    columns: Optional[list[str]] = None
-    # required
-    dataset_id: Optional[str] = None
-    facts: Optional[FactorizationFacts] = None
-    # required
-    job_id: Optional[str] = None
-    k: Optional[int] = None
-    # required
-    kind: Optional[str] = None
-    # required
-    loss: Optional[Loss] = None
-    # required
-    mechanism: Optional[str] = None
-    # one of ADD_REMOVE, REPLACE_ONE
-    neighbouring: Optional[str] = None
-    noise: Optional[NoiseFacts] = None
-    row_norm_bound: Optional[float] = None
-    rows: Optional[int] = None
-    singular_values: Optional[list[float]] = None
-    # LOW_RANK: the m × k rows, inline when m·k ≤ 100000
-    u: Optional[list[list[float]]] = None
-    # LOW_RANK: whether u is inline; when false (m·k > 100000) it is served only as application/x-npy
-    u_inline: Optional[bool] = None
-    v: Optional[list[list[float]]] = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    _FIELDS: ClassVar[tuple] = (
-        ('accuracy', 'accuracy', ('model', 'ResultAccuracy')),
-        ('columns', 'columns', ('list', None)),
-        ('dataset_id', 'datasetId', None),
-        ('facts', 'facts', ('model', 'FactorizationFacts')),
-        ('job_id', 'jobId', None),
-        ('k', 'k', None),
-        ('kind', 'kind', None),
-        ('loss', 'loss', ('model', 'Loss')),
-        ('mechanism', 'mechanism', None),
-        ('neighbouring', 'neighbouring', None),
-        ('noise', 'noise', ('model', 'NoiseFacts')),
-        ('row_norm_bound', 'rowNormBound', None),
-        ('rows', 'rows', None),
-        ('singular_values', 'singularValues', ('list', None)),
-        ('u', 'u', ('list', ('list', None))),
-        ('u_inline', 'uInline', None),
-        ('v', 'v', ('list', ('list', None))),
-    )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -1441,7 +1467,7 @@ class HardtRothParams(Model):
 
     # the public incoherence μ₀ ≥ 1 the owner asserts; sets the pruning threshold (absent: no pruning)
     coherence: Optional[float] = None
-    # the rank (required; at most min(d, 200))
+    # the rank, at most min(d, 200); default 1 (the noise grows with k: ask for more when the result resolves every component it has)
     k: Optional[int] = None
     # extra columns p of the range finder
     oversampling: Optional[int] = None
@@ -1489,7 +1515,7 @@ class HardtRothRatingParams(Model):
 
     # the public incoherence μ₀ ≥ 1 of the short side's basis; sets the pruning threshold τ = √(4μ₀ℓ·ln r/r) over that side's r rows (nothing is pruned when τ ≥ 1)
     coherence: Optional[float] = None
-    # the rank (required; at most min(d, 200))
+    # the rank, at most min(d, 200); default 1 (the noise grows with k: ask for more when the result resolves every component it has)
     k: Optional[int] = None
     # extra columns p of the range finder (ℓ = k + p, at most the short side min(m, n))
     oversampling: Optional[int] = None
@@ -1629,6 +1655,111 @@ class IntervalSet(Model):
         ('lower', 'lower', ('list', None)),
         ('quantity', 'quantity', None),
         ('upper', 'upper', ('list', None)),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class InverseQuote(Model):
+    """InverseQuote"""
+
+    accounting: Optional[str] = None
+    # The other mechanisms answering the kind on this dataset, with the same parameters where they take them
+    alternatives: Optional[list[InverseQuoteOption]] = None
+    # The reachable mechanism needing the least share of the budget
+    cheapest: Optional[str] = None
+    kind: Optional[str] = None
+    # Mechanisms of the kind that cannot answer this target here, and why
+    not_comparable: Optional[list[InverseQuoteNotComparable]] = None
+    remaining: Optional[TrackView] = None
+    # The requested mechanism
+    requested: Optional[InverseQuoteOption] = None
+    target: Optional[AccuracyTarget] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('accounting', 'accounting', None),
+        ('alternatives', 'alternatives', ('list', ('model', 'InverseQuoteOption'))),
+        ('cheapest', 'cheapest', None),
+        ('kind', 'kind', None),
+        ('not_comparable', 'notComparable', ('list', ('model', 'InverseQuoteNotComparable'))),
+        ('remaining', 'remaining', ('model', 'TrackView')),
+        ('requested', 'requested', ('model', 'InverseQuoteOption')),
+        ('target', 'target', ('model', 'AccuracyTarget')),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class InverseQuoteNotComparable(Model):
+    """InverseQuoteNotComparable"""
+
+    mechanism: Optional[str] = None
+    reason: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('mechanism', 'mechanism', None),
+        ('reason', 'reason', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class InverseQuoteOption(Model):
+    """InverseQuoteOption"""
+
+    # The quote's statement at that budget (at the largest budget when unreachable)
+    achieved: Optional[ErrorStatement] = None
+    # Whether the remaining budget can pay it now
+    admissible: Optional[bool] = None
+    # The smallest budget meeting the target (rounded up to 4 significant digits); absent when unreachable
+    budget: Optional[BudgetFields] = None
+    # What it would charge, on this dataset's tracks
+    cost: Optional[TrackView] = None
+    mechanism: Optional[str] = None
+    # Whether some budget up to the mechanism's maximum meets the target
+    reachable: Optional[bool] = None
+    remaining_after: Optional[TrackView] = None
+    # one of EPSILON, RHO; The field searched: EPSILON (with the request's delta, or pure) or RHO
+    searched: Optional[str] = None
+    # The largest fraction of a track's total budget it takes
+    share_of_budget: Optional[float] = None
+    # Why no budget meets the target
+    unreachable: Optional[str] = None
+    # The quote's noise warnings at that budget
+    warnings: Optional[list[NoiseWarning]] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('achieved', 'achieved', ('model', 'ErrorStatement')),
+        ('admissible', 'admissible', None),
+        ('budget', 'budget', ('model', 'BudgetFields')),
+        ('cost', 'cost', ('model', 'TrackView')),
+        ('mechanism', 'mechanism', None),
+        ('reachable', 'reachable', None),
+        ('remaining_after', 'remainingAfter', ('model', 'TrackView')),
+        ('searched', 'searched', None),
+        ('share_of_budget', 'shareOfBudget', None),
+        ('unreachable', 'unreachable', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class InverseQuoteRequest(Model):
+    """InverseQuoteRequest"""
+
+    # The query without epsilon or rho (they are searched); delta stays fixed where the mechanism takes one; without delta a Gaussian mechanism on a ZCDP dataset is searched in rho
+    query: Optional[QueryRequest] = None
+    # The accuracy to meet
+    target: Optional[AccuracyTarget] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('query', 'query', ('union', 'QueryRequest')),
+        ('target', 'target', ('model', 'AccuracyTarget')),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -1972,6 +2103,8 @@ class LinearAnswers(Model):
     noise_variance: Optional[float] = None
     # The strategy the estimate was made with
     strategy_method: Optional[str] = None
+    # NOISE_DOMINATED when most answers are within two standard deviations of 0 (docs/accuracy/warnings.md)
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1979,6 +2112,7 @@ class LinearAnswers(Model):
         ('biased', 'biased', None),
         ('noise_variance', 'noiseVariance', None),
         ('strategy_method', 'strategyMethod', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -2016,9 +2150,9 @@ class LinearQueriesResult(Model):
     # √(E‖answers − Wx‖²/m): the number the quote stated
     expected_rmse_per_query: Optional[float] = None
     expected_total_squared_error: Optional[float] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
-    # required
+    # one of LINEAR_QUERIES; required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
@@ -2038,6 +2172,8 @@ class LinearQueriesResult(Model):
     row_norm_bound: Optional[float] = None
     # each answer's standard deviation from the noise (exact, public)
     standard_deviations: Optional[list[float]] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -2061,8 +2197,9 @@ class LinearQueriesResult(Model):
         ('residual_frobenius', 'residualFrobenius', None),
         ('row_norm_bound', 'rowNormBound', None),
         ('standard_deviations', 'standardDeviations', ('list', None)),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -2171,6 +2308,64 @@ class LowRankRequest(Model):
 
 
 @dataclass
+class LowRankResult(Model):
+    """LOW_RANK: the factorisation u·diag(s)·vᵀ: s, v (d × k) and u (m × k, inline when m·k ≤ 100000, always as .npy)"""
+
+    accuracy: Optional[ResultAccuracy] = None
+    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
+    columns: Optional[list[str]] = None
+    # required
+    dataset_id: Optional[str] = None
+    facts: Optional[FactorizationFacts] = None
+    # The job (absent in a dry run's result, which has none)
+    job_id: Optional[str] = None
+    k: Optional[int] = None
+    # one of LOW_RANK; required
+    kind: Optional[str] = None
+    # required
+    loss: Optional[Loss] = None
+    # required
+    mechanism: Optional[str] = None
+    # one of ADD_REMOVE, REPLACE_ONE
+    neighbouring: Optional[str] = None
+    noise: Optional[NoiseFacts] = None
+    row_norm_bound: Optional[float] = None
+    # m, the number of records (rows of u)
+    rows: Optional[int] = None
+    singular_values: Optional[list[float]] = None
+    # the m × k rows, inline when m·k ≤ 100000
+    u: Optional[list[list[float]]] = None
+    # whether u is inline; when false (m·k > 100000) it is served only as application/x-npy
+    u_inline: Optional[bool] = None
+    v: Optional[list[list[float]]] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('accuracy', 'accuracy', ('model', 'ResultAccuracy')),
+        ('columns', 'columns', ('list', None)),
+        ('dataset_id', 'datasetId', None),
+        ('facts', 'facts', ('model', 'FactorizationFacts')),
+        ('job_id', 'jobId', None),
+        ('k', 'k', None),
+        ('kind', 'kind', None),
+        ('loss', 'loss', ('model', 'Loss')),
+        ('mechanism', 'mechanism', None),
+        ('neighbouring', 'neighbouring', None),
+        ('noise', 'noise', ('model', 'NoiseFacts')),
+        ('row_norm_bound', 'rowNormBound', None),
+        ('rows', 'rows', None),
+        ('singular_values', 'singularValues', ('list', None)),
+        ('u', 'u', ('list', ('list', None))),
+        ('u_inline', 'uInline', None),
+        ('v', 'v', ('list', ('list', None))),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
+    )
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
+
+
+@dataclass
 class MarginalsWorkload(Model):
     """Marginal counts: every k-way marginal (k), or the listed attribute sets (sets), each a full table over its attributes with the others summed out. Give k or sets, not both."""
 
@@ -2228,7 +2423,7 @@ class NoiseFacts(Model):
     full_window_noise_variance: Optional[float] = None
     # ADASSP: noise standard deviation per entry of the released XᵀX; DP_ALS: of each item's released r × r Gram
     gram_sigma: Optional[float] = None
-    # spacing of the grid that the noise and the released values lie on
+    # spacing of the grid that the noise and the released values lie on; a statistic is saturated at ±2⁵⁰ grid steps before the noise (docs/mechanisms/noise.md)
     granularity: Optional[float] = None
     # iterative mechanisms: the public number of noisy steps
     iterations: Optional[int] = None
@@ -2274,6 +2469,8 @@ class NoiseFacts(Model):
     sampler_failure_bound: Optional[float] = None
     # exact samplers: how sampler failure is kept independent of the data
     sampler_policy: Optional[str] = None
+    # 2⁵⁰·granularity: the largest |value| of the statistic before noise that is released unbiased; a larger one is saturated there (stated by every plan on a grid)
+    saturation: Optional[float] = None
     # Laplace noise: the scale b per entry
     scale: Optional[float] = None
     # Gaussian noise: standard deviation per entry (per step for iterative mechanisms)
@@ -2292,7 +2489,7 @@ class NoiseFacts(Model):
     strategy_rows: Optional[int] = None
     # DYADIC_TREE: the node levels H (nodes of 1, 2, …, 2^(H−1) blocks)
     tree_levels: Optional[int] = None
-    # PRIVATE_FRANK_WOLFE: DENSE or MEMORY_LIGHT
+    # PRIVATE_FRANK_WOLFE: DENSE (W held and released exactly on the grid)
     variant: Optional[str] = None
     # graphs: the public vertex count
     vertices: Optional[int] = None
@@ -2339,6 +2536,7 @@ class NoiseFacts(Model):
         ('rhs_sigma', 'rhsSigma', None),
         ('sampler_failure_bound', 'samplerFailureBound', None),
         ('sampler_policy', 'samplerPolicy', None),
+        ('saturation', 'saturation', None),
         ('scale', 'scale', None),
         ('sigma', 'sigma', None),
         ('spectral_sensitivity', 'spectralSensitivity', None),
@@ -2355,12 +2553,40 @@ class NoiseFacts(Model):
 
 
 @dataclass
+class NoiseWarning(Model):
+    """NoiseWarning"""
+
+    # one of NOISE_DOMINATED, COMPONENTS_IN_NOISE
+    code: Optional[str] = None
+    compared_with: Optional[float] = None
+    detail: Optional[str] = None
+    entries: Optional[int] = None
+    level: Optional[float] = None
+    noise_level: Optional[float] = None
+    quantity: Optional[str] = None
+    resolved: Optional[int] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('code', 'code', None),
+        ('compared_with', 'comparedWith', None),
+        ('detail', 'detail', None),
+        ('entries', 'entries', None),
+        ('level', 'level', None),
+        ('noise_level', 'noiseLevel', None),
+        ('quantity', 'quantity', None),
+        ('resolved', 'resolved', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
 class NoisyPowerParams(Model):
     """Parameters of NOISY_POWER"""
 
     # power iterations (each one pass when d > 5000)
     iterations: Optional[int] = None
-    # the rank (required; at most min(d, 200))
+    # the rank, at most min(d, 200); default 1 (the noise grows with k: ask for more when the result resolves every component it has)
     k: Optional[int] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -2465,7 +2691,7 @@ class OptimizedQuery(Model):
 class OrbitSamplingParams(Model):
     """Parameters of ORBIT_SAMPLING"""
 
-    # the rank (required; at most min(d, 200))
+    # the rank, at most min(d, 200); default 1 (the noise grows with k: ask for more when the result resolves every component it has)
     k: Optional[int] = None
     # one of PROJECTION, PEELING; PROJECTION: one exact draw on the Grassmannian, k = 1 only; PEELING: k sequential Bingham draws (any k)
     spectrum: Optional[str] = None
@@ -2512,10 +2738,10 @@ class PcaResult(Model):
     # required
     dataset_id: Optional[str] = None
     eigenvalues: Optional[list[float]] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
     k: Optional[int] = None
-    # required
+    # one of PCA; required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
@@ -2528,6 +2754,8 @@ class PcaResult(Model):
     row_norm_bound: Optional[float] = None
     rows: Optional[int] = None
     scale: Optional[str] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -2548,8 +2776,9 @@ class PcaResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('rows', 'rows', None),
         ('scale', 'scale', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -2765,7 +2994,7 @@ class PrivateFrankWolfeParams(Model):
     nuclear_radius: Optional[float] = None
     # one of CONSTANT, STANDARD; step sizes: CONSTANT η = 1/T (the paper's), STANDARD η_t = 2/(t + 1)
     schedule: Optional[str] = None
-    # one of AUTO, DENSE, MEMORY_LIGHT; DENSE holds the n × n Gram (n ≤ 2048), MEMORY_LIGHT never forms it (n ≤ 8192); AUTO picks DENSE when it fits
+    # one of AUTO, DENSE, MEMORY_LIGHT; AUTO and DENSE hold the n × n Gram and release it exactly on the grid (n ≤ 2048); MEMORY_LIGHT is refused: it released a float function of the unrounded Gram, which is not differentially private
     variant: Optional[str] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -2813,7 +3042,7 @@ class PrivateOjaParams(Model):
 
     # Oja steps (each one pass when d > 5000)
     iterations: Optional[int] = None
-    # the rank: 1 only
+    # the rank: 1 only (the default)
     k: Optional[int] = None
     # the public step size η (default 1/B²)
     step_size: Optional[float] = None
@@ -3018,6 +3247,8 @@ class Quote(Model):
     remaining: Optional[TrackView] = None
     # Remaining after this query (absent if not admissible)
     remaining_after: Optional[TrackView] = None
+    # Noise warnings from the public parameters only: NOISE_DOMINATED when a stated error is at least the largest value any dataset with these public facts can give (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -3031,6 +3262,7 @@ class Quote(Model):
         ('noise', 'noise', ('model', 'NoiseFacts')),
         ('remaining', 'remaining', ('model', 'TrackView')),
         ('remaining_after', 'remainingAfter', ('model', 'TrackView')),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -3039,7 +3271,7 @@ class Quote(Model):
 class RandomizedResponseParams(Model):
     """Parameters of RANDOMIZED_RESPONSE"""
 
-    # the rank (required; at most min(d, 200))
+    # the rank, at most min(d, 200); default: every component whose released singular value exceeds the noise's 95% bound (at least 1), chosen after the release from the released values
     k: Optional[int] = None
     # shrink the released singular values by the public noise level (Gavish–Donoho; free post-processing)
     shrink: Optional[bool] = None
@@ -3084,7 +3316,7 @@ class RandomizedResponseQuery(Model):
 class RandomizedResponseRatingParams(Model):
     """Parameters of RANDOMIZED_RESPONSE_RATING"""
 
-    # the rank (required; at most min(d, 200))
+    # the rank, at most min(d, 200); default: every component whose released singular value exceeds the noise's 95% bound (at least 1), chosen after the release from the released values
     k: Optional[int] = None
     # shrink the released singular values by the public noise level (Gavish–Donoho; free post-processing)
     shrink: Optional[bool] = None
@@ -3285,9 +3517,9 @@ class RegressionResult(Model):
     estimand: Optional[str] = None
     # one of SIMULTANEOUS_BOUND, EXACT_T
     intervals: Optional[str] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
-    # required
+    # one of REGRESSION; required
     kind: Optional[str] = None
     level: Optional[float] = None
     # required
@@ -3304,6 +3536,8 @@ class RegressionResult(Model):
     ridge: Optional[float] = None
     ridge_rule: Optional[str] = None
     row_norm_bound: Optional[float] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -3326,8 +3560,9 @@ class RegressionResult(Model):
         ('ridge', 'ridge', None),
         ('ridge_rule', 'ridgeRule', None),
         ('row_norm_bound', 'rowNormBound', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -3528,9 +3763,9 @@ class SketchResult(Model):
     columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
-    # required
+    # one of SKETCH; required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
@@ -3545,6 +3780,8 @@ class SketchResult(Model):
     # one of GRAPH_SKETCH, MATRIX_SKETCH
     release_kind: Optional[str] = None
     row_norm_bound: Optional[float] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -3562,8 +3799,9 @@ class SketchResult(Model):
         ('release_id', 'releaseId', None),
         ('release_kind', 'releaseKind', None),
         ('row_norm_bound', 'rowNormBound', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -3587,6 +3825,37 @@ class SparsePcaRequest(Model):
         ('s', 's', None),
     )
     _REQUIRED: ClassVar[tuple] = ('s',)
+
+
+@dataclass
+class StandIn(Model):
+    """StandIn"""
+
+    # GRAPH: stand-in edges (the real edge count is never public)
+    edges: Optional[int] = None
+    # How the stand-in is generated from the public facts
+    generator: Optional[str] = None
+    note: Optional[str] = None
+    # HISTOGRAM: stand-in records
+    records: Optional[int] = None
+    # MATRIX: stand-in rows
+    rows: Optional[int] = None
+    # How the size was chosen: requested, the dataset's public count, or a default when the count is private
+    size_rule: Optional[str] = None
+    # RATINGS: stand-in users
+    users: Optional[int] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('edges', 'edges', None),
+        ('generator', 'generator', None),
+        ('note', 'note', None),
+        ('records', 'records', None),
+        ('rows', 'rows', None),
+        ('size_rule', 'sizeRule', None),
+        ('users', 'users', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
 
 
 @dataclass
@@ -3759,7 +4028,7 @@ class Subscription(Model):
     """Subscription"""
 
     cancelled_at: Optional[str] = None
-    # Its releases so far
+    # Its releases shown so far (TIME blocks: those whose publishedAt has passed)
     completed_blocks: Optional[int] = None
     # The exact amounts charged, once, at creation
     cost: Optional[JobCost] = None
@@ -3845,6 +4114,8 @@ class SubscriptionQuote(Model):
     remaining: Optional[TrackView] = None
     # Remaining after it (absent if not admissible)
     remaining_after: Optional[TrackView] = None
+    # Noise warnings from the public parameters only (docs/accuracy/warnings.md)
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -3857,6 +4128,7 @@ class SubscriptionQuote(Model):
         ('noise', 'noise', ('model', 'NoiseFacts')),
         ('remaining', 'remaining', ('model', 'TrackView')),
         ('remaining_after', 'remainingAfter', ('model', 'TrackView')),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -3871,9 +4143,9 @@ class SubscriptionResult(Model):
     # required
     dataset_id: Optional[str] = None
     first_stream_block: Optional[int] = None
-    # required
+    # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
-    # required
+    # one of SUBSCRIPTION; required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
@@ -3887,6 +4159,8 @@ class SubscriptionResult(Model):
     row_norm_bound: Optional[float] = None
     subscription: Optional[str] = None
     subscription_id: Optional[str] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -3904,8 +4178,58 @@ class SubscriptionResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('subscription', 'subscription', None),
         ('subscription_id', 'subscriptionId', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'job_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
+
+
+@dataclass
+class TopSingularVectorsResult(Model):
+    """TOP_SINGULAR_VECTORS: the top-k right singular vectors v (d × k) and the singular values s"""
+
+    accuracy: Optional[ResultAccuracy] = None
+    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
+    columns: Optional[list[str]] = None
+    # required
+    dataset_id: Optional[str] = None
+    facts: Optional[FactorizationFacts] = None
+    # The job (absent in a dry run's result, which has none)
+    job_id: Optional[str] = None
+    k: Optional[int] = None
+    # one of TOP_SINGULAR_VECTORS; required
+    kind: Optional[str] = None
+    # required
+    loss: Optional[Loss] = None
+    # required
+    mechanism: Optional[str] = None
+    # one of ADD_REMOVE, REPLACE_ONE
+    neighbouring: Optional[str] = None
+    noise: Optional[NoiseFacts] = None
+    row_norm_bound: Optional[float] = None
+    singular_values: Optional[list[float]] = None
+    v: Optional[list[list[float]]] = None
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    warnings: Optional[list[NoiseWarning]] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('accuracy', 'accuracy', ('model', 'ResultAccuracy')),
+        ('columns', 'columns', ('list', None)),
+        ('dataset_id', 'datasetId', None),
+        ('facts', 'facts', ('model', 'FactorizationFacts')),
+        ('job_id', 'jobId', None),
+        ('k', 'k', None),
+        ('kind', 'kind', None),
+        ('loss', 'loss', ('model', 'Loss')),
+        ('mechanism', 'mechanism', None),
+        ('neighbouring', 'neighbouring', None),
+        ('noise', 'noise', ('model', 'NoiseFacts')),
+        ('row_norm_bound', 'rowNormBound', None),
+        ('singular_values', 'singularValues', ('list', None)),
+        ('v', 'v', ('list', ('list', None))),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
+    )
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
 
 
 @dataclass
@@ -3934,6 +4258,8 @@ class UserPredictions(Model):
     # n predictions on the rating scale, clamped to [min, max], in item order
     predictions: Optional[list[float]] = None
     user: Optional[str] = None
+    # The model's noise warnings, as its job's result states them (docs/accuracy/warnings.md)
+    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -3941,6 +4267,7 @@ class UserPredictions(Model):
         ('job_id', 'jobId', None),
         ('predictions', 'predictions', ('list', None)),
         ('user', 'user', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -3978,7 +4305,7 @@ class WindowRelease(Model):
     covariance: Optional[list[list[float]]] = None
     # When it was stored; the dataset's owner only (under ROW_COUNT blocks it times the owner's appends)
     created_at: Optional[str] = None
-    # PCA: the top-k eigenvalues of the PSD-projected estimate
+    # PCA: the top-k eigenvalues of the PSD-projected estimate (absent in the unlikely case that its eigendecomposition did not converge)
     eigenvalues: Optional[list[float]] = None
     # The window's first block (subscription index)
     first_block: Optional[int] = None
@@ -3986,12 +4313,16 @@ class WindowRelease(Model):
     noise_variance: Optional[float] = None
     # τ√(2d): the typical spectral norm of the estimate's noise
     predicted_spectral_error: Optional[float] = None
+    # TIME blocks: when the release is shown, blockEndsAt + the service's release delay (privmat.streams.release-delay), whenever it was computed
+    published_at: Optional[str] = None
     # The stored release: POST /v1/releases/{id}/directional-variance (and /cuts for edge streams) answer on it for free, with intervals
     release_id: Optional[str] = None
     # The most one entry moved by grid rounding
     rounding_bound: Optional[float] = None
     # The stream's block index that completed
     stream_block: Optional[int] = None
+    # Noise warnings of the released eigenvalues (PCA, and COVARIANCE when one release is read), from the release's public facts (docs/accuracy/warnings.md)
+    warnings: Optional[list[NoiseWarning]] = None
     # Rows in the window when public (ROW_COUNT blocks)
     window_rows: Optional[int] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -4007,9 +4338,11 @@ class WindowRelease(Model):
         ('first_block', 'firstBlock', None),
         ('noise_variance', 'noiseVariance', None),
         ('predicted_spectral_error', 'predictedSpectralError', None),
+        ('published_at', 'publishedAt', None),
         ('release_id', 'releaseId', None),
         ('rounding_bound', 'roundingBound', None),
         ('stream_block', 'streamBlock', None),
+        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
         ('window_rows', 'windowRows', None),
     )
     _REQUIRED: ClassVar[tuple] = ()
@@ -4038,7 +4371,7 @@ class WindowReleasePage(Model):
 class WishartParams(Model):
     """Parameters of WISHART"""
 
-    # PCA: the number of components (1..d)
+    # PCA: the number of components (1..d); default: every eigenvalue above the noise's 95% bound (at least 1), chosen after the release from the released values
     k: Optional[int] = None
     # SKETCH: failure probability of each stated interval (default 0.05)
     nu: Optional[float] = None
@@ -4136,8 +4469,8 @@ UNIONS['QueryRequest'] = ('mechanism', {'ADASSP': 'AdasspQuery', 'ANALYZE_GAUSS'
 
 
 # A query's result; its kind says which schema. The main array is also served as application/x-npy.
-QueryResult = Union[ColumnSumsResult, CompletionResult, CovarianceResult, FactorsResult, LinearQueriesResult, PcaResult, RegressionResult, SketchResult, SubscriptionResult]
-UNIONS['QueryResult'] = ('kind', {'COLUMN_SUMS': 'ColumnSumsResult', 'COMPLETION': 'CompletionResult', 'COVARIANCE': 'CovarianceResult', 'LINEAR_QUERIES': 'LinearQueriesResult', 'LOW_RANK': 'FactorsResult', 'PCA': 'PcaResult', 'REGRESSION': 'RegressionResult', 'SKETCH': 'SketchResult', 'SUBSCRIPTION': 'SubscriptionResult', 'TOP_SINGULAR_VECTORS': 'FactorsResult'})
+QueryResult = Union[ColumnSumsResult, CompletionResult, CovarianceResult, LinearQueriesResult, LowRankResult, PcaResult, RegressionResult, SketchResult, SubscriptionResult, TopSingularVectorsResult]
+UNIONS['QueryResult'] = ('kind', {'COLUMN_SUMS': 'ColumnSumsResult', 'COMPLETION': 'CompletionResult', 'COVARIANCE': 'CovarianceResult', 'LINEAR_QUERIES': 'LinearQueriesResult', 'LOW_RANK': 'LowRankResult', 'PCA': 'PcaResult', 'REGRESSION': 'RegressionResult', 'SKETCH': 'SketchResult', 'SUBSCRIPTION': 'SubscriptionResult', 'TOP_SINGULAR_VECTORS': 'TopSingularVectorsResult'})
 
 
 # A standing query on a stream: the window mechanism (the discriminator), the kind it answers over each window (COVARIANCE, PCA or SKETCH), its budget for the whole stream (rho, or epsilon with delta) and its typed params. The cost is computed from these public values and the stream's declaration, and charged once.
@@ -4182,6 +4515,14 @@ OPERATIONS: dict[str, Operation] = {
         (('datasetId', 'path'), ('Idempotency-Key', 'header')),
         ('application/json',), ('application/json',), ('model', 'Job'),
         'Submit a query'),
+    'dryRun': Operation('dryRun', 'POST', '/v1/datasets/{datasetId}/queries/dry-run',
+        (('datasetId', 'path'), ('standInSize', 'query')),
+        ('application/json',), ('application/json',), ('model', 'DryRun'),
+        'Run a query on synthetic stand-in data (free)'),
+    'inverseQuote': Operation('inverseQuote', 'POST', '/v1/datasets/{datasetId}/queries/inverse-quote',
+        (('datasetId', 'path'),),
+        ('application/json',), ('application/json',), ('model', 'InverseQuote'),
+        'The smallest budget for a target accuracy'),
     'quote': Operation('quote', 'POST', '/v1/datasets/{datasetId}/queries/quote',
         (('datasetId', 'path'),),
         ('application/json',), ('application/json',), ('model', 'Quote'),

@@ -1,20 +1,22 @@
-"""The hand-written layer: a client that takes and gives numpy arrays and typed results."""
+"""The hand-written layer: a client that takes and gives arrays (numpy, when installed) and typed results."""
 from __future__ import annotations
 
 import io
 import json
 import os
+import struct
 import sys
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import warnings
 from pathlib import Path
 from typing import Any, Iterator, Optional, Union
 
 from . import models
 from ._model import Model, convert, parse_union, to_json
-from .errors import JobFailed, PrivmatError, problem_error
+from .errors import JobFailed, PrivmatError, PrivmatNoiseWarning, problem_error
 
 NPY = "application/x-npy"
 _BY_SUFFIX = {".csv": "text/csv", ".tsv": "text/tab-separated-values", ".tab": "text/tab-separated-values",
@@ -26,19 +28,41 @@ def _numpy() -> Any:
     try:
         import numpy
     except ImportError as e:  # pragma: no cover - depends on the machine
-        raise PrivmatError("numpy is needed for arrays (Debian: apt-get install python3-numpy)") from e
+        raise PrivmatError("numpy is needed for this (pip install 'privmat[numpy]', or Debian's python3-numpy); "
+                           "without it, upload nested lists, CSV or files and read results as JSON") from e
     return numpy
 
 
 def to_npy(array: Any) -> bytes:
-    """The .npy bytes of an array-like (float64 unless it is an integer array)."""
-    np = _numpy()
+    """The .npy bytes of an array-like (float64 unless it is an integer array). Without numpy, nested
+    lists or tuples of numbers (one or two levels, rectangular) are written as float64 directly."""
+    try:
+        import numpy as np
+    except ImportError:
+        if isinstance(array, (list, tuple)):
+            return _npy_of_lists(array)
+        raise
     a = np.asarray(array)
     if a.dtype.kind not in "iuf":
         a = a.astype(np.float64)
     buf = io.BytesIO()
     np.save(buf, np.ascontiguousarray(a), allow_pickle=False)
     return buf.getvalue()
+
+
+def _npy_of_lists(array: Union[list, tuple]) -> bytes:
+    """.npy version 1.0 of a 1-D or rectangular 2-D sequence of numbers, little-endian float64, C order."""
+    two_d = len(array) > 0 and isinstance(array[0], (list, tuple))
+    rows = [list(r) for r in array] if two_d else [list(array)]
+    width = len(rows[0]) if rows else 0
+    if any(len(r) != width for r in rows):
+        raise ValueError("rows of different lengths: an array must be rectangular")
+    values = [float(v) for r in rows for v in r]
+    shape = f"({len(rows)}, {width})" if two_d else f"({width},)"
+    header = "{'descr': '<f8', 'fortran_order': False, 'shape': %s, }" % shape
+    header += " " * (-(10 + len(header) + 1) % 64) + "\n"  # the data starts at a multiple of 64
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin-1") \
+        + struct.pack(f"<{len(values)}d", *values)
 
 
 def from_npy(data: bytes) -> Any:
@@ -142,7 +166,9 @@ class Client:
             return raw
         if not raw:
             return None
-        return convert(op.response, json.loads(raw.decode("utf-8")))
+        answer = convert(op.response, json.loads(raw.decode("utf-8")))
+        warn_noise(answer, operation_id)
+        return answer
 
     # --- keys --------------------------------------------------------------------------------
     def create_api_key(self, name: str, role: str, subject: Optional[str] = None) -> models.CreatedApiKey:
@@ -222,6 +248,28 @@ class Client:
     def quote(self, dataset: Any, kind: str, mechanism: str, **budget_and_params: Any) -> models.Quote:
         """What the query would cost and the budget before and after it; charges nothing."""
         return self.call("quote", self.query(kind, mechanism, **budget_and_params), datasetId=dataset)
+
+    def inverse_quote(self, dataset: Any, kind: str, mechanism: str, *, metric: str, value: float,
+                      quantity: Optional[str] = None, level: Optional[float] = 0.95, delta: Optional[float] = None,
+                      **params: Any) -> models.InverseQuote:
+        """The smallest budget at which the quote's ``metric`` error of ``quantity`` (at ``level``; None for
+        an RMS figure) is at most ``value``: ``.requested.budget`` holds the fields to submit with, and
+        ``.cheapest`` names the mechanism of the kind needing least. Charges nothing."""
+        target = {"metric": metric, "value": value}
+        if quantity is not None:
+            target["quantity"] = quantity
+        if level is not None:
+            target["level"] = level
+        return self.call("inverseQuote", {"query": self.query(kind, mechanism, delta=delta, **params),
+                                          "target": target}, datasetId=dataset)
+
+    def dry_run(self, dataset: Any, kind: str, mechanism: str, *, stand_in_size: Optional[int] = None,
+                **budget_and_params: Any) -> models.DryRun:
+        """The query run on synthetic stand-in data made from the dataset's public facts only (``.result`` is
+        the result document, ``.stand_in`` says what the stand-in is): the shape and noise of an answer
+        before paying. Charges nothing; the dataset's rows are never read."""
+        return self.call("dryRun", self.query(kind, mechanism, **budget_and_params), datasetId=dataset,
+                         standInSize=stand_in_size)
 
     def submit(self, dataset: Any, kind: str, mechanism: str, *, idempotency_key: Optional[str] = None,
                **budget_and_params: Any) -> "Job":
@@ -333,6 +381,14 @@ class Job:
         return from_npy(self.client.call("getJobResult", id=self.model.id, accept=NPY))
 
 
+def warn_noise(answer: Any, operation: str = "") -> None:
+    """Raises each member of an answer's ``warnings`` list as a :class:`PrivmatNoiseWarning`
+    (quotes, results, free answers, predictions: every answer that carries one)."""
+    listed = answer.get("warnings") if isinstance(answer, (Model, dict)) else None
+    for w in listed or []:
+        warnings.warn(PrivmatNoiseWarning(w, operation), stacklevel=3)
+
+
 def progress_bar(job: Any, width: int = 30) -> str:
     """One line: ``[#####.....]  50% RUNNING PCA/ANALYZE_GAUSS`` (plus the phase when the service names one)."""
     p = job.progress if isinstance(getattr(job, "progress", None), (int, float)) else 0.0
@@ -344,4 +400,4 @@ def progress_bar(job: Any, width: int = 30) -> str:
 
 
 # parse_union is re-exported for results fetched by hand
-__all__ = ["Client", "Job", "progress_bar", "to_npy", "from_npy", "parse_union"]
+__all__ = ["Client", "Job", "progress_bar", "to_npy", "from_npy", "parse_union", "warn_noise"]

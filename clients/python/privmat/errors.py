@@ -110,3 +110,26 @@ def problem_error(status: int, problem: dict[str, Any], retry_after: Optional[st
     if short and short not in _BY_TYPE and status in (400, 422):
         cls = ProblemError  # e.g. malformed-request: not about one parameter
     return cls(status, problem, retry_after)
+
+
+class PrivmatNoiseWarning(UserWarning):
+    """An answer, or a quoted one, is mostly noise: the service's ``warnings`` list
+    (docs/accuracy/warnings.md) raised with :func:`warnings.warn`. ``code`` (``NOISE_DOMINATED`` or
+    ``COMPONENTS_IN_NOISE``), ``quantity``, ``noise_level``, ``compared_with`` and ``detail`` are
+    attributes; ``warning`` is the whole member as the service sent it.
+
+    Silence them with ``warnings.simplefilter("ignore", privmat.PrivmatNoiseWarning)``, or turn them into
+    errors with ``"error"``.
+    """
+
+    def __init__(self, warning: Any, operation: str = "") -> None:
+        get = warning.get if hasattr(warning, "get") else (lambda k, d=None: d)
+        self.warning = warning
+        self.code = get("code")
+        self.quantity = get("quantity")
+        self.noise_level = get("noiseLevel")
+        self.compared_with = get("comparedWith")
+        self.detail = get("detail", "")
+        self.operation = operation
+        where = f" ({operation})" if operation else ""
+        super().__init__(f"{self.code} {self.quantity}{where}: {self.detail}")

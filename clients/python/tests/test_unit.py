@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import struct
 import sys
 import unittest
 import urllib.error
@@ -122,6 +123,22 @@ class ClientTest(unittest.TestCase):
         self.assertTrue(q.admissible)
         self.assertEqual(0.05, q.cost.rho)
 
+    def test_noise_warnings_are_raised_as_privmat_noise_warnings(self):
+        w = {"code": "NOISE_DOMINATED", "quantity": "singularValues", "noiseLevel": 2119.0, "level": 0.95,
+             "comparedWith": 100.0, "detail": "whatever the data, this answer is noise."}
+        c, _ = self.client((200, {"admissible": True, "warnings": [w]}, "application/json"),
+                           (200, {"admissible": True, "warnings": []}, "application/json"))
+        with self.assertWarns(privmat.PrivmatNoiseWarning) as caught:
+            q = c.quote("d1", "LOW_RANK", "RANDOMIZED_RESPONSE", rho=0.05, k=1)
+        self.assertEqual("NOISE_DOMINATED", caught.warning.code)
+        self.assertEqual(2119.0, caught.warning.noise_level)
+        self.assertIn("whatever the data", str(caught.warning))
+        self.assertEqual("singularValues", q.warnings[0].quantity)
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            c.quote("d1", "PCA", "ANALYZE_GAUSS", rho=0.05, k=1)  # an empty list warns nothing
+
     def test_submit_passes_the_idempotency_key_and_wait_polls_until_done(self):
         done = {**JOB, "state": "DONE", "progress": 1.0}
         c, fake = self.client((202, JOB, "application/json"), (200, {**JOB, "state": "RUNNING", "progress": 0.5},
@@ -183,6 +200,19 @@ class ClientTest(unittest.TestCase):
             c.call("getBudget", datasetId="d1", bogus=1)
         with self.assertRaises(TypeError):
             c.call("getBudget")
+
+    def test_nested_lists_are_written_as_npy_by_the_standard_library(self):
+        data = privmat.client._npy_of_lists([[0.5, 1], [2, -3.25]])
+        self.assertEqual(b"\x93NUMPY\x01\x00", data[:8])
+        n = struct.unpack("<H", data[8:10])[0]
+        self.assertEqual(0, (10 + n) % 64, "the data starts at a multiple of 64 bytes")
+        self.assertEqual("{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", data[10:10 + n].decode().strip())
+        self.assertEqual((0.5, 1.0, 2.0, -3.25), struct.unpack("<4d", data[10 + n:]))
+        self.assertIn("'shape': (3,)", privmat.client._npy_of_lists([1, 2, 3])[10:].decode("latin-1"))
+        with self.assertRaises(ValueError):
+            privmat.client._npy_of_lists([[1, 2], [3]])
+        if np is not None:
+            np.testing.assert_array_equal(np.asarray([[0.5, 1], [2, -3.25]]), np.load(io.BytesIO(data)))
 
     @unittest.skipIf(np is None, "numpy absent (Debian: python3-numpy)")
     def test_arrays_go_up_as_npy_and_come_back(self):

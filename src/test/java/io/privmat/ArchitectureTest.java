@@ -2,6 +2,7 @@ package io.privmat;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -10,7 +11,17 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -100,6 +111,114 @@ class ArchitectureTest {
                 }
             }
         }).check(classes);
+    }
+
+    /**
+     * Which capability may use which (docs/architecture.md, "Allowed arrows"): the dependency graph of
+     * the capabilities, from every class's direct dependencies, must be a subgraph of this table. A new
+     * arrow is a design decision: add it here, with a reason in the docs, or do without it.
+     */
+    static final Map<String, Set<String>> ALLOWED = allowed();
+
+    /**
+     * The arrows that close a cycle today, to be removed (issue 31); listed so that no new cycle can
+     * appear while they are. Each is allowed in {@link #ALLOWED} too.
+     */
+    static final Set<String> KNOWN_CYCLE_ARROWS = Set.of(
+            // strategy.web's controller plans through query.QueryService, while query's plans read strategies.
+            "strategy -> query");
+
+    private static Map<String, Set<String>> allowed() {
+        Map<String, Set<String>> a = new TreeMap<>();
+        a.put("privacy", Set.of());
+        a.put("problem", Set.of());
+        a.put("ui", Set.of());
+        a.put("mechanism", Set.of("privacy"));
+        a.put("metrics", Set.of("privacy"));
+        // RegressionDocument renders a mechanism's result type; NativeBlasReport reads the BLAS facade.
+        a.put("api", Set.of("mechanism", "privacy", "problem"));
+        a.put("config", Set.of("mechanism"));
+        a.put("security", Set.of("api", "config", "problem"));
+        a.put("dataset", Set.of("api", "config", "mechanism", "metrics", "privacy", "problem", "security"));
+        a.put("ledger", Set.of("api", "dataset", "privacy", "problem", "security"));
+        a.put("job", Set.of("api", "config", "dataset", "ledger", "metrics", "privacy", "problem", "security"));
+        a.put("strategy", Set.of("mechanism", "problem", "query", "security"));
+        a.put("release", Set.of("api", "dataset", "mechanism", "problem", "security", "strategy"));
+        a.put("query", Set.of("api", "dataset", "job", "ledger", "mechanism", "privacy", "problem", "release",
+                "security", "strategy"));
+        a.put("stream", Set.of("api", "dataset", "job", "ledger", "mechanism", "metrics", "privacy", "problem",
+                "query", "release", "security"));
+        // The Spark engine (its own build profile) implements the dataset SPI over the mechanism library.
+        a.put("spark", Set.of("dataset", "mechanism", "privacy"));
+        return a;
+    }
+
+    @Test
+    void capabilitiesUseOnlyTheirAllowedArrowsAndFormNoNewCycle() {
+        Map<String, Set<String>> graph = new TreeMap<>();
+        for (JavaClass origin : classes) {
+            String from = capability(origin.getPackageName());
+            if (from == null) {
+                continue;
+            }
+            graph.computeIfAbsent(from, k -> new TreeSet<>());
+            origin.getDirectDependenciesFromSelf().forEach(dependency -> {
+                String to = capability(dependency.getTargetClass().getPackageName());
+                if (to != null && !to.equals(from)) {
+                    graph.get(from).add(to);
+                }
+            });
+        }
+        StringBuilder unexpected = new StringBuilder();
+        graph.forEach((from, tos) -> tos.forEach(to -> {
+            if (!ALLOWED.getOrDefault(from, Set.of()).contains(to)) {
+                unexpected.append(from).append(" -> ").append(to).append('\n');
+            }
+        }));
+        assertThat(unexpected.toString()).as("arrows not in the allowed table; the graph is %s", graph).isEmpty();
+        // No cycle once the known cycle arrows are taken out.
+        Map<String, Set<String>> reduced = new TreeMap<>();
+        graph.forEach((from, tos) -> reduced.put(from, tos.stream()
+                .filter(to -> !KNOWN_CYCLE_ARROWS.contains(from + " -> " + to)).collect(Collectors.toSet())));
+        assertThat(cycle(reduced)).as("a cycle between capabilities").isEmpty();
+    }
+
+    /** A cycle of the graph as "a -> b -> a", or "" when there is none (depth-first search). */
+    static String cycle(Map<String, Set<String>> graph) {
+        Map<String, Integer> state = new HashMap<>();
+        Deque<String> path = new ArrayDeque<>();
+        for (String start : graph.keySet()) {
+            String found = visit(start, graph, state, path);
+            if (!found.isEmpty()) {
+                return found;
+            }
+        }
+        return "";
+    }
+
+    private static String visit(String node, Map<String, Set<String>> graph, Map<String, Integer> state,
+            Deque<String> path) {
+        Integer s = state.get(node);
+        if (s != null && s == 2) {
+            return "";
+        }
+        if (s != null && s == 1) {
+            List<String> loop = new ArrayList<>(path);
+            Collections.reverse(loop);
+            int at = loop.indexOf(node);
+            return String.join(" -> ", loop.subList(at, loop.size())) + " -> " + node;
+        }
+        state.put(node, 1);
+        path.push(node);
+        for (String next : graph.getOrDefault(node, Set.of())) {
+            String found = visit(next, graph, state, path);
+            if (!found.isEmpty()) {
+                return found;
+            }
+        }
+        path.pop();
+        state.put(node, 2);
+        return "";
     }
 
     private static String capability(String packageName) {

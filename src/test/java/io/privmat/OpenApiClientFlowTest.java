@@ -102,7 +102,7 @@ class OpenApiClientFlowTest extends ApiTest {
 
         ColumnSumsResult sums = jobs.getJobResult(done.getId()).getColumnSumsResult();
         assertThat(sums.getColumnSums()).hasSize(3);
-        assertThat(sums.getKind()).isEqualTo("COLUMN_SUMS");
+        assertThat(sums.getKind()).isEqualTo(ColumnSumsResult.KindEnum.COLUMN_SUMS);
 
         BudgetStatus budget = new BudgetApi(asAnalyst).getBudget(id);
         assertThat(budget.getAccounting()).isEqualTo("ZCDP");

@@ -13,9 +13,10 @@ import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.RequestMapping;
 
 /**
- * Renders whatever reaches the servlet container's error page ({@code sendError} from a filter,
- * e.g. the request firewall's 400 for a malformed path) as problem details, instead of Spring
- * Boot's default error body. The status is kept; the detail is generic.
+ * Renders whatever reaches the servlet container's error page ({@code sendError} from a filter)
+ * as problem details, instead of Spring Boot's default error body. The status is kept; the detail is
+ * generic; the instance is the request's own path. (The request firewall's refusals are answered
+ * before, with their reason: {@link FirewallRejections}.)
  */
 @Hidden
 @Controller

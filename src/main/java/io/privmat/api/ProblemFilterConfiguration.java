@@ -11,7 +11,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Problem details wherever an error can arise outside the MVC exception handling: {@link ProblemFilter}
  * around Spring Security's filters (order −100) and inside the audit filter (−200), and Tomcat's own
- * error report ({@link ProblemErrorReportValve}).
+ * error report ({@link ProblemErrorReportValve}); what Spring Security's request firewall refuses,
+ * with its reason ({@link FirewallRejections}).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -28,6 +29,12 @@ class ProblemFilterConfiguration {
                 host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
             }
         });
+    }
+
+    /** Picked up by Spring Security's filter chain proxy in place of its plain 400. */
+    @Bean
+    org.springframework.security.web.firewall.RequestRejectedHandler requestRejectedHandler() {
+        return new FirewallRejections();
     }
 
     @Bean

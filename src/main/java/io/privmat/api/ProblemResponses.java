@@ -26,7 +26,9 @@ public final class ProblemResponses {
         body.put("title", type.title());
         body.put("status", type.status());
         body.put("detail", detail);
-        body.put("instance", request.getRequestURI());
+        // On the servlet error page the request's URI is the error path: the client's is kept aside.
+        Object original = request.getAttribute(jakarta.servlet.RequestDispatcher.ERROR_REQUEST_URI);
+        body.put("instance", original instanceof String uri ? uri : request.getRequestURI());
         body.putAll(properties);
         response.setStatus(type.status());
         response.setContentType("application/problem+json");

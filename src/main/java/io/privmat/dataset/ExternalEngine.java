@@ -1,6 +1,5 @@
 package io.privmat.dataset;
 
-import io.privmat.job.JobContext;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.PublicFacts;
 
@@ -29,5 +28,5 @@ public interface ExternalEngine {
      * over passes planned); a pass that meets another row count than the declared one (REPLACE_ONE)
      * fails the job, keeping its charge.
      */
-    DataAccess open(Dataset dataset, ExternalSchema schema, PublicFacts facts, JobContext context);
+    DataAccess open(Dataset dataset, ExternalSchema schema, PublicFacts facts, EngineRun run);
 }

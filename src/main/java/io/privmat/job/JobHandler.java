@@ -31,4 +31,13 @@ public interface JobHandler {
      * back meanwhile, or this replica is stopping). Drop anything kept for the job.
      */
     default void discard(Job job) {}
+
+    /**
+     * The class of a failure this handler recognises (e.g. "sampler", "numerical"), from the
+     * throwable's type only, never its message, for the operators' failure metric; null when it does
+     * not recognise it. Called for each throwable of a failed job's cause chain.
+     */
+    default @org.jspecify.annotations.Nullable String failureClass(Throwable t) {
+        return null;
+    }
 }

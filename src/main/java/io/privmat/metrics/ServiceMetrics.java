@@ -72,6 +72,15 @@ public class ServiceMetrics {
                 .tag("kind", datasetKind).register(registry).record(positive(took));
     }
 
+    /**
+     * TIME blocks whose releases were computed after their publication time (start + (i + 1)·s + D):
+     * the scheduler was down, behind, or slower than privmat.streams.release-delay.
+     */
+    public void lateTimeReleases(int blocks) {
+        Counter.builder("privmat.streams.releases.late").description("TIME blocks released after their "
+                + "publication time").register(registry).increment(blocks);
+    }
+
     /** Rows appended to a STREAM dataset (counted with the uploads' rows, dataset kind STREAM). */
     public void appended(long rows) {
         Counter.builder("privmat.ingest.rows").description("Rows, edges or records of stored uploads")

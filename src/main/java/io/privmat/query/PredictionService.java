@@ -62,14 +62,26 @@ public class PredictionService {
         Release release = stored.getKey();
         Plan plan = plans.rebuild(release.parameters());
         CompletionModel model = CompletionModels.restore(plan, stored.getValue(), Map.of());
-        return new Owned(dataset, model);
+        return new Owned(dataset, model, plan);
     }
 
-    /** A model and the dataset it was released from. */
-    public record Owned(Dataset dataset, CompletionModel model) {
+    /** A model, the dataset it was released from and the plan that released it. */
+    public record Owned(Dataset dataset, CompletionModel model, Plan plan) {
 
         public int items() {
             return model.domain().items();
+        }
+
+        /**
+         * The model's noise warnings, as its job's result states them (docs/accuracy/warnings.md): a
+         * released spectrum within its noise bound means predictions near the baseline for every user.
+         */
+        public List<io.privmat.mechanism.catalog.NoiseWarning> warnings() {
+            io.privmat.mechanism.catalog.MechanismCatalog catalog = io.privmat.mechanism.catalog.MechanismCatalog
+                    .standard();
+            io.privmat.mechanism.catalog.Release release = new io.privmat.mechanism.catalog.Release.Completion(model);
+            return catalog.warnings(plan, release, catalog.accuracy(plan, release,
+                    io.privmat.mechanism.catalog.ResultAccuracy.DEFAULT_LEVEL));
         }
     }
 

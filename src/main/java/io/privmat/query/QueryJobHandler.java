@@ -1,9 +1,10 @@
 package io.privmat.query;
 
 import io.privmat.dataset.Dataset;
-import io.privmat.dataset.DatasetRows;
 import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.DatasetRows;
 import io.privmat.dataset.DatasetService;
+import io.privmat.dataset.EngineRun;
 import io.privmat.dataset.ExternalEngine;
 import io.privmat.dataset.ExternalSchema;
 import io.privmat.job.Job;
@@ -16,6 +17,8 @@ import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.QueryKind;
 import io.privmat.mechanism.catalog.Release;
+import io.privmat.mechanism.covariance.BinghamSampler;
+import io.privmat.mechanism.linalg.NumericalFailureException;
 import io.privmat.mechanism.noise.NoiseSources;
 import java.math.BigDecimal;
 import java.util.Arrays;
@@ -24,6 +27,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.DeserializationFeature;
@@ -120,11 +124,38 @@ class QueryJobHandler implements JobHandler {
         // The statistic is read where the rows are; the noise is always added here, by the plan, with
         // the service's own sampler (an engine returns exact sums only: docs/scale-out.md).
         DataAccess access = dataset.schema() instanceof ExternalSchema external
-                ? engines.getObject().open(dataset, external, plan.spec().facts(), context)
+                ? engines.getObject().open(dataset, external, plan.spec().facts(), engineRun(context))
                 : new StoredDataAccess(dataset.id(), rows, context, plan.spec().facts());
         Release release = plan.release(access, NoiseSources.secure());
         context.progress(0.95);
         return documents.render(job, dataset, plan, release);
+    }
+
+    /** A mechanism's own failure types, for the operators' metric (JobExecutor names none of them). */
+    @Override
+    public @Nullable String failureClass(Throwable t) {
+        if (t instanceof BinghamSampler.SamplerFailureException) {
+            return "sampler";
+        }
+        if (t instanceof NumericalFailureException) {
+            return "numerical";
+        }
+        return null;
+    }
+
+    /** The job as an external engine sees it: its id and its progress. */
+    private static EngineRun engineRun(JobContext context) {
+        return new EngineRun() {
+            @Override
+            public UUID id() {
+                return context.job().id();
+            }
+
+            @Override
+            public void progress(double fraction) {
+                context.progress(fraction);
+            }
+        };
     }
 
     private Object read(String text) {

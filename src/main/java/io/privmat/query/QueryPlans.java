@@ -88,6 +88,64 @@ public class QueryPlans {
     }
 
     Plan plan(Dataset dataset, QueryRequest request) {
+        PublicFacts facts = plannable(dataset);
+        try {
+            return catalog.plan(request.kind(), request.mechanism(),
+                    new Budget(request.epsilon(), request.delta(), request.rho()), request.params(), facts,
+                    artifacts());
+        } catch (PlanningException e) {
+            throw problem(e);
+        }
+    }
+
+    /**
+     * Artifacts for pricing mechanisms the caller did not ask for: a strategy is used only when small
+     * (computed inline) or already computed; nothing is started in the background for them.
+     */
+    private io.privmat.mechanism.catalog.PublicArtifacts computedOnly() {
+        io.privmat.mechanism.catalog.PublicArtifacts base = artifacts();
+        return new io.privmat.mechanism.catalog.PublicArtifacts() {
+            @Override
+            public StoredWorkload workload(String id) {
+                return base.workload(id);
+            }
+
+            @Override
+            public byte[] strategy(StrategyTask task) {
+                boolean done = strategies.view(task.id()).map(v -> v.status()
+                        == io.privmat.strategy.StrategyService.Status.DONE).orElse(false);
+                if (!task.small() && !done) {
+                    throw new PlanningException(PlanningException.Reason.STRATEGY_NOT_READY, task.mechanism()
+                            + "'s strategy for this workload is not computed yet (start it with a quote or "
+                            + "POST /v1/datasets/{id}/strategies with that mechanism); it was not priced.", Map.of());
+                }
+                return base.strategy(task);
+            }
+        };
+    }
+
+    /** The artifacts a request's plan resolves (a large strategy not yet computed answers 409). */
+    io.privmat.mechanism.catalog.PublicArtifacts artifacts() {
+        return new ServiceArtifacts(workloads, strategies, false);
+    }
+
+    /**
+     * The smallest budget at which {@code mechanism}'s quote meets {@code target} on this dataset
+     * (docs/accuracy/inverse-quote.md): plans only, reads nothing.
+     */
+    io.privmat.mechanism.catalog.InverseQuote.Answer inverse(Dataset dataset, String mechanism, QueryRequest request,
+            io.privmat.mechanism.catalog.InverseQuote.Target target, boolean requested) {
+        PublicFacts facts = plannable(dataset);
+        try {
+            return io.privmat.mechanism.catalog.InverseQuote.smallest(catalog, request.kind(), mechanism,
+                    request.delta(), request.params(), facts, requested ? artifacts() : computedOnly(), target);
+        } catch (PlanningException e) {
+            throw problem(e);
+        }
+    }
+
+    /** The dataset's public facts, refused (before any charge) when nothing here could read its rows. */
+    PublicFacts plannable(Dataset dataset) {
         PublicFacts facts = facts(dataset);
         if (dataset.kind() == DatasetKind.EXTERNAL && engines.getIfAvailable() == null) {
             // Refused before any charge: nothing here can read the rows.
@@ -95,13 +153,7 @@ public class QueryPlans {
                     + "EXTERNAL and this service runs without an engine for external data (the Spark-enabled build, "
                     + "docs/scale-out.md); nothing was charged.", Map.of("datasetId", dataset.id().toString()));
         }
-        try {
-            return catalog.plan(request.kind(), request.mechanism(),
-                    new Budget(request.epsilon(), request.delta(), request.rho()), request.params(), facts,
-                    new ServiceArtifacts(workloads, strategies, false));
-        } catch (PlanningException e) {
-            throw problem(e);
-        }
+        return facts;
     }
 
     /**

@@ -10,6 +10,7 @@ import io.privmat.job.NewJob;
 import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.Reservation;
+import io.privmat.mechanism.catalog.InverseQuote;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.Tracks;
@@ -52,7 +53,8 @@ public class QueryService {
     /** The cost of a query and the budget before and after it; charges nothing. */
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
             @Nullable Tracks remainingAfter, java.math.@Nullable BigDecimal largestPureEpsilonAfter,
-            java.util.List<io.privmat.mechanism.catalog.ErrorStatement> expectedError) {}
+            java.util.List<io.privmat.mechanism.catalog.ErrorStatement> expectedError,
+            java.util.List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
@@ -65,7 +67,97 @@ public class QueryService {
         Tracks after = account.spent().plus(cost);
         return new Quote(plan, dataset.budget().mode().name(), cost, admissible, remaining,
                 admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null,
-                plans.catalog().expectedError(plan));
+                plans.catalog().expectedError(plan), plans.catalog().warnings(plan));
+    }
+
+    /** One mechanism's smallest budget for a target, priced on the dataset's tracks (null cost: unreachable). */
+    public record Priced(InverseQuote.Answer answer, @Nullable Tracks cost, boolean admissible,
+            @Nullable Tracks remainingAfter, @Nullable Double shareOfBudget,
+            java.util.List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
+
+    /** A mechanism of the kind whose quote cannot answer the target here, and why. */
+    public record NotComparable(String mechanism, String reason) {}
+
+    /**
+     * An inverse quote: the requested mechanism's smallest budget for the target, the same for the
+     * other mechanisms of the kind that can read this dataset, and the one of them needing the least
+     * share of the dataset's budget.
+     */
+    public record Inverse(String accounting, Tracks remaining, Priced requested, java.util.List<Priced> alternatives,
+            java.util.List<NotComparable> notComparable, @Nullable String cheapest) {}
+
+    /**
+     * The smallest budget meeting {@code target} (docs/accuracy/inverse-quote.md); charges nothing,
+     * plans only. The request's epsilon or rho is what is searched, so it must be absent; its delta
+     * stays fixed.
+     */
+    public Inverse inverseQuote(UUID datasetId, QueryRequest query, InverseQuote.Target target, Caller caller) {
+        if (query.epsilon() != null || query.rho() != null) {
+            String field = query.rho() != null ? "query.rho" : "query.epsilon";
+            throw PrivmatException.invalidParameter(field, "absent", field + " is what the inverse quote finds: give "
+                    + "only delta (kept fixed while epsilon is searched), or no budget field at all");
+        }
+        Dataset dataset = datasets.visible(datasetId, caller);
+        BudgetFilter filter = dataset.budget().filter();
+        BudgetAccount account = budget.account(datasetId, dataset.budget());
+        Priced requested = price(plans.inverse(dataset, query.mechanism(), query, target, true), filter, account);
+        io.privmat.mechanism.catalog.PublicFacts facts = QueryPlans.facts(dataset);
+        java.util.List<Priced> alternatives = new java.util.ArrayList<>();
+        java.util.List<NotComparable> notComparable = new java.util.ArrayList<>();
+        for (io.privmat.mechanism.catalog.MechanismDefinition m : plans.catalog().forKind(
+                requested.answer().plan().spec().kind())) {
+            if (m.name().equals(requested.answer().mechanism()) || !m.shapes().contains(facts.shape())
+                    || !m.relations().contains(facts.relation()) || facts.ratings() != null
+                    && !m.ratingsRelations().contains(facts.ratings().relation())) {
+                continue;
+            }
+            // The same question: the request's parameters this mechanism takes, its delta where it takes one.
+            Map<String, Object> params = new java.util.LinkedHashMap<>();
+            if (query.params() != null) {
+                m.params().forEach(p -> {
+                    if (query.params().containsKey(p.name())) {
+                        params.put(p.name(), query.params().get(p.name()));
+                    }
+                });
+            }
+            java.math.BigDecimal delta = m.budgetForm() == io.privmat.mechanism.catalog.Budget.Form.PURE_EPSILON ? null
+                    : query.delta();
+            QueryRequest same = new QueryRequest(query.kind(), m.name(), null, delta, null, params);
+            try {
+                alternatives.add(price(plans.inverse(dataset, m.name(), same, target, false), filter, account));
+            } catch (PrivmatException e) {
+                notComparable.add(new NotComparable(m.name(), e.getMessage()));
+            }
+        }
+        String cheapest = java.util.stream.Stream.concat(java.util.stream.Stream.of(requested), alternatives.stream())
+                .filter(p -> p.shareOfBudget() != null)
+                .min(java.util.Comparator.comparingDouble(Priced::shareOfBudget))
+                .map(p -> p.answer().mechanism()).orElse(null);
+        return new Inverse(dataset.budget().mode().name(), filter.remaining(account.spent()), requested, alternatives,
+                notComparable, cheapest);
+    }
+
+    private Priced price(InverseQuote.Answer answer, BudgetFilter filter, BudgetAccount account) {
+        if (!answer.reachable()) {
+            return new Priced(answer, null, false, null, null, java.util.List.of());
+        }
+        Tracks cost = filter.cost(answer.plan().chargedLoss());
+        boolean admissible = filter.admits(account.spent(), cost);
+        return new Priced(answer, cost, admissible, admissible ? filter.remaining(account.spent().plus(cost)) : null,
+                share(cost, filter.capacity()), plans.catalog().warnings(answer.plan()));
+    }
+
+    /** The largest fraction of a track's total the cost takes (the tracks the dataset's accounting uses). */
+    static double share(Tracks cost, Tracks capacity) {
+        double share = 0;
+        java.math.BigDecimal[][] pairs = {{cost.rho(), capacity.rho()}, {cost.epsilon(), capacity.epsilon()},
+                {cost.delta(), capacity.delta()}};
+        for (java.math.BigDecimal[] p : pairs) {
+            if (p[1].signum() > 0) {
+                share = Math.max(share, p[0].doubleValue() / p[1].doubleValue());
+            }
+        }
+        return share;
     }
 
     /**

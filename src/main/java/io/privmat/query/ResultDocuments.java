@@ -42,17 +42,49 @@ class ResultDocuments {
         this.json = json;
     }
 
+    /**
+     * Where a release that answers free queries goes: stored under the job (its id returned), or
+     * nowhere for a dry run (null).
+     */
+    @FunctionalInterface
+    interface Keep {
+        @org.jspecify.annotations.Nullable UUID store(ReleaseKind kind, String mechanism, Map<String, Object> meta,
+                int rows, int cols, double[] values, boolean float32);
+    }
+
     JobOutput render(Job job, Dataset dataset, Plan plan, Release release) {
-        Map<String, Object> body = head(job, dataset, plan);
-        // Intervals and error bounds from the released values and public parameters only.
-        body.put("accuracy", MechanismCatalog.standard().accuracy(plan, release, ResultAccuracy.DEFAULT_LEVEL));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("jobId", job.id());
+        String loss = json.writeValueAsString(QueryPlans.lossDocument(plan));
+        return render(body, dataset, plan, release, (kind, mechanism, meta, rows, cols, values, float32) -> {
+            UUID id = UUID.randomUUID();
+            releases.store(new NewRelease(id, dataset.id(), job.id(), kind, mechanism, job.parameters(), loss, meta,
+                    rows, cols, values, float32));
+            return id;
+        });
+    }
+
+    /**
+     * A dry run's result document (docs/dry-run.md): the same rendering as a job's, without a job and
+     * storing nothing (a release that would answer free queries is not kept).
+     */
+    Map<String, Object> dryRun(Dataset dataset, Plan plan, Release release) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        render(body, dataset, plan, release, (kind, mechanism, meta, rows, cols, values, float32) -> null);
+        return body;
+    }
+
+    private JobOutput render(Map<String, Object> body, Dataset dataset, Plan plan, Release release, Keep keep) {
+        head(body, dataset, plan);
+        // Intervals, error bounds and noise warnings from the released values and public parameters only.
+        putAccuracy(body, plan, release);
         int d = plan.spec().facts().cols();
         if (release instanceof Release.Vector v) {
             body.put("columnSums", v.values());
             return new JobOutput(json.writeValueAsString(body), "columnSums", new int[] {d}, v.values());
         }
         if (release instanceof Release.Covariance c) {
-            return covariance(job, dataset, plan, c, body, d);
+            return covariance(keep, plan, c, body, d);
         }
         if (release instanceof Release.Factors f) {
             return factors(f, body, d);
@@ -61,18 +93,26 @@ class ResultDocuments {
             return regression(r, body);
         }
         if (release instanceof Release.LinearQueries l) {
-            return linear(job, dataset, plan, l, body);
+            return linear(keep, plan, l, body);
         }
         if (release instanceof Release.Completion c) {
-            return completion(job, dataset, plan, c.model(), body);
+            return completion(keep, dataset, plan, c.model(), body);
         }
-        return sketch(job, dataset, plan, (Release.Sketch) release, body);
+        return sketch(keep, (Release.Sketch) release, body);
     }
 
-    /** The fields every result starts with. */
-    private static Map<String, Object> head(Job job, Dataset dataset, Plan plan) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jobId", job.id());
+    /** Where a kept release is, or that a dry run kept none. */
+    private static void putRelease(Map<String, Object> body, @org.jspecify.annotations.Nullable UUID id,
+            ReleaseKind kind) {
+        if (id != null) {
+            body.put("releaseId", id);
+            body.put("release", "/v1/releases/" + id);
+        }
+        body.put("releaseKind", kind.name());
+    }
+
+    /** The fields every result starts with (after the job's id). */
+    private static void head(Map<String, Object> body, Dataset dataset, Plan plan) {
         body.put("datasetId", dataset.id());
         body.put("kind", plan.spec().kind().name());
         body.put("mechanism", plan.spec().mechanism());
@@ -84,7 +124,6 @@ class ResultDocuments {
         }
         body.put("loss", QueryPlans.lossDocument(plan));
         body.put("noise", plan.noise());
-        return body;
     }
 
     /**
@@ -99,12 +138,19 @@ class ResultDocuments {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("loss", QueryPlans.lossDocument(plan));
         body.put("noise", plan.noise());
-        body.put("accuracy", MechanismCatalog.standard().accuracy(plan, c, ResultAccuracy.DEFAULT_LEVEL));
+        putAccuracy(body, plan, c);
         return pca(plan, c, body, plan.spec().facts().cols());
     }
 
-    private JobOutput covariance(Job job, Dataset dataset, Plan plan, Release.Covariance c, Map<String, Object> body,
-            int d) {
+    /** {@code accuracy} and {@code warnings} (docs/accuracy/warnings.md): post-processing of the release. */
+    private static void putAccuracy(Map<String, Object> body, Plan plan, Release release) {
+        MechanismCatalog catalog = MechanismCatalog.standard();
+        ResultAccuracy accuracy = catalog.accuracy(plan, release, ResultAccuracy.DEFAULT_LEVEL);
+        body.put("accuracy", accuracy);
+        body.put("warnings", catalog.warnings(plan, release, accuracy));
+    }
+
+    private JobOutput covariance(Keep keep, Plan plan, Release.Covariance c, Map<String, Object> body, int d) {
         if (c.pca()) {
             return pca(plan, c, body, d);
         }
@@ -112,12 +158,12 @@ class ResultDocuments {
         if (c.storable() != null) {
             // The raw noisy matrix is the mechanism's output: kept as a release that answers
             // directional variance for free (the same path as the sketches).
-            UUID id = UUID.randomUUID();
-            releases.store(new NewRelease(id, dataset.id(), job.id(), ReleaseKind.COVARIANCE, plan.spec().mechanism(),
-                    job.parameters(), json.writeValueAsString(QueryPlans.lossDocument(plan)), c.storableMeta(), d, d,
-                    c.storable(), false));
-            body.put("releaseId", id);
-            body.put("release", "/v1/releases/" + id);
+            UUID id = keep.store(ReleaseKind.COVARIANCE, plan.spec().mechanism(), c.storableMeta(), d, d, c.storable(),
+                    false);
+            if (id != null) {
+                body.put("releaseId", id);
+                body.put("release", "/v1/releases/" + id);
+            }
         }
         body.put("covariance", RowMajor.rows(r.covariance(), d, d));
         return new JobOutput(json.writeValueAsString(body), "covariance", new int[] {d, d}, r.covariance());
@@ -170,7 +216,7 @@ class ResultDocuments {
      * LINEAR_QUERIES: the answers (inline up to {@link #INLINE_LIMIT}, always as .npy), their standard
      * deviations, the expected error the quote stated, and the estimate x̂ stored as a release.
      */
-    private JobOutput linear(Job job, Dataset dataset, Plan plan, Release.LinearQueries l, Map<String, Object> body) {
+    private JobOutput linear(Keep keep, Plan plan, Release.LinearQueries l, Map<String, Object> body) {
         io.privmat.mechanism.linear.LinearQueryRelease r = l.result();
         int m = r.answers().length;
         body.put("queries", m);
@@ -187,13 +233,8 @@ class ResultDocuments {
         }
         if (r.estimate() != null) {
             double[] xHat = r.estimate().values();
-            UUID id = UUID.randomUUID();
-            releases.store(new NewRelease(id, dataset.id(), job.id(), ReleaseKind.HISTOGRAM_ESTIMATE,
-                    plan.spec().mechanism(), job.parameters(), json.writeValueAsString(QueryPlans.lossDocument(plan)),
-                    l.estimateMeta(), 1, xHat.length, xHat, false));
-            body.put("releaseId", id);
-            body.put("release", "/v1/releases/" + id);
-            body.put("releaseKind", ReleaseKind.HISTOGRAM_ESTIMATE.name());
+            putRelease(body, keep.store(ReleaseKind.HISTOGRAM_ESTIMATE, plan.spec().mechanism(), l.estimateMeta(), 1,
+                    xHat.length, xHat, false), ReleaseKind.HISTOGRAM_ESTIMATE);
         }
         return new JobOutput(json.writeValueAsString(body), "answers", new int[] {m}, r.answers());
     }
@@ -203,7 +244,8 @@ class ResultDocuments {
      * spectrum), stored as a COMPLETION_MODEL release from which the data owner's per-user predictions
      * are computed ({@code GET /v1/jobs/{id}/predictions}); no user's row is in the result.
      */
-    private JobOutput completion(Job job, Dataset dataset, Plan plan, CompletionModel model, Map<String, Object> body) {
+    private JobOutput completion(Keep keep, Dataset dataset, Plan plan, CompletionModel model,
+            Map<String, Object> body) {
         int n = plan.spec().facts().cols();
         String kind = CompletionModels.kind(model);
         Map<String, Object> meta = new LinkedHashMap<>();
@@ -251,14 +293,12 @@ class ResultDocuments {
             putInline(body, name, main, n, r);
         }
         double[] values = CompletionModels.values(model);
-        UUID id = UUID.randomUUID();
-        releases.store(new NewRelease(id, dataset.id(), job.id(), ReleaseKind.COMPLETION_MODEL, plan.spec().mechanism(),
-                job.parameters(), json.writeValueAsString(QueryPlans.lossDocument(plan)), meta, 1, values.length, values,
-                false));
-        body.put("releaseId", id);
-        body.put("release", "/v1/releases/" + id);
-        body.put("releaseKind", ReleaseKind.COMPLETION_MODEL.name());
-        body.put("predictions", "/v1/jobs/" + job.id() + "/predictions");
+        UUID id = keep.store(ReleaseKind.COMPLETION_MODEL, plan.spec().mechanism(), meta, 1, values.length, values,
+                false);
+        putRelease(body, id, ReleaseKind.COMPLETION_MODEL);
+        if (id != null) {
+            body.put("predictions", "/v1/jobs/" + body.get("jobId") + "/predictions");
+        }
         return new JobOutput(json.writeValueAsString(body), name, shape, main);
     }
 
@@ -271,15 +311,10 @@ class ResultDocuments {
         }
     }
 
-    private JobOutput sketch(Job job, Dataset dataset, Plan plan, Release.Sketch s, Map<String, Object> body) {
-        UUID id = UUID.randomUUID();
+    private JobOutput sketch(Keep keep, Release.Sketch s, Map<String, Object> body) {
         ReleaseKind kind = s.graph() ? ReleaseKind.GRAPH_SKETCH : ReleaseKind.MATRIX_SKETCH;
-        releases.store(new NewRelease(id, dataset.id(), job.id(), kind, s.sketchMechanism(), job.parameters(),
-                json.writeValueAsString(QueryPlans.lossDocument(plan)), s.meta(), s.rows(), s.cols(), s.values(),
-                s.graph()));
-        body.put("releaseId", id);
-        body.put("release", "/v1/releases/" + id);
-        body.put("releaseKind", kind.name());
+        putRelease(body, keep.store(kind, s.sketchMechanism(), s.meta(), s.rows(), s.cols(), s.values(), s.graph()),
+                kind);
         body.put("meta", s.meta());
         return JobOutput.json(json.writeValueAsString(body));
     }

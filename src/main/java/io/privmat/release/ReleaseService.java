@@ -11,6 +11,8 @@ import io.privmat.mechanism.analytics.NoiseModel;
 import io.privmat.mechanism.analytics.PrincipalComponents;
 import io.privmat.mechanism.analytics.RegressionResult;
 import io.privmat.mechanism.analytics.SecondMoment;
+import io.privmat.mechanism.catalog.NoiseWarning;
+import io.privmat.mechanism.catalog.SignalToNoise;
 import io.privmat.mechanism.sketch.Interval;
 import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.mechanism.sketch.JlMatrixSketch;
@@ -104,12 +106,17 @@ public class ReleaseService {
         return release;
     }
 
-    /** Answers to free queries, with the coverage 1 − ν of their intervals. */
-    public record Answers(List<Interval> intervals, double confidence) {
+    /**
+     * Answers to free queries, with the coverage 1 − ν of their intervals and the noise warnings of
+     * the interval rule (docs/accuracy/warnings.md: most intervals containing 0).
+     */
+    public record Answers(List<Interval> intervals, double confidence, List<NoiseWarning> warnings) {
 
-        static Answers of(List<Interval> intervals, Release release) {
+        static Answers of(String quantity, List<Interval> intervals, Release release) {
             Object nu = release.meta().get("nu");
-            return new Answers(intervals, nu instanceof Number n ? 1 - n.doubleValue() : 0.95);
+            double confidence = nu instanceof Number n ? 1 - n.doubleValue() : 0.95;
+            return new Answers(intervals, confidence, SignalToNoise.intervals(quantity, confidence, intervals,
+                    Interval::estimate, Interval::lower, Interval::upper));
         }
     }
 
@@ -132,7 +139,7 @@ public class ReleaseService {
             double[] x = unit(vectors.get(q), d, q);
             answers.add(answer(release, data, d, x));
         }
-        return Answers.of(answers, release);
+        return Answers.of("directionalVariance", answers, release);
     }
 
     private static Interval answer(Release release, double[] data, int d, double[] x) {
@@ -205,7 +212,7 @@ public class ReleaseService {
             }
             answers.add(JlGraphSketch.cut(sketch, n, p, members.stream().mapToInt(Integer::intValue).toArray()));
         }
-        return Answers.of(answers, release);
+        return Answers.of("cut", answers, release);
     }
 
     // ---- further linear queries on a histogram estimate (docs/mechanisms/linear-queries.md) ----
@@ -218,7 +225,17 @@ public class ReleaseService {
 
     /** Further answers: qᵀx̂, its standard deviation, and the bias factor where the estimate is biased. */
     public record LinearAnswers(List<io.privmat.mechanism.linear.FurtherAnswer> answers, boolean biased,
-            double noiseVariance, String strategyMethod) {}
+            double noiseVariance, String strategyMethod, List<NoiseWarning> warnings) {
+
+        /** Half-width of the intervals the warnings read: two standard deviations (≈ 95% for normal noise). */
+        static final double STANDARD_DEVIATIONS = 2;
+
+        static List<NoiseWarning> warnings(List<io.privmat.mechanism.linear.FurtherAnswer> answers) {
+            return SignalToNoise.intervals("answers (± two standard deviations)", null, answers,
+                    a -> a.value(), a -> a.value() - STANDARD_DEVIATIONS * a.standardDeviation(),
+                    a -> a.value() + STANDARD_DEVIATIONS * a.standardDeviation());
+        }
+    }
 
     /**
      * Answers further linear queries from a HISTOGRAM_ESTIMATE release: boxes (attribute name →
@@ -264,7 +281,7 @@ public class ReleaseService {
         }
         Object biased = release.meta().get("biased");
         return new LinearAnswers(out, Boolean.TRUE.equals(biased), estimate.noiseVariance(),
-                String.valueOf(release.meta().get("strategyMethod")));
+                String.valueOf(release.meta().get("strategyMethod")), LinearAnswers.warnings(out));
     }
 
     private static io.privmat.mechanism.linear.Box box(@Nullable Map<String, List<Integer>> spec,
@@ -468,7 +485,7 @@ public class ReleaseService {
             }
             answers.add(WindowAnswers.cut(window, side, nu));
         }
-        return Answers.of(answers, release);
+        return Answers.of("cut", answers, release);
     }
 
     private static void checkCount(String name, int count) {

@@ -83,7 +83,8 @@ class SecurityConfiguration {
                         .requestMatchers(HttpMethod.PUT, "/v1/datasets/*/data").hasRole(OWNER)
                         .requestMatchers(HttpMethod.DELETE, "/v1/datasets/*").hasRole(OWNER)
                         .requestMatchers("/v1/datasets/*/grants", "/v1/datasets/*/grants/**").hasRole(OWNER)
-                        .requestMatchers(HttpMethod.POST, "/v1/datasets/*/queries", "/v1/datasets/*/queries/quote")
+                        .requestMatchers(HttpMethod.POST, "/v1/datasets/*/queries", "/v1/datasets/*/queries/quote",
+                                "/v1/datasets/*/queries/inverse-quote", "/v1/datasets/*/queries/dry-run")
                                 .hasAnyRole(OWNER, ANALYST)
                         // Streams: the owner appends; the owner or a granted analyst subscribes.
                         .requestMatchers(HttpMethod.POST, "/v1/datasets/*/rows").hasRole(OWNER)

@@ -7,6 +7,7 @@ import io.privmat.mechanism.catalog.QueryKind;
 import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.catalog.WindowDefinition;
 import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.linalg.NumericalFailureException;
 import io.privmat.mechanism.window.StreamBlocks;
 import io.privmat.mechanism.window.WindowMechanism;
 import io.privmat.mechanism.window.WindowParameters;
@@ -37,7 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Releases a completed block through every active subscription of its stream, inside the caller's
- * transaction (the append's or the scheduler's, which holds the stream's row lock): each
+ * transaction (a ROW_COUNT append's or the TIME scheduler's, which holds the stream's row lock): each
  * subscription's mechanism releases the block with noise keyed by its secret stream key and its own
  * block index, its slots change by the keys the step adds and removes, its counter advances, and the
  * window estimate is stored as a release (with PCA's top-k as its answer). All of it commits with
@@ -100,10 +101,14 @@ class BlockReleaser {
         return batch;
     }
 
-    /** Releases {@code block} through each of {@code active} (in their fixed order). */
+    /**
+     * Releases {@code block} through each of {@code active} (in their fixed order) that has started:
+     * a TIME subscription created after a block's end starts with the next block even if that one
+     * has not been closed yet.
+     */
     void release(Batch batch, Dataset dataset, WindowParameters p, StreamBlocks.Block block, List<Subscription> active) {
         for (Subscription s : active) {
-            if (batch.stopped.contains(s.id())) {
+            if (batch.stopped.contains(s.id()) || s.firstBlock() > block.index()) {
                 continue;
             }
             Runtime rt = runtime(s);
@@ -131,13 +136,23 @@ class BlockReleaser {
         }
     }
 
-    /** PCA: the top-k eigenpairs of the PSD-projected estimate (post-processing), as JSON; else null. */
+    /**
+     * PCA: the top-k eigenpairs of the PSD-projected estimate (post-processing), as JSON; else null.
+     * Also null if the eigendecomposition of the released estimate does not converge: a function of
+     * the release only, and a recomputation would fail the same way, so it must not stop the stream
+     * (the release is stored without its components).
+     */
     private @Nullable String answer(Runtime rt, WindowParameters p, WindowRelease r, String mechanism) {
         if (rt.kind() != QueryKind.PCA) {
             return null;
         }
-        Release.Covariance c = (Release.Covariance) WindowDefinition.answer(QueryKind.PCA, rt.k(), rt.nu(), p, r,
-                mechanism);
+        Release.Covariance c;
+        try {
+            c = (Release.Covariance) WindowDefinition.answer(QueryKind.PCA, rt.k(), rt.nu(), p, r, mechanism);
+        } catch (NumericalFailureException e) {
+            log.warn("a PCA window release's eigendecomposition did not converge; stored without components");
+            return null;
+        }
         CovarianceRelease top = c.result();
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("k", top.k());

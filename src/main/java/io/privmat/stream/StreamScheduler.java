@@ -10,10 +10,12 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
- * Closes TIME blocks at their public end times: every {@code privmat.streams.tick} it closes the
- * blocks whose end has passed on every TIME stream (empty blocks too). Every replica runs one; a
- * stream's row lock (taken with SKIP LOCKED) keeps two replicas from closing the same block, and a
- * block closes once because its counter moves in the same transaction as its releases.
+ * Closes TIME blocks at their public end times — the only thing that does: every
+ * {@code privmat.streams.tick} it closes the blocks whose end has passed on every TIME stream (empty
+ * blocks too). Every replica may run one; a stream's row lock keeps two closers apart (free streams
+ * first, then a bounded wait for the held ones: {@link StreamService#closeDueBlocks}), and a block
+ * closes once because its counter moves in the same transaction as its releases. What analysts see
+ * of a release does not depend on when it was computed (docs/adr/0008-streams.md, "Time blocks").
  */
 @Component
 class StreamScheduler implements SmartLifecycle {

@@ -10,6 +10,7 @@ import io.privmat.mechanism.window.BlockRule;
 import io.privmat.mechanism.window.InvalidStreamInputException;
 import io.privmat.mechanism.window.StreamBlocks;
 import io.privmat.mechanism.window.WindowParameters;
+import io.privmat.metrics.ServiceMetrics;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import io.privmat.security.Caller;
@@ -18,6 +19,8 @@ import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +29,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.event.EventListener;
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
@@ -35,15 +39,19 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Appends to streams and closes their time blocks (docs/adr/0008-streams.md).
  *
  * <p>An append is one transaction: it locks the stream's row (appends to one stream are
- * serialised, on any replica), checks the batch whole, adds it to the open block, releases every
- * block it completes through every active subscription ({@link BlockReleaser}), and writes the new
- * open block and counters. Rows are never stored. A refused batch changes nothing.
+ * serialised, on any replica), checks the batch whole, adds it to its block, and writes the blocks
+ * and counters. Under ROW_COUNT it releases every block it fills through every active subscription
+ * ({@link BlockReleaser}); under TIME it releases nothing: only {@link #closeDueBlocks} (the
+ * scheduler) closes time blocks, on the clock. Rows are never stored. A refused batch changes
+ * nothing.
  *
- * <p><b>Event times.</b> A batch may carry an event time (default: when the service receives it).
+ * <p><b>Event times.</b> A batch may carry an event time (default: the service's clock when the
+ * batch is applied, read under the stream's lock, or the stream's last event time if that is later).
  * It must not lie in the future of the service's clock (400), nor before the last accepted event
  * time of the stream or in a time block that has already closed (409 event-time-out-of-order): a
- * stream's event times never go back. Under TIME blocks the event time chooses the block: blocks
- * before it that are still open are closed (and released) first; under ROW_COUNT it is only recorded.
+ * stream's event times never go back. Under TIME blocks the event time chooses the block: the open
+ * block, or a later one kept pending until the scheduler has closed the blocks before it
+ * ({@link StreamBlocks}); under ROW_COUNT it is only recorded.
  */
 @Service
 public class StreamService {
@@ -59,6 +67,7 @@ public class StreamService {
     private final TransactionTemplate tx;
     private final Clock clock;
     private final StreamSettings settings;
+    private final ServiceMetrics metrics;
     private final Map<UUID, Map<String, Integer>> vertexIndexes = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<UUID, Map<String, Integer>> eldest) {
@@ -67,13 +76,14 @@ public class StreamService {
     };
 
     public StreamService(StreamRepository repository, DatasetService datasets, BlockReleaser releaser,
-            TransactionTemplate tx, Clock clock, StreamSettings settings) {
+            TransactionTemplate tx, Clock clock, StreamSettings settings, ServiceMetrics metrics) {
         this.repository = repository;
         this.datasets = datasets;
         this.releaser = releaser;
         this.tx = tx;
         this.clock = clock;
         this.settings = settings;
+        this.metrics = metrics;
     }
 
     /** A new STREAM dataset gets its state in the creating transaction: block 0 open and empty. */
@@ -109,13 +119,11 @@ public class StreamService {
         StreamSchema schema = StreamFacts.schema(dataset);
         // PostgreSQL keeps microseconds: compare and store event times at that resolution, or a time
         // read back after a restart (rounded) could appear to be after the next batch's.
-        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
-        eventTime = eventTime == null ? null : eventTime.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
-        if (eventTime != null && eventTime.isAfter(now)) {
+        Instant given = eventTime == null ? null : eventTime.truncatedTo(ChronoUnit.MICROS);
+        if (given != null && given.isAfter(now())) {
             throw PrivmatException.invalidParameter("eventTime", "not after the service's clock", "eventTime is in "
-                    + "the future of the service's clock (" + now + ")");
+                    + "the future of the service's clock (" + now() + ")");
         }
-        Instant event = eventTime == null ? now : eventTime;
         // Parsed before the stream is locked: a slow body does not hold up other writers.
         double[] rows = null;
         int count;
@@ -138,15 +146,24 @@ public class StreamService {
         ParsedEdges edgeEvents = edges;
         return tx.execute(status -> {
             StreamState st = repository.lock(datasetId).orElseThrow(() -> notAStream(datasetId));
+            // The default event time is read under the lock, so concurrent appends' default times are
+            // in the order they apply; never before the last event time (replicas' clocks may differ).
+            Instant clockNow = now();
+            Instant event = given != null ? given
+                    : st.lastEventAt() != null && st.lastEventAt().isAfter(clockNow) ? st.lastEventAt() : clockNow;
             WindowParameters p = StreamFacts.parameters(dataset);
-            StreamBlocks blocks = StreamBlocks.resume(p, st.completedBlocks(), st.openRows(), st.openBlock());
+            StreamBlocks blocks = StreamBlocks.resume(p, st.completedBlocks(), st.openRows(), st.openBlock(),
+                    st.pending());
             if (st.lastEventAt() != null && event.isBefore(st.lastEventAt())) {
                 throw outOfOrder(datasetId, "eventTime " + event + " is before the stream's last event time "
                         + st.lastEventAt() + "; a stream's event times never go back.");
             }
-            BlockReleaser.Batch batch = releaser.batch();
-            List<Subscription> active = repository.active(datasetId);
+            if (blocks.exhausted()) {
+                throw horizon(datasetId, p);
+            }
             if (schema.blockRule() == BlockRule.TIME) {
+                // Appends never close a TIME block: the rows join the block of their event time, and
+                // only the scheduler closes blocks, on the clock (docs/adr/0008-streams.md).
                 long target = blockAt(st.startedAt(), schema.blockSeconds(), event);
                 if (target < blocks.completedBlocks()) {
                     throw outOfOrder(datasetId, "eventTime " + event + " falls in block " + target + ", which has "
@@ -155,19 +172,16 @@ public class StreamService {
                 if (target >= p.horizonBlocks()) {
                     throw horizon(datasetId, p);
                 }
-                long closing = target - blocks.completedBlocks();
-                if (closing > MAX_BLOCKS_PER_TRANSACTION) {
-                    throw new PrivmatException(ProblemType.EVENT_TIME_OUT_OF_ORDER, "The stream is " + closing
-                            + " blocks behind its schedule; retry once the scheduler has closed them.",
-                            Map.of("datasetId", datasetId.toString()));
+                if (!blocks.accepts(target)) {
+                    throw behindSchedule(datasetId, st, schema);
                 }
-                while (blocks.completedBlocks() < target) {
-                    releaser.release(batch, dataset, p, blocks.closeBlock(), active);
-                }
+                StreamBlocks.Appended appended = appendTo(blocks, target, matrixRows, edgeEvents, count);
+                save(dataset, schema, st, blocks, count, appended.clippedRows(), event, releaser.batch());
+                return new Appended(count, appended.clippedRows(), event, blocks.completedBlocks(), unreleased(blocks),
+                        List.of());
             }
-            if (blocks.exhausted()) {
-                throw horizon(datasetId, p);
-            }
+            BlockReleaser.Batch batch = releaser.batch();
+            List<Subscription> active = repository.active(datasetId);
             if (schema.blockRule() == BlockRule.ROW_COUNT) {
                 long room = (p.horizonBlocks() - blocks.completedBlocks()) > Long.MAX_VALUE / p.blockRows()
                         ? Long.MAX_VALUE : (p.horizonBlocks() - blocks.completedBlocks()) * p.blockRows() - blocks.openRows();
@@ -177,62 +191,148 @@ public class StreamService {
                             Map.of("room", room, "horizonBlocks", p.horizonBlocks()));
                 }
             }
-            StreamBlocks.Appended appended;
-            try {
-                appended = edgeEvents != null ? blocks.appendEdges(edgeEvents.u(), edgeEvents.v(), edgeEvents.w())
-                        : blocks.appendRows(matrixRows, count);
-            } catch (InvalidStreamInputException e) {
-                Map<String, Object> where = e.index() >= 0 ? Map.of("item", e.index()) : Map.of();
-                throw new PrivmatException(ProblemType.INVALID_DATA, e.getMessage() + "; nothing was appended.", where);
-            }
+            StreamBlocks.Appended appended = appendTo(blocks, -1, matrixRows, edgeEvents, count);
             for (StreamBlocks.Block b : appended.completed()) {
                 releaser.release(batch, dataset, p, b, active);
             }
             save(dataset, schema, st, blocks, count, appended.clippedRows(), event, batch);
-            return new Appended(count, appended.clippedRows(), event, blocks.completedBlocks(), blocks.openRows(),
+            return new Appended(count, appended.clippedRows(), event, blocks.completedBlocks(), unreleased(blocks),
                     batch.released.stream().map(r -> new ReleasedBlock(r.subscriptionId(), r.block(), r.streamBlock(),
                             r.releaseId())).toList());
         });
     }
 
+    /** Adds the batch to TIME block {@code target}, or (ROW_COUNT, target −1) to the next row slots. */
+    private static StreamBlocks.Appended appendTo(StreamBlocks blocks, long target, double @Nullable [] rows,
+            @Nullable ParsedEdges edges, int count) {
+        try {
+            if (edges != null) {
+                return target < 0 ? blocks.appendEdges(edges.u(), edges.v(), edges.w())
+                        : blocks.appendEdgesAt(target, edges.u(), edges.v(), edges.w());
+            }
+            return target < 0 ? blocks.appendRows(rows, count) : blocks.appendRowsAt(target, rows, count);
+        } catch (InvalidStreamInputException e) {
+            Map<String, Object> where = e.index() >= 0 ? Map.of("item", e.index()) : Map.of();
+            throw new PrivmatException(ProblemType.INVALID_DATA, e.getMessage() + "; nothing was appended.", where);
+        }
+    }
+
+    /** Rows appended and not yet in a completed block (the open block's, and a pending TIME block's). */
+    private static long unreleased(StreamBlocks blocks) {
+        StreamBlocks.Pending pending = blocks.pending();
+        return blocks.openRows() + (pending == null ? 0 : pending.rows());
+    }
+
+    /**
+     * 503: the batch's TIME block cannot be opened yet. The open block has ended but the scheduler
+     * has not released it, and a later block already holds rows: the scheduler is more than a block
+     * behind (or none runs). Nothing was appended.
+     */
+    private PrivmatException behindSchedule(UUID datasetId, StreamState st, StreamSchema schema) {
+        Instant ended = st.startedAt().plusSeconds(Math.multiplyExact(st.completedBlocks() + 1, schema.blockSeconds()));
+        return new PrivmatException(ProblemType.SERVICE_UNAVAILABLE, "Block " + st.completedBlocks() + " of this "
+                + "stream ended at " + ended + " and the block scheduler has not released it yet, while a later block "
+                + "already holds rows; a batch for a third block waits for it. Nothing was appended; retry shortly.",
+                Map.of("datasetId", datasetId.toString(), "retryAfterSeconds",
+                        Math.max(1L, (settings.tick().toMillis() + 999) / 1000)));
+    }
+
     /**
      * Closes, on every TIME stream whose next block end has passed, the blocks that ended at or before
      * {@code now} (empty ones too: zeros plus noise), releasing each through the stream's active
-     * subscriptions. A stream another replica holds is skipped. Returns the blocks closed.
+     * subscriptions. Only this closes TIME blocks. Streams nobody holds go first; then it waits for
+     * each stream an append or another replica holds, up to {@code privmat.streams.lock-timeout}
+     * (past it, the next tick tries again). Returns the blocks closed.
      */
     public int closeDueBlocks(Instant now) {
         int closed = 0;
+        List<UUID> held = new ArrayList<>();
         for (UUID id : tx.execute(s -> repository.due(now, 50))) {
-            try {
-                Integer n = tx.execute(status -> closeDue(id, now));
-                closed += n == null ? 0 : n;
-            } catch (RuntimeException e) {
-                log.error("closing due blocks of stream {} failed: {}", id, e.getClass().getSimpleName());
+            Integer n = closeDue(id, now, false);
+            if (n == null) {
+                held.add(id);
+            } else {
+                closed += n;
             }
+        }
+        for (UUID id : held) {
+            Integer n = closeDue(id, now, true);
+            closed += n == null ? 0 : n;
         }
         return closed;
     }
 
-    private int closeDue(UUID id, Instant now) {
-        StreamState st = repository.tryLock(id).orElse(null);
-        if (st == null) {
-            return 0; // another replica is on it, or it was deleted
+    /** Closes a stream's due blocks in one transaction: the blocks closed, or null when its lock was held. */
+    private @Nullable Integer closeDue(UUID id, Instant now, boolean wait) {
+        try {
+            Closed c = tx.execute(status -> {
+                StreamState st = (wait ? repository.lockWithin(id, settings.lockTimeout()) : repository.tryLock(id))
+                        .orElse(null);
+                return st == null ? null : closeDue(st, now);
+            });
+            if (c == null) {
+                return wait ? 0 : null; // held (first pass), or deleted meanwhile
+            }
+            Instant committed = clock.instant();
+            if (c.blocks() > 0 && committed.isAfter(c.firstPublishedAt())) {
+                // Blocks first, first + 1, … are published s apart: those whose moment has passed.
+                int late = (int) Math.min(c.blocks(),
+                        Duration.between(c.firstPublishedAt(), committed).getSeconds() / c.blockSeconds() + 1);
+                metrics.lateTimeReleases(late);
+                log.warn("stream {}: {} TIME block(s) released after their publication time (the first by {} ms)", id,
+                        late, Duration.between(c.firstPublishedAt(), committed).toMillis());
+            }
+            return c.blocks();
+        } catch (RuntimeException e) {
+            if (lockTimedOut(e)) {
+                log.warn("stream {}: its lock was held longer than privmat.streams.lock-timeout; next tick", id);
+            } else {
+                log.error("closing due blocks of stream {} failed: {}", id, e.getClass().getSimpleName());
+            }
+            return 0;
         }
-        Dataset dataset = datasets.get(id);
+    }
+
+    /** PostgreSQL's lock_timeout (SQLSTATE 55P03, lock_not_available) somewhere in the causes. */
+    static boolean lockTimedOut(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof PessimisticLockingFailureException
+                    || t instanceof java.sql.SQLException sql && "55P03".equals(sql.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The blocks one transaction closed, when the first of them is published, and the block length. */
+    private record Closed(int blocks, Instant firstPublishedAt, long blockSeconds) {}
+
+    private Closed closeDue(StreamState st, Instant now) {
+        Dataset dataset = datasets.get(st.datasetId());
         StreamSchema schema = StreamFacts.schema(dataset);
         WindowParameters p = StreamFacts.parameters(dataset);
-        StreamBlocks blocks = StreamBlocks.resume(p, st.completedBlocks(), st.openRows(), st.openBlock());
+        StreamBlocks blocks = StreamBlocks.resume(p, st.completedBlocks(), st.openRows(), st.openBlock(), st.pending());
+        Instant firstPublished = publishedAt(st.startedAt(), schema.blockSeconds(), st.completedBlocks(),
+                settings.releaseDelay());
         // Block i ends at start + (i + 1)·s: every block below this index has ended.
         long ended = Math.min(blockAt(st.startedAt(), schema.blockSeconds(), now), p.horizonBlocks());
         BlockReleaser.Batch batch = releaser.batch();
-        List<Subscription> active = repository.active(id);
+        List<Subscription> active = repository.active(st.datasetId());
         int closed = 0;
         while (blocks.completedBlocks() < ended && closed < MAX_BLOCKS_PER_TRANSACTION) {
             releaser.release(batch, dataset, p, blocks.closeBlock(), active);
             closed++;
         }
         save(dataset, schema, st, blocks, 0, 0, st.lastEventAt(), batch);
-        return closed;
+        return new Closed(closed, firstPublished, schema.blockSeconds());
+    }
+
+    /**
+     * When TIME block {@code block}'s releases are shown: start + (block + 1)·s + D, a function of
+     * the declaration and the service's setting only (docs/mechanisms/windows.md, "Timing").
+     */
+    public static Instant publishedAt(Instant start, long blockSeconds, long block, Duration releaseDelay) {
+        return start.plusSeconds(Math.multiplyExact(block + 1, blockSeconds)).plus(releaseDelay);
     }
 
     private void save(Dataset dataset, StreamSchema schema, StreamState st, StreamBlocks blocks, long rows, long clipped,
@@ -240,8 +340,8 @@ public class StreamService {
         Instant nextClose = schema.blockRule() == BlockRule.TIME && !blocks.exhausted()
                 ? st.startedAt().plusSeconds(Math.multiplyExact(blocks.completedBlocks() + 1, schema.blockSeconds()))
                 : null;
-        repository.updateStream(dataset.id(), blocks.completedBlocks(), blocks.openRows(), blocks.openBlock(), rows,
-                clipped, event, nextClose);
+        repository.updateStream(dataset.id(), blocks.completedBlocks(), blocks.openRows(), blocks.openBlock(),
+                blocks.pending(), rows, clipped, event, nextClose);
         if (rows > 0 || clipped > 0) {
             datasets.recordAppend(dataset.id(), rows, clipped);
         }
@@ -253,6 +353,11 @@ public class StreamService {
                 }
             }
         }
+    }
+
+    /** The service's clock at the resolution PostgreSQL keeps (microseconds). */
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
     }
 
     /** The index of the TIME block that contains {@code t}: ⌊(t − start)/s⌋ (negative before the start). */

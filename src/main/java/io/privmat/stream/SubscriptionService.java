@@ -2,6 +2,7 @@ package io.privmat.stream;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
+import io.privmat.dataset.StreamSchema;
 import io.privmat.job.JobService;
 import io.privmat.job.NewJob;
 import io.privmat.ledger.BudgetAccount;
@@ -14,6 +15,7 @@ import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.QueryKind;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.noise.NoiseSources;
+import io.privmat.mechanism.window.BlockRule;
 import io.privmat.mechanism.window.WindowAnswers;
 import io.privmat.mechanism.window.WindowMechanismKind;
 import io.privmat.mechanism.window.WindowParameters;
@@ -70,6 +72,7 @@ public class SubscriptionService {
     private final TransactionTemplate tx;
     private final JsonMapper json;
     private final Clock clock;
+    private final StreamSettings settings;
     private final Map<UUID, Plan> plans = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<UUID, Plan> eldest) {
@@ -78,7 +81,7 @@ public class SubscriptionService {
     };
 
     public SubscriptionService(DatasetService datasets, StreamRepository repository, BudgetService budget,
-            JobService jobs, TransactionTemplate tx, JsonMapper json, Clock clock) {
+            JobService jobs, TransactionTemplate tx, JsonMapper json, Clock clock, StreamSettings settings) {
         this.datasets = datasets;
         this.repository = repository;
         this.budget = budget;
@@ -86,11 +89,13 @@ public class SubscriptionService {
         this.tx = tx;
         this.json = json;
         this.clock = clock;
+        this.settings = settings;
     }
 
     /** The cost of a subscription and the budget before and after it; charges nothing. */
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
-            @Nullable Tracks remainingAfter, @Nullable BigDecimal largestPureEpsilonAfter) {}
+            @Nullable Tracks remainingAfter, @Nullable BigDecimal largestPureEpsilonAfter,
+            java.util.List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
@@ -101,7 +106,8 @@ public class SubscriptionService {
         boolean admissible = filter.admits(account.spent(), cost);
         Tracks after = account.spent().plus(cost);
         return new Quote(plan, dataset.budget().mode().name(), cost, admissible, filter.remaining(account.spent()),
-                admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null);
+                admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null,
+                MechanismCatalog.standard().warnings(plan));
     }
 
     /** A created subscription, and whether it is an idempotent replay of an earlier creation. */
@@ -131,7 +137,15 @@ public class SubscriptionService {
                 StreamState stream = repository.lock(datasetId).orElseThrow(() -> new PrivmatException(
                         ProblemType.WRONG_DATASET_KIND, "Dataset " + datasetId + " is not a STREAM.", Map.of()));
                 WindowParameters p = StreamFacts.parameters(dataset);
-                if (stream.completedBlocks() >= p.horizonBlocks()) {
+                StreamSchema schema = StreamFacts.schema(dataset);
+                long first = stream.completedBlocks();
+                if (schema.blockRule() == BlockRule.TIME) {
+                    // The block the clock is in, not the stream's counter: that one lags a block's end
+                    // until the scheduler has closed it, by a time that appends may lengthen.
+                    first = Math.max(first, StreamService.blockAt(stream.startedAt(), schema.blockSeconds(),
+                            clock.instant()));
+                }
+                if (first >= p.horizonBlocks()) {
                     throw StreamService.horizon(datasetId, p);
                 }
                 Tracks cost = budget.reserve(new Reservation(datasetId, dataset.budget(), jobId, JOB_KIND,
@@ -139,7 +153,7 @@ public class SubscriptionService {
                 // Data access begins with the next append or block end: the charge is final now.
                 budget.commit(jobId);
                 Subscription s = new Subscription(id, datasetId, jobId, caller, plan.spec().kind().name(),
-                        plan.spec().mechanism(), specJson, lossJson, SubscriptionState.ACTIVE, stream.completedBlocks(), 0,
+                        plan.spec().mechanism(), specJson, lossJson, SubscriptionState.ACTIVE, first, 0,
                         clock.instant(), null, null);
                 jobs.recordSubscription(new NewJob(jobId, datasetId, dataset.owner(), JOB_KIND, plan.spec().mechanism(),
                         specJson, requestHash, idempotencyKey, caller, lossJson, cost), description(s, dataset, plan));
@@ -260,19 +274,50 @@ public class SubscriptionService {
         return plan;
     }
 
+    /**
+     * What anyone sees of a subscription now (docs/mechanisms/windows.md, "Timing"): on a TIME stream
+     * only the releases whose publication time start + (i + 1)·s + D has passed, whenever they were
+     * computed — so {@code completedBlocks} is a function of the clock while the scheduler keeps up —
+     * and FINISHED only once the last of them is shown. Other streams: as stored.
+     */
+    public Subscription published(Subscription s) {
+        long shown = shownReleases(s);
+        if (shown == s.completedBlocks()) {
+            return s;
+        }
+        SubscriptionState state = s.state() == SubscriptionState.FINISHED ? SubscriptionState.ACTIVE : s.state();
+        return new Subscription(s.id(), s.datasetId(), s.jobId(), s.caller(), s.kind(), s.mechanism(), s.spec(),
+                s.loss(), state, s.firstBlock(), shown, s.createdAt(), s.cancelledAt(), s.errorCode());
+    }
+
+    /** How many of a subscription's releases are shown now (all of them unless its stream has TIME blocks). */
+    private long shownReleases(Subscription s) {
+        Dataset dataset = datasets.get(s.datasetId());
+        StreamSchema schema = StreamFacts.schema(dataset);
+        if (schema.blockRule() != BlockRule.TIME) {
+            return s.completedBlocks();
+        }
+        // Stream block i is shown once start + (i + 1)·s + D ≤ now: blocks below ⌊(now − D − start)/s⌋.
+        long shownBlocks = StreamService.blockAt(dataset.createdAt(), schema.blockSeconds(),
+                clock.instant().minus(settings.releaseDelay()));
+        return Math.max(0, Math.min(s.completedBlocks(), shownBlocks - s.firstBlock()));
+    }
+
+    /** Its shown releases ({@link #published}), newest first. */
     public List<SubscriptionRelease> releases(Subscription s, int offset, int limit) {
-        return repository.releases(s.id(), offset, limit);
+        return repository.releases(s.id(), shownReleases(s), offset, limit);
     }
 
     public long releaseCount(Subscription s) {
-        return repository.releaseCount(s.id());
+        return repository.releaseCount(s.id(), shownReleases(s));
     }
 
     /** One release with its kind's full answer (COVARIANCE: the PSD-projected estimate, computed here). */
     public record Detail(SubscriptionRelease release, @Nullable CovarianceRelease covariance) {}
 
     public Detail release(Subscription s, long block) {
-        SubscriptionRelease r = repository.release(s.id(), block).orElseThrow(() -> new PrivmatException(
+        SubscriptionRelease r = (block < shownReleases(s) ? repository.release(s.id(), block)
+                : Optional.<SubscriptionRelease>empty()).orElseThrow(() -> new PrivmatException(
                 ProblemType.NOT_FOUND, "Subscription " + s.id() + " has no release for block " + block + ".",
                 Map.of("block", block)));
         CovarianceRelease covariance = null;

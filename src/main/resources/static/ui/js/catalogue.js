@@ -12,10 +12,14 @@ function deref(doc, schema) {
   return s || {};
 }
 
-/** [{mechanism, description, kinds, budget: [{name, description, min, max}], params: [...]}] */
-export function mechanisms(doc) {
+/**
+ * [{mechanism, description, kinds, budget: [{name, description, min, max}], params: [...]}] of a oneOf
+ * request schema with a "mechanism" discriminator: QueryRequest (one-shot queries) or
+ * SubscriptionRequest (standing queries on streams).
+ */
+export function mechanisms(doc, root = 'QueryRequest') {
   const schemas = (doc.components && doc.components.schemas) || {};
-  const request = schemas.QueryRequest;
+  const request = schemas[root];
   if (!request || !request.discriminator || !request.discriminator.mapping) return [];
   return Object.entries(request.discriminator.mapping).map(([mechanism, ref]) => {
     const schema = deref(doc, {$ref: ref});
@@ -30,9 +34,11 @@ export function mechanisms(doc) {
 }
 
 function field(name, s) {
-  return {name, type: s.type || (s.enum ? 'string' : 'string'), description: s.description || '',
+  // A schema without a type is an object when it has members (e.g. LinearWorkload: a oneOf by "type").
+  const type = s.type || (s.oneOf || s.anyOf || s.properties || s.discriminator ? 'object' : 'string');
+  return {name, type, description: s.description || '',
     min: s.minimum ?? s.exclusiveMinimum, max: s.maximum ?? s.exclusiveMaximum, default: s.default,
-    enum: s.enum, items: s.items};
+    enum: s.enum, items: s.items, example: s.example};
 }
 
 /**
@@ -67,17 +73,71 @@ function parse(v, type, name) {
   return v;
 }
 
-/** Fields of a quote that state an expected error (any key naming "expected" or "error"), flattened. */
+/**
+ * The properties of a component schema as form fields: the required ones first, each group in the
+ * contract's order; nested objects named by their $ref.
+ */
+export function schemaFields(doc, name) {
+  const schema = deref(doc, {$ref: '#/components/schemas/' + name});
+  const required = new Set(schema.required || []);
+  return Object.entries(schema.properties || {}).map(([n, p]) => {
+    const ref = p.$ref || (p.allOf && p.allOf[0] && p.allOf[0].$ref);
+    const s = deref(doc, p);
+    const f = field(n, s);
+    f.description = p.description || s.description || '';
+    f.required = required.has(n);
+    if (ref) f.ref = ref.split('/').pop();
+    if (s.items && s.items.$ref) f.itemRef = s.items.$ref.split('/').pop();
+    return f;
+  }).sort((a, b) => Number(b.required) - Number(a.required));
+}
+
+/** The content types a request body of the contract accepts (e.g. an upload's formats), in its order. */
+export function requestTypes(doc, path, method) {
+  const op = doc.paths && doc.paths[path] && doc.paths[path][method];
+  return Object.keys((op && op.requestBody && op.requestBody.content) || {});
+}
+
+/**
+ * What a quote (or a result) states about its error, for the highlighted panel: every ErrorStatement of
+ * an array whose key names an expected error or accuracy ({quantity, metric, value, level, basis,
+ * derivation}), and every scalar field whose key names one (e.g. expectedRmsePerQuery).
+ * Returns {statements: [...], scalars: [[path, value]]}.
+ */
 export function expectedErrors(quote) {
-  const out = [];
-  const walk = (o, path) => {
+  const statements = [];
+  const scalars = [];
+  const naming = /expected|error|accuracy/i;
+  const walk = (o, path, named) => {
     if (!o || typeof o !== 'object') return;
+    if (Array.isArray(o)) {
+      for (const item of o) {
+        if (named && item && typeof item === 'object' && 'value' in item) statements.push(item);
+        else walk(item, path, named);
+      }
+      return;
+    }
     for (const [k, v] of Object.entries(o)) {
+      if (k === 'warnings') continue;
       const p = path ? path + '.' + k : k;
-      if (/expected|error/i.test(k) && (typeof v === 'number' || typeof v === 'string')) out.push([p, v]);
-      else if (typeof v === 'object') walk(v, p);
+      if (naming.test(k) && (typeof v === 'number' || typeof v === 'string')) scalars.push([p, v]);
+      else if (typeof v === 'object') walk(v, p, named || naming.test(k));
     }
   };
-  walk(quote, '');
-  return out;
+  walk(quote, '', false);
+  return {statements, scalars};
+}
+
+/**
+ * The warnings of a quote or result, if it carries a `warnings` list: each as text (a string as is; an
+ * object by its message, detail or title, with its code when it has one).
+ */
+export function warnings(doc) {
+  const list = doc && Array.isArray(doc.warnings) ? doc.warnings : [];
+  return list.map((w) => {
+    if (w === null || typeof w !== 'object') return String(w);
+    const text = w.message || w.detail || w.title || w.text || JSON.stringify(w);
+    const code = w.code || w.type;
+    return code && code !== text ? `${code}: ${text}` : text;
+  });
 }

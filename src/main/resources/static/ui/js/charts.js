@@ -203,3 +203,36 @@ export function intervalPlot(items, {width = 640, label = 'intervals', xLabel = 
   });
   return svg;
 }
+
+/**
+ * Answers over their index with vertical interval bars: items [{label, estimate, lower, upper}] (lower
+ * and upper may be absent). For many answers the bars thin out; every point keeps its tooltip.
+ */
+export function answerPlot(items, {width = 720, height = 280, label = 'answers', xLabel = 'query', yLabel = 'answer'} = {}) {
+  const n = items.length;
+  const box = {l: 64, r: width - 16, t: 12, b: height - 40};
+  const all = items.flatMap((i) => [i.lower, i.upper, i.estimate].map(Number).filter(Number.isFinite));
+  let lo = Math.min(0, ...all), hi = Math.max(...all, lo + 1e-12);
+  const pad = (hi - lo) * 0.05 || 1;
+  lo -= lo < 0 ? pad : 0;
+  hi += pad;
+  const yt = ticks(lo, hi, 5).filter((t) => t >= lo && t <= hi);
+  const step = (box.r - box.l) / Math.max(1, n);
+  const sx = (i) => box.l + step * (i + 0.5);
+  const sy = (v) => box.b - ((v - lo) / (hi - lo)) * (box.b - box.t);
+  const svg = frame(width, height, label);
+  const every = Math.max(1, Math.ceil(n / 12));
+  const xt = items.map((it, i) => ({v: i, label: it.label})).filter((_, i) => i % every === 0);
+  axes(svg, box, xt, yt, sx, sy, xLabel, yLabel);
+  if (lo < 0) svg.appendChild(h('line', {class: 'axis', x1: box.l, x2: box.r, y1: sy(0), y2: sy(0)}));
+  const r = Math.max(1.5, Math.min(4, step / 3));
+  items.forEach((it, i) => {
+    const x = sx(i);
+    if (Number.isFinite(Number(it.lower)) && Number.isFinite(Number(it.upper))) {
+      svg.appendChild(h('line', {class: 'interval', x1: x, x2: x, y1: sy(it.lower), y2: sy(it.upper)}));
+    }
+    svg.appendChild(h('circle', {class: 'point', cx: x, cy: sy(it.estimate), r},
+        h('title', {}, `${it.label}: ${fmt(it.estimate)}` + (it.lower != null ? ` [${fmt(it.lower)}, ${fmt(it.upper)}]` : ''))));
+  });
+  return svg;
+}

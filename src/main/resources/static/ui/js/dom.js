@@ -67,8 +67,19 @@ export function jsonView(obj, title = 'JSON') {
       h('pre', {class: 'json'}, JSON.stringify(obj, null, 2)));
 }
 
+/**
+ * An RFC 9457 problem (or any error) as an alert: title and detail, then the members that locate it
+ * (parameter and allowed range; line, column or byte offset of an upload; what a budget lacks).
+ */
 export function errorBox(e) {
   const p = e && e.problem;
-  const text = p ? (p.title || 'Error') + (p.detail ? ': ' + p.detail : '') : String(e && e.message || e);
-  return h('div', {class: 'error', role: 'alert'}, text);
+  if (!p) return h('div', {class: 'error', role: 'alert'}, String(e && e.message || e));
+  const where = [];
+  if (p.parameter) where.push(`parameter ${p.parameter}` + (p.allowedRange ? ` (allowed: ${p.allowedRange})` : ''));
+  if (p.line != null) where.push(`line ${p.line}` + (p.column != null ? `, column ${p.column}` : ''));
+  if (p.byteOffset != null) where.push(`byte offset ${p.byteOffset}`);
+  if (p.retryAfterSeconds != null) where.push(`retry after ${p.retryAfterSeconds} s`);
+  return h('div', {class: 'error', role: 'alert', 'data-problem': p.type || ''},
+      h('strong', {}, (p.title || 'Error') + (p.status ? ` (${p.status})` : '')), p.detail ? ': ' + p.detail : '',
+      where.length ? h('div', {class: 'small'}, where.join(' · ')) : null);
 }

@@ -3,6 +3,8 @@
 import {api, session} from './api.js';
 import {h, mount, errorBox} from './dom.js';
 import {loginView, datasetsView, datasetView, jobsView, jobView} from './views.js';
+import {createDatasetView, subscriptionView, windowReleaseView} from './owner.js';
+import {keysView} from './keys.js';
 
 const root = document.getElementById('main');
 let me = null;
@@ -38,6 +40,8 @@ function showWho() {
   document.getElementById('nav').hidden = !me;
   document.getElementById('logout').hidden = !me;
   document.getElementById('nav-datasets').hidden = !me || me.role === 'ADMIN';
+  document.getElementById('nav-new').hidden = !me || me.role !== 'OWNER';
+  document.getElementById('nav-keys').hidden = !me || me.role !== 'ADMIN';
 }
 
 async function route() {
@@ -62,11 +66,20 @@ async function route() {
     }
     showWho();
   }
-  for (const a of document.querySelectorAll('#nav a')) a.classList.toggle('active', hash.startsWith(a.getAttribute('href')));
+  // The longest matching link is the active one (#/datasets/new over #/datasets).
+  const links = [...document.querySelectorAll('#nav a')];
+  const active = links.filter((a) => hash.startsWith(a.getAttribute('href')))
+      .sort((a, b) => b.getAttribute('href').length - a.getAttribute('href').length)[0];
+  for (const a of links) a.classList.toggle('active', a === active);
   const parts = hash.slice(2).split('/');
   mount(root, h('p', {class: 'muted'}, 'Loading…'));
   try {
-    if (parts[0] === 'datasets' && parts[1]) await datasetView(root, context(gen), parts[1]);
+    if (parts[0] === 'datasets' && parts[1] === 'new') await createDatasetView(root, context(gen));
+    else if (parts[0] === 'datasets' && parts[1]) await datasetView(root, context(gen), parts[1]);
+    else if (parts[0] === 'subscriptions' && parts[2] === 'releases' && parts[3]) {
+      await windowReleaseView(root, context(gen), parts[1], parts[3]);
+    } else if (parts[0] === 'subscriptions' && parts[1]) await subscriptionView(root, context(gen), parts[1]);
+    else if (parts[0] === 'keys') await keysView(root, context(gen));
     else if (parts[0] === 'jobs' && parts[1]) await jobView(root, context(gen), parts[1]);
     else if (parts[0] === 'jobs') await jobsView(root, context(gen));
     else await datasetsView(root, context(gen));

@@ -1,10 +1,12 @@
 // The pages. Each view renders into `root` and may register pollers with ctx.every(ms, fn), which the
 // router cancels when the page changes.
 
-import {api, ledger, openapi, session} from './api.js';
-import {h, mount, fmt, stateBadge, facts, jsonView, errorBox} from './dom.js';
-import {gauge, stepChart, spentSeries, barChart, heatmap, intervalPlot} from './charts.js';
-import {mechanisms, requestBody, expectedErrors} from './catalogue.js';
+import {api, ledger, session} from './api.js';
+import {h, mount, fmt, stateBadge, facts, errorBox} from './dom.js';
+import {gauge, stepChart, spentSeries} from './charts.js';
+import {queryForm, tracksText} from './queryform.js';
+import {renderResult} from './results.js';
+import {grantsBox, uploadBox, streamSections} from './owner.js';
 
 const TERMINAL = new Set(['DONE', 'FAILED', 'CANCELLED']);
 const TRACKS = ['rho', 'epsilon', 'delta'];
@@ -26,7 +28,7 @@ export function loginView(root, ctx) {
     try {
       const me = await api('/v1/me');
       ctx.loggedIn(me);
-      const target = me.role === 'ADMIN' ? '#/jobs' : '#/datasets';
+      const target = me.role === 'ADMIN' ? '#/keys' : '#/datasets';
       if (location.hash === target) ctx.reroute();
       else location.hash = target;
     } catch (e) {
@@ -54,7 +56,7 @@ export function budgetFractions(budget) {
 
 export async function datasetsView(root, ctx) {
   if (ctx.me.role === 'ADMIN') {
-    mount(root, h('h1', {}, 'Datasets'), h('p', {class: 'notice'}, 'Admin keys have no access to datasets; see Jobs.'));
+    mount(root, h('h1', {}, 'Datasets'), h('p', {class: 'notice'}, 'Admin keys have no access to datasets; see Jobs and API keys.'));
     return;
   }
   const first = await api('/v1/datasets?limit=50');
@@ -74,10 +76,25 @@ export async function datasetsView(root, ctx) {
             ` ${Math.round(main.fraction * 100)}% of ${main.track} ${fmt(main.total)}`) : '–'));
   });
   mount(root, h('h1', {}, 'Datasets'),
+      ctx.me.role === 'OWNER' ? h('p', {}, h('a', {class: 'button', href: '#/datasets/new', id: 'new-dataset'}, 'New dataset')) : null,
       h('p', {class: 'muted small'}, `${page.total} dataset(s) visible to ${ctx.me.subject}; newest first.`),
       h('div', {class: 'card'}, h('table', {id: 'datasets'},
           h('thead', {}, h('tr', {}, ['Name', 'Kind', 'Status', 'Owner', 'Shape', 'Budget spent'].map((c) => h('th', {}, c)))),
           h('tbody', {}, rows))));
+}
+
+/** The kind-specific part of a dataset's public declaration (stream blocks, ratings, attributes, source). */
+function declaration(d) {
+  const parts = [];
+  if (d.stream) parts.push(h('h3', {}, 'Stream'), facts(d.stream));
+  if (d.ratings) parts.push(h('h3', {}, 'Ratings'), facts(d.ratings));
+  if (d.external) parts.push(h('h3', {}, 'External source'), facts(d.external));
+  if (Array.isArray(d.attributes) && d.attributes.length) {
+    parts.push(h('h3', {}, 'Attributes'), h('ul', {class: 'small'}, d.attributes.map((a) => h('li', {},
+        `${a.name}: ${a.size} values` + (a.labels ? ` (${a.labels.join(', ')})` : '')))));
+  }
+  if (Array.isArray(d.columns) && d.columns.length) parts.push(h('h3', {}, 'Columns'), h('p', {class: 'small'}, d.columns.join(', ')));
+  return parts;
 }
 
 export async function datasetView(root, ctx, id) {
@@ -89,9 +106,12 @@ export async function datasetView(root, ctx, id) {
   const jobsBox = h('div', {class: 'card', id: 'dataset-jobs'});
   const sections = [
     h('h1', {}, d.name, ' ', h('span', {class: 'muted small'}, d.kind + ' · ' + d.status)),
-    h('div', {class: 'card'}, facts({id: d.id, owner: d.owner, kind: d.kind, neighbouring: d.neighbouring,
-      privacyUnit: d.privacyUnit, rows: d.rows, cols: d.cols, rowNormBound: d.rowNormBound, accounting: budget.accounting,
-      createdAt: d.createdAt})),
+    h('div', {class: 'card', id: 'dataset-facts'}, facts({id: d.id, owner: d.owner, kind: d.kind, status: d.status,
+      neighbouring: d.neighbouring, privacyUnit: d.privacyUnit, rows: d.rows, cols: d.cols, nnz: d.nnz,
+      rowNormBound: d.rowNormBound, clippedRows: d.clippedRows, droppedRatings: d.droppedRatings,
+      sourceFormat: d.sourceFormat, accounting: budget.accounting, createdAt: d.createdAt, uploadedAt: d.uploadedAt}),
+    declaration(d)),
+    owner && d.status === 'EMPTY' && d.kind !== 'STREAM' ? [h('h2', {}, 'Upload the data'), await uploadBox(d, ctx)] : null,
     h('h2', {}, 'Budget'),
     h('div', {class: 'card row', id: 'budget-gauges'}, fractions.map((f) => gauge(f.fraction, f.track,
         `${fmt(f.spent)} of ${fmt(f.total)}`))),
@@ -109,127 +129,16 @@ export async function datasetView(root, ctx, id) {
             h('td', {class: 'num'}, main ? fmt(e[main.track]) : ''), h('td', {class: 'small'}, e.createdAt || '–')))))),
     h('h2', {}, 'Jobs on this dataset'), jobsBox,
   ];
-  if (d.status === 'READY') {
-    sections.push(h('h2', {}, 'Quote and submit a query'), await queryForm(id));
+  if (d.kind === 'STREAM') sections.push(...await streamSections(d, ctx, owner));
+  else if (d.status === 'READY') {
+    sections.push(h('h2', {}, 'Quote and submit a query'), await queryForm({quotePath: `/v1/datasets/${id}/queries/quote`,
+      submitPath: `/v1/datasets/${id}/queries`, onSubmitted: (job) => { location.hash = `#/jobs/${job.id}`; }}));
   }
   if (owner) sections.push(h('h2', {}, 'Grants'), await grantsBox(id));
   mount(root, ...sections);
   const refresh = async () => mount(jobsBox, jobsTable((await api(`/v1/jobs?datasetId=${id}&limit=20`)).items));
   await refresh();
   ctx.every(3000, refresh);
-}
-
-async function grantsBox(id) {
-  const box = h('div', {class: 'card', id: 'grants'});
-  const render = async () => {
-    const grants = await api(`/v1/datasets/${id}/grants`);
-    const input = h('input', {type: 'text', id: 'grant-analyst', placeholder: 'analyst subject'});
-    const message = h('div');
-    mount(box,
-        h('table', {}, h('thead', {}, h('tr', {}, ['Analyst', 'Granted', 'By', ''].map((c) => h('th', {}, c)))),
-            h('tbody', {}, grants.map((g) => h('tr', {},
-                h('td', {}, g.analyst), h('td', {class: 'small'}, g.grantedAt), h('td', {}, g.grantedBy),
-                h('td', {}, h('button', {type: 'button', class: 'secondary', onclick: async () => {
-                  try { await api(`/v1/datasets/${id}/grants/${encodeURIComponent(g.analyst)}`, {method: 'DELETE'}); await render(); }
-                  catch (e) { mount(message, errorBox(e)); }
-                }}, 'Revoke')))))),
-        h('div', {class: 'row'}, input, h('button', {type: 'button', id: 'grant-add', onclick: async () => {
-          try { await api(`/v1/datasets/${id}/grants`, {method: 'POST', body: {analyst: input.value.trim()}}); await render(); }
-          catch (e) { mount(message, errorBox(e)); }
-        }}, 'Grant')), message);
-  };
-  await render();
-  return box;
-}
-
-// ---- the query form ------------------------------------------------------------------------------
-
-async function queryForm(datasetId) {
-  const specs = mechanisms(await openapi());
-  const box = h('div', {class: 'card', id: 'query-form'});
-  const mechSelect = h('select', {id: 'q-mechanism'}, specs.map((s) => h('option', {value: s.mechanism}, s.mechanism)));
-  const kindSelect = h('select', {id: 'q-kind'});
-  const fields = h('div');
-  const out = h('div', {id: 'quote'});
-  const submit = h('button', {type: 'button', id: 'q-submit', disabled: true}, 'Submit');
-  const inputs = {};
-  let quoted = null;
-  const spec = () => specs.find((s) => s.mechanism === mechSelect.value);
-  const invalidate = () => { quoted = null; submit.disabled = true; };
-  const renderFields = () => {
-    const s = spec();
-    mount(kindSelect, s.kinds.map((k) => h('option', {value: k}, k)));
-    if (s.example && s.example.kind) kindSelect.value = s.example.kind;
-    for (const k of Object.keys(inputs)) delete inputs[k];
-    const rows = [];
-    const add = (key, f, placeholder) => {
-      const input = f.enum || f.type === 'boolean'
-        ? h('select', {id: 'q-' + key.replace('.', '-')}, h('option', {value: ''}, '(default)'),
-            (f.enum || ['true', 'false']).map((v) => h('option', {value: String(v)}, String(v))))
-        : h('input', {type: 'text', id: 'q-' + key.replace('.', '-'), placeholder: placeholder ?? (f.default ?? '')});
-      input.addEventListener('input', invalidate);
-      input.addEventListener('change', invalidate);
-      inputs[key] = input;
-      rows.push(h('label', {for: input.id}, key), input, h('span', {class: 'hint muted small'}, f.description));
-    };
-    for (const f of s.budget) add(f.name, f, s.example && s.example[f.name] !== undefined ? String(s.example[f.name]) : '');
-    for (const f of s.params) add('params.' + f.name, f);
-    const budgetValue = s.example && s.budget.find((f) => s.example[f.name] !== undefined);
-    if (budgetValue) inputs[budgetValue.name].value = String(s.example[budgetValue.name]);
-    for (const [k, v] of Object.entries((s.example && s.example.params) || {})) {
-      if (inputs['params.' + k]) inputs['params.' + k].value = typeof v === 'object' ? JSON.stringify(v) : String(v);
-    }
-    mount(fields, h('p', {class: 'muted small'}, s.description),
-        h('form', {class: 'grid'}, h('label', {for: 'q-kind'}, 'kind'), kindSelect, rows));
-    invalidate();
-    mount(out);
-  };
-  const body = () => requestBody(mechSelect.value, kindSelect.value,
-      Object.fromEntries(Object.entries(inputs).map(([k, el]) => [k, el.value])), spec());
-  const quoteButton = h('button', {type: 'button', id: 'q-quote', class: 'secondary', onclick: async () => {
-    try {
-      const request = body();
-      const quote = await api(`/v1/datasets/${datasetId}/queries/quote`, {method: 'POST', body: request});
-      quoted = JSON.stringify(request);
-      submit.disabled = !quote.admissible;
-      mount(out, renderQuote(quote));
-    } catch (e) { invalidate(); mount(out, errorBox(e)); }
-  }}, 'Quote');
-  submit.addEventListener('click', async () => {
-    try {
-      const request = body();
-      if (JSON.stringify(request) !== quoted) { invalidate(); return; }
-      const job = await api(`/v1/datasets/${datasetId}/queries`, {method: 'POST', body: request});
-      location.hash = `#/jobs/${job.id}`;
-    } catch (e) { mount(out, errorBox(e)); }
-  });
-  mechSelect.addEventListener('change', renderFields);
-  kindSelect.addEventListener('change', invalidate);
-  mount(box, h('div', {class: 'row'}, h('label', {for: 'q-mechanism'}, 'Mechanism '), mechSelect), fields,
-      h('div', {class: 'row'}, quoteButton, submit), out);
-  if (specs.length) {
-    mechSelect.value = specs.find((s) => s.mechanism === 'GAUSSIAN') ? 'GAUSSIAN' : specs[0].mechanism;
-    renderFields();
-  } else {
-    mount(fields, h('p', {class: 'error'}, 'The contract lists no mechanisms.'));
-  }
-  return box;
-}
-
-function tracksText(t) {
-  return t ? TRACKS.filter((k) => t[k] !== undefined && t[k] !== null).map((k) => `${k} ${fmt(t[k])}`).join(', ') : '–';
-}
-
-function renderQuote(q) {
-  const expected = expectedErrors(q);
-  return h('div', {class: 'quote'},
-      h('p', {}, h('strong', {}, 'Cost: '), h('span', {id: 'quote-cost'}, tracksText(q.cost)), ' · ',
-          q.admissible ? h('span', {class: 'state state-DONE'}, 'admissible') : h('span', {class: 'state state-FAILED'}, 'over budget')),
-      h('p', {class: 'small'}, 'Remaining now: ', tracksText(q.remaining), ' · after: ', tracksText(q.remainingAfter)),
-      expected.length ? h('div', {class: 'expected', id: 'quote-expected'}, h('strong', {}, 'Expected error: '),
-          expected.map(([k, v]) => `${k} = ${typeof v === 'number' ? fmt(v) : v}`).join('; ')) : null,
-      q.noise ? h('details', {open: true}, h('summary', {}, 'Noise (public facts)'), facts(q.noise)) : null,
-      jsonView(q, 'Quote as JSON'));
 }
 
 // ---- jobs ----------------------------------------------------------------------------------------
@@ -292,64 +201,4 @@ export async function jobView(root, ctx, id) {
   if (!(await refresh())) {
     ctx.every(1000, async (stop) => { if (await refresh()) stop(); });
   }
-}
-
-// ---- results -------------------------------------------------------------------------------------
-
-/** The plots of a result, chosen by its kind; every result also gets its JSON. */
-export function renderResult(r) {
-  const parts = [];
-  const card = (title, ...content) => h('div', {class: 'card'}, h('h2', {}, title), ...content);
-  if (r.kind === 'PCA' && Array.isArray(r.eigenvalues)) {
-    parts.push(card('Scree plot and captured variance',
-        h('div', {id: 'scree'}, barChart(r.eigenvalues, {cumulative: true, xLabel: 'component', yLabel: 'eigenvalue',
-          label: 'scree plot'})),
-        h('p', {class: 'legend'}, 'Bars: the released eigenvalues. Line (right axis): the share of their total captured by the first k components.')));
-    if (Array.isArray(r.components)) parts.push(card('Components (d × k)', heatmap(r.components, {label: 'components'})));
-  } else if (r.kind === 'COVARIANCE' && Array.isArray(r.covariance)) {
-    parts.push(card('Covariance heatmap', h('div', {id: 'heatmap'}, heatmap(r.covariance, {label: 'covariance'})),
-        r.noiseDominated ? h('p', {class: 'expected'}, 'The noise dominates this estimate (noiseDominated).') : null));
-    if (Array.isArray(r.eigenvalues)) parts.push(card('Eigenvalues', barChart(r.eigenvalues, {cumulative: true,
-      xLabel: 'component', yLabel: 'eigenvalue', label: 'eigenvalues'})));
-  } else if ((r.kind === 'LOW_RANK' || r.kind === 'TOP_SINGULAR_VECTORS') && Array.isArray(r.v)) {
-    if (Array.isArray(r.singularValues)) {
-      parts.push(card('Singular values', h('div', {id: 'singular-values'}, barChart(r.singularValues,
-          {xLabel: 'factor', yLabel: 'singular value', label: 'singular values'}))));
-    }
-    parts.push(card('Factors V (d × k)', h('div', {id: 'factors'}, heatmap(r.v, {label: 'factors V'}))));
-    if (Array.isArray(r.u) && r.u.length) parts.push(card('Factors U (rows × k)', heatmap(r.u, {label: 'factors U'})));
-  } else if (r.kind === 'COLUMN_SUMS' && Array.isArray(r.columnSums)) {
-    parts.push(card('Column sums', h('div', {id: 'column-sums'}, barChart(r.columnSums, {xLabel: 'column',
-      yLabel: 'noisy sum', label: 'column sums'}))));
-  } else if (r.kind === 'REGRESSION' && Array.isArray(r.coefficients)) {
-    parts.push(card('Coefficients with intervals', intervalPlot(r.coefficients.map((c) => ({label: 'column ' + c.column,
-      estimate: c.estimate, lower: c.lower, upper: c.upper})), {label: 'coefficients'})));
-  }
-  if (r.releaseId) parts.push(releaseQueries(r));
-  if (r.noise) parts.push(card('Noise (public facts)', facts(r.noise)));
-  if (r.facts) parts.push(card('Facts', facts(r.facts)));
-  parts.push(jsonView(r, 'Result as JSON'));
-  return h('div', {}, parts);
-}
-
-/** Free queries on a stored release: cuts on graph sketches, directional variance on matrix releases. */
-function releaseQueries(r) {
-  const graph = r.releaseKind === 'GRAPH_SKETCH' || r.releaseKind === 'WINDOW_LAPLACIAN';
-  const text = h('textarea', {id: 'release-input', placeholder: graph ? 'one set per line: a,b,c' : 'one vector per line: 1,0,0'});
-  const out = h('div', {id: 'release-answers'});
-  const ask = h('button', {type: 'button', id: 'release-ask', onclick: async () => {
-    const lines = text.value.split('\n').map((l) => l.trim()).filter(Boolean);
-    try {
-      const body = graph ? {sets: lines.map((l) => l.split(',').map((s) => s.trim()).filter(Boolean))}
-        : {vectors: lines.map((l) => l.split(',').map(Number))};
-      const a = await api(`/v1/releases/${r.releaseId}/${graph ? 'cuts' : 'directional-variance'}`, {method: 'POST', body});
-      mount(out, intervalPlot(a.answers.map((x, i) => ({label: lines[i].slice(0, 18), estimate: x.estimate,
-        lower: x.lower, upper: x.upper})), {label: graph ? 'cut answers' : 'directional variances',
-        xLabel: `${graph ? 'cut weight' : 'variance'} (intervals hold with probability ≥ ${a.confidence})`}),
-          jsonView(a, 'Answers as JSON'));
-    } catch (e) { mount(out, errorBox(e)); }
-  }}, graph ? 'Answer cuts' : 'Answer directional variances');
-  return h('div', {class: 'card', id: 'release'}, h('h2', {}, graph ? 'Cut queries (free)' : 'Directional variance (free)'),
-      h('p', {class: 'muted small'}, `Release ${r.releaseId} (${r.releaseKind || r.kind}): any number of queries, no further budget.`),
-      text, ask, out);
 }

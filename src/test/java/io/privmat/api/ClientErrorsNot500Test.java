@@ -110,6 +110,25 @@ class ClientErrorsNot500Test extends ApiTest {
         assertThat(r.contentType()).isEqualTo("application/problem+json");
         assertThat(r.json().get("status").asInt()).isEqualTo(400);
         assertThat(r.json().get("type").asString()).startsWith("https://privmat.io/problems/");
+        assertThat(r.json().get("instance").asString()).isEqualTo("/v1/datasets;x=1");
+        assertThat(r.json().get("detail").asString()).contains("request firewall").contains(";");
+    }
+
+    /**
+     * An empty path variable ({@code /v1/datasets/$ID/data} with ID unset) is named as such, with the
+     * path the client sent as the instance, with or without a key.
+     */
+    @Test
+    void anEmptyPathSegmentIsNamed() {
+        for (String key : new String[] {key(), null}) {
+            Response r = sendAs(key, HttpRequest.newBuilder(uri("/v1/datasets//data"))
+                    .header("Content-Type", "text/csv").PUT(HttpRequest.BodyPublishers.ofString("1\n")));
+            assertThat(r.status()).as(r.toString()).isEqualTo(400);
+            assertThat(r.contentType()).isEqualTo("application/problem+json");
+            assertThat(r.json().get("type").asString()).isEqualTo("https://privmat.io/problems/malformed-request");
+            assertThat(r.json().get("instance").asString()).isEqualTo("/v1/datasets//data");
+            assertThat(r.json().get("detail").asString()).contains("empty segment").contains("path variable");
+        }
     }
 
     /**

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,5 +35,21 @@ class ExamplesTest extends ApiTest {
         System.out.println("examples/" + name + ".py in " + run.elapsed().toMillis() + " ms:\n" + run.output());
         assertThat(run.exitCode()).as(run.output()).isZero();
         assertThat(run.output()).contains(": OK");
+        assertThat(run.output()).as("numbers print as numbers, not numpy reprs").doesNotContain("np.float64(");
+    }
+
+    /** Without a service at PRIVMAT_URL an example says so in one line (no traceback) and fails. */
+    @Test
+    void anExampleWithoutAServiceSaysSoInOneLine() throws Exception {
+        int closed;
+        try (var socket = new java.net.ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        Python.Run run = Python.run(Path.of("examples"), Map.of("PRIVMAT_URL", "http://localhost:" + closed,
+                "PRIVMAT_ADMIN_KEY", ADMIN_KEY), Duration.ofSeconds(60), "worked_session.py");
+        assertThat(run.exitCode()).as(run.output()).isNotZero();
+        assertThat(run.output().strip()).doesNotContain("Traceback").doesNotContain("\n")
+                .startsWith("cannot reach the privmat service at http://localhost:" + closed)
+                .contains("PRIVMAT_URL");
     }
 }

@@ -2,6 +2,7 @@ package io.privmat.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privmat.job.JobHandler;
 import io.privmat.job.worker.JobExecutor;
 import io.privmat.mechanism.covariance.BinghamSampler;
 import io.privmat.mechanism.linalg.NumericalFailureException;
@@ -17,6 +18,9 @@ import tools.jackson.databind.JsonNode;
 
 /** The privmat series on /actuator/prometheus appear after an upload, a job and refusals; ADMIN only. */
 class MetricsTest extends ApiTest {
+
+    @Autowired
+    List<JobHandler> handlers;
 
     @Autowired
     StateGauges gauges;
@@ -109,10 +113,12 @@ class MetricsTest extends ApiTest {
 
     @Test
     void failuresAreClassifiedByTypeNotMessage() {
-        assertThat(JobExecutor.failureClass(new IllegalStateException(new NumericalFailureException("x"))))
+        JobHandler queries = handlers.stream().filter(h -> h.kinds().contains("PCA")).findFirst().orElseThrow();
+        assertThat(JobExecutor.failureClass(queries, new IllegalStateException(new NumericalFailureException("x"))))
                 .isEqualTo("numerical");
-        assertThat(JobExecutor.failureClass(new BinghamSampler.SamplerFailureException())).isEqualTo("sampler");
-        assertThat(JobExecutor.failureClass(new OutOfMemoryError())).isEqualTo("memory");
-        assertThat(JobExecutor.failureClass(new IllegalArgumentException("numerical sampler"))).isEqualTo("other");
+        assertThat(JobExecutor.failureClass(queries, new BinghamSampler.SamplerFailureException())).isEqualTo("sampler");
+        assertThat(JobExecutor.failureClass(queries, new OutOfMemoryError())).isEqualTo("memory");
+        assertThat(JobExecutor.failureClass(queries, new IllegalArgumentException("numerical sampler")))
+                .isEqualTo("other");
     }
 }

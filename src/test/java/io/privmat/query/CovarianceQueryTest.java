@@ -131,7 +131,7 @@ class CovarianceQueryTest extends ApiTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "PCA without k          | REPLACE_ONE | {\"kind\":\"PCA\",\"mechanism\":\"ANALYZE_GAUSS\",\"rho\":0.1} | params.k",
+        "k zero                 | REPLACE_ONE | {\"kind\":\"PCA\",\"mechanism\":\"ANALYZE_GAUSS\",\"rho\":0.1,\"params\":{\"k\":0}} | params.k",
         "k too large            | REPLACE_ONE | {\"kind\":\"PCA\",\"mechanism\":\"ANALYZE_GAUSS\",\"rho\":0.1,\"params\":{\"k\":7}} | params.k",
         "k not an integer       | REPLACE_ONE | {\"kind\":\"PCA\",\"mechanism\":\"ANALYZE_GAUSS\",\"rho\":0.1,\"params\":{\"k\":1.5}} | params.k",
         "k with AG covariance   | REPLACE_ONE | {\"kind\":\"COVARIANCE\",\"mechanism\":\"ANALYZE_GAUSS\",\"rho\":0.1,\"params\":{\"k\":2}} | params.k",

@@ -138,7 +138,7 @@ class LowRankQueryTest extends ApiTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "no k               | {\"kind\":\"LOW_RANK\",\"mechanism\":\"RANDOMIZED_RESPONSE\",\"rho\":1}                                          | params.k",
+        "k zero             | {\"kind\":\"LOW_RANK\",\"mechanism\":\"RANDOMIZED_RESPONSE\",\"rho\":1,\"params\":{\"k\":0}}                    | params.k",
         "k too big          | {\"kind\":\"LOW_RANK\",\"mechanism\":\"RANDOMIZED_RESPONSE\",\"rho\":1,\"params\":{\"k\":7}}                    | params.k",
         "oja k 2            | {\"kind\":\"TOP_SINGULAR_VECTORS\",\"mechanism\":\"PRIVATE_OJA\",\"rho\":1,\"params\":{\"k\":2}}               | params.k",
         "power in low rank  | {\"kind\":\"LOW_RANK\",\"mechanism\":\"NOISY_POWER\",\"rho\":1,\"params\":{\"k\":1}}                            | mechanism",

@@ -186,6 +186,12 @@ class AuthorizationMatrixTest extends ApiTest {
                 "/v1/datasets/" + f.dataset() + "/queries", QUERY), row("401 401 403 202 202 404 404")));
         t.put("POST /v1/datasets/{datasetId}/queries/quote", new Row(f -> json("POST",
                 "/v1/datasets/" + f.dataset() + "/queries/quote", QUERY), row("401 401 403 200 200 404 404")));
+        t.put("POST /v1/datasets/{datasetId}/queries/inverse-quote", new Row(f -> json("POST",
+                "/v1/datasets/" + f.dataset() + "/queries/inverse-quote", "{\"query\":{\"kind\":\"COLUMN_SUMS\","
+                + "\"mechanism\":\"GAUSSIAN\"},\"target\":{\"quantity\":\"columnSums\",\"metric\":"
+                + "\"absPerEntry\",\"value\":100,\"level\":0.95}}"), row("401 401 403 200 200 404 404")));
+        t.put("POST /v1/datasets/{datasetId}/queries/dry-run", new Row(f -> json("POST",
+                "/v1/datasets/" + f.dataset() + "/queries/dry-run", QUERY), row("401 401 403 200 200 404 404")));
         t.put("GET /v1/datasets/{datasetId}/budget", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset() + "/budget"),
                 row("401 401 403 200 200 404 404")));
         t.put("GET /v1/datasets/{datasetId}/ledger", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset() + "/ledger"),

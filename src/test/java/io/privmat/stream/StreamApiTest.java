@@ -228,6 +228,51 @@ class StreamApiTest extends ApiTest {
                 "0.1,0.2,0.3\n").status()).isEqualTo(409);
     }
 
+    /**
+     * Issue 36: concurrent appends without an event time must not refuse one another as out of order.
+     * The default event time is taken under the stream's lock, so the order of the default times is
+     * the order in which the appends apply. 503s from the upload gate (at most
+     * privmat.ingest.max-concurrent-uploads batches are parsed at once) are retried after their
+     * Retry-After, as a client does; a 409 is a failure.
+     */
+    @Test
+    void concurrentAppendsWithoutAnEventTimeAllSucceed() throws Exception {
+        String id = matrixStream(4, 2, 1000, "REPLACE_ONE");
+        int appends = 32;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(appends);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        try {
+            List<java.util.concurrent.Future<List<Integer>>> futures = new java.util.ArrayList<>();
+            for (int i = 0; i < appends; i++) {
+                String batch = rows(3, 100 + i);
+                futures.add(pool.submit(() -> {
+                    go.await();
+                    List<Integer> statuses = new java.util.ArrayList<>();
+                    for (int attempt = 0; attempt < 200; attempt++) {
+                        Response r = append(id, batch);
+                        statuses.add(r.status());
+                        if (r.status() != 503) {
+                            break;
+                        }
+                        Thread.sleep(20);
+                    }
+                    return statuses;
+                }));
+            }
+            go.countDown();
+            List<Integer> finals = new java.util.ArrayList<>();
+            for (java.util.concurrent.Future<List<Integer>> f : futures) {
+                List<Integer> statuses = f.get();
+                assertThat(statuses).as("only the upload gate may ask for a retry").allMatch(s -> s == 200 || s == 503);
+                finals.add(statuses.get(statuses.size() - 1));
+            }
+            assertThat(finals).as("every append applied").containsOnly(200).hasSize(appends);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(get("/v1/datasets/" + id).json().get("rows").asLong()).isEqualTo(3L * appends);
+    }
+
     @org.springframework.beans.factory.annotation.Autowired
     StreamService streams;
 
@@ -252,6 +297,29 @@ class StreamApiTest extends ApiTest {
         JsonNode failed = get("/v1/subscriptions/" + broken).json();
         assertThat(failed.get("state").asString()).isEqualTo("FAILED");
         assertThat(failed.get("errorCode").asString()).isEqualTo("PLAN_MISMATCH");
+    }
+
+    /**
+     * On a TIME stream under REPLACE_ONE a replaced row may carry another event time (another block):
+     * FACTORIZATION takes at most w bands there (docs/mechanisms/windows.md), refused before any charge.
+     */
+    @Test
+    void moreBandsThanTheWindowAreRefusedBeforeAnyChargeOnATimeStreamUnderReplaceOne() {
+        Response created = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
+                + "\"neighbouring\":\"REPLACE_ONE\",\"stream\":{\"columns\":3,\"blockSeconds\":60,\"windowBlocks\":2,"
+                + "\"horizonBlocks\":9},\"budget\":" + BUDGET + "}");
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        String id = created.json().get("id").asString();
+        assertThat(created.json().get("privacyUnit").asString()).contains("any event time");
+        Response refused = postJson("/v1/datasets/" + id + "/subscriptions", "{\"kind\":\"SKETCH\",\"mechanism\":"
+                + "\"FACTORIZATION\",\"rho\":0.01,\"params\":{\"bands\":3}}");
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(400);
+        assertThat(refused.json().get("type").asString()).endsWith("/invalid-parameter");
+        assertThat(refused.json().get("parameter").asString()).isEqualTo("params.bands");
+        assertThat(refused.json().get("detail").asString()).contains("[1, 2]").contains("another event time");
+        assertThat(get("/v1/datasets/" + id + "/ledger").json().get("entries")).as("nothing charged").isEmpty();
+        assertThat(postJson("/v1/datasets/" + id + "/subscriptions", "{\"kind\":\"SKETCH\",\"mechanism\":"
+                + "\"FACTORIZATION\",\"rho\":0.01,\"params\":{\"bands\":2}}").status()).isEqualTo(201);
     }
 
     @Test

@@ -47,6 +47,8 @@ class StreamRestartTest {
 
     static final String ADMIN = "pm_stream_restart_admin_key_0123456789";
     static final MutableClock CLOCK = new MutableClock();
+    /** privmat.streams.release-delay here: a TIME block's releases are shown D after its end. */
+    static final Duration DELAY = Duration.ofSeconds(20);
     static final JsonMapper JSON = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
     static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
@@ -80,7 +82,8 @@ class StreamRestartTest {
         return new SpringApplicationBuilder(PrivmatApplication.class, Clocks.class).properties(
                 "server.port=0", "privmat.embedded-postgres.database=stream_restart", "privmat.jobs.enabled=false",
                 "privmat.embedded-postgres.data-dir=" + DATA,
-                "privmat.streams.scheduler-enabled=false", "privmat.bootstrap-admin-key=" + ADMIN,
+                "privmat.streams.scheduler-enabled=false", "privmat.streams.release-delay=" + DELAY.toSeconds() + "s",
+                "privmat.streams.lock-timeout=2s", "privmat.bootstrap-admin-key=" + ADMIN,
                 "privmat.security.requests-per-second=1000000", "privmat.security.burst=1000000").run();
     }
 
@@ -196,16 +199,16 @@ class StreamRestartTest {
         context();
         StreamService streams = context.getBean(StreamService.class);
         String dataset = stream("{\"columns\":3,\"blockSeconds\":60,\"windowBlocks\":2,\"horizonBlocks\":8}");
-        Instant start = Instant.parse(ok(send(owner, "GET", "/v1/datasets/" + dataset, null, null), 200)
-                .at("/stream/startsAt").asString());
+        Instant start = startOf(dataset);
         String subscription = subscribe(dataset, "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.1}");
         assertThat(ok(append(dataset, "0.6,0.8,0\n0,0,1\n"), 200).get("releases")).isEmpty();
 
-        CLOCK.advance(Duration.ofSeconds(61));
+        CLOCK.advance(Duration.ofSeconds(61).plus(DELAY));
         streams.closeDueBlocks(CLOCK.instant());
         JsonNode page = ok(send(owner, "GET", "/v1/subscriptions/" + subscription + "/releases", null, null), 200);
         assertThat(page.get("total").asLong()).isEqualTo(1);
         assertThat(Instant.parse(page.at("/items/0/blockEndsAt").asString())).isEqualTo(start.plusSeconds(60));
+        assertThat(Instant.parse(page.at("/items/0/publishedAt").asString())).isEqualTo(start.plusSeconds(60).plus(DELAY));
         assertThat(page.at("/items/0").has("windowRows")).as("a TIME window's row count is private").isFalse();
 
         // Three more block ends pass with no rows; two schedulers race: each block closes once.
@@ -214,25 +217,29 @@ class StreamRestartTest {
         for (int i = 0; i < 2; i++) {
             racers.add(CompletableFuture.supplyAsync(() -> streams.closeDueBlocks(CLOCK.instant())));
         }
-        int closed = 0;
         for (CompletableFuture<Integer> f : racers) {
-            closed += f.get();
+            f.get();
         }
-        assertThat(closed).isEqualTo(3);
+        assertThat(completed(dataset)).isEqualTo(4);
         assertThat(ok(send(owner, "GET", "/v1/subscriptions/" + subscription + "/releases", null, null), 200)
                 .get("total").asLong()).isEqualTo(4);
-        assertThat(streams.closeDueBlocks(CLOCK.instant())).isZero();
+        streams.closeDueBlocks(CLOCK.instant());
+        assertThat(completed(dataset)).isEqualTo(4);
 
-        // A batch whose event time lies in a closed block is refused; one in a later block closes the
-        // blocks before it first.
+        // A batch whose event time lies in a closed block is refused; one in a later block releases
+        // nothing: only the scheduler closes the blocks before it.
         JsonNode late = send(owner, "POST", "/v1/datasets/" + dataset + "/rows?eventTime=" + start.plusSeconds(90),
                 "text/csv", "0,1,0\n");
         assertThat(late.get("httpStatus").asInt()).isEqualTo(409);
         assertThat(late.get("type").asString()).endsWith("/event-time-out-of-order");
         CLOCK.advance(Duration.ofSeconds(120));
         JsonNode ahead = ok(send(owner, "POST", "/v1/datasets/" + dataset + "/rows", "text/csv", "0,1,0\n"), 200);
-        assertThat(ahead.get("releases")).hasSize(2);
-        // Past the horizon (8 blocks): the subscription finishes and appends are refused.
+        assertThat(ahead.get("releases")).isEmpty();
+        assertThat(ahead.get("completedBlocks").asLong()).isEqualTo(4);
+        streams.closeDueBlocks(CLOCK.instant());
+        assertThat(completed(dataset)).isEqualTo(6);
+        // Past the horizon (8 blocks): the subscription finishes — shown once its last release is —
+        // and appends are refused.
         CLOCK.advance(Duration.ofSeconds(600));
         streams.closeDueBlocks(CLOCK.instant());
         assertThat(ok(send(owner, "GET", "/v1/subscriptions/" + subscription, null, null), 200).get("state").asString())
@@ -240,5 +247,245 @@ class StreamRestartTest {
         assertThat(append(dataset, "0,1,0\n").get("type").asString()).endsWith("/stream-horizon-reached");
         assertThat(jdbc().queryForObject("SELECT count(*) FROM subscription_release WHERE subscription_id = ?",
                 Long.class, UUID.fromString(subscription))).isEqualTo(8);
+    }
+
+    /** The stream's closed blocks (other tests' streams close in the same ticks: count per stream). */
+    static long completed(String dataset) {
+        return jdbc().queryForObject("SELECT completed_blocks FROM stream WHERE dataset_id = ?", Long.class,
+                UUID.fromString(dataset));
+    }
+
+    /** Deletes a test's stream, so that later ticks of other tests have less to close. */
+    static void drop(String dataset) {
+        ok(send(owner, "DELETE", "/v1/datasets/" + dataset, null, null), 204);
+    }
+
+    /** A new TIME stream (d = 3, blocks of 60 s, w = 2, 100 blocks) starting now. */
+    static String timeStream() {
+        context();
+        return stream("{\"columns\":3,\"blockSeconds\":60,\"windowBlocks\":2,\"horizonBlocks\":100}");
+    }
+
+    static Instant startOf(String dataset) {
+        return Instant.parse(ok(send(owner, "GET", "/v1/datasets/" + dataset, null, null), 200).at("/stream/startsAt")
+                .asString());
+    }
+
+    static JsonNode subscriptionView(String subscription) {
+        return ok(send(owner, "GET", "/v1/subscriptions/" + subscription, null, null), 200);
+    }
+
+    static long shownReleases(String subscription) {
+        return ok(send(owner, "GET", "/v1/subscriptions/" + subscription + "/releases", null, null), 200).get("total")
+                .asLong();
+    }
+
+    /** Moves the clock to {@code at} (the clock only moves forward). */
+    static void clockAt(Instant at) {
+        assertThat(at).isAfterOrEqualTo(CLOCK.instant());
+        CLOCK.advance(Duration.between(CLOCK.instant(), at));
+    }
+
+    /**
+     * Review F4: a TIME block's releases are shown at start + (i + 1)·s + D, whatever the appends.
+     * An append after block 0's end (before the scheduler's tick) neither closes nor releases it — its
+     * rows go into block 1, the block of their event time — and the release computed at the tick is
+     * shown to nobody before its publication time, then to everyone. Both releases are bit for bit
+     * those of a stream whose blocks hold exactly the rows of their event times.
+     */
+    @Test
+    void timeReleasesAreShownAtTheirPublicMomentWhateverTheAppends() {
+        String dataset = timeStream();
+        StreamService streams = context.getBean(StreamService.class);
+        Instant start = startOf(dataset);
+        String subscription = subscribe(dataset, "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.1}");
+        String[] batches = {"0.6,0.8,0\n0,0.6,-0.8\n", "0.5,0.5,0.5\n"};
+        ok(append(dataset, batches[0]), 200);
+
+        clockAt(start.plusSeconds(61)); // block 0 has ended; the scheduler has not run
+        JsonNode after = ok(append(dataset, batches[1]), 200);
+        assertThat(after.get("releases")).as("an append never releases a TIME block").isEmpty();
+        assertThat(after.get("completedBlocks").asLong()).as("nor closes one").isZero();
+        assertThat(after.get("openRows").asLong()).isEqualTo(3);
+
+        streams.closeDueBlocks(CLOCK.instant());
+        assertThat(completed(dataset)).isEqualTo(1);
+        assertThat(subscriptionView(subscription).get("completedBlocks").asLong()).as("computed, not yet shown").isZero();
+        assertThat(shownReleases(subscription)).isZero();
+        assertThat(send(owner, "GET", "/v1/subscriptions/" + subscription + "/releases/0", null, null)
+                .get("httpStatus").asInt()).isEqualTo(404);
+        clockAt(start.plusSeconds(60).plus(DELAY).minusMillis(1));
+        assertThat(subscriptionView(subscription).get("completedBlocks").asLong()).isZero();
+        clockAt(start.plusSeconds(60).plus(DELAY));
+        assertThat(subscriptionView(subscription).get("completedBlocks").asLong()).isEqualTo(1);
+        assertThat(shownReleases(subscription)).isEqualTo(1);
+
+        clockAt(start.plusSeconds(121));
+        streams.closeDueBlocks(CLOCK.instant());
+        assertThat(completed(dataset)).isEqualTo(2);
+        clockAt(start.plusSeconds(120).plus(DELAY));
+        assertThat(shownReleases(subscription)).isEqualTo(2);
+
+        UUID id = UUID.fromString(subscription);
+        Map<String, Object> spec = JSON.readerFor(LinkedHashMap.class).readValue(jdbc().queryForObject(
+                "SELECT spec::text FROM subscription WHERE id = ?", String.class, id));
+        WindowMechanism m = WindowDefinition.mechanism(MechanismCatalog.standard().rebuild(spec).spec());
+        byte[] key = jdbc().queryForObject("SELECT stream_key FROM subscription WHERE id = ?", byte[].class, id);
+        WindowStream expected = WindowStream.start(m, key);
+        for (int block = 0; block < 2; block++) {
+            double[] rows = java.util.Arrays.stream(batches[block].split("[,\n]")).mapToDouble(Double::parseDouble)
+                    .toArray();
+            expected.appendRows(rows, rows.length / 3);
+            double[] window = expected.closeBlock().window();
+            UUID release = jdbc().queryForObject("SELECT release_id FROM subscription_release WHERE subscription_id = ? "
+                    + "AND block = ?", UUID.class, id, (long) block);
+            assertThat(StreamRepository.doubles(jdbc().queryForObject("SELECT payload FROM release WHERE id = ?",
+                    byte[].class, release))).as("block %d holds the rows of its event times", block)
+                    .containsExactly(window);
+        }
+        drop(dataset);
+    }
+
+    /**
+     * The scheduler does not skip a stream whose lock an append holds (it used to, with SKIP LOCKED,
+     * delaying the release to the next tick): it waits for the lock, up to the lock timeout; past
+     * it, it leaves the stream to the next tick.
+     */
+    @Test
+    void theSchedulerWaitsForAStreamAnAppendHolds() throws Exception {
+        String dataset = timeStream();
+        StreamService streams = context.getBean(StreamService.class);
+        Instant start = startOf(dataset);
+        subscribe(dataset, "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.1}");
+        clockAt(start.plusSeconds(61));
+        UUID id = UUID.fromString(dataset);
+
+        java.util.concurrent.CountDownLatch locked = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        CompletableFuture<Void> holder = holdLock(id, locked, release);
+        assertThat(locked.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Integer> tick = CompletableFuture.supplyAsync(() -> streams.closeDueBlocks(CLOCK.instant()));
+        Thread.sleep(500);
+        assertThat(tick).as("waiting for the lock, not skipping the stream").isNotDone();
+        release.countDown();
+        holder.get();
+        tick.get();
+        assertThat(completed(dataset)).isEqualTo(1);
+
+        // Held past privmat.streams.lock-timeout (2 s here): this tick leaves it, the next closes it.
+        clockAt(start.plusSeconds(121));
+        java.util.concurrent.CountDownLatch locked2 = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release2 = new java.util.concurrent.CountDownLatch(1);
+        CompletableFuture<Void> holder2 = holdLock(id, locked2, release2);
+        assertThat(locked2.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        streams.closeDueBlocks(CLOCK.instant());
+        assertThat(completed(dataset)).isEqualTo(1);
+        release2.countDown();
+        holder2.get();
+        streams.closeDueBlocks(CLOCK.instant());
+        assertThat(completed(dataset)).isEqualTo(2);
+        drop(dataset);
+    }
+
+    /** Takes the stream's row lock in another transaction until {@code release} opens. */
+    static CompletableFuture<Void> holdLock(UUID dataset, java.util.concurrent.CountDownLatch locked,
+            java.util.concurrent.CountDownLatch release) {
+        org.springframework.transaction.support.TransactionTemplate tx = context.getBean(
+                org.springframework.transaction.support.TransactionTemplate.class);
+        return CompletableFuture.runAsync(() -> tx.executeWithoutResult(status -> {
+            jdbc().queryForList("SELECT dataset_id FROM stream WHERE dataset_id = ? FOR UPDATE", dataset);
+            locked.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }));
+    }
+
+    /**
+     * A subscription created after a block's end starts with the block the clock is in, not with the
+     * stream's counter (which lags the end until the scheduler closes the block).
+     */
+    @Test
+    void aTimeSubscriptionStartsWithTheBlockOfTheClock() {
+        String dataset = timeStream();
+        StreamService streams = context.getBean(StreamService.class);
+        Instant start = startOf(dataset);
+        ok(append(dataset, "0.6,0.8,0\n"), 200);
+        clockAt(start.plusSeconds(61));
+        JsonNode created = ok(send(owner, "POST", "/v1/datasets/" + dataset + "/subscriptions", "application/json",
+                "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.1}"), 201);
+        assertThat(created.get("firstStreamBlock").asLong()).isEqualTo(1);
+        String subscription = created.get("id").asString();
+        streams.closeDueBlocks(CLOCK.instant());
+        assertThat(completed(dataset)).isEqualTo(1);
+        assertThat(jdbc().queryForObject("SELECT count(*) FROM subscription_release WHERE subscription_id = ?",
+                Long.class, UUID.fromString(subscription))).as("block 0 is before its start").isZero();
+        clockAt(start.plusSeconds(121));
+        streams.closeDueBlocks(CLOCK.instant());
+        assertThat(completed(dataset)).isEqualTo(2);
+        clockAt(start.plusSeconds(120).plus(DELAY));
+        JsonNode page = ok(send(owner, "GET", "/v1/subscriptions/" + subscription + "/releases", null, null), 200);
+        assertThat(page.get("total").asLong()).isEqualTo(1);
+        assertThat(page.at("/items/0/streamBlock").asLong()).isEqualTo(1);
+        drop(dataset);
+    }
+
+    /**
+     * One pending block at most: with block 0 ended and unreleased and block 1 holding rows, a batch
+     * for block 2 is a 503 with Retry-After and changes nothing; once the scheduler has run it is taken.
+     */
+    @Test
+    void aBatchForAThirdUnreleasedBlockWaitsForTheScheduler() {
+        String dataset = timeStream();
+        StreamService streams = context.getBean(StreamService.class);
+        Instant start = startOf(dataset);
+        ok(append(dataset, "0.6,0.8,0\n"), 200);
+        clockAt(start.plusSeconds(61));
+        ok(append(dataset, "0,1,0\n"), 200);
+        clockAt(start.plusSeconds(121));
+        String before = ok(send(owner, "GET", "/v1/datasets/" + dataset, null, null), 200).get("rows").toString();
+        JsonNode refused = append(dataset, "0,0,1\n");
+        assertThat(refused.get("httpStatus").asInt()).as(refused.toString()).isEqualTo(503);
+        assertThat(refused.get("retryAfterSeconds").asLong()).isPositive();
+        assertThat(ok(send(owner, "GET", "/v1/datasets/" + dataset, null, null), 200).get("rows").toString())
+                .isEqualTo(before);
+        streams.closeDueBlocks(CLOCK.instant());
+        assertThat(completed(dataset)).isEqualTo(2);
+        assertThat(ok(append(dataset, "0,0,1\n"), 200).get("openRows").asLong()).isEqualTo(1);
+        drop(dataset);
+    }
+    /**
+     * A TIME block's row count is private and unbounded: a block of 2⁶² rows at the norm bound (its
+     * exact Gram written here as an append would leave it) is released by every subscription and the
+     * stream goes on — no release step throws on the values read, so no subscription silently stops
+     * in a way that depends on them (docs/adr/0011-a-failure-is-an-output.md).
+     */
+    @Test
+    void aHugeTimeBlockIsReleasedAndTheStreamGoesOn() {
+        String dataset = timeStream();
+        StreamService streams = context.getBean(StreamService.class);
+        Instant start = startOf(dataset);
+        List<String> subscriptions = List.of(
+                subscribe(dataset, "{\"kind\":\"COVARIANCE\",\"mechanism\":\"FACTORIZATION\",\"rho\":0.1}"),
+                subscribe(dataset, "{\"kind\":\"PCA\",\"mechanism\":\"DYADIC_TREE\",\"rho\":0.1,\"params\":{\"k\":1}}"),
+                subscribe(dataset, "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.1}"));
+        double[] packed = new double[6]; // d = 3: the upper triangle of 2⁶²·e₁e₁ᵀ
+        packed[0] = 0x1p62;
+        jdbc().update("UPDATE stream SET open_block = ?, open_rows = ? WHERE dataset_id = ?",
+                StreamRepository.bytes(packed), 1L << 62, UUID.fromString(dataset));
+        clockAt(start.plusSeconds(121));
+        streams.closeDueBlocks(CLOCK.instant());
+        assertThat(completed(dataset)).isEqualTo(2);
+        clockAt(start.plusSeconds(120).plus(DELAY));
+        for (String subscription : subscriptions) {
+            JsonNode view = subscriptionView(subscription);
+            assertThat(view.get("state").asString()).isEqualTo("ACTIVE");
+            assertThat(view.get("completedBlocks").asLong()).isEqualTo(2);
+            JsonNode first = ok(send(owner, "GET", "/v1/subscriptions/" + subscription + "/releases/0", null, null), 200);
+            assertThat(first.toString()).doesNotContain("NaN");
+        }
+        drop(dataset);
     }
 }

@@ -23,6 +23,9 @@ import tools.jackson.databind.json.JsonMapper;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "privmat.bootstrap-admin-key=" + ApiTest.ADMIN_KEY,
     "privmat.security.requests-per-second=1000000", "privmat.security.burst=1000000",
+    // No background JIT warm-up in tests (WarmupTest runs it directly): it costs each context a few
+    // seconds of CPU on a shared machine and makes no test faster.
+    "privmat.warmup.enabled=false",
     // EXTERNAL datasets may be declared under these prefixes (ExternalDatasetTest; no engine by default).
     "privmat.external.allowed-locations=/lake/privmat/,s3a://lake/privmat/"})
 public abstract class ApiTest {

@@ -1,13 +1,9 @@
 package io.privmat.support;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -26,47 +22,40 @@ public final class Python {
 
     /** Aborts the calling test unless python3 with numpy can run here. */
     public static void assumeAvailable() {
+        assume("import numpy", "python3 with numpy is not available (install python3 and python3-numpy): ");
+    }
+
+    /** Aborts the calling test unless python3 can run here (numpy or not). */
+    public static void assumePython() {
+        assume("pass", "python3 is not available: ");
+    }
+
+    private static void assume(String code, String message) {
         Run probe;
         try {
-            probe = run(Path.of("."), Map.of(), Duration.ofSeconds(30), "-c", "import numpy");
+            probe = run(Path.of("."), Map.of(), Duration.ofSeconds(30), "-c", code);
         } catch (IllegalStateException e) {
             probe = new Run(-1, e.getMessage(), Duration.ZERO);
         }
-        Assumptions.assumeTrue(probe.exitCode() == 0,
-                "python3 with numpy is not available (install python3 and python3-numpy): " + probe.output());
+        Assumptions.assumeTrue(probe.exitCode() == 0, message + probe.output());
     }
 
     /** Runs python3 with these arguments in dir, with extra environment, killed after the timeout. */
     public static Run run(Path dir, Map<String, String> env, Duration timeout, String... args) {
-        List<String> command = new java.util.ArrayList<>(List.of("python3"));
+        return run("python3", dir, env, timeout, args);
+    }
+
+    /** Runs this Python interpreter (python3, or a virtual environment's) with these arguments. */
+    public static Run run(String python, Path dir, Map<String, String> env, Duration timeout, String... args) {
+        List<String> command = new java.util.ArrayList<>(List.of(python));
         command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-        pb.environment().putAll(env);
-        pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
-        pb.environment().put("PYTHONUNBUFFERED", "1");
-        long start = System.nanoTime();
-        try {
-            Path log = Files.createTempFile("python-", ".log");
-            try {
-                pb.redirectOutput(log.toFile());
-                Process p = pb.start();
-                if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                    p.descendants().forEach(ProcessHandle::destroyForcibly);
-                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                    String out = Files.readString(log, StandardCharsets.UTF_8);
-                    return new Run(-1, out + "\n[killed after " + timeout + "]",
-                            Duration.ofNanos(System.nanoTime() - start));
-                }
-                return new Run(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8),
-                        Duration.ofNanos(System.nanoTime() - start));
-            } finally {
-                Files.deleteIfExists(log);
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run python3: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+        Map<String, String> environment = new java.util.HashMap<>(env);
+        environment.put("PYTHONDONTWRITEBYTECODE", "1");
+        environment.put("PYTHONUNBUFFERED", "1");
+        Commands.Run run = Commands.run(dir, environment, timeout, command);
+        if (run.exitCode() == -1 && run.elapsed().isZero()) {
+            throw new IllegalStateException(run.output());
         }
+        return new Run(run.exitCode(), run.output(), run.elapsed());
     }
 }

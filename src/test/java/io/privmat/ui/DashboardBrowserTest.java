@@ -75,6 +75,14 @@ class DashboardBrowserTest extends ApiTest {
         return id;
     }
 
+    /** Chromium and chromedriver, or the test is skipped saying how to install them. */
+    private static Path[] chromium() {
+        Optional<Path[]> found = WebDriver.locate();
+        Assumptions.assumeTrue(found.isPresent(), "SKIPPED: no Chromium and chromedriver on this machine "
+                + "(Debian: apt-get install chromium chromium-driver; or set PRIVMAT_CHROMIUM and PRIVMAT_CHROMEDRIVER)");
+        return found.get();
+    }
+
     @Test
     void staticPagesNeedNoKeyAndCarryAStrictPolicy() throws Exception {
         HttpClient client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
@@ -100,9 +108,7 @@ class DashboardBrowserTest extends ApiTest {
 
     @Test
     void everyPageRendersInARealBrowser() throws Exception {
-        Optional<Path[]> chromium = WebDriver.locate();
-        Assumptions.assumeTrue(chromium.isPresent(), "SKIPPED: no Chromium and chromedriver on this machine "
-                + "(Debian: apt-get install chromium chromium-driver; or set PRIVMAT_CHROMIUM and PRIVMAT_CHROMEDRIVER)");
+        Path[] chromium = chromium();
         String survey = survey();
         String friends = friends();
         assertThat(postJson("/v1/datasets/" + survey + "/grants", "{\"analyst\":\"" + ANALYST + "\"}").status()).isEqualTo(201);
@@ -114,7 +120,7 @@ class DashboardBrowserTest extends ApiTest {
                 + "\"params\":{\"eta\":0.3,\"nu\":0.1}}");
         String base = "http://localhost:" + port + "/ui/";
 
-        try (WebDriver browser = new WebDriver(chromium.get()[0], chromium.get()[1], 1280, 1400)) {
+        try (WebDriver browser = new WebDriver(chromium[0], chromium[1], 1280, 1400)) {
             browser.open(base);
             browser.await("#login-form", WAIT);
             browser.screenshot(SHOTS.resolve("01-login.png"));
@@ -145,6 +151,13 @@ class DashboardBrowserTest extends ApiTest {
             browser.click("#q-quote");
             browser.until("a quote", WAIT, () -> browser.text("#quote-cost").contains("rho"));
             assertThat(browser.text("#quote")).contains("admissible");
+            // The expected error the quote states, highlighted before anything is spent.
+            assertThat(browser.text("#quote-expected")).contains("Expected error", "absPerEigenvalue",
+                    "capturedVarianceGap", "BOUND");
+            // Only the mechanisms that read a MATRIX are offered; the others are listed as refused here.
+            assertThat(options("#q-mechanism", browser)).contains("ANALYZE_GAUSS", "JL", "WISHART")
+                    .doesNotContain("DP_ALS", "OPTIMIZED", "PRIVATE_FRANK_WOLFE", "HARDT_ROTH_RATING", "BLOCKS");
+            assertThat(browser.text("#q-refused")).contains("Not offered here");
             browser.script("document.querySelector('#query-form').scrollIntoView()");
             browser.screenshot(SHOTS.resolve("04-quote.png"));
             browser.script("window.scrollTo(0, 0)");
@@ -157,6 +170,10 @@ class DashboardBrowserTest extends ApiTest {
             browser.await("#scree svg", WAIT);
             assertThat(browser.count("#scree svg rect.bar")).isEqualTo(3);
             assertThat(browser.count("#scree svg polyline.series2")).isEqualTo(1);
+            // The eigenvalue intervals the result carries, one per released eigenvalue.
+            browser.await("#intervals-eigenvalues svg", WAIT);
+            assertThat(browser.count("#intervals-eigenvalues svg circle.point")).isEqualTo(3);
+            assertThat(browser.count("#intervals-eigenvalues svg line.interval")).isEqualTo(9);
             browser.screenshot(SHOTS.resolve("05-pca.png"));
 
             browser.open(base + "#/jobs");
@@ -168,6 +185,9 @@ class DashboardBrowserTest extends ApiTest {
             browser.open(base + "#/jobs/" + covariance);
             browser.await("#heatmap svg", WAIT);
             assertThat(browser.count("#heatmap svg g rect")).isEqualTo(64);
+            // A covariance release answers directional variances (its kind from GET /v1/releases/{id}).
+            browser.await("#release-input", WAIT);
+            assertThat(browser.text("#release h2")).isEqualTo("Directional variance (free)");
             browser.screenshot(SHOTS.resolve("07-covariance.png"));
 
             browser.open(base + "#/jobs/" + lowRank);
@@ -206,6 +226,263 @@ class DashboardBrowserTest extends ApiTest {
             assertThat(browser.script("return localStorage.length + document.cookie.length").asInt()).isZero();
 
             // No script error and no Content-Security-Policy violation on any page.
+            List<String> log = browser.consoleLog();
+            assertThat(log).noneMatch(l -> l.contains("Content Security Policy") || l.contains("Uncaught"));
+        }
+    }
+
+    /** The values of a select's options, in order. */
+    private static List<String> options(String css, WebDriver browser) {
+        List<String> out = new java.util.ArrayList<>();
+        browser.script("return [...document.querySelectorAll(arguments[0] + ' option')].map(o => o.value)", css)
+                .forEach(v -> out.add(v.asString()));
+        return out;
+    }
+
+    /** Logs in afresh with this key and waits for the page the role lands on (keys for an admin, else datasets). */
+    private static void login(WebDriver browser, String base, String key, String landing) {
+        browser.script("try { sessionStorage.clear(); } catch (e) { /* no page of ours yet */ }");
+        browser.open(base);
+        browser.await("#login-form", WAIT);
+        browser.type("#api-key", key);
+        browser.click("#login");
+        browser.await(landing, WAIT);
+    }
+
+    /** Scrolls the element, with the heading just above it, to the top of the window (for a screenshot). */
+    private static void showFromHeading(WebDriver browser, String css) {
+        browser.script("document.querySelector(arguments[0]).scrollIntoView(); window.scrollBy(0, -48)", css);
+    }
+
+    /** Fills the dataset form's name, budget and (if given) row bound. */
+    private static void declare(WebDriver browser, String name, String kind, String epsilon, String rowNormBound) {
+        browser.await("#c-create", WAIT);
+        browser.type("#c-name", name);
+        browser.select("#c-kind", kind);
+        browser.type("#c-budget-epsilon", epsilon);
+        browser.type("#c-budget-delta", "1e-6");
+        if (rowNormBound != null) {
+            browser.type("#c-rowNormBound", rowNormBound);
+        }
+    }
+
+    @Test
+    void anOwnerCreatesUploadsGrantsAndStreamsFromTheBrowser() throws Exception {
+        Path[] chromium = chromium();
+        // A 120 × 4 CSV with a header, as an owner would pick it from disk.
+        Path csv = Path.of("target", "ui-fixtures", "panel.csv");
+        java.nio.file.Files.createDirectories(csv.getParent());
+        SplittableRandom random = new SplittableRandom(5);
+        StringBuilder rows = new StringBuilder("income,rent,age,visits\n");
+        for (int i = 0; i < 120; i++) {
+            double a = random.nextGaussian() * 0.3;
+            rows.append(String.format(java.util.Locale.ROOT, "%.4f,%.4f,%.4f,%.4f%n", a, a * 0.8 + 0.05 * random.nextGaussian(),
+                    0.3 * random.nextGaussian(), 0.2 * random.nextGaussian()));
+        }
+        java.nio.file.Files.writeString(csv, rows);
+        String base = "http://localhost:" + port + "/ui/";
+
+        try (WebDriver browser = new WebDriver(chromium[0], chromium[1], 1280, 1000)) {
+            login(browser, base, ownerKey(), "#datasets");
+            browser.click("#new-dataset");
+
+            // Create: a budget out of range is refused inline, at its field (RFC 9457 parameter).
+            declare(browser, "panel", "MATRIX", "500", "1");
+            browser.click("#c-create");
+            browser.await("#c-budget-epsilon[aria-invalid='true']", WAIT);
+            assertThat(browser.text("#c-budget-epsilon-error")).contains("budget.epsilon", "(0, 100]");
+            assertThat(browser.text("#create-problem")).contains("Invalid parameter (400)");
+            // A MATRIX takes a row bound, no vertices, attributes or stream blocks.
+            assertThat(browser.script("return ['rowNormBound', 'vertices', 'attributes', 'stream', 'ratings', 'external']"
+                    + ".map(s => document.querySelector('#create-' + s).hidden)").toString())
+                    .isEqualTo("[false,true,true,true,true,true]");
+            browser.screenshot(SHOTS.resolve("11-create.png"));
+            browser.type("#c-budget-epsilon", "8");
+            // Editing the field clears its mark.
+            assertThat(browser.find("#c-budget-epsilon[aria-invalid='true']")).isEmpty();
+            browser.click("#c-create");
+
+            // Upload with progress: the content type follows the file's extension.
+            browser.await("#upload-file", WAIT);
+            browser.chooseFile("#upload-file", csv);
+            assertThat(browser.script("return document.querySelector('#upload-type').value").asString()).isEqualTo("text/csv");
+            browser.click("#upload-send");
+            browser.await("#upload-done", WAIT);
+            assertThat(browser.text("#upload-done")).contains("READY", "120");
+            assertThat(browser.script("return document.querySelector('#upload-progress').value").asDouble()).isEqualTo(1.0);
+            showFromHeading(browser, "#upload");
+            browser.screenshot(SHOTS.resolve("12-upload.png"));
+            browser.click("#upload-continue");
+
+            // Grant an analyst that has no key nor grant anywhere yet: the owner knows the subject name.
+            browser.await("#query-form", WAIT);
+            browser.await("#grant-analyst", WAIT);
+            assertThat(browser.text("#dataset-facts")).contains("income, rent, age, visits");
+            browser.type("#grant-analyst", "analyst-new");
+            browser.click("#grant-add");
+            browser.await("#grants tr[data-grant='analyst-new']", WAIT);
+            assertThat(browser.text("#grant-message")).contains("analyst-new may now see this dataset");
+            showFromHeading(browser, "#grants");
+            browser.screenshot(SHOTS.resolve("13-grant.png"));
+
+            // A matrix STREAM: declared in the form, subscribed to, appended to from pasted rows.
+            browser.open(base + "#/datasets/new");
+            declare(browser, "sensors", "STREAM", "4", "1");
+            browser.type("#c-stream-columns", "3");
+            browser.type("#c-stream-blockRows", "5");
+            browser.type("#c-stream-windowBlocks", "2");
+            browser.type("#c-stream-horizonBlocks", "50");
+            browser.click("#c-create");
+            browser.await("#append-text", WAIT);
+            browser.await("#s-mechanism", WAIT);
+            assertThat(options("#s-mechanism", browser)).containsExactlyInAnyOrder("BLOCKS", "DYADIC_TREE", "FACTORIZATION");
+            assertThat(browser.find("#query-form")).isEmpty(); // a stream answers subscriptions, not one-shot queries
+            browser.select("#s-mechanism", "BLOCKS");
+            browser.select("#s-kind", "COVARIANCE");
+            browser.type("#s-rho", "0.1");
+            browser.click("#s-quote");
+            browser.until("a subscription quote", WAIT, () -> browser.text("#s-quote-cost").contains("rho"));
+            browser.click("#s-submit");
+            browser.await("#subscription", WAIT);
+            browser.until("the subscription", WAIT, () -> browser.text("#subscription").contains("ACTIVE"));
+            String subscription = browser.script("return location.hash.split('/')[2]").asString();
+            browser.click("#subscription a[href^='#/datasets/']");
+            browser.await("#append-text", WAIT);
+            StringBuilder batch = new StringBuilder();
+            for (int i = 0; i < 12; i++) {
+                batch.append(String.format(java.util.Locale.ROOT, "%.2f,%.2f,%.2f%n", 0.1 * (i % 5), 0.05 * (i % 3), -0.1));
+            }
+            browser.type("#append-text", batch.toString());
+            browser.click("#append-send");
+            browser.await("#append-done", WAIT);
+            assertThat(browser.text("#append-done")).contains("Appended 12 row(s)", "release 0", "release 1");
+            browser.until("the subscription's releases", WAIT, () -> browser.text(
+                    "#subscriptions tr[data-subscription='" + subscription + "']").contains("BLOCKS"));
+            showFromHeading(browser, "#append");
+            browser.screenshot(SHOTS.resolve("14-stream.png"));
+
+            // The subscription's releases, and one window release with its free directional variances.
+            browser.open(base + "#/subscriptions/" + subscription);
+            browser.await("#releases tr[data-release]", WAIT);
+            assertThat(browser.count("#releases tr[data-release]")).isEqualTo(2);
+            browser.screenshot(SHOTS.resolve("15-subscription.png"));
+            browser.click("#releases tr[data-release='1'] a");
+            browser.await("#window-heatmap svg", WAIT);
+            assertThat(browser.count("#window-heatmap svg g rect")).isEqualTo(9);
+            browser.await("#release-input", WAIT);
+            browser.type("#release-input", "1,0,0\n0,1,1");
+            browser.click("#release-ask");
+            browser.await("#release-answers svg", WAIT);
+            assertThat(browser.count("#release-answers svg circle.point")).isEqualTo(2);
+            browser.screenshot(SHOTS.resolve("16-window-release.png"));
+
+            // The admin's key page: a key with a role, shown once, listed, revoked.
+            login(browser, base, ADMIN_KEY, "#keys table");
+            browser.type("#k-name", "carol");
+            browser.select("#k-role", "ANALYST");
+            browser.click("#k-create");
+            browser.await("#new-key", WAIT);
+            String key = browser.text("#new-key");
+            assertThat(key).startsWith("pm_");
+            assertThat(browser.text("#keys")).contains("carol").doesNotContain(key);
+            browser.screenshot(SHOTS.resolve("17-keys.png"));
+            String id = browser.script("return [...document.querySelectorAll('#keys tr[data-key]')]"
+                    + ".find(r => r.textContent.includes('carol')).dataset.key").asString();
+            browser.click("button[data-revoke='" + id + "']");
+            browser.click("button[data-revoke='" + id + "']");
+            browser.await("#keys tr.revoked[data-key='" + id + "']", WAIT);
+            assertThat(sendAs(key, HttpRequest.newBuilder(uri("/v1/me")).GET()).status()).isEqualTo(401);
+
+            List<String> log = browser.consoleLog();
+            assertThat(log).noneMatch(l -> l.contains("Content Security Policy") || l.contains("Uncaught"));
+        }
+    }
+
+    @Test
+    void anAnalystReadsLinearQueryAnswersAsATableAndPlot() throws Exception {
+        Path[] chromium = chromium();
+        String histogram = postJson("/v1/datasets", "{\"name\":\"visits\",\"kind\":\"HISTOGRAM\",\"attributes\":["
+                + "{\"name\":\"age\",\"size\":8},{\"name\":\"region\",\"labels\":[\"north\",\"south\"]}],"
+                + "\"budget\":{\"epsilon\":5,\"delta\":1e-6}}").json().get("id").asString();
+        SplittableRandom random = new SplittableRandom(11);
+        StringBuilder records = new StringBuilder("age,region\n");
+        for (int i = 0; i < 400; i++) {
+            records.append(Math.min(7, (int) (-Math.log(1 - random.nextDouble()) * 2.5))).append(',')
+                    .append(random.nextBoolean() ? "north" : "south").append('\n');
+        }
+        Response up = put("/v1/datasets/" + histogram + "/data", "text/csv", records.toString().getBytes());
+        assertThat(up.status()).as(up.toString()).isEqualTo(200);
+        assertThat(postJson("/v1/datasets/" + histogram + "/grants", "{\"analyst\":\"" + ANALYST + "\"}").status())
+                .isEqualTo(201);
+        String ratings = postJson("/v1/datasets", "{\"name\":\"films\",\"kind\":\"RATINGS\",\"ratings\":"
+                + "{\"items\":20,\"min\":1,\"max\":5,\"perUserCap\":10},\"budget\":{\"epsilon\":5,\"delta\":1e-6}}")
+                .json().get("id").asString();
+        StringBuilder triples = new StringBuilder();
+        for (int u = 0; u < 200; u++) {
+            for (int k = 0; k < 4; k++) {
+                triples.append('u').append(u).append(',').append((u + 5 * k) % 20).append(',').append(1 + (u + k) % 5)
+                        .append('\n');
+            }
+        }
+        Response rated = put("/v1/datasets/" + ratings + "/data", "text/csv", triples.toString().getBytes());
+        assertThat(rated.status()).as(rated.toString()).isEqualTo(200);
+        String completion = job(ratings, "{\"kind\":\"COMPLETION\",\"mechanism\":\"PRIVATE_FRANK_WOLFE\",\"rho\":0.2,"
+                + "\"params\":{\"iterations\":3,\"nuclearRadius\":4}}");
+        String base = "http://localhost:" + port + "/ui/";
+
+        try (WebDriver browser = new WebDriver(chromium[0], chromium[1], 1280, 1000)) {
+            // The owner's COMPLETION job: a completion model answers no free query, so no form is offered.
+            login(browser, base, ownerKey(), "#datasets");
+            browser.open(base + "#/jobs/" + completion);
+            browser.await("#release-none", WAIT);
+            assertThat(browser.text("#release-none")).contains("answers no free query", "/predictions");
+            assertThat(browser.find("#release-input")).isEmpty();
+            browser.open(base + "#/datasets/" + ratings);
+            browser.await("#q-mechanism", WAIT);
+            assertThat(options("#q-mechanism", browser)).containsExactlyInAnyOrder("DP_ALS", "PRIVATE_FRANK_WOLFE",
+                    "PRIVATE_SVD");
+
+            login(browser, base, analystKey(), "#datasets");
+            browser.open(base + "#/datasets/" + histogram);
+            browser.await("#q-mechanism", WAIT);
+            assertThat(options("#q-mechanism", browser)).containsExactlyInAnyOrder("GAUSSIAN_IDENTITY", "HIERARCHICAL",
+                    "LAPLACE_IDENTITY", "LAPLACE_WORKLOAD", "LOW_RANK_MECHANISM", "OPTIMIZED");
+            browser.select("#q-mechanism", "OPTIMIZED");
+            browser.type("#q-params-workload", "{\"type\":\"ALL_RANGE\"}");
+            browser.type("#q-rho", "0.1");
+            browser.click("#q-quote");
+            browser.await("#quote-expected", WAIT);
+            assertThat(browser.text("#quote-expected")).contains("rmsePerQuery", "absPerAnswer", "EXACT");
+            browser.click("#q-submit");
+
+            // ALL_RANGE on 8 × 2 cells: 36 age ranges × 3 region ranges = 108 answers, each a table row and a point.
+            browser.await("#linear-result table", WAIT);
+            assertThat(browser.count("#linear-result tr[data-answer]")).isEqualTo(108);
+            assertThat(browser.count("#linear-result svg circle.point")).isEqualTo(108);
+            assertThat(browser.count("#linear-result svg line.interval")).isEqualTo(108);
+            assertThat(browser.text("#linear-result")).contains("probability ≥ 0.95");
+            assertThat(browser.find("#release-input")).isEmpty(); // no directional-variance form on a histogram estimate
+            browser.screenshot(SHOTS.resolve("18-linear-queries.png"));
+
+            // Free boxes on the stored estimate.
+            browser.await("#linear-boxes", WAIT);
+            browser.type("#linear-boxes", "age=0-3\nage=4-7, region=1");
+            browser.click("#linear-ask");
+            browser.await("#linear-table table", WAIT);
+            assertThat(browser.count("#linear-table tr[data-answer]")).isEqualTo(2);
+            assertThat(browser.text("#linear-table")).contains("age=0-3", "age=4-7, region=1");
+            showFromHeading(browser, "#release");
+            browser.screenshot(SHOTS.resolve("19-linear-boxes.png"));
+
+            // The rendering helpers on inputs the service does not make today: a quote's `warnings` list.
+            JsonNode warnings = browser.script("return import('/ui/js/catalogue.js').then(m => m.warnings({warnings: "
+                    + "['plain', {code: 'NOISE_DOMINATED', message: 'the noise dominates'}, {detail: 'x'}]}))");
+            assertThat(warnings.toString()).isEqualTo("[\"plain\",\"NOISE_DOMINATED: the noise dominates\",\"x\"]");
+            assertThat(browser.script("return import('/ui/js/catalogue.js').then(m => m.warnings({}).length)").asInt())
+                    .isZero();
+            JsonNode boxes = browser.script("return import('/ui/js/results.js').then(m => m.parseBoxes('age=0-3, region=1'))");
+            assertThat(boxes.toString()).isEqualTo("[{\"age\":[0,3],\"region\":[1,1]}]");
+
             List<String> log = browser.consoleLog();
             assertThat(log).noneMatch(l -> l.contains("Content Security Policy") || l.contains("Uncaught"));
         }

@@ -154,6 +154,12 @@ final class WebDriver implements AutoCloseable {
         command("POST", "/element/" + id + "/value", Map.of("text", text));
     }
 
+    /** Chooses a local file in a file input (the path is typed into it, as a user's choice would be). */
+    void chooseFile(String css, Path file) {
+        command("POST", "/element/" + await(css, Duration.ofSeconds(10)) + "/value",
+                Map.of("text", file.toAbsolutePath().toString()));
+    }
+
     void click(String css) {
         command("POST", "/element/" + await(css, Duration.ofSeconds(10)) + "/click", Map.of());
     }

@@ -136,6 +136,10 @@ public record DatasetView(
         if (stream) {
             unit = d.schema() instanceof StreamSchema s && s.graph() ? "one edge event (weight in [0, 1])"
                     : "one row (L2 norm at most rowNormBound)";
+            if (d.schema() instanceof StreamSchema s && s.blockRule() == io.privmat.mechanism.window.BlockRule.TIME
+                    && d.neighbouring() == Neighbouring.REPLACE_ONE) {
+                unit += ", replaced by any other with any event time (possibly in another block)";
+            }
         }
         // A stream's appended row count is the owner's: under TIME blocks it is private, and it would
         // time the owner's appends.

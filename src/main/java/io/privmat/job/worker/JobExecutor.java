@@ -191,7 +191,7 @@ public class JobExecutor {
         } catch (Throwable e) {
             log.warn("job {} failed: {}", job.id(), e.getClass().getName());
             fail(job.id(), worker, "JOB_FAILED", FAILED_MESSAGE);
-            finished(job, "FAILED", failureClass(e));
+            finished(job, "FAILED", failureClass(handler, e));
             if (e instanceof Error error && !(e instanceof AssertionError) && !(e instanceof OutOfMemoryError)) {
                 throw error;
             }
@@ -211,17 +211,19 @@ public class JobExecutor {
         }
     }
 
-    /** The class of a failure, from the exception's type only (never its message). */
-    public static String failureClass(Throwable e) {
+    /**
+     * The class of a failure, from the exception's type only (never its message): "memory" for an
+     * OutOfMemoryError anywhere in the cause chain, else the first class the job's handler recognises
+     * ({@link JobHandler#failureClass}), else "other". The engine names no mechanism's exception.
+     */
+    public static String failureClass(JobHandler handler, Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof io.privmat.mechanism.covariance.BinghamSampler.SamplerFailureException) {
-                return "sampler";
-            }
-            if (t instanceof io.privmat.mechanism.linalg.NumericalFailureException) {
-                return "numerical";
-            }
             if (t instanceof OutOfMemoryError) {
                 return "memory";
+            }
+            String known = handler.failureClass(t);
+            if (known != null) {
+                return known;
             }
         }
         return "other";

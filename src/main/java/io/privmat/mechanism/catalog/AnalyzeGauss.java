@@ -27,7 +27,9 @@ public final class AnalyzeGauss extends Described {
         super("ANALYZE_GAUSS", "XᵀX plus symmetric discrete Gaussian noise; PSD projection and top-k are "
                 + "post-processing.", EnumSet.of(QueryKind.COVARIANCE, QueryKind.PCA), MATRIX, BOTH,
                 Budget.Form.GAUSSIAN, Budget.MAX_EPSILON, Input.GRAM, List.of(
-                        Param.integer("k", 1, Limits.MAX_GRAM_DIMENSION, null, "PCA: the number of components (1..d)"),
+                        Param.integer("k", 1, Limits.MAX_GRAM_DIMENSION, null, "PCA: the number of components "
+                                + "(1..d); default: every eigenvalue above the noise's 95% bound (at least 1), chosen "
+                                + "after the release from the released values"),
                         Param.bool("center", false, "REPLACE_ONE only: spend 10% of the budget on private column "
                                 + "sums and return the scatter matrix")));
     }
@@ -55,7 +57,8 @@ public final class AnalyzeGauss extends Described {
         double bound = facts.rowNormBound();
         Limits.checkGramDimension(d, name());
         boolean pca = kind == QueryKind.PCA;
-        int rank = Covariances.rank(kind, params, d, d);
+        int rank = Covariances.rank(kind, params, d, d, Covariances.AUTO);
+        boolean auto = rank == Covariances.AUTO;
         boolean center = params.bool("center");
         if (center && facts.publicRows() == null) {
             throw PlanningException.invalid("params.center", "false", "centring needs a public row count "
@@ -86,6 +89,9 @@ public final class AnalyzeGauss extends Described {
             noise.put("meanSigma", mean.sigma());
         }
         GaussianVectorMechanism meanMechanism = mean;
+        // PCA without k: the eigenvalues above this bound (the result's own, at its level) are kept.
+        double spectral = noiseBounds(facts, budget, center, ag.sigma(), ag.granularity(),
+                ResultAccuracy.DEFAULT_LEVEL)[0];
         return new Plan(spec(kind, budget, params, facts), privacy, noise, Input.GRAM, (data, random) -> {
             DataAccess.Gram g = data.gram(center);
             double[] noisy = ag.release(g.gram(), random);
@@ -106,8 +112,9 @@ public final class AnalyzeGauss extends Described {
                     }
                 }
             }
-            return new Release.Covariance(PostProcessing.psdAndTopK(noisy, d, rank, Covariances.upper(facts), !pca),
-                    pca, center, storable, meta);
+            var released = PostProcessing.psdAndTopK(noisy, d, auto ? d : rank, Covariances.upper(facts), !pca);
+            return new Release.Covariance(auto ? Covariances.top(released, spectral) : released, pca, center, storable,
+                    meta);
         });
     }
 
@@ -126,17 +133,20 @@ public final class AnalyzeGauss extends Described {
      * also (ssᵀ − ŝŝᵀ)/n for ŝ = s + e, of norm ≤ (2‖s‖‖e‖ + ‖e‖²)/n ≤ 2B‖e‖ + ‖e‖²/n (‖s‖ ≤ n·B),
      * with ‖e‖ ≤ σ_s·√χ²_d-quantile + √d·g_s/2, the level's α split evenly between E and e.
      */
-    private double[] noiseBounds(Plan plan, double level) {
-        PublicFacts facts = plan.spec().facts();
+    private static double[] noiseBounds(Plan plan, double level) {
+        return noiseBounds(plan.spec().facts(), plan.spec().budget(), plan.spec().params().bool("center"),
+                (Double) plan.noise().get("sigma"), (Double) plan.noise().get("granularity"), level);
+    }
+
+    /** {@link #noiseBounds(Plan, double)} from the plan's parts (before the plan exists). */
+    private static double[] noiseBounds(PublicFacts facts, Budget budget, boolean center, double sigma, double g,
+            double level) {
         int d = facts.cols();
-        double sigma = (Double) plan.noise().get("sigma");
-        double g = (Double) plan.noise().get("granularity");
-        boolean center = plan.spec().params().bool("center");
         double each = center ? 1 - (1 - level) / 2 : level;
         double spectral = Accuracies.symmetricGaussianSpectral(sigma, d, g, each);
         double frobenius = Accuracies.symmetricGaussianFrobenius(sigma, d, g, each);
         if (center) {
-            GaussianVectorMechanism mean = meanMechanism(plan.spec().budget(), facts);
+            GaussianVectorMechanism mean = meanMechanism(budget, facts);
             double e = mean.sigma() * Math.sqrt(Accuracies.chiSquaredQuantile(d, each))
                     + Math.sqrt(d) * mean.granularity() / 2;
             double extra = 2 * facts.rowNormBound() * e + e * e / facts.publicRows();

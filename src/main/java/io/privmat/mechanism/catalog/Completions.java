@@ -156,9 +156,10 @@ final class Completions {
                             "T: Frank–Wolfe steps, each one Gaussian release"),
                     Param.oneOf("schedule", List.of("CONSTANT", "STANDARD"), "CONSTANT",
                             "step sizes: CONSTANT η = 1/T (the paper's), STANDARD η_t = 2/(t + 1)"),
-                    Param.oneOf("variant", List.of("AUTO", "DENSE", "MEMORY_LIGHT"), "AUTO", "DENSE holds the n × n "
-                            + "Gram (n ≤ " + FrankWolfeParameters.MAX_DENSE_ITEMS + "), MEMORY_LIGHT never forms it "
-                            + "(n ≤ " + FrankWolfeParameters.MAX_LIGHT_ITEMS + "); AUTO picks DENSE when it fits"),
+                    Param.oneOf("variant", List.of("AUTO", "DENSE", "MEMORY_LIGHT"), "AUTO", "AUTO and DENSE hold "
+                            + "the n × n Gram and release it exactly on the grid (n ≤ " + FrankWolfeParameters.MAX_ITEMS
+                            + "); MEMORY_LIGHT is refused: it released a float function of the unrounded Gram, "
+                            + "which is not differentially private"),
                     Param.integer("lanczosSteps", 1, FrankWolfeParameters.MAX_LANCZOS_STEPS,
                             FrankWolfeParameters.DEFAULT_LANCZOS_STEPS, "Lanczos products per top eigenvector")));
         }
@@ -173,14 +174,17 @@ final class Completions {
 
         static FrankWolfeParameters parameters(Params p, PublicFacts facts) {
             RatingsFacts r = ratings(facts);
-            return checked(() -> {
-                FrankWolfeParameters base = FrankWolfeParameters.of(r.domain(), r.relation(), p.number("nuclearRadius"),
-                        p.integer("iterations"))
-                        .withSchedule(FrankWolfeParameters.StepSchedule.valueOf(p.name("schedule")))
-                        .withLanczosSteps(p.integer("lanczosSteps"));
-                String variant = p.name("variant");
-                return variant.equals("AUTO") ? base : base.withVariant(FrankWolfeParameters.Variant.valueOf(variant));
-            });
+            if (p.name("variant").equals("MEMORY_LIGHT")) {
+                throw PlanningException.invalid("variant", "AUTO or DENSE", "The MEMORY_LIGHT variant is withdrawn: "
+                        + "it ran Lanczos on W·v computed in floating point from the unrounded gradient Gram W "
+                        + "plus lattice noise, a release whose support moves with W and which is therefore not "
+                        + "differentially private (docs/mechanisms/completion.md). Use AUTO or DENSE (at most "
+                        + FrankWolfeParameters.MAX_ITEMS + " items).");
+            }
+            return checked(() -> FrankWolfeParameters.of(r.domain(), r.relation(), p.number("nuclearRadius"),
+                    p.integer("iterations"))
+                    .withSchedule(FrankWolfeParameters.StepSchedule.valueOf(p.name("schedule")))
+                    .withLanczosSteps(p.integer("lanczosSteps")));
         }
 
         static PrivateFrankWolfeMechanism mechanism(Budget budget, Params p, PublicFacts facts) {
@@ -204,7 +208,7 @@ final class Completions {
             noise.put("firstSigma", fw.firstSigma());
             noise.put("frobeniusSensitivity", PrivateFrankWolfeMechanism.sensitivity(fw.parameters()));
             noise.put("firstFrobeniusSensitivity", PrivateFrankWolfeMechanism.firstSensitivity(fw.parameters()));
-            noise.put("variant", fw.parameters().variant().name());
+            noise.put("variant", "DENSE");
             // T Gaussian releases: the first at Δ₀ (Y⁰ = 0), then T − 1 at Δ; GDP composition (μ² add).
             List<PrivacyMap> steps = new ArrayList<>();
             steps.add(PrivacyMap.of(fw.firstStepLoss()));

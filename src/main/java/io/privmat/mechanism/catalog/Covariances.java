@@ -8,26 +8,44 @@ final class Covariances {
 
     private Covariances() {}
 
+    /** A PCA rank chosen after the release: every eigenvalue above the noise's bound ({@link #top}). */
+    static final int AUTO = 0;
+
     /**
-     * The rank of the answer: PCA needs params.k in [1, d]; COVARIANCE returns the full matrix unless
-     * the mechanism has a rank of its own ({@code covarianceDefault} &lt; d, EIGEN_SAMPLING).
+     * The rank of the answer: PCA takes params.k in [1, d], or {@code pcaDefault} when it is absent
+     * ({@link #AUTO} for mechanisms whose rank is post-processing, 1 for EIGEN_SAMPLING, whose noise
+     * grows with k); COVARIANCE returns the full matrix unless the mechanism has a rank of its own
+     * ({@code covarianceDefault} &lt; d, EIGEN_SAMPLING).
      */
-    static int rank(QueryKind kind, Params params, int d, int covarianceDefault) {
+    static int rank(QueryKind kind, Params params, int d, int covarianceDefault, int pcaDefault) {
         Integer k = params.optionalInteger("k");
         if (k != null && k > d) {
             throw PlanningException.invalid("params.k", "[1, " + d + "]", "params.k must be an integer in [1, " + d + "]");
         }
         if (kind == QueryKind.PCA) {
-            if (k == null) {
-                throw PlanningException.invalid("params.k", "[1, " + d + "]", "PCA needs params.k in [1, " + d + "]");
-            }
-            return k;
+            return k != null ? k : pcaDefault;
         }
         if (k != null && covarianceDefault == d) {
             throw PlanningException.invalid("params.k", "absent", "COVARIANCE returns the full d×d matrix; "
                     + "params.k applies to PCA or EIGEN_SAMPLING");
         }
         return k != null ? k : covarianceDefault;
+    }
+
+    /**
+     * The components of a release whose eigenvalues exceed the noise's spectral bound (Weyl: the others
+     * cannot be told from 0), at least the first; post-processing of the released values
+     * (docs/mechanisms/catalogue.md, "Defaults").
+     */
+    static io.privmat.mechanism.covariance.CovarianceRelease top(io.privmat.mechanism.covariance.CovarianceRelease r,
+            double bound) {
+        int k = LowRanks.aboveNoise(r.eigenvalues(), bound);
+        if (k >= r.k()) {
+            return r;
+        }
+        return new io.privmat.mechanism.covariance.CovarianceRelease(r.d(), r.covariance(),
+                java.util.Arrays.copyOf(r.eigenvalues(), k), LowRanks.columns(r.components(), r.d(), r.k(), k), k,
+                r.noiseDominated());
     }
 
     /** Eigenvalues are clamped to [0, n·B²] when n is public (post-processing), else only below. */

@@ -18,8 +18,8 @@ public final class EigenSampling extends Described {
         super("EIGEN_SAMPLING", "Laplace eigenvalues and Bingham-sampled eigenvectors (pure epsilon-DP). "
                 + Samplers.LIMIT, EnumSet.of(QueryKind.COVARIANCE, QueryKind.PCA), MATRIX, BOTH,
                 Budget.Form.PURE_EPSILON, Budget.MAX_EPSILON, Input.GRAM, List.of(Param.integer("k", 1,
-                        Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS), null, "the rank (PCA: required; COVARIANCE: "
-                                + "default min(d, 10)); at most min(d, " + Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS)
+                        Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS), null, "the rank (PCA: default 1, the noise "
+                                + "grows with k; COVARIANCE: default min(d, 10)); at most min(d, " + Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS)
                                 + ") (one exact Bingham draw and one d × d eigendecomposition per component)")));
     }
 
@@ -46,7 +46,7 @@ public final class EigenSampling extends Described {
         int d = facts.cols();
         Limits.checkGramDimension(d, name());
         boolean pca = kind == QueryKind.PCA;
-        int rank = Covariances.rank(kind, params, d, Math.min(d, 10));
+        int rank = Covariances.rank(kind, params, d, Math.min(d, 10), 1);
         EigenSamplingMechanism m = EigenSamplingMechanism.of(d, rank, facts.rowNormBound(), facts.relation(),
                 budget.epsilon());
         Map<String, Object> noise = new LinkedHashMap<>();

@@ -97,7 +97,7 @@ final class EntryLowRanks {
         HardtRothRating() {
             super("HARDT_ROTH_RATING", "Hardt–Roth on a ratings matrix under RATING (entry-level DP): range finder on "
                     + "the short side, public coherence pruning, projection; factors returned users × items.",
-                    Budget.Form.APPROXIMATE, List.of(LowRanks.k(Limits.MAX_K),
+                    Budget.Form.APPROXIMATE, List.of(LowRanks.kOne(Limits.MAX_K),
                             Param.integer("oversampling", 1, 100, HardtRoth.DEFAULT_OVERSAMPLING, "extra columns p of "
                                     + "the range finder (ℓ = k + p, at most the short side min(m, n))"),
                             Param.number("coherence", 1, Double.MAX_VALUE, DEFAULT_COHERENCE, "the public incoherence "
@@ -156,6 +156,11 @@ final class EntryLowRanks {
             Factorization f = ((Release.Factors) release).factorization();
             return HardtRoth.accuracy(f.facts(), Math.min(f.m(), f.d()), Math.max(f.m(), f.d()), f.k(), level);
         }
+
+        @Override
+        public List<NoiseWarning> warnings(Plan plan, Release release, ResultAccuracy accuracy) {
+            return HardtRoth.warnings(release, accuracy);
+        }
     }
 
     /** RANDOMIZED_RESPONSE_RATING: every entry of A plus Gaussian noise at the entry sensitivity, then a rank-k SVD. */
@@ -164,7 +169,7 @@ final class EntryLowRanks {
         RandomizedResponseRating() {
             super("RANDOMIZED_RESPONSE_RATING", "Randomized response on a ratings matrix under RATING (entry-level "
                     + "DP): Gaussian noise at the entry sensitivity hi − lo on every entry, then a rank-k SVD.",
-                    Budget.Form.GAUSSIAN, List.of(LowRanks.k(Limits.MAX_K), LowRanks.shrink()));
+                    Budget.Form.GAUSSIAN, List.of(LowRanks.kAuto(Limits.MAX_K), LowRanks.shrink()));
         }
 
         @Override
@@ -175,7 +180,10 @@ final class EntryLowRanks {
         EntryLevelLowRank mechanism(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
             int m = users(facts);
             int n = facts.cols();
-            int k = Limits.requireK(params, Math.min(Math.min(m, n), Limits.MAX_K), kind.name());
+            // Absent k: every component the factors can hold, of which those above the noise are kept.
+            int k = params.optionalInteger("k") == null ? Math.min(RandomizedResponse.autoRank(m, n),
+                    RandomizedResponse.autoRank(n, m)) : Limits.requireK(params, Math.min(Math.min(m, n),
+                    Limits.MAX_K), kind.name());
             RandomizedResponse.checkSize(m, n, k, name());
             RatingsDomain d = domain(facts);
             EntryLevelLowRank rr = budget.isRho() ? EntryLevelLowRank.randomizedResponseForRho(m, d, k, budget.rhoDown())
@@ -190,8 +198,14 @@ final class EntryLowRanks {
             Map<String, Object> noise = noise("discrete Gaussian on every entry of A, on a grid", rr.orientation(),
                     domain(facts));
             noise.put("sigma", core.sigma());
+            boolean auto = params.optionalInteger("k") == null;
+            double bound = LowRankAccuracy.gordon(core.sigma(), users(facts), facts.cols(), ResultAccuracy.DEFAULT_LEVEL);
             return new Plan(spec(kind, budget, params, facts), PrivacyMap.calibrated(core.privacyLoss(), budget), noise,
-                    Input.RATINGS, (data, random) -> factors(rr, data, random, kind));
+                    Input.RATINGS, (data, random) -> {
+                        Release.Factors f = (Release.Factors) factors(rr, data, random, kind);
+                        return auto ? new Release.Factors(RandomizedResponse.resolved(f.factorization(), bound),
+                                f.leftFactor()) : f;
+                    });
         }
 
         @Override

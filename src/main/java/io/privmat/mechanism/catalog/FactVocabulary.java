@@ -30,7 +30,10 @@ public final class FactVocabulary {
                     number("sigma", "Gaussian noise: standard deviation per entry (per step for iterative mechanisms)"),
                     number("meanSigma", "centred ANALYZE_GAUSS: standard deviation of the column sums' noise"),
                     number("scale", "Laplace noise: the scale b per entry"),
-                    number("granularity", "spacing of the grid that the noise and the released values lie on"),
+                    number("granularity", "spacing of the grid that the noise and the released values lie on; a "
+                            + "statistic is saturated at ±2⁵⁰ grid steps before the noise (docs/mechanisms/noise.md)"),
+                    number("saturation", "2⁵⁰·granularity: the largest |value| of the statistic before noise that is "
+                            + "released unbiased; a larger one is saturated there (stated by every plan on a grid)"),
                     number("l1Sensitivity", "L1 sensitivity the noise is calibrated to"),
                     number("l2Sensitivity", "L2 sensitivity of the statistic the noise is calibrated to (per step "
                             + "when iterative), before the grid rounding: the charged loss's l2Sensitivity adds the "
@@ -64,7 +67,7 @@ public final class FactVocabulary {
                             + "sensitivity is a quarter of the later ones')"),
                     number("firstFrobeniusSensitivity", "PRIVATE_FRANK_WOLFE: Frobenius sensitivity of the first "
                             + "released Gram"),
-                    string("variant", "PRIVATE_FRANK_WOLFE: DENSE or MEMORY_LIGHT"),
+                    string("variant", "PRIVATE_FRANK_WOLFE: DENSE (W held and released exactly on the grid)"),
                     number("rhsSigma", "DP_ALS: noise standard deviation per entry of each item's right-hand side"),
                     number("rhsSensitivity", "DP_ALS: L2 sensitivity of the stacked right-hand sides (L·C, or 2L·C "
                             + "replacing a user)"),

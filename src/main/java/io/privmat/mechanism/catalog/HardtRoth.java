@@ -18,7 +18,7 @@ public final class HardtRoth extends Described {
     public HardtRoth() {
         super("HARDT_ROTH", "Private range finder plus projection; gains over randomized response when d ≫ m.",
                 EnumSet.of(QueryKind.LOW_RANK, QueryKind.TOP_SINGULAR_VECTORS), MATRIX, REPLACE_ONE,
-                Budget.Form.APPROXIMATE, Budget.MAX_EPSILON, Input.ROW_STREAM, List.of(LowRanks.k(Limits.MAX_K),
+                Budget.Form.APPROXIMATE, Budget.MAX_EPSILON, Input.ROW_STREAM, List.of(LowRanks.kOne(Limits.MAX_K),
                         Param.integer("oversampling", 1, 100, DEFAULT_OVERSAMPLING, "extra columns p of the range finder"),
                         Param.number("coherence", 1, Double.MAX_VALUE, null, "the public incoherence μ₀ ≥ 1 the owner "
                                 + "asserts; sets the pruning threshold (absent: no pruning)"),
@@ -113,6 +113,23 @@ public final class HardtRoth extends Described {
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
         Factorization f = ((Release.Factors) release).factorization();
         return accuracy(f.facts(), f.m(), f.d(), f.k(), level);
+    }
+
+    /** The released singular values against the projection noise's spectral bound (Weyl), see {@link #warnings(Release, ResultAccuracy)}. */
+    @Override
+    public List<NoiseWarning> warnings(Plan plan, Release release, ResultAccuracy accuracy) {
+        return warnings(release, accuracy);
+    }
+
+    /**
+     * Hardt–Roth's released s are the singular values of the noisy ℓ × d projection B̃ = QᵀA + N:
+     * each within ‖N‖₂ of B's (Weyl), so one not above the stated projection bound cannot be told
+     * from 0 (docs/accuracy/warnings.md).
+     */
+    static List<NoiseWarning> warnings(Release release, ResultAccuracy accuracy) {
+        ErrorStatement projection = accuracy.bound("projection", "noiseNorm");
+        return SignalToNoise.spectrum("singularValues", ((Release.Factors) release).factorization().s(),
+                projection.value(), projection.level());
     }
 
     /**

@@ -389,6 +389,13 @@ public final class LinearQueries extends Described {
             throw problem(e);
         }
         ExpectedError error = lp.expectedError();
+        if (!(Double.isFinite(error.totalSquaredError()) && Double.isFinite(error.sensitivity())
+                && Double.isFinite(lp.noiseStandardDeviation()))) {
+            // Entries so large (|w| ≳ 10¹⁵⁴) that the error arithmetic overflows: refused from the public
+            // workload before any charge (was an unchecked 500).
+            throw PlanningException.invalid("params.workload", "entries whose expected error is finite", "The "
+                    + "workload's entries are too large: its expected error overflows a double. Scale the workload down.");
+        }
         Map<String, Object> noise = new LinkedHashMap<>();
         if (r.laplace()) {
             noise.put("distribution", "discrete Laplace on a grid, on " + (lp.strategy() == null ? "W·x" : "A·x"));

@@ -9,8 +9,48 @@ final class LowRanks {
 
     private LowRanks() {}
 
-    static Param k(int max) {
-        return Param.integer("k", 1, max, null, "the rank (required; at most min(d, " + max + "))");
+    /**
+     * The rank of a mechanism whose rank is post-processing (its noise does not depend on k): absent,
+     * every component whose released singular value exceeds the noise's bound is kept
+     * (docs/mechanisms/catalogue.md, "Defaults").
+     */
+    static Param kAuto(int max) {
+        return Param.integer("k", 1, max, null, "the rank, at most min(d, " + max + "); default: every component "
+                + "whose released singular value exceeds the noise's 95% bound (at least 1), chosen after the release "
+                + "from the released values");
+    }
+
+    /** The rank of a mechanism whose noise grows with k: 1 unless asked (docs/mechanisms/catalogue.md, "Defaults"). */
+    static Param kOne(int max) {
+        return Param.integer("k", 1, max, 1, "the rank, at most min(d, " + max + "); default 1 (the noise grows "
+                + "with k: ask for more when the result resolves every component it has)");
+    }
+
+    /** How many of {@code values} exceed {@code bound}: at least 1 (the top component is always kept). */
+    static int aboveNoise(double[] values, double bound) {
+        int k = 0;
+        for (double v : values) {
+            k += v > bound ? 1 : 0;
+        }
+        return Math.max(1, k);
+    }
+
+    /** The first {@code k} components of a factorisation (u, s, v cut to k columns). */
+    static Factorization trim(Factorization f, int k) {
+        if (k >= f.k()) {
+            return f;
+        }
+        return new Factorization(f.u() == null ? null : columns(f.u(), f.m(), f.k(), k),
+                java.util.Arrays.copyOf(f.s(), k), columns(f.v(), f.d(), f.k(), k), f.m(), f.d(), k, f.facts());
+    }
+
+    /** The first {@code k} columns of a rows × cols row-major matrix. */
+    static double[] columns(double[] a, int rows, int cols, int k) {
+        double[] out = new double[rows * k];
+        for (int i = 0; i < rows; i++) {
+            System.arraycopy(a, i * cols, out, i * k, k);
+        }
+        return out;
     }
 
     static Param shrink() {

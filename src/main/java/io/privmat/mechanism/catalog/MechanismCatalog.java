@@ -116,6 +116,17 @@ public final class MechanismCatalog {
         return definition(plan).accuracy(plan, release, level);
     }
 
+    /** What a quote of {@code plan} warns about its noise (public parameters only; docs/accuracy/warnings.md). */
+    public List<NoiseWarning> warnings(Plan plan) {
+        MechanismDefinition m = definition(plan);
+        return m.warnings(plan, m.expectedError(plan));
+    }
+
+    /** What a result warns about its noise, from the released values and public parameters only. */
+    public List<NoiseWarning> warnings(Plan plan, Release release, ResultAccuracy accuracy) {
+        return definition(plan).warnings(plan, release, accuracy);
+    }
+
     private MechanismDefinition definition(Plan plan) {
         return find(plan.spec().mechanism())
                 .orElseThrow(() -> new IllegalArgumentException("unknown mechanism " + plan.spec().mechanism()));

@@ -111,6 +111,24 @@ public interface MechanismDefinition {
     }
 
     /**
+     * What a quote of {@code plan} warns (public parameters only): by default the ceiling rule of
+     * {@link SignalToNoise#quote} over {@code expected}, the plan's {@link #expectedError}.
+     */
+    default List<NoiseWarning> warnings(Plan plan, List<ErrorStatement> expected) {
+        return SignalToNoise.quote(plan, expected);
+    }
+
+    /**
+     * What a result of {@code plan} warns, from {@code release}'s values and public parameters only
+     * (post-processing): by default the spectrum and interval rules of {@link SignalToNoise#result}
+     * over {@code accuracy}, this release's {@link #accuracy}. Mechanisms whose spectrum carries no
+     * intervals override it.
+     */
+    default List<NoiseWarning> warnings(Plan plan, Release release, ResultAccuracy accuracy) {
+        return SignalToNoise.result(release, accuracy);
+    }
+
+    /**
      * Calibrates the mechanism with public artifacts the service resolved (stored workloads, cached
      * strategies). Mechanisms that need none ignore them.
      */

@@ -15,7 +15,7 @@ public final class NoisyPower extends Described {
     public NoisyPower() {
         super("NOISY_POWER", "The noisy power method on XᵀX (Gaussian-DP composition over the iterations).",
                 EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.GAUSSIAN, Budget.MAX_EPSILON,
-                Input.GRAM_OR_ROW_STREAM, List.of(LowRanks.k(Limits.MAX_K),
+                Input.GRAM_OR_ROW_STREAM, List.of(LowRanks.kOne(Limits.MAX_K),
                         Param.integer("iterations", 1, 1000, 10, "power iterations (each one pass when d > 5000)")));
     }
 
@@ -80,6 +80,18 @@ public final class NoisyPower extends Described {
     private static ErrorStatement statement(Plan plan, double level) {
         return LowRankAccuracy.noisyPower((Double) plan.noise().get("sigma"), plan.spec().facts().cols(),
                 plan.spec().params().integer("k"), (Integer) plan.noise().get("iterations"), level);
+    }
+
+    /**
+     * The released s_j = √‖Y_L e_j‖ estimate √λ_j of XᵀX through a product that carries noise of
+     * spectral norm at most max‖G_l‖₂ (the stated numerator over 5): s_j² not above it cannot be told
+     * from a pure-noise column (docs/accuracy/warnings.md).
+     */
+    @Override
+    public List<NoiseWarning> warnings(Plan plan, Release release, ResultAccuracy accuracy) {
+        double stepNoise = statement(plan, accuracy.level()).value() / 5;
+        return SignalToNoise.spectrum("singularValues", ((Release.Factors) release).factorization().s(),
+                Math.sqrt(stepNoise), accuracy.level());
     }
 
     @Override

@@ -15,7 +15,7 @@ public final class OrbitSampling extends Described {
     public OrbitSampling() {
         super("ORBIT_SAMPLING", "Exponential-mechanism sampling of the top-k subspace (pure epsilon-DP). "
                 + Samplers.LIMIT, EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.PURE_EPSILON,
-                Budget.MAX_EPSILON, Input.GRAM, List.of(LowRanks.k(Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS)),
+                Budget.MAX_EPSILON, Input.GRAM, List.of(LowRanks.kOne(Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS)),
                         Param.oneOf("spectrum", List.of("PROJECTION", "PEELING"), "PROJECTION",
                                 "PROJECTION: one exact draw on the Grassmannian, k = 1 only; PEELING: k sequential "
                                 + "Bingham draws (any k)")));

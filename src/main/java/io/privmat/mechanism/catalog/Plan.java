@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.PrivacyLoss;
 import java.util.Collections;
@@ -28,8 +29,14 @@ public final class Plan {
     public Plan(MechanismSpec spec, PrivacyMap privacy, Map<String, Object> noise, Input input, Releaser releaser) {
         this.spec = spec;
         this.privacy = privacy;
-        FactVocabulary.NOISE.check(noise);
-        this.noise = Collections.unmodifiableMap(new LinkedHashMap<>(noise));
+        Map<String, Object> facts = new LinkedHashMap<>(noise);
+        if (facts.get("granularity") instanceof Number g && !facts.containsKey("saturation")) {
+            // Every release on a grid saturates its statistic at ±2⁵⁰ steps (GridNoise.roundToGrid): the
+            // level is public, so the plan states it (docs/mechanisms/noise.md, "Saturation").
+            facts.put("saturation", GridNoise.LIMIT_STEPS * g.doubleValue());
+        }
+        FactVocabulary.NOISE.check(facts);
+        this.noise = Collections.unmodifiableMap(facts);
         this.input = input;
         this.releaser = releaser;
     }

@@ -15,7 +15,7 @@ public final class PrivateOja extends Described {
     public PrivateOja() {
         super("PRIVATE_OJA", "Private Oja iterations for the top singular vector (k = 1).",
                 EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.GAUSSIAN, Budget.MAX_EPSILON,
-                Input.GRAM_OR_ROW_STREAM, List.of(Param.integer("k", 1, 1, null, "the rank: 1 only"),
+                Input.GRAM_OR_ROW_STREAM, List.of(Param.integer("k", 1, 1, 1, "the rank: 1 only (the default)"),
                         Param.integer("iterations", 1, 1000, 30, "Oja steps (each one pass when d > 5000)"),
                         Param.number("stepSize", Double.MIN_NORMAL, 1e12, null, "the public step size η (default 1/B²)")));
     }
@@ -89,6 +89,16 @@ public final class PrivateOja extends Described {
     @Override
     public List<ErrorStatement> expectedError(Plan plan) {
         return List.of(statement(plan, ResultAccuracy.DEFAULT_LEVEL));
+    }
+
+    /**
+     * The released s = √‖C·v + g‖ of the last step against the bound on every step's noise norm ‖g‖:
+     * s² not above it cannot be told from a pure-noise step (docs/accuracy/warnings.md).
+     */
+    @Override
+    public List<NoiseWarning> warnings(Plan plan, Release release, ResultAccuracy accuracy) {
+        return SignalToNoise.spectrum("singularValues", ((Release.Factors) release).factorization().s(),
+                Math.sqrt(statement(plan, accuracy.level()).value()), accuracy.level());
     }
 
     @Override

@@ -97,6 +97,12 @@ public record PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, 
                     + " releases one row per record and needs a public row count (REPLACE_ONE); this dataset is "
                     + relation);
         }
-        return Math.toIntExact(publicRows);
+        if (publicRows > Integer.MAX_VALUE - 8) {
+            // A public count, so refusing is decided before any charge or data access.
+            throw new PlanningException(PlanningException.Reason.DATASET_TOO_LARGE, mechanism + " releases one row "
+                    + "per record and holds at most 2^31 - 9 of them; this dataset has " + publicRows + " rows",
+                    java.util.Map.of("rows", publicRows, "maxRows", Integer.MAX_VALUE - 8));
+        }
+        return (int) (long) publicRows;
     }
 }

@@ -15,7 +15,7 @@ public final class RandomizedResponse extends Described {
     public RandomizedResponse() {
         super("RANDOMIZED_RESPONSE", "The rows plus Gaussian noise, then a rank-k SVD (input perturbation).",
                 EnumSet.of(QueryKind.LOW_RANK, QueryKind.TOP_SINGULAR_VECTORS), MATRIX, REPLACE_ONE,
-                Budget.Form.GAUSSIAN, Budget.MAX_EPSILON, Input.ROW_STREAM, List.of(LowRanks.k(Limits.MAX_K),
+                Budget.Form.GAUSSIAN, Budget.MAX_EPSILON, Input.ROW_STREAM, List.of(LowRanks.kAuto(Limits.MAX_K),
                         LowRanks.shrink()));
     }
 
@@ -39,7 +39,8 @@ public final class RandomizedResponse extends Described {
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
         int d = facts.cols();
         int m = facts.requirePublicRows(name());
-        int k = Limits.requireK(params, Math.min(d, Limits.MAX_K), kind.name());
+        boolean auto = params.optionalInteger("k") == null;
+        int k = auto ? autoRank(m, d) : Limits.requireK(params, Math.min(d, Limits.MAX_K), kind.name());
         checkSize(m, d, k, name());
         RandomizedResponseMechanism base = budget.isRho()
                 ? RandomizedResponseMechanism.forRho(m, d, k, facts.rowNormBound(), budget.rhoDown())
@@ -49,8 +50,28 @@ public final class RandomizedResponse extends Described {
         Map<String, Object> noise = LowRanks.noise("discrete Gaussian on every entry, on a grid");
         noise.put("sigma", rr.sigma());
         noise.put("l2Sensitivity", sensitivity(kind, params, facts).value());
+        double bound = LowRankAccuracy.gordon(rr.sigma(), m, d, ResultAccuracy.DEFAULT_LEVEL);
         return new Plan(spec(kind, budget, params, facts), PrivacyMap.calibrated(rr.privacyLoss(), budget), noise,
-                Input.ROW_STREAM, (data, random) -> LowRanks.factors(rr.release(data.rows(2), random), kind));
+                Input.ROW_STREAM, (data, random) -> LowRanks.factors(auto ? resolved(rr.release(data.rows(2), random),
+                        bound) : rr.release(data.rows(2), random), kind));
+    }
+
+    /**
+     * The rank computed when k is absent: every component up to min(d, 200) that the m × k left factor
+     * allows ({@link Limits#MAX_FACTOR_ENTRIES}), of which the result keeps those above the noise.
+     */
+    static int autoRank(int m, int d) {
+        return (int) Math.max(1, Math.min(Math.min(d, Limits.MAX_K), Limits.MAX_FACTOR_ENTRIES / m));
+    }
+
+    /**
+     * The components of a randomized-response release that stand clear of the noise: singular values
+     * above the Weyl bound σ(√m + √d + t) (shrunk ones: above 0, shrinkage zeroes the noise-level ones);
+     * at least the first. Post-processing of the released values.
+     */
+    static io.privmat.mechanism.lowrank.Factorization resolved(io.privmat.mechanism.lowrank.Factorization f,
+            double bound) {
+        return LowRanks.trim(f, LowRanks.aboveNoise(f.s(), f.facts().containsKey("shrinkage") ? 0 : bound));
     }
 
     /**

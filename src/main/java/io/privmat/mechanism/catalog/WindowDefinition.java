@@ -250,6 +250,19 @@ public abstract class WindowDefinition extends Described {
         };
     }
 
+    /**
+     * The noise warnings of a window release's eigenvalues (docs/accuracy/warnings.md, the spectrum rule),
+     * from its stored public facts: the spectral bound of (G + Gᵀ)/2 with σ² = τ² plus the rounding, as
+     * {@link #accuracy} states it. Post-processing of the release.
+     */
+    public static List<NoiseWarning> warnings(double[] eigenvalues, int d, Map<String, Object> meta) {
+        double tau = Math.sqrt(((Number) meta.get("noiseVariance")).doubleValue());
+        double rounding = ((Number) meta.get("roundingBound")).doubleValue();
+        double level = ResultAccuracy.DEFAULT_LEVEL;
+        return SignalToNoise.spectrum("eigenvalues", eigenvalues, Accuracies.symmetricGaussianSpectral(tau, d,
+                2 * rounding, level), level);
+    }
+
     /** The public facts stored with a window release (the free answers' intervals need them). */
     public static Map<String, Object> releaseMeta(WindowParameters p, WindowRelease r, double nu) {
         Map<String, Object> meta = new LinkedHashMap<>();

@@ -19,7 +19,8 @@ public final class WindowFactorization extends WindowDefinition {
                 + "square-root Toeplitz factorisation of the window workload (correlated noise, lower error than "
                 + "blocks or the tree at the same budget); charged once for the whole stream.", List.of(
                         Param.integer("bands", 1, 4096, null, "p, the bands of the Toeplitz strategy C, at most "
-                                + "min(4w, 4096); default min(w, 4096)")));
+                                + "min(4w, 4096), or min(w, 4096) on a TIME stream under REPLACE_ONE (a replaced row may "
+                                + "move to another block); default min(w, 4096)")));
     }
 
     @Override

@@ -20,7 +20,9 @@ public final class Wishart extends Described {
         super("WISHART", "XᵀX plus Wishart noise, (epsilon, delta)-DP for epsilon ≤ 2.",
                 EnumSet.of(QueryKind.COVARIANCE, QueryKind.PCA, QueryKind.SKETCH), MATRIX, BOTH,
                 Budget.Form.APPROXIMATE, BigDecimal.valueOf(2), Input.GRAM, List.of(
-                        Param.integer("k", 1, Limits.MAX_GRAM_DIMENSION, null, "PCA: the number of components (1..d)"),
+                        Param.integer("k", 1, Limits.MAX_GRAM_DIMENSION, null, "PCA: the number of components "
+                                + "(1..d); default: every eigenvalue above the noise's 95% bound (at least 1), chosen "
+                                + "after the release from the released values"),
                         new Param("nu", Param.Type.NUMBER, 0.0, 1.0, true, null, List.of(),
                                 "SKETCH: failure probability of each stated interval (default 0.05)")));
     }
@@ -62,7 +64,10 @@ public final class Wishart extends Described {
         }
         Limits.refuse(params, "nu", "params.nu applies to SKETCH");
         boolean pca = kind == QueryKind.PCA;
-        int rank = Covariances.rank(kind, params, d, d);
+        int rank = Covariances.rank(kind, params, d, d, Covariances.AUTO);
+        boolean auto = rank == Covariances.AUTO;
+        // PCA without k: the eigenvalues above the result's own spectral bound are kept.
+        double spectral = Accuracies.wishartSpectral(w.degrees(), d, b2, w.granularity(), ResultAccuracy.DEFAULT_LEVEL);
         noise.put("spectralSensitivity", sensitivity(kind, params, facts).value());
         noise.put("distribution", "Wishart_d(B²·I, k)");
         noise.put("degreesOfFreedom", w.degrees());
@@ -71,7 +76,8 @@ public final class Wishart extends Described {
             double[] noisy = w.release(data.gram(false).gram(), random);
             double[] storable = pca ? null : noisy.clone();
             // Debias (subtract k·B²·I), then project: docs/mechanisms/covariance.md.
-            return new Release.Covariance(w.estimate(noisy, rank, Covariances.upper(facts), !pca),
+            var released = w.estimate(noisy, auto ? d : rank, Covariances.upper(facts), !pca);
+            return new Release.Covariance(auto ? Covariances.top(released, spectral) : released,
                     pca, false, storable, pca ? Map.of() : meta(w, b2, DEFAULT_NU));
         });
     }

@@ -36,7 +36,7 @@ public final class CompletionStatistics {
      */
     public static double[] alsStatistics(RatingsSource source, AlsParameters params, double[] v) {
         RatingsMatrix data = RatingsMatrix.load(source, params.domain());
-        DpAlsMechanism.Statistics s = DpAlsMechanism.statistics(data, v, params, data.chunks(16));
+        DpAlsMechanism.Statistics s = DpAlsMechanism.statistics(data, v, params);
         double dg = DpAlsMechanism.gramSensitivity(params);
         double db = DpAlsMechanism.rhsSensitivity(params);
         double[] out = Arrays.copyOf(s.grams(), s.grams().length + s.rhs().length);

@@ -8,6 +8,7 @@ import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.GaussianCalibration;
 import io.privmat.privacy.GaussianLoss;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -33,7 +34,8 @@ import java.util.stream.IntStream;
  * {@link Sensitivities#alsItemRhsL2}). The 2T Gaussian releases compose adaptively in GDP; we give
  * each the same μ, σ_G = Δ_G·√(2T)·σ_AGM(ε, δ) and σ_b = Δ_b·√(2T)·σ_AGM(ε, δ) (or from ρ), inflated
  * for the grid. The releases G̃, b̃ are exact on the grid; the solves, PSD projections and user fits
- * are float post-processing. Nothing depends on m. Reads the source once; memory O(|Ω| + m·r + n·r²).
+ * are float post-processing. Nothing depends on m. Reads the source once; memory O(|Ω| + n·r²), users
+ * fitted in batches of {@link #BATCH}.
  */
 public final class DpAlsMechanism {
 
@@ -131,13 +133,10 @@ public final class DpAlsMechanism {
         for (int i = 0; i < v.length; i++) {
             v[i] *= params.initScale();
         }
-        int[] chunks = data.chunks(16);
         for (int t = 1; t <= params.iterations(); t++) {
-            Statistics st = statistics(data, v, params, chunks);
+            Statistics st = statistics(data, v, params);
             double[] grams = st.grams();
             double[] rhs = st.rhs();
-            clampToGrid(grams, gramPlan);
-            clampToGrid(rhs, rhsPlan);
             double[] noisyGrams = new double[grams.length];
             GridNoise.addGaussianParallel(gramPlan, grams, 0, grams.length, noisyGrams, random.split());
             double[] noisyRhs = new double[rhs.length];
@@ -158,45 +157,50 @@ public final class DpAlsMechanism {
     }
 
     /** The per-item statistics before noise: Grams G_j (n blocks of r × r, full) and right-hand sides b_j. */
-    record Statistics(double[] grams, double[] rhs, double[] userFactors) {}
+    record Statistics(double[] grams, double[] rhs) {}
+
+    /**
+     * Users fitted per batch: the batch's clipped factors (BATCH × r doubles) are all that is held, so
+     * no array's size depends on the private number of users m (an m·r array overflows an int at
+     * m·r ≥ 2³¹ and would fail the job only on large data: docs/adr/0011-a-failure-is-an-output.md).
+     */
+    static final int BATCH = 1 << 14;
 
     /**
      * Every user's clipped local fit on the public V, and the item statistics they add up to. User i's
-     * contribution depends on V and user i's own ratings only (the sensitivity argument).
+     * contribution depends on V and user i's own ratings only (the sensitivity argument). Users are
+     * fitted in parallel within a batch and added in user order, so the sums do not depend on the
+     * number of threads.
      */
-    static Statistics statistics(RatingsMatrix data, double[] v, AlsParameters params, int[] chunks) {
+    static Statistics statistics(RatingsMatrix data, double[] v, AlsParameters params) {
         int n = params.domain().items();
         int r = params.rank();
         int m = data.users();
         int[] items = data.items();
         double[] y = data.values();
         double clip = params.clip();
-        double[] u = new double[m * r];
-        IntStream.range(0, chunks.length - 1).parallel().forEach(c -> {
-            for (int i = chunks[c]; i < chunks[c + 1]; i++) {
-                double[] ui = LocalFits.ridge(items, y, data.start(i), data.end(i), v, r, params.userRidge());
-                double norm = 0;
-                for (double x : ui) {
-                    norm += x * x;
-                }
-                norm = Math.sqrt(norm);
-                double s = norm > clip ? clip / norm : 1;
-                for (int k = 0; k < r; k++) {
-                    u[i * r + k] = ui[k] * s;
-                }
-            }
-        });
         double[] grams = new double[n * r * r];
         double[] rhs = new double[n * r];
-        for (int i = 0; i < m; i++) {
-            for (int p = data.start(i); p < data.end(i); p++) {
-                int j = items[p];
-                int gb = j * r * r;
-                for (int a = 0; a < r; a++) {
-                    double ua = u[i * r + a];
-                    rhs[j * r + a] += y[p] * ua;
-                    for (int b = a; b < r; b++) {
-                        grams[gb + a * r + b] += ua * u[i * r + b];
+        double[] u = new double[BATCH * r];
+        for (int from = 0; from < m; from += BATCH) {
+            int first = from;
+            int count = Math.min(BATCH, m - from);
+            IntStream.range(0, count).parallel().forEach(k -> {
+                int i = first + k;
+                double[] ui = LocalFits.ridge(items, y, data.start(i), data.end(i), v, r, params.userRidge());
+                clipFit(ui, clip, u, k * r);
+            });
+            for (int k = 0; k < count; k++) {
+                int i = first + k;
+                for (int p = data.start(i); p < data.end(i); p++) {
+                    int j = items[p];
+                    int gb = j * r * r;
+                    for (int a = 0; a < r; a++) {
+                        double ua = u[k * r + a];
+                        rhs[j * r + a] += y[p] * ua;
+                        for (int b = a; b < r; b++) {
+                            grams[gb + a * r + b] += ua * u[k * r + b];
+                        }
                     }
                 }
             }
@@ -209,22 +213,42 @@ public final class DpAlsMechanism {
                 }
             }
         }
-        return new Statistics(grams, rhs, u);
+        return new Statistics(grams, rhs);
     }
 
     /**
-     * Entrywise clamp to ±2⁵⁰ grid steps before noising: a public, 1-Lipschitz map that can only
-     * shrink the difference between neighbours, and is inactive on data within the limits; it makes
-     * sure rounding to the grid can never fail on data.
+     * Writes user i's fit clipped to ‖uᵢ‖ ≤ C into {@code out}. A fit with a non-finite entry (a public V
+     * with infinite or huge entries after a near-singular solve can make the local solve overflow)
+     * becomes uᵢ = 0, and the norm is computed with scaling so a huge but finite fit is clipped, not
+     * zeroed: still a function of V and user i's ratings only, bounded by C, so the sensitivities hold —
+     * and no NaN from one user can reach other users' sums (where the grid rounding would turn the whole
+     * entry into 0 steps: docs/adr/0011-a-failure-is-an-output.md).
      */
-    private static void clampToGrid(double[] values, GridNoise.GaussianPlan plan) {
-        double limit = 0x1p50 * plan.granularity();
-        for (int i = 0; i < values.length; i++) {
-            values[i] = Math.max(-limit, Math.min(limit, values[i]));
+    static void clipFit(double[] ui, double clip, double[] out, int offset) {
+        double max = 0;
+        for (double x : ui) {
+            max = Math.max(max, Math.abs(x));
+        }
+        if (!Double.isFinite(max)) {
+            Arrays.fill(out, offset, offset + ui.length, 0.0);
+            return;
+        }
+        double scaled = 0;
+        for (double x : ui) {
+            double t = max == 0 ? 0 : x / max;
+            scaled += t * t;
+        }
+        double norm = max * Math.sqrt(scaled);
+        double s = norm > clip ? clip / norm : 1;
+        for (int a = 0; a < ui.length; a++) {
+            out[offset + a] = Math.min(clip, Math.max(-clip, ui[a] * s));
         }
     }
 
-    /** V[j] = (PSD((G̃_j + G̃_jᵀ)/2) + λ_v I)⁻¹ b̃_j. */
+    /**
+     * V[j] = (PSD((G̃_j + G̃_jᵀ)/2) + λ_v I)⁻¹ b̃_j; a non-finite entry (a tiny ridge against a noisy
+     * Gram) is set to 0 — post-processing of the released statistics, from public rules.
+     */
     private void solveItem(double[] grams, double[] rhs, int j, int r, double[] out) {
         double[] g = new double[r * r];
         int gb = j * r * r;
@@ -247,7 +271,7 @@ public final class DpAlsMechanism {
             for (int k = 0; k < r; k++) {
                 s += e.vectors()[a * r + k] * proj[k];
             }
-            out[j * r + a] = s;
+            out[j * r + a] = Double.isFinite(s) ? s : 0;
         }
     }
 }

@@ -11,19 +11,17 @@ package io.privmat.mechanism.completion;
  * @param schedule the step sizes η_t
  * @param beta β ∈ (0, 1): the per-iteration failure probability of the public bound λ̂′ ≥ σ₁
  * @param lanczosSteps q ≥ 1: fixed number of Lanczos products per top-eigenpair computation
- * @param variant where W lives: DENSE (n × n held) or MEMORY_LIGHT (never formed)
  */
 public record FrankWolfeParameters(RatingsDomain domain, RatingsRelation relation, double nuclearRadius,
-        int iterations, StepSchedule schedule, double beta, int lanczosSteps, Variant variant) {
+        int iterations, StepSchedule schedule, double beta, int lanczosSteps) {
 
-    /** Largest n for the dense variant: three n × n arrays (W, the integer noise, Ŵ) of 32 MB each at 2048. */
-    public static final int MAX_DENSE_ITEMS = 2048;
     /**
-     * Largest n for the memory-light variant. Its cost is n² exact Gaussian samples per product
-     * (q products per iteration), about n²·q·T / (1.8·10⁶ per core) seconds: at n = 8192, q = 16,
-     * T = 10 that is already about 1.7 hours on one core.
+     * Largest n: W_t is formed and released exactly on the grid, three n × n arrays (W, the integer
+     * noise, Ŵ) of 32 MB each at 2048. (A variant that never formed W computed W·v in floating point
+     * from the unrounded gradients; that release is not differentially private and was withdrawn:
+     * docs/mechanisms/completion.md, "Why there is no memory-light variant".)
      */
-    public static final int MAX_LIGHT_ITEMS = 8192;
+    public static final int MAX_ITEMS = 2048;
     public static final int MAX_ITERATIONS = 1000;
     /** Most Lanczos steps (the basis holds q vectors of n doubles). */
     public static final int MAX_LANCZOS_STEPS = 200;
@@ -38,19 +36,10 @@ public record FrankWolfeParameters(RatingsDomain domain, RatingsRelation relatio
         STANDARD
     }
 
-    /** Where W_t = Σᵢ AᵢᵀAᵢ lives. Both add the same noise distribution. */
-    public enum Variant {
-        /** W is formed (n² memory) and released exactly on the grid, Ŵ = round(W) + N. */
-        DENSE,
-        /** W is never formed: W·v = Σᵢ Aᵢᵀ(Aᵢv) from the sparse rows, N·v regenerated from a secret stream. */
-        MEMORY_LIGHT
-    }
-
     public FrankWolfeParameters {
         java.util.Objects.requireNonNull(domain);
         java.util.Objects.requireNonNull(relation);
         java.util.Objects.requireNonNull(schedule);
-        java.util.Objects.requireNonNull(variant);
         if (!(nuclearRadius > 0) || !Double.isFinite(nuclearRadius)) {
             throw new IllegalArgumentException("nuclearRadius must be positive and finite");
         }
@@ -63,30 +52,24 @@ public record FrankWolfeParameters(RatingsDomain domain, RatingsRelation relatio
         if (lanczosSteps < 1 || lanczosSteps > MAX_LANCZOS_STEPS) {
             throw new IllegalArgumentException("lanczosSteps must be in [1, " + MAX_LANCZOS_STEPS + "]");
         }
-        int limit = variant == Variant.DENSE ? MAX_DENSE_ITEMS : MAX_LIGHT_ITEMS;
-        if (domain.items() > limit) {
-            throw new IllegalArgumentException("the " + variant + " variant takes at most " + limit + " items");
+        if (domain.items() > MAX_ITEMS) {
+            throw new IllegalArgumentException("private Frank–Wolfe takes at most " + MAX_ITEMS + " items");
         }
     }
 
-    /** Defaults: CONSTANT steps, β = 0.01, q = 24, DENSE up to {@link #MAX_DENSE_ITEMS} items, else MEMORY_LIGHT. */
+    /** Defaults: CONSTANT steps, β = 0.01, q = 24. */
     public static FrankWolfeParameters of(RatingsDomain domain, RatingsRelation relation, double nuclearRadius,
             int iterations) {
         return new FrankWolfeParameters(domain, relation, nuclearRadius, iterations, StepSchedule.CONSTANT,
-                DEFAULT_BETA, DEFAULT_LANCZOS_STEPS,
-                domain.items() <= MAX_DENSE_ITEMS ? Variant.DENSE : Variant.MEMORY_LIGHT);
+                DEFAULT_BETA, DEFAULT_LANCZOS_STEPS);
     }
 
     public FrankWolfeParameters withSchedule(StepSchedule s) {
-        return new FrankWolfeParameters(domain, relation, nuclearRadius, iterations, s, beta, lanczosSteps, variant);
-    }
-
-    public FrankWolfeParameters withVariant(Variant v) {
-        return new FrankWolfeParameters(domain, relation, nuclearRadius, iterations, schedule, beta, lanczosSteps, v);
+        return new FrankWolfeParameters(domain, relation, nuclearRadius, iterations, s, beta, lanczosSteps);
     }
 
     public FrankWolfeParameters withLanczosSteps(int q) {
-        return new FrankWolfeParameters(domain, relation, nuclearRadius, iterations, schedule, beta, q, variant);
+        return new FrankWolfeParameters(domain, relation, nuclearRadius, iterations, schedule, beta, q);
     }
 
     /** η_t for step t = 1..T. */

@@ -65,34 +65,4 @@ final class Grams {
             out[i] = s;
         });
     }
-
-    /** out = Σᵢ Aᵢᵀ(Aᵢx) with Aᵢ = P_Ω(Yᵢ − Y*ᵢ), over fixed user chunks summed in order. */
-    static void multiplyGradientGram(RatingsMatrix data, double[] y, int[] chunks, double[] x, double[] out) {
-        int n = data.domain().items();
-        int parts = chunks.length - 1;
-        double[][] partial = new double[parts][n];
-        int[] items = data.items();
-        double[] r = data.values();
-        IntStream.range(0, parts).parallel().forEach(c -> {
-            double[] acc = partial[c];
-            for (int u = chunks[c]; u < chunks[c + 1]; u++) {
-                int from = data.start(u);
-                int to = data.end(u);
-                double dot = 0;
-                for (int p = from; p < to; p++) {
-                    dot += (y[p] - r[p]) * x[items[p]];
-                }
-                for (int p = from; p < to; p++) {
-                    acc[items[p]] += (y[p] - r[p]) * dot;
-                }
-            }
-        });
-        for (int j = 0; j < n; j++) {
-            double s = 0;
-            for (int c = 0; c < parts; c++) {
-                s += partial[c][j];
-            }
-            out[j] = s;
-        }
-    }
 }

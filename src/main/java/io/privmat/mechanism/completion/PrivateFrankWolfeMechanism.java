@@ -36,15 +36,13 @@ import java.util.stream.IntStream;
  * broadcasts and their own data, so the outputs to all other users are jointly (ε, δ)-DP. Nothing
  * depends on the number of users m. Symmetrising N and everything after Ŵ is post-processing.
  *
- * <p><b>Numerics.</b> DENSE: Ŵ_t is released exactly on the grid (round(W_t) + g·(G + Gᵀ)/2); the
- * eigenvector is float post-processing. MEMORY_LIGHT: W_t is never formed, so it cannot be snapped
- * to the grid: each Lanczos product computes W·v in floating point and adds the same N·v regenerated
- * from a secret replayable stream (never fresh noise per product). Privacy is that of releasing
- * Ŵ_t = W_t + N_t exactly; that the float products of un-snapped W_t leak nothing beyond it is an
- * idealised-numerics assumption (docs/mechanisms/completion.md).
+ * <p><b>Numerics.</b> Ŵ_t is released exactly on the grid (round(W_t) + g·(G + Gᵀ)/2, entries
+ * saturated at ±2⁵⁰ grid steps); the eigenpair is float post-processing of Ŵ_t alone. W_t is always
+ * formed: Lanczos on products W·v + N·v computed from the unrounded W releases a float function of
+ * W_t itself, whose support moves with W_t off the noise's lattice, and is not DP
+ * (docs/mechanisms/completion.md, "Why there is no memory-light variant").
  *
- * <p>Reads the source once (into O(|Ω|) memory). Memory: DENSE O(|Ω| + n²); MEMORY_LIGHT
- * O(|Ω| + n·(q + T)).
+ * <p>Reads the source once (into O(|Ω|) memory). Memory O(|Ω| + n²).
  */
 public final class PrivateFrankWolfeMechanism {
 
@@ -169,24 +167,12 @@ public final class PrivateFrankWolfeMechanism {
         double bound = domain.rowBound();
         for (int it = 0; it < t; it++) {
             // Global: release Ŵ_it = W_it + N_it, broadcast its top eigenpair.
-            SymmetricNoise noise = new SymmetricNoise(it == 0 ? firstPlan : plan, n, random);
             double[] start = new double[n];
             GaussianMatrices.fillStandardNormal(start, random);
-            TopEigen.Pair top;
-            if (params.variant() == FrankWolfeParameters.Variant.DENSE) {
-                double[] released = noise.addTo(Grams.gradientGram(data, y));
-                top = TopEigen.lanczos((x, out) -> Grams.multiplyDense(released, n, x, out), n,
-                        params.lanczosSteps(), start);
-            } else {
-                double[] noisePart = new double[n];
-                top = TopEigen.lanczos((x, out) -> {
-                    Grams.multiplyGradientGram(data, y, chunks, x, out);
-                    noise.multiply(x, noisePart);
-                    for (int j = 0; j < n; j++) {
-                        out[j] += noisePart[j];
-                    }
-                }, n, params.lanczosSteps(), start);
-            }
+            double[] released = GridNoise.symmetricGaussian(it == 0 ? firstPlan : plan, Grams.gradientGram(data, y), n,
+                    random);
+            TopEigen.Pair top = TopEigen.lanczos((x, out) -> Grams.multiplyDense(released, n, x, out), n,
+                    params.lanczosSteps(), start);
             double[] v = top.vector();
             System.arraycopy(v, 0, directions, it * n, n);
             lambdaHat[it] = Math.sqrt(Math.max(0, top.value()));
@@ -204,7 +190,7 @@ public final class PrivateFrankWolfeMechanism {
             });
         }
         Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("variant", params.variant().name());
+        facts.put("variant", "DENSE");
         facts.put("frobeniusSensitivity", plan.loss().l2Sensitivity());
         facts.put("firstFrobeniusSensitivity", firstPlan.loss().l2Sensitivity());
         facts.put("sigma", plan.sigma());
@@ -216,9 +202,7 @@ public final class PrivateFrankWolfeMechanism {
         facts.put("firstNoiseSpectralBound", noiseSpectralBound(0));
         facts.put("noiseSpectralBoundProbability", 1 - params.beta());
         facts.put("lanczosSteps", params.lanczosSteps());
-        facts.put("numerics", params.variant() == FrankWolfeParameters.Variant.DENSE
-                ? "Ŵ exact on the grid; eigenvectors are float post-processing"
-                : "idealised: W·v in floating point, never snapped to the grid");
+        facts.put("numerics", "Ŵ exact on the grid; eigenvectors are float post-processing");
         FrankWolfeRelease release = new FrankWolfeRelease(params, directions, lambdaHat, lambdaPrime, facts);
         return new Run(release, y);
     }

@@ -80,7 +80,7 @@ public final class PrivateSvdMechanism {
     SvdCompletionRelease release(RatingsMatrix data, NoiseSource random) {
         int n = params.domain().items();
         int r = params.rank();
-        double[] noisy = new SymmetricNoise(plan, n, random).addTo(Grams.gram(data, data.values()));
+        double[] noisy = GridNoise.symmetricGaussian(plan, Grams.gram(data, data.values()), n, random);
         SymmetricEigen e = LinearAlgebra.eigen(noisy, n);
         double[] values = new double[r];
         System.arraycopy(e.values(), 0, values, 0, r);

@@ -21,7 +21,9 @@ import java.util.Arrays;
  * and every partial sum of a block's Gram is an integer that a double holds exactly, whatever the
  * order or fused multiply-adds the BLAS uses. Each block's Gram (dsyrk) is added into two
  * {@code long}s per entry (value = hi·2³² + lo), exact for fewer than 2⁵¹ rows; column sums (|q_j| ≤ 2²²)
- * in one {@code long} each. The only rounding is the final conversion to double:
+ * the same way (a single {@code long} would wrap after 2⁴¹ rows at the bound — under ADD_REMOVE the row
+ * count is not bounded by anything public, and a wrapped sum flips sign: docs/adr/0011). The only
+ * rounding is the final conversion to double:
  * relative 3·2⁻⁵³ per entry, so ‖computed − exact‖_F ≤ 3·2⁻⁵³·n·B² (under 2⁻²⁰·B² for n ≤ 2³⁰).
  *
  * <p>Not thread-safe. Memory: d(d+1) longs for the packed upper triangle plus one block buffer.
@@ -44,6 +46,7 @@ public final class FixedPointGram {
     private final long[] hi;
     private final long[] lo;
     private final long[] sums;
+    private final long[] sumsHi;
     private long rows;
     // Block state (not merged: flushed first).
     private final double[] block;
@@ -72,6 +75,7 @@ public final class FixedPointGram {
         this.hi = new long[packed];
         this.lo = new long[packed];
         this.sums = new long[d];
+        this.sumsHi = new long[d];
         this.block = new double[withGram ? BLOCK_ROWS * d : 0];
         this.blockGram = new double[0];
         this.q = new long[d];
@@ -96,7 +100,9 @@ public final class FixedPointGram {
         for (int j = 0; j < d; j++) {
             sums[j] += q[j];
         }
-        rows++;
+        if ((++rows & SUM_CARRY_MASK) == 0) {
+            carrySums();
+        }
         if (withGram) {
             int base = buffered * d;
             for (int j = 0; j < d; j++) {
@@ -185,6 +191,17 @@ public final class FixedPointGram {
         }
     }
 
+    /** Rows between carries of the column sums: 2³⁰ rows add at most 2⁵² to a low word. */
+    private static final long SUM_CARRY_MASK = (1L << 30) - 1;
+
+    private void carrySums() {
+        for (int j = 0; j < d; j++) {
+            long c = sums[j] >> 32;
+            sumsHi[j] += c;
+            sums[j] -= c << 32;
+        }
+    }
+
     private void carry() {
         for (int p = 0; p < lo.length; p++) {
             long c = lo[p] >> 32;
@@ -208,9 +225,13 @@ public final class FixedPointGram {
             lo[p] += other.lo[p];
         }
         carry();
+        carrySums();
+        other.carrySums();
         for (int j = 0; j < d; j++) {
             sums[j] += other.sums[j];
+            sumsHi[j] += other.sumsHi[j];
         }
+        carrySums();
         rows += other.rows;
     }
 
@@ -218,7 +239,8 @@ public final class FixedPointGram {
     public State state() {
         flush();
         carry();
-        return new State(d, bound, withGram, hi.clone(), lo.clone(), sums.clone(), rows);
+        carrySums();
+        return new State(d, bound, withGram, hi.clone(), lo.clone(), sums.clone(), sumsHi.clone(), rows);
     }
 
     /** Two transported states merged (same d and bound): the state of all their rows. */
@@ -234,6 +256,7 @@ public final class FixedPointGram {
         System.arraycopy(state.hi(), 0, g.hi, 0, g.hi.length);
         System.arraycopy(state.lo(), 0, g.lo, 0, g.lo.length);
         System.arraycopy(state.sums(), 0, g.sums, 0, g.d);
+        System.arraycopy(state.sumsHi(), 0, g.sumsHi, 0, g.d);
         g.rows = state.rows();
         return g;
     }
@@ -242,7 +265,8 @@ public final class FixedPointGram {
      * The integers of an accumulator: plain arrays, for moving between processes (a partition's
      * result). Two accumulators over the same rows have equal states after {@link #state()}.
      */
-    public record State(int d, double bound, boolean withGram, long[] hi, long[] lo, long[] sums, long rows)
+    public record State(int d, double bound, boolean withGram, long[] hi, long[] lo, long[] sums, long[] sumsHi,
+            long rows)
             implements java.io.Serializable {}
 
     /** The grid step h = B·2⁻²² (exact). */
@@ -255,7 +279,8 @@ public final class FixedPointGram {
         double h = step();
         double[] out = new double[d];
         for (int j = 0; j < d; j++) {
-            out[j] = sums[j] * h;
+            // sumsHi·2³² + sums with one rounding, then the exact scaling by h.
+            out[j] = Math.fma((double) sumsHi[j], 0x1p32, (double) sums[j]) * h;
         }
         return out;
     }

@@ -35,10 +35,20 @@ public final class LinearAlgebra {
         intW info = new intW(0);
         double[] workQuery = new double[1];
         int[] iworkQuery = new int[1];
-        LAPACK_INSTANCE.dsyevd("V", "U", d, a, d, w, workQuery, -1, iworkQuery, -1, info);
+        NativeGate.enter();
+        try {
+            LAPACK_INSTANCE.dsyevd("V", "U", d, a, d, w, workQuery, -1, iworkQuery, -1, info);
+        } finally {
+            NativeGate.exit();
+        }
         double[] work = new double[(int) workQuery[0]];
         int[] iwork = new int[iworkQuery[0]];
-        LAPACK_INSTANCE.dsyevd("V", "U", d, a, d, w, work, work.length, iwork, iwork.length, info);
+        NativeGate.enter();
+        try {
+            LAPACK_INSTANCE.dsyevd("V", "U", d, a, d, w, work, work.length, iwork, iwork.length, info);
+        } finally {
+            NativeGate.exit();
+        }
         if (info.val != 0) {
             throw new NumericalFailureException("symmetric eigendecomposition did not converge");
         }
@@ -66,7 +76,12 @@ public final class LinearAlgebra {
         // which read row-major is Uᵀ = L.
         double[] a = spd.clone();
         intW info = new intW(0);
-        LAPACK_INSTANCE.dpotrf("U", d, a, d, info);
+        NativeGate.enter();
+        try {
+            LAPACK_INSTANCE.dpotrf("U", d, a, d, info);
+        } finally {
+            NativeGate.exit();
+        }
         if (info.val != 0) {
             throw new NumericalFailureException("matrix is not positive definite");
         }
@@ -87,11 +102,21 @@ public final class LinearAlgebra {
     public static double[] inverseSpd(double[] spd, int d) {
         double[] a = spd.clone();
         intW info = new intW(0);
-        LAPACK_INSTANCE.dpotrf("U", d, a, d, info);
+        NativeGate.enter();
+        try {
+            LAPACK_INSTANCE.dpotrf("U", d, a, d, info);
+        } finally {
+            NativeGate.exit();
+        }
         if (info.val != 0) {
             throw new NumericalFailureException("matrix is not positive definite");
         }
-        LAPACK_INSTANCE.dpotri("U", d, a, d, info);
+        NativeGate.enter();
+        try {
+            LAPACK_INSTANCE.dpotri("U", d, a, d, info);
+        } finally {
+            NativeGate.exit();
+        }
         if (info.val != 0) {
             throw new NumericalFailureException("matrix inverse failed");
         }
@@ -107,6 +132,11 @@ public final class LinearAlgebra {
     /** C += Aᵀ·A for a row-major block A (rows × d); only the upper triangle of C (as stored) is kept current. */
     static void syrkRowMajor(double[] block, int offset, int rows, int d, double[] c) {
         // Row-major rows×d is column-major d×rows (= Aᵀ); dsyrk "N" computes (Aᵀ)(Aᵀ)ᵀ = AᵀA.
-        BLAS_INSTANCE.dsyrk("U", "N", d, rows, 1.0, block, offset, d, 1.0, c, 0, d);
+        NativeGate.enter();
+        try {
+            BLAS_INSTANCE.dsyrk("U", "N", d, rows, 1.0, block, offset, d, 1.0, c, 0, d);
+        } finally {
+            NativeGate.exit();
+        }
     }
 }

@@ -24,7 +24,12 @@ public record SymmetricEigen(int d, double[] values, double[] vectors) {
         }
         double[] out = new double[d * d];
         // out = scaled · vectorsᵀ (row-major): in column-major terms out = vectorsᵀᵀ… use dgemm on transposes.
-        LinearAlgebra.BLAS_INSTANCE.dgemm("T", "N", d, d, d, 1.0, vectors, d, scaled, d, 0.0, out, d);
+        NativeGate.enter();
+        try {
+            LinearAlgebra.BLAS_INSTANCE.dgemm("T", "N", d, d, d, 1.0, vectors, d, scaled, d, 0.0, out, d);
+        } finally {
+            NativeGate.exit();
+        }
         return out;
     }
 }

@@ -231,14 +231,36 @@ public final class GridNoise {
         return out;
     }
 
-    /** round(x/g) as a double holding an integer; g a power of two, so x/g is exact. */
-    static double roundToGrid(double x, double g) {
+    /**
+     * round(x/g) as a double holding an integer, saturated at ±{@link #LIMIT_STEPS}; g a power of
+     * two, so x/g is exact.
+     *
+     * <p>This runs on data-dependent statistics after data access, so it must be total: it never
+     * throws (docs/adr/0011-a-failure-is-an-output.md). Saturation is a coordinatewise clamp, which is
+     * 1-Lipschitz: neighbours' rounded vectors still differ by at most Δ + g·√p (L2) or Δ₁ + g·p (L1),
+     * the sensitivities every plan charges, so the charges are unchanged. It only biases a coordinate
+     * whose true value exceeds 2⁵⁰ grid steps — at least 2⁵⁰·2⁻¹²·(Δ/√p) — which the plans state
+     * (docs/mechanisms/noise.md, "Saturation"). A NaN (an overflowed statistic; a per-person step
+     * that could produce one replaces it before the sum over everyone, so no single person's data
+     * decides it: ADR 0011) is released as 0 grid steps plus noise. Adding the integer noise Z to the saturated steps is one correctly
+     * rounded double addition of two integer-valued doubles: exact while |steps + Z| &lt; 2⁵³ (always for
+     * Gaussian plans, σ_grid &lt; 2³¹), and otherwise a function of the exact integer sum alone (a Laplace
+     * scale may reach 2⁵³ steps), so it is post-processing either way.
+     */
+    public static double roundToGrid(double x, double g) {
         double steps = Math.rint(x / g);
-        if (Math.abs(steps) >= 0x1p52) {
-            throw new IllegalArgumentException("value too large for the grid");
+        if (steps > LIMIT_STEPS) {
+            return LIMIT_STEPS;
         }
-        return steps;
+        if (steps < -LIMIT_STEPS) {
+            return -LIMIT_STEPS;
+        }
+        return steps == steps ? steps : 0;
     }
+
+    /** The largest |round(f/g)| a release carries: 2⁵⁰ grid steps (see {@link #roundToGrid}). */
+    public static final double LIMIT_STEPS = 0x1p50;
+
 
     static double powerOfTwoAtMost(double x) {
         if (!(x > 0) || !Double.isFinite(x)) {

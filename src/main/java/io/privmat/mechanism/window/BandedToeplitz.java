@@ -71,6 +71,24 @@ final class BandedToeplitz {
         return c.length;
     }
 
+    /**
+     * max over lags l ≥ 1 of √(1 − R(l)/‖c‖²), R(l) = Σₖ cₖ·cₖ₊ₗ (at least 1: R(l) = 0 for l ≥ p).
+     * A row a replaced by itself l blocks later moves the releases by (c_{t−s} − c_{t−s−l})·aaᵀ, of
+     * norm B²·√(2‖c‖² − 2R(l)); this factor is that norm over the charged √2·B²·‖c‖ at the worst lag:
+     * 1 when every R(l) ≥ 0 (p ≤ w), more when some coefficient is negative (p &gt; w).
+     */
+    double movedRowFactor() {
+        double worst = 1;
+        for (int l = 1; l < c.length; l++) {
+            double r = 0;
+            for (int k = 0; k + l < c.length; k++) {
+                r += c[k] * c[k + l];
+            }
+            worst = Math.max(worst, Math.sqrt(Math.max(0, 1 - r / normSquared)));
+        }
+        return worst;
+    }
+
     /** Σ_{k ≤ t} gₖ². */
     synchronized double errorSquares(long t) {
         ensure(t);

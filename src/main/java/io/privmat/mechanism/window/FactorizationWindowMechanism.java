@@ -1,5 +1,6 @@
 package io.privmat.mechanism.window;
 
+import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.privacy.GaussianLoss;
 import java.util.SortedMap;
@@ -19,15 +20,18 @@ import java.util.function.DoubleUnaryOperator;
  *
  * <p><b>Privacy.</b> y = Cx + z is the Gaussian mechanism on the linear map x ↦ Cx. A row in
  * block s changes xₛ by at most Δ_F in Frobenius norm and hence yₛ₊ₖ by |cₖ|·Δ_F for k &lt; p
- * (nothing else: C is banded): L2 sensitivity Δ_F·‖c‖₂ over the whole stream, any length. On the
+ * (nothing else: C is banded): L2 sensitivity Δ_F·‖c‖₂ over the whole stream, any length. A
+ * replacement that moves a row to another block (a TIME stream under REPLACE_ONE) is covered only
+ * while every cₖ ≥ 0, i.e. p ≤ w, which {@link #maxBands} enforces there. On the
  * grid each yₜ is rounded, adding at most g·d per release: Δ′ ≤ Δ_F·‖c‖ + g·d·√p, and the grid is
  * chosen so that g·d·√p ≤ 2⁻¹²·Δ_F·‖c‖. Each yₜ is a Gaussian mechanism given the past, so the
  * stream is ρ = Δ′²/(2σ²) (adaptive streams included; Denisov et al. 2022, Theorem 2.1, for
  * lower-triangular C). Decoding and window sums are post-processing of the released y.
  *
  * <p><b>Error:</b> τ² = σ²·Σₖ≤t gₖ², gₖ the coefficients of a(x)/c(x), with σ ∝ ‖c‖; at p = w the
- * product ‖c‖²·Σgₖ² is 4.1 (w = 10) and 9.4 (w = 100) against w for disjoint blocks and about 10 and
- * 29 for the dyadic tree (docs/accuracy/windows.md).
+ * product ‖c‖²·Σgₖ² is 4.1 (w = 10) and 9.4 (w = 100) against w for disjoint blocks and, for the
+ * dyadic tree, about 10 and 29 on average over window positions, 16 and 41 at its worst position
+ * (docs/accuracy/windows.md).
  * <b>State:</b> the last p − 1 exact blocks (secret) and the last max(w, p) − 1 decoded blocks
  * (public).
  */
@@ -46,13 +50,34 @@ public final class FactorizationWindowMechanism extends WindowMechanism {
         return Math.min(windowBlocks, BandedToeplitz.MAX_BANDS);
     }
 
+    /**
+     * The most bands p these parameters allow: min(4w, 4096), but min(w, 4096) on a TIME stream
+     * under REPLACE_ONE. There a replaced row may carry another event time, so a neighbour may move
+     * a row from block s to block s + l: the releases then move by (c_{t−s} − c_{t−s−l})·aaᵀ, of
+     * squared norm 2‖c‖²B⁴ − 2R(l)B⁴ with R the autocorrelation of c. For p ≤ w every cₖ is positive,
+     * R ≥ 0 and the charged Δ_F·‖c‖ covers it; for p &gt; w some R(l) &lt; 0 (up to 1.118× the charged
+     * sensitivity at w = 100), and charging that worst case would leave more error than p = w
+     * (docs/mechanisms/windows.md, "Neighbours on TIME streams").
+     */
+    public static int maxBands(WindowParameters parameters) {
+        long w = parameters.windowBlocks();
+        boolean movable = parameters.blockRule() == BlockRule.TIME
+                && parameters.relation() == NeighbouringRelation.REPLACE_ONE;
+        return (int) Math.min(movable ? w : 4 * w, BandedToeplitz.MAX_BANDS);
+    }
+
     static FactorizationWindowMechanism create(WindowParameters parameters, int requestedBands,
             DoubleUnaryOperator sigmaForTotal) {
         int w = parameters.windowBlocks();
-        int max = (int) Math.min(4L * w, BandedToeplitz.MAX_BANDS);
+        int max = maxBands(parameters);
         int bands = requestedBands == 0 ? defaultBands(w) : requestedBands;
         if (bands < 1 || bands > max) {
-            throw new IllegalArgumentException("bands must be in [1, " + max + "] for w = " + w + " but was " + bands);
+            boolean movable = max < Math.min(4L * w, BandedToeplitz.MAX_BANDS);
+            throw new IllegalArgumentException("bands must be in [1, " + max + "] for w = " + w
+                    + (movable ? " on a TIME stream under REPLACE_ONE (a replaced row may carry another event time, "
+                            + "i.e. move to another block; with more bands than w some coefficients are negative and "
+                            + "such a move would change the releases by more than the charged sensitivity)" : "")
+                    + " but was " + bands);
         }
         BandedToeplitz strategy = new BandedToeplitz(w, bands);
         double delta = parameters.blockSensitivity();

@@ -3,13 +3,21 @@ package io.privmat.mechanism.window;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The block structure of one stream, shared by every mechanism that releases from it: the exact
  * (secret) Gram of the open block, its row count, and the number of blocks completed so far. Rows
  * (or edges) are validated whole, clipped to B and added to the open block; under
  * {@link BlockRule#ROW_COUNT} a block completes when it holds b rows, under {@link BlockRule#TIME}
- * when the caller closes it ({@link #closeBlock()}). Each completed block is handed back as a
+ * when the caller closes it ({@link #closeBlock()}) at the end of its public time interval.
+ *
+ * <p><b>Time blocks: a pending block.</b> Under TIME a row belongs to the block of its event time,
+ * and only the caller's clock closes blocks. A block whose end has passed may not be closed yet
+ * (the closer runs on a schedule) while rows with later event times arrive: they go into one
+ * <em>pending</em> block at their own index ({@link #appendRowsAt}), which becomes the open block
+ * when the blocks before it close (the ones in between are empty). At most one pending block is
+ * kept: rows for a third block wait until the open block has closed ({@link #accepts}). Each completed block is handed back as a
  * {@link Block} — its exact Gram — for the caller to release through every mechanism that reads the
  * stream ({@link WindowMechanism#release} on a state {@link WindowState#withOpenBlock with that
  * block}).
@@ -36,12 +44,17 @@ public final class StreamBlocks {
     /** The blocks an append completed, in order, and how many of its rows were clipped to B. */
     public record Appended(List<Block> completed, long clippedRows) {}
 
+    /** A TIME block after the open one that already holds rows: its index, row count and exact packed Gram. */
+    public record Pending(long index, long rows, double[] packedGram) {}
+
     private final WindowParameters parameters;
     private long completedBlocks;
     private long openRows;
     private double[] open;
+    private @Nullable Pending pending;
 
-    private StreamBlocks(WindowParameters parameters, long completedBlocks, long openRows, double[] open) {
+    private StreamBlocks(WindowParameters parameters, long completedBlocks, long openRows, double[] open,
+            @Nullable Pending pending) {
         if (completedBlocks < 0 || openRows < 0) {
             throw new IllegalArgumentException("counters must be >= 0");
         }
@@ -52,21 +65,34 @@ public final class StreamBlocks {
             throw new IllegalArgumentException("an open ROW_COUNT block holds fewer than " + parameters.blockRows()
                     + " rows");
         }
+        if (pending != null && (parameters.blockRule() != BlockRule.TIME || pending.index() <= completedBlocks
+                || pending.index() >= parameters.horizonBlocks() || pending.rows() < 0
+                || pending.packedGram().length != parameters.packedSize())) {
+            throw new IllegalArgumentException("a pending block is a TIME block after the open one, within the horizon");
+        }
         this.parameters = parameters;
         this.completedBlocks = completedBlocks;
         this.openRows = openRows;
         this.open = open;
+        this.pending = pending;
     }
 
     /** A new stream: nothing completed, an empty open block. */
     public static StreamBlocks start(WindowParameters parameters) {
-        return new StreamBlocks(parameters, 0, 0, new double[parameters.packedSize()]);
+        return new StreamBlocks(parameters, 0, 0, new double[parameters.packedSize()], null);
     }
 
     /** Continues a stream from its persisted counters and open block (the array is copied). */
     public static StreamBlocks resume(WindowParameters parameters, long completedBlocks, long openRows,
             double[] openBlock) {
-        return new StreamBlocks(parameters, completedBlocks, openRows, openBlock.clone());
+        return resume(parameters, completedBlocks, openRows, openBlock, null);
+    }
+
+    /** Continues a TIME stream that may also hold a pending block (arrays copied). */
+    public static StreamBlocks resume(WindowParameters parameters, long completedBlocks, long openRows,
+            double[] openBlock, @Nullable Pending pending) {
+        return new StreamBlocks(parameters, completedBlocks, openRows, openBlock.clone(), pending == null ? null
+                : new Pending(pending.index(), pending.rows(), pending.packedGram().clone()));
     }
 
     public WindowParameters parameters() {
@@ -88,6 +114,22 @@ public final class StreamBlocks {
         return open.clone();
     }
 
+    /** The pending TIME block (a copy), or null. */
+    public @Nullable Pending pending() {
+        return pending == null ? null : new Pending(pending.index(), pending.rows(), pending.packedGram().clone());
+    }
+
+    /**
+     * Whether rows of TIME block {@code block} can be added now: the open block, the pending one, or
+     * a new pending block when there is none; never a closed block or one past the horizon. False
+     * under ROW_COUNT, whose rows take the next slots whatever their time.
+     */
+    public boolean accepts(long block) {
+        return parameters.blockRule() == BlockRule.TIME && block >= completedBlocks
+                && block < parameters.horizonBlocks()
+                && (block == completedBlocks || pending == null || block == pending.index());
+    }
+
     /** True once the horizon's last block has completed: nothing more can be appended or closed. */
     public boolean exhausted() {
         return completedBlocks >= parameters.horizonBlocks();
@@ -101,6 +143,36 @@ public final class StreamBlocks {
      * @throws HorizonExhaustedException if the stream's last block has completed
      */
     public Appended appendRows(double[] rows, int count) {
+        return appendRows(latest(), rows, count);
+    }
+
+    /**
+     * Appends {@code count} rows to TIME block {@code block} (see {@link #accepts}).
+     *
+     * @throws InvalidStreamInputException as {@link #appendRows(double[], int)}
+     * @throws IllegalStateException if the block does not take rows now ({@link #accepts} is false)
+     */
+    public Appended appendRowsAt(long block, double[] rows, int count) {
+        requireAccepts(block);
+        return appendRows(block, rows, count);
+    }
+
+    /** The newest block rows can join without a time: the pending block if any, else the open one. */
+    private long latest() {
+        return pending != null ? pending.index() : completedBlocks;
+    }
+
+    private void requireAccepts(long block) {
+        if (exhausted()) {
+            throw horizon();
+        }
+        if (!accepts(block)) {
+            throw new IllegalStateException("block " + block + " does not take rows now (open block "
+                    + completedBlocks + (pending == null ? "" : ", pending block " + pending.index()) + ")");
+        }
+    }
+
+    private Appended appendRows(long target, double[] rows, int count) {
         if (parameters.graph()) {
             throw new InvalidStreamInputException(-1, "a graph stream takes edges, not rows");
         }
@@ -121,6 +193,12 @@ public final class StreamBlocks {
         long clippedRows = 0;
         for (int r = 0; r < count; r++) {
             clippedRows += clip(clipped, r * d, d, parameters.rowBound()) ? 1 : 0;
+        }
+        if (parameters.blockRule() == BlockRule.TIME) {
+            double[] block = target == completedBlocks ? open.clone() : pendingOrEmpty(target);
+            addRows(block, clipped, 0, count, d);
+            place(target, count, block);
+            return new Appended(List.of(), clippedRows);
         }
         List<Block> completed = new ArrayList<>();
         double[] block = open.clone();
@@ -158,6 +236,21 @@ public final class StreamBlocks {
      * @throws HorizonExhaustedException if the stream's last block has completed
      */
     public Appended appendEdges(int[] u, int[] v, double[] weight) {
+        return appendEdges(latest(), u, v, weight);
+    }
+
+    /**
+     * Appends edge events to TIME block {@code block} (see {@link #accepts}).
+     *
+     * @throws InvalidStreamInputException as {@link #appendEdges(int[], int[], double[])}
+     * @throws IllegalStateException if the block does not take rows now ({@link #accepts} is false)
+     */
+    public Appended appendEdgesAt(long block, int[] u, int[] v, double[] weight) {
+        requireAccepts(block);
+        return appendEdges(block, u, v, weight);
+    }
+
+    private Appended appendEdges(long target, int[] u, int[] v, double[] weight) {
         if (!parameters.graph()) {
             throw new InvalidStreamInputException(-1, "a matrix stream takes rows, not edges");
         }
@@ -178,17 +271,20 @@ public final class StreamBlocks {
                 throw new InvalidStreamInputException(e, "edge weights must lie in [0, 1]");
             }
         }
+        if (parameters.blockRule() == BlockRule.TIME) {
+            double[] block = target == completedBlocks ? open.clone() : pendingOrEmpty(target);
+            for (int e = 0; e < count; e++) {
+                addEdge(block, u[e], v[e], weight[e], n);
+            }
+            place(target, count, block);
+            return new Appended(List.of(), 0);
+        }
         List<Block> completed = new ArrayList<>();
         double[] block = open.clone();
         long blockRows = openRows;
         long index = completedBlocks;
         for (int e = 0; e < count; e++) {
-            int a = Math.min(u[e], v[e]);
-            int b = Math.max(u[e], v[e]);
-            double w = weight[e];
-            block[Packed.index(a, a, n)] += w;
-            block[Packed.index(b, b, n)] += w;
-            block[Packed.index(a, b, n)] -= w;
+            addEdge(block, u[e], v[e], weight[e], n);
             blockRows++;
             if (parameters.blockRule() == BlockRule.ROW_COUNT && blockRows == parameters.blockRows()) {
                 completed.add(new Block(index++, blockRows, block));
@@ -202,9 +298,36 @@ public final class StreamBlocks {
         return new Appended(List.copyOf(completed), 0);
     }
 
+    /** The edge's Laplacian term w·(e_u − e_v)(e_u − e_v)ᵀ added to a packed block. */
+    private static void addEdge(double[] block, int u, int v, double w, int n) {
+        int a = Math.min(u, v);
+        int b = Math.max(u, v);
+        block[Packed.index(a, a, n)] += w;
+        block[Packed.index(b, b, n)] += w;
+        block[Packed.index(a, b, n)] -= w;
+    }
+
+    /** A copy of the pending block's Gram if it is {@code index}, else a new empty block. */
+    private double[] pendingOrEmpty(long index) {
+        return pending != null && pending.index() == index ? pending.packedGram().clone()
+                : new double[parameters.packedSize()];
+    }
+
+    /** Stores a TIME block that gained {@code count} rows: the open block or the pending one. */
+    private void place(long index, long count, double[] block) {
+        if (index == completedBlocks) {
+            open = block;
+            openRows += count;
+        } else {
+            long before = pending != null && pending.index() == index ? pending.rows() : 0;
+            pending = new Pending(index, before + count, block);
+        }
+    }
+
     /**
      * Completes the open block of a {@link BlockRule#TIME} stream at the end of its public time
      * interval (an empty interval completes a block of zeros, which is released like any other).
+     * The pending block, when it is the next one, becomes the open block.
      *
      * @throws IllegalStateException under ROW_COUNT, where blocks complete by themselves
      * @throws HorizonExhaustedException past the horizon
@@ -217,9 +340,15 @@ public final class StreamBlocks {
             throw horizon();
         }
         Block block = new Block(completedBlocks, openRows, open);
-        open = new double[parameters.packedSize()];
-        openRows = 0;
         completedBlocks++;
+        if (pending != null && pending.index() == completedBlocks) {
+            open = pending.packedGram();
+            openRows = pending.rows();
+            pending = null;
+        } else {
+            open = new double[parameters.packedSize()];
+            openRows = 0;
+        }
         return block;
     }
 

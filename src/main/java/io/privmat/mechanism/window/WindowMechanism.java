@@ -38,8 +38,9 @@ public abstract sealed class WindowMechanism
      *
      * @param treeLevels DYADIC_TREE: H, the node levels (sizes 1, 2, …, 2^(H−1) blocks), in
      *     [1, ⌊log₂ w⌋ + 1]; default ⌊log₂ w⌋ + 1 (every level a window can use)
-     * @param bands FACTORIZATION: p, the bands of the Toeplitz factor C, in [1, min(4w, 4096)];
-     *     default min(w, 4096)
+     * @param bands FACTORIZATION: p, the bands of the Toeplitz factor C, in [1, min(4w, 4096)]
+     *     ([1, min(w, 4096)] on a TIME stream under REPLACE_ONE,
+     *     {@link FactorizationWindowMechanism#maxBands}); default min(w, 4096)
      */
     public record Options(int treeLevels, int bands) {
         public static final Options DEFAULT = new Options(0, 0);

@@ -284,33 +284,34 @@ class CatalogueSchemas {
         ArraySchema vector = new ArraySchema().items(new NumberSchema());
         ArraySchema matrix = new ArraySchema().items(new ArraySchema().items(new NumberSchema()));
         Map<String, Schema> kinds = new LinkedHashMap<>();
-        kinds.put("ColumnSumsResult", head("COLUMN_SUMS: the noisy column sums").addProperty("columnSums", vector));
-        kinds.put("CovarianceResult", head("COVARIANCE: the post-processed private matrix; releaseId names the raw "
-                + "release when it answers free directional variances")
+        kinds.put("ColumnSumsResult", head("COLUMN_SUMS", "the noisy column sums").addProperty("columnSums", vector));
+        kinds.put("CovarianceResult", head("COVARIANCE", "the post-processed private matrix; releaseId names the "
+                + "raw release when it answers free directional variances")
                 .addProperty("centered", new BooleanSchema()).addProperty("scale", new StringSchema())
                 .addProperty("rows", new IntegerSchema().format("int64").description("n, only when it is public"))
                 .addProperty("eigenvalues", vector).addProperty("covariance", matrix)
                 .addProperty("noiseDominated", new BooleanSchema().description("the estimate is within the noise's "
                         + "own typical size (assessed for WISHART; false where not assessed)"))
                 .addProperty("releaseId", new StringSchema().format("uuid")).addProperty("release", new StringSchema()));
-        kinds.put("PcaResult", head("PCA: the top-k components (d × k) and the eigenvalues")
+        kinds.put("PcaResult", head("PCA", "the top-k components (d × k) and the eigenvalues")
                 .addProperty("centered", new BooleanSchema()).addProperty("scale", new StringSchema())
                 .addProperty("rows", new IntegerSchema().format("int64")).addProperty("eigenvalues", vector)
                 .addProperty("noiseDominated", new BooleanSchema())
                 .addProperty("k", new IntegerSchema()).addProperty("components", matrix));
-        kinds.put("FactorsResult", head("LOW_RANK and TOP_SINGULAR_VECTORS: s, v (d × k) and, for LOW_RANK, u "
-                + "(m × k, inline when m·k ≤ 100000, always as .npy)")
-                .addProperty("k", new IntegerSchema()).addProperty("singularValues", vector).addProperty("v", matrix)
-                .addProperty("rows", new IntegerSchema()).addProperty("u", new ArraySchema().items(new ArraySchema()
-                        .items(new NumberSchema())).description("LOW_RANK: the m × k rows, inline when m·k ≤ 100000"))
-                .addProperty("uInline", new BooleanSchema().description("LOW_RANK: whether u is inline; when false "
-                        + "(m·k > 100000) it is served only as application/x-npy"))
-                .addProperty("facts", new Schema<>().$ref(REF + FactVocabulary.FACTORIZATION.name())));
-        kinds.put("SketchResult", head("SKETCH: the stored release that answers cuts or directional variances for free")
+        kinds.put("LowRankResult", factors(head("LOW_RANK", "the factorisation u·diag(s)·vᵀ: s, v (d × k) and u "
+                + "(m × k, inline when m·k ≤ 100000, always as .npy)"))
+                .addProperty("rows", new IntegerSchema().description("m, the number of records (rows of u)"))
+                .addProperty("u", new ArraySchema().items(new ArraySchema().items(new NumberSchema()))
+                        .description("the m × k rows, inline when m·k ≤ 100000"))
+                .addProperty("uInline", new BooleanSchema().description("whether u is inline; when false "
+                        + "(m·k > 100000) it is served only as application/x-npy")));
+        kinds.put("TopSingularVectorsResult", factors(head("TOP_SINGULAR_VECTORS", "the top-k right singular "
+                + "vectors v (d × k) and the singular values s")));
+        kinds.put("SketchResult", head("SKETCH", "the stored release that answers cuts or directional variances for free")
                 .addProperty("releaseId", new StringSchema().format("uuid")).addProperty("release", new StringSchema())
                 .addProperty("releaseKind", new StringSchema()._enum(List.of("GRAPH_SKETCH", "MATRIX_SKETCH")))
                 .addProperty("meta", new Schema<>().$ref(REF + FactVocabulary.RELEASE_META.name())));
-        kinds.put("RegressionResult", head("REGRESSION: coefficients of the response on the predictors, each with "
+        kinds.put("RegressionResult", head("REGRESSION", "coefficients of the response on the predictors, each with "
                 + "its interval (lower/upper of the kind `intervals` names; null where no finite bound follows) and "
                 + "a first-order approximate interval; the estimand is the data's ridge solution at `ridge`")
                 .addProperty("response", new IntegerSchema()).addProperty("predictors", new ArraySchema()
@@ -324,7 +325,7 @@ class CatalogueSchemas {
                         .addProperty("minEigenvalue", new NumberSchema())
                         .addProperty("minEigenvalueLowerBound", new NumberSchema())
                         .addProperty("eta", new NumberSchema())));
-        kinds.put("LinearQueriesResult", head("LINEAR_QUERIES: the workload answers W·x̂ (inline when m ≤ 100000, "
+        kinds.put("LinearQueriesResult", head("LINEAR_QUERIES", "the workload answers W·x̂ (inline when m ≤ 100000, "
                 + "always as .npy) with their standard deviations, the expected per-query RMSE stated before anything "
                 + "was spent, and, except for LAPLACE_WORKLOAD, the stored estimate x̂ that answers further linear "
                 + "queries for free (POST /v1/releases/{releaseId}/linear-queries)")
@@ -344,7 +345,7 @@ class CatalogueSchemas {
                 .addProperty("releaseId", new StringSchema().format("uuid"))
                 .addProperty("release", new StringSchema())
                 .addProperty("releaseKind", new StringSchema()._enum(List.of("HISTOGRAM_ESTIMATE"))));
-        kinds.put("CompletionResult", head("COMPLETION: the global model only (joint DP): item directions and the "
+        kinds.put("CompletionResult", head("COMPLETION", "the global model only (joint DP): item directions and the "
                 + "released spectrum (FRANK_WOLFE, SVD) or item factors (ALS), stored as a COMPLETION_MODEL release; "
                 + "each user's completed row goes to the data owner only (GET /v1/jobs/{id}/predictions)")
                 .addProperty("model", new StringSchema()._enum(List.of("FRANK_WOLFE", "SVD", "ALS")))
@@ -373,7 +374,7 @@ class CatalogueSchemas {
                 .addProperty("releaseKind", new StringSchema()._enum(List.of("COMPLETION_MODEL")))
                 .addProperty("predictions", new StringSchema().description("where the data owner gets every user's "
                         + "completed row")));
-        kinds.put("SubscriptionResult", head("SUBSCRIPTION: a standing query on a stream, charged once; its window "
+        kinds.put("SubscriptionResult", head("SUBSCRIPTION", "a standing query on a stream, charged once; its window "
                 + "releases are listed under the subscription")
                 .addProperty("subscriptionId", new StringSchema().format("uuid"))
                 .addProperty("queryKind", new StringSchema()._enum(List.of("COVARIANCE", "PCA", "SKETCH")))
@@ -385,26 +386,27 @@ class CatalogueSchemas {
         kinds.forEach((name, schema) -> {
             schemas.put(name, schema);
             result.addOneOfItem(new Schema<>().$ref(REF + name));
+            // Each member's kind is a required one-value enum: a generator that tries every member
+            // (openapi-generator's Python client by default) finds exactly one that matches.
+            discriminator.mapping((String) ((Schema) schema.getProperties().get("kind")).getEnum().get(0), REF + name);
         });
-        discriminator.mapping("COLUMN_SUMS", REF + "ColumnSumsResult").mapping("COVARIANCE", REF + "CovarianceResult")
-                .mapping("PCA", REF + "PcaResult").mapping("LOW_RANK", REF + "FactorsResult")
-                .mapping("TOP_SINGULAR_VECTORS", REF + "FactorsResult").mapping("SKETCH", REF + "SketchResult")
-                .mapping("REGRESSION", REF + "RegressionResult")
-                .mapping("LINEAR_QUERIES", REF + "LinearQueriesResult")
-                .mapping("COMPLETION", REF + "CompletionResult")
-                .mapping("SUBSCRIPTION", REF + "SubscriptionResult");
         result.discriminator(discriminator).description("A query's result; its kind says which schema. The main array "
                 + "is also served as application/x-npy.");
         schemas.put("QueryResult", result);
     }
 
+    /**
+     * The members every result has; {@code kind}, the discriminator, is this result schema's one kind
+     * (a required one-value enum).
+     */
     @SuppressWarnings({"rawtypes", "unchecked"})
-    private static ObjectSchema head(String description) {
+    private static ObjectSchema head(String kind, String description) {
         ObjectSchema s = new ObjectSchema();
-        s.description(description);
-        s.addProperty("jobId", new StringSchema().format("uuid"));
+        s.description(kind + ": " + description);
+        s.addProperty("jobId", new StringSchema().format("uuid").description("The job (absent in a dry run's "
+                + "result, which has none)"));
         s.addProperty("datasetId", new StringSchema().format("uuid"));
-        s.addProperty("kind", new StringSchema());
+        s.addProperty("kind", new StringSchema()._enum(List.of(kind)));
         s.addProperty("mechanism", new StringSchema());
         s.addProperty("neighbouring", new StringSchema()._enum(List.of("ADD_REMOVE", "REPLACE_ONE")));
         s.addProperty("rowNormBound", new NumberSchema());
@@ -413,8 +415,21 @@ class CatalogueSchemas {
         s.addProperty("loss", new Schema<>().$ref(REF + "Loss"));
         s.addProperty("noise", new Schema<>().$ref(REF + FactVocabulary.NOISE.name()));
         s.addProperty("accuracy", new Schema<>().$ref(REF + "ResultAccuracy"));
-        s.required(new ArrayList<>(List.of("jobId", "datasetId", "kind", "mechanism", "loss")));
+        s.addProperty("warnings", new ArraySchema().items(new Schema<>().$ref(REF + "NoiseWarning")).description(
+                "Noise warnings from the released values and public parameters only (post-processing): "
+                + "NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies"));
+        s.required(new ArrayList<>(List.of("datasetId", "kind", "mechanism", "loss")));
         return s;
+    }
+
+    /** The members of both factorisation results: s, v (d × k) and the run's public facts. */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static ObjectSchema factors(ObjectSchema head) {
+        head.addProperty("k", new IntegerSchema()).addProperty("singularValues", new ArraySchema()
+                .items(new NumberSchema())).addProperty("v", new ArraySchema().items(new ArraySchema()
+                .items(new NumberSchema()))).addProperty("facts", new Schema<>().$ref(REF
+                + FactVocabulary.FACTORIZATION.name()));
+        return head;
     }
 
     /** The accuracy a result carries ({@code io.privmat.mechanism.catalog.ResultAccuracy}). */

@@ -44,7 +44,9 @@ class PredictionController {
     @Schema(name = "UserPredictions")
     record UserPredictions(UUID jobId, String user, int items,
             @Schema(description = "n predictions on the rating scale, clamped to [min, max], in item order")
-            double[] predictions) {}
+            double[] predictions,
+            @Schema(description = "The model's noise warnings, as its job's result states them "
+                    + "(docs/accuracy/warnings.md)") java.util.List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
 
     @GetMapping(path = "/{id}/users/{user}/predictions", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "getUserPredictions", summary = "One user's completed row (the data owner only)",
@@ -55,7 +57,7 @@ class PredictionController {
     @ApiResponse(responseCode = "422", description = "The job is not a DONE COMPLETION job")
     UserPredictions user(@PathVariable UUID id, @PathVariable String user) {
         PredictionService.Owned owned = predictions.model(id, Caller.current());
-        return new UserPredictions(id, user, owned.items(), predictions.predictions(owned, user));
+        return new UserPredictions(id, user, owned.items(), predictions.predictions(owned, user), owned.warnings());
     }
 
     @GetMapping(path = "/{id}/predictions", produces = {"text/csv", Npy.MEDIA_TYPE})

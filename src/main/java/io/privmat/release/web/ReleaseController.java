@@ -79,7 +79,9 @@ class ReleaseController {
     /** Answers in request order. */
     @Schema(name = "Answers")
     record AnswersView(List<AnswerView> answers,
-            @Schema(description = "Each interval holds with at least this probability (1 − nu)") double confidence) {}
+            @Schema(description = "Each interval holds with at least this probability (1 − nu)") double confidence,
+            @Schema(description = "NOISE_DOMINATED when most intervals contain 0 (docs/accuracy/warnings.md); "
+                    + "computed from the release alone") List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
 
     @GetMapping("/{id}")
     @Operation(operationId = "getRelease", summary = "Get a release's provenance")
@@ -132,7 +134,9 @@ class ReleaseController {
     record LinearAnswersView(List<LinearAnswerView> answers,
             @Schema(description = "Variance of each noisy measurement of the strategy") double noiseVariance,
             @Schema(description = "The strategy the estimate was made with") String strategyMethod,
-            @Schema(description = "Whether the estimate is biased (answers then state a biasFactor)") boolean biased) {}
+            @Schema(description = "Whether the estimate is biased (answers then state a biasFactor)") boolean biased,
+            @Schema(description = "NOISE_DOMINATED when most answers are within two standard deviations of 0 "
+                    + "(docs/accuracy/warnings.md)") List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
 
     @PostMapping(path = "/{id}/linear-queries", consumes = MediaType.APPLICATION_JSON_VALUE)
     @ApiResponse(responseCode = "200", description = "The answers, computed from the release alone (nothing charged)")
@@ -147,7 +151,7 @@ class ReleaseController {
                 request.queries());
         return new LinearAnswersView(a.answers().stream().map(f -> new LinearAnswerView(f.value(),
                 f.standardDeviation(), a.biased() ? f.biasFactor() : null)).toList(), a.noiseVariance(),
-                a.strategyMethod(), a.biased());
+                a.strategyMethod(), a.biased(), a.warnings());
     }
 
     // ---- free analytics on covariance-type releases ----
@@ -363,6 +367,6 @@ class ReleaseController {
 
     private static AnswersView view(ReleaseService.Answers answers) {
         return new AnswersView(answers.intervals().stream().map(a -> new AnswerView(a.estimate(), a.lower(), a.upper()))
-                .toList(), answers.confidence());
+                .toList(), answers.confidence(), answers.warnings());
     }
 }

@@ -1,5 +1,6 @@
 package io.privmat.stream.jdbc;
 
+import io.privmat.mechanism.window.StreamBlocks;
 import io.privmat.stream.StreamState;
 import io.privmat.stream.Subscription;
 import io.privmat.stream.SubscriptionRelease;
@@ -55,8 +56,14 @@ public class StreamRepository {
 
     private static final RowMapper<StreamState> STREAM = (rs, i) -> new StreamState(rs.getObject("dataset_id", UUID.class),
             rs.getTimestamp("started_at").toInstant(), rs.getLong("completed_blocks"), rs.getLong("open_rows"),
-            doubles(rs.getBytes("open_block")), rs.getLong("appended_rows"), rs.getLong("clipped_rows"),
+            doubles(rs.getBytes("open_block")), pending(rs), rs.getLong("appended_rows"), rs.getLong("clipped_rows"),
             instant(rs, "last_event_at"));
+
+    private static StreamBlocks.@Nullable Pending pending(ResultSet rs) throws SQLException {
+        long index = rs.getLong("pending_index");
+        return rs.wasNull() ? null : new StreamBlocks.Pending(index, rs.getLong("pending_rows"),
+                doubles(rs.getBytes("pending_block")));
+    }
 
     private static final String SUBSCRIPTION_COLUMNS = "id, dataset_id, job_id, caller, kind, mechanism, spec, loss, "
             + "state, first_block, completed_blocks, created_at, cancelled_at, error_code";
@@ -79,10 +86,20 @@ public class StreamRepository {
         return jdbc.query("SELECT * FROM stream WHERE dataset_id = ? FOR UPDATE", STREAM, datasetId).stream().findFirst();
     }
 
-    /** Locks the stream's row unless another transaction holds it (the scheduler: another replica is on it). */
+    /** Locks the stream's row unless another transaction holds it (the scheduler's first pass). */
     public Optional<StreamState> tryLock(UUID datasetId) {
         return jdbc.query("SELECT * FROM stream WHERE dataset_id = ? FOR UPDATE SKIP LOCKED", STREAM, datasetId).stream()
                 .findFirst();
+    }
+
+    /**
+     * Locks the stream's row, waiting at most {@code timeout} for another holder (an append, another
+     * replica's scheduler): PostgreSQL's lock_timeout for this transaction, so past it the statement
+     * fails (SQLSTATE 55P03) and the transaction must roll back.
+     */
+    public Optional<StreamState> lockWithin(UUID datasetId, java.time.Duration timeout) {
+        jdbc.execute("SET LOCAL lock_timeout = '" + Math.max(1, timeout.toMillis()) + "ms'");
+        return lock(datasetId);
     }
 
     /** The counters only (no open block): public and owner facts. */
@@ -98,12 +115,15 @@ public class StreamRepository {
                 UUID.class, Timestamp.from(now), limit);
     }
 
-    public void updateStream(UUID datasetId, long completedBlocks, long openRows, double[] openBlock, long addedRows,
-            long addedClipped, @Nullable Instant lastEventAt, @Nullable Instant nextCloseAt) {
-        jdbc.update("UPDATE stream SET completed_blocks = ?, open_rows = ?, open_block = ?, appended_rows = appended_rows "
-                        + "+ ?, clipped_rows = clipped_rows + ?, last_event_at = ?, next_close_at = ? WHERE dataset_id = ?",
-                completedBlocks, openRows, bytes(openBlock), addedRows, addedClipped,
-                lastEventAt == null ? null : Timestamp.from(lastEventAt),
+    public void updateStream(UUID datasetId, long completedBlocks, long openRows, double[] openBlock,
+            StreamBlocks.@Nullable Pending pending, long addedRows, long addedClipped, @Nullable Instant lastEventAt,
+            @Nullable Instant nextCloseAt) {
+        jdbc.update("UPDATE stream SET completed_blocks = ?, open_rows = ?, open_block = ?, pending_index = ?, "
+                        + "pending_rows = ?, pending_block = ?, appended_rows = appended_rows + ?, "
+                        + "clipped_rows = clipped_rows + ?, last_event_at = ?, next_close_at = ? WHERE dataset_id = ?",
+                completedBlocks, openRows, bytes(openBlock), pending == null ? null : pending.index(),
+                pending == null ? 0 : pending.rows(), pending == null ? null : bytes(pending.packedGram()), addedRows,
+                addedClipped, lastEventAt == null ? null : Timestamp.from(lastEventAt),
                 nextCloseAt == null ? null : Timestamp.from(nextCloseAt), datasetId);
     }
 
@@ -205,11 +225,12 @@ public class StreamRepository {
         return json.readValue(document, new TypeReference<Map<String, Object>>() {});
     }
 
-    /** A subscription's releases, newest first. */
-    public List<SubscriptionRelease> releases(UUID subscriptionId, int offset, int limit) {
+    /** A subscription's releases of blocks below {@code shownBlocks}, newest first. */
+    public List<SubscriptionRelease> releases(UUID subscriptionId, long shownBlocks, int offset, int limit) {
         return jdbc.query("SELECT s.subscription_id, s.block, s.stream_block, s.release_id, s.answer, r.meta, r.created_at "
                 + "FROM subscription_release s JOIN release r ON r.id = s.release_id WHERE s.subscription_id = ? "
-                + "ORDER BY s.block DESC OFFSET ? LIMIT ?", release, subscriptionId, offset, limit);
+                + "AND s.block < ? ORDER BY s.block DESC OFFSET ? LIMIT ?", release, subscriptionId, shownBlocks, offset,
+                limit);
     }
 
     public Optional<SubscriptionRelease> release(UUID subscriptionId, long block) {
@@ -218,9 +239,10 @@ public class StreamRepository {
                 + "AND s.block = ?", release, subscriptionId, block).stream().findFirst();
     }
 
-    public long releaseCount(UUID subscriptionId) {
-        Long n = jdbc.queryForObject("SELECT count(*) FROM subscription_release WHERE subscription_id = ?", Long.class,
-                subscriptionId);
+    /** How many of a subscription's releases are of blocks below {@code shownBlocks}. */
+    public long releaseCount(UUID subscriptionId, long shownBlocks) {
+        Long n = jdbc.queryForObject("SELECT count(*) FROM subscription_release WHERE subscription_id = ? AND block < ?",
+                Long.class, subscriptionId, shownBlocks);
         return n == null ? 0 : n;
     }
 

@@ -41,8 +41,10 @@ class StreamController {
             @Schema(description = "Rows scaled down to rowNormBound (owner only: data-dependent)") long clippedRows,
             @Schema(description = "The batch's event time") Instant eventTime,
             @Schema(description = "The stream's completed blocks after the append") long completedBlocks,
-            @Schema(description = "Rows in the open block after the append") long openRows,
-            @Schema(description = "The releases the completed blocks made, per subscription") List<ReleasedView> releases) {}
+            @Schema(description = "Rows appended and not yet in a completed block, after the append (TIME: the open "
+                    + "block's and a later pending block's)") long openRows,
+            @Schema(description = "ROW_COUNT: the releases of the blocks the batch completed, per subscription. TIME: "
+                    + "always empty (only the block scheduler closes time blocks)") List<ReleasedView> releases) {}
 
     /** One release an append made. */
     @Schema(name = "ReleasedBlock")
@@ -57,9 +59,13 @@ class StreamController {
             + "application/x-matrix-market or application/x-npy, each of the declared width; rows longer than "
             + "rowNormBound are scaled down to it. Edge streams: events u,v[,w] as CSV or TSV with labels of the "
             + "declared vertices, w in [0, 1] (default 1); a pair may repeat (each event is a privacy unit). Rows are "
-            + "never stored: they are added to the open block's Gram. Every block the batch completes is released "
-            + "at once through every active subscription, in the same transaction. Event time: optional, default "
-            + "now; never in the future, never before the stream's last event time or in a closed time block (409).",
+            + "never stored: they are added to their block's Gram. ROW_COUNT: every block the batch completes is "
+            + "released at once through every active subscription, in the same transaction. TIME: the rows join the "
+            + "block of their event time and nothing is released; only the block scheduler closes time blocks, on "
+            + "the clock (if the block before has ended unreleased and a later one holds rows already, 503 with "
+            + "Retry-After). Event time: optional, default "
+            + "the service's clock when the batch is applied (read under the stream's lock, so concurrent appends "
+            + "never refuse one another); never in the future, never before the stream's last event time or in a closed time block (409).",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
                     @Content(mediaType = "text/csv", schema = @Schema(type = "string", example = "0.1,0.2,-0.2\n"
                             + "0.3,0,0.4\n")),
@@ -81,10 +87,14 @@ class StreamController {
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "422", description = "Malformed batch (wrong width, NaN, bad edge); nothing appended",
             content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "503", description = "Uploads busy, the database unavailable, or (TIME) the block "
+            + "scheduler more than a block behind; nothing appended (Retry-After)",
+            content = @Content(mediaType = "application/problem+json"))
     AppendView append(@PathVariable UUID id,
             @Parameter(description = "true: the first line is a header; false: it is data; absent: detect")
             @RequestParam(required = false) @Nullable Boolean header,
-            @Parameter(description = "The batch's event time, ISO-8601 (e.g. 2026-11-24T10:15:30Z); default: now")
+            @Parameter(description = "The batch's event time, ISO-8601 (e.g. 2026-11-24T10:15:30Z); default: "
+                    + "the service's clock when the batch is applied under the stream's lock")
             @RequestParam(required = false) @Nullable String eventTime,
             HttpServletRequest request) throws IOException {
         Instant event = null;

@@ -19,9 +19,13 @@ import io.privmat.problem.PrivmatException;
 import io.privmat.query.QueryRequest;
 import io.privmat.security.Caller;
 import io.privmat.security.Role;
+import io.privmat.stream.StreamService;
+import io.privmat.stream.StreamSettings;
 import io.privmat.stream.Subscription;
 import io.privmat.stream.SubscriptionRelease;
 import io.privmat.stream.SubscriptionService;
+import io.privmat.mechanism.catalog.NoiseWarning;
+import io.privmat.mechanism.catalog.WindowDefinition;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -59,13 +63,15 @@ class SubscriptionController {
     private final DatasetService datasets;
     private final JobService jobs;
     private final JsonMapper json;
+    private final StreamSettings settings;
 
     SubscriptionController(SubscriptionService subscriptions, DatasetService datasets, JobService jobs,
-            JsonMapper json) {
+            JsonMapper json, StreamSettings settings) {
         this.subscriptions = subscriptions;
         this.datasets = datasets;
         this.jobs = jobs;
         this.json = json;
+        this.settings = settings;
     }
 
     /**
@@ -99,7 +105,8 @@ class SubscriptionController {
                     implementation = LossDocument.class) @JsonRawValue String loss,
             @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Map<String, Object> noise,
             @Schema(description = "The stream block it started with (its block 0)") long firstStreamBlock,
-            @Schema(description = "Its releases so far") long completedBlocks,
+            @Schema(description = "Its releases shown so far (TIME blocks: those whose publishedAt has passed)")
+            long completedBlocks,
             Instant createdAt, @Nullable Instant cancelledAt,
             @Schema(description = "Where its releases are listed, newest first") String releases) {
 
@@ -131,12 +138,19 @@ class SubscriptionController {
             @Schema(description = "The most one entry moved by grid rounding") double roundingBound,
             @Schema(description = "TIME blocks: the public end of the block (start + (streamBlock + 1)·blockSeconds)")
             @Nullable Instant blockEndsAt,
+            @Schema(description = "TIME blocks: when the release is shown, blockEndsAt + the service's release delay "
+                    + "(privmat.streams.release-delay), whenever it was computed")
+            @Nullable Instant publishedAt,
             @Schema(description = "When it was stored; the dataset's owner only (under ROW_COUNT blocks it times "
                     + "the owner's appends)") @Nullable Instant createdAt,
-            @Schema(description = "PCA: the top-k eigenvalues of the PSD-projected estimate") double @Nullable [] eigenvalues,
+            @Schema(description = "PCA: the top-k eigenvalues of the PSD-projected estimate (absent in the "
+                    + "unlikely case that its eigendecomposition did not converge)") double @Nullable [] eigenvalues,
             @Schema(description = "PCA: the top-k components, d × k") double @Nullable [][] components,
             @Schema(description = "COVARIANCE (GET of one release only): the PSD-projected window estimate, d × d")
-            double @Nullable [][] covariance) {}
+            double @Nullable [][] covariance,
+            @Schema(description = "Noise warnings of the released eigenvalues (PCA, and COVARIANCE when one release "
+                    + "is read), from the release's public facts (docs/accuracy/warnings.md)")
+            @Nullable List<NoiseWarning> warnings) {}
 
     /** A page of releases, newest first. */
     @Schema(name = "WindowReleasePage")
@@ -151,7 +165,9 @@ class SubscriptionController {
             @Schema(description = "Remaining after it (absent if not admissible)") @Nullable TrackView remainingAfter,
             @Schema(description = "Largest epsilon of one more pure-DP query after it") @Nullable Double
                     largestPureEpsilonAfter,
-            @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Map<String, Object> noise) {}
+            @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Map<String, Object> noise,
+            @Schema(description = "Noise warnings from the public parameters only (docs/accuracy/warnings.md)")
+            List<NoiseWarning> warnings) {}
 
     @PostMapping(path = "/v1/datasets/{datasetId}/subscriptions", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
@@ -197,7 +213,7 @@ class SubscriptionController {
         return new QuoteView(q.plan().spec().kind().name(), q.plan().spec().mechanism(), q.accounting(),
                 TrackView.charged(q.cost(), mode), q.admissible(), TrackView.available(q.remaining(), mode),
                 q.remainingAfter() == null ? null : TrackView.available(q.remainingAfter(), mode),
-                io.privmat.api.JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise());
+                io.privmat.api.JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise(), q.warnings());
     }
 
     @GetMapping(path = "/v1/datasets/{datasetId}/subscriptions", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -233,7 +249,8 @@ class SubscriptionController {
 
     @GetMapping(path = "/v1/subscriptions/{id}/releases", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "listSubscriptionReleases", summary = "List a subscription's window releases",
-            description = "Newest first, paged. PCA releases carry their top-k components.")
+            description = "Newest first, paged. PCA releases carry their top-k components. On a TIME stream only "
+                    + "the releases whose publishedAt has passed are listed (and counted), whenever they were computed.")
     ReleasePage releases(@PathVariable UUID id, @RequestParam(defaultValue = "0") int offset,
             @RequestParam(defaultValue = "20") int limit) {
         Paging.check("offset", offset, limit, 200);
@@ -252,7 +269,7 @@ class SubscriptionController {
             + "kind's full answer: COVARIANCE, the PSD-projected d × d estimate (eigenvalues clamped to [0, rows·B²] "
             + "when the window's row count is public); PCA, the top-k components.")
     @ApiResponse(responseCode = "200", description = "The release")
-    @ApiResponse(responseCode = "404", description = "No such subscription or block",
+    @ApiResponse(responseCode = "404", description = "No such subscription or block (or, TIME, not published yet)",
             content = @Content(mediaType = "application/problem+json"))
     ReleaseView release(@PathVariable UUID id, @PathVariable long block) {
         Caller caller = Caller.current();
@@ -270,8 +287,9 @@ class SubscriptionController {
         return new Context(dataset, (StreamSchema) dataset.schema(), owner);
     }
 
+    /** What anyone sees of it now: on a TIME stream, only its releases already published. */
     private SubscriptionView view(Subscription s) {
-        return SubscriptionView.of(s, jobs.get(s.jobId()), subscriptions.plan(s).noise());
+        return SubscriptionView.of(subscriptions.published(s), jobs.get(s.jobId()), subscriptions.plan(s).noise());
     }
 
     private ReleaseView view(SubscriptionRelease r, Context c, @Nullable CovarianceRelease covariance) {
@@ -281,6 +299,8 @@ class SubscriptionController {
         int d = c.schema().d();
         Instant endsAt = c.schema().blockRule() == BlockRule.TIME
                 ? c.dataset().createdAt().plusSeconds((r.streamBlock() + 1) * c.schema().blockSeconds()) : null;
+        Instant publishedAt = endsAt == null ? null : StreamService.publishedAt(c.dataset().createdAt(),
+                c.schema().blockSeconds(), r.streamBlock(), settings.releaseDelay());
         double[] eigenvalues = null;
         double[][] components = null;
         if (r.answer() != null) {
@@ -299,9 +319,13 @@ class SubscriptionController {
             }
         }
         Object rows = meta.get("windowRows");
+        double[] spectrum = eigenvalues != null ? eigenvalues : covariance != null ? covariance.eigenvalues() : null;
+        List<NoiseWarning> warnings = spectrum == null ? null
+                : WindowDefinition.warnings(spectrum, d, meta);
         return new ReleaseView(r.block(), r.streamBlock(), r.releaseId(), first, r.block() - first + 1,
                 rows instanceof Number n ? n.longValue() : null, tau2, Math.sqrt(tau2 * 2.0 * d),
-                ((Number) meta.get("roundingBound")).doubleValue(), endsAt, c.owner() ? r.createdAt() : null,
-                eigenvalues, components, matrix);
+                ((Number) meta.get("roundingBound")).doubleValue(), endsAt, publishedAt,
+                c.owner() ? r.createdAt() : null,
+                eigenvalues, components, matrix, warnings);
     }
 }

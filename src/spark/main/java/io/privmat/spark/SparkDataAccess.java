@@ -1,7 +1,6 @@
 package io.privmat.spark;
 
-import io.privmat.job.JobContext;
-import io.privmat.job.JobStoppedException;
+import io.privmat.dataset.EngineRun;
 import io.privmat.dataset.ExternalSchema;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.PublicFacts;
@@ -38,10 +37,10 @@ final class SparkDataAccess implements DataAccess {
     private final SparkEngine engine;
     private final ExternalSchema schema;
     private final PublicFacts facts;
-    private final JobContext context;
+    private final EngineRun context;
     private final String group;
 
-    SparkDataAccess(SparkEngine engine, ExternalSchema schema, PublicFacts facts, JobContext context) {
+    SparkDataAccess(SparkEngine engine, ExternalSchema schema, PublicFacts facts, EngineRun context) {
         if (facts.cols() != schema.d()) {
             throw new IllegalStateException("the plan's d differs from the declaration's");
         }
@@ -49,7 +48,7 @@ final class SparkDataAccess implements DataAccess {
         this.schema = schema;
         this.facts = facts;
         this.context = context;
-        this.group = "privmat-job-" + context.job().id();
+        this.group = "privmat-job-" + context.id();
     }
 
     private JavaRDD<InternalRow> source() {
@@ -85,7 +84,7 @@ final class SparkDataAccess implements DataAccess {
                 } catch (TimeoutException e) {
                     try {
                         context.progress(at);
-                    } catch (JobStoppedException stopped) {
+                    } catch (RuntimeException stopped) {
                         sc.cancelJobGroup(group);
                         throw stopped;
                     }
@@ -111,7 +110,7 @@ final class SparkDataAccess implements DataAccess {
             return parts.getNumPartitions() == 0 ? new FixedPointGram(d, bound, withGram).state()
                     : parts.treeReduce(FixedPointGram::merge, engine.treeDepth());
         });
-        if (state.d() != d || state.sums().length != d || state.hi().length != (withGram ? (long) d * (d + 1) / 2 : 0)) {
+        if (state.d() != d || state.sums().length != d || state.sumsHi().length != d || state.hi().length != (withGram ? (long) d * (d + 1) / 2 : 0)) {
             throw new IllegalStateException("the engine returned a statistic of the wrong shape");
         }
         checkRows(state.rows());
@@ -235,7 +234,7 @@ final class SparkDataAccess implements DataAccess {
                     visitor.block(java.util.Arrays.copyOf(out, filled * d), filled, seen);
                     seen += filled;
                 }
-            } catch (JobStoppedException stopped) {
+            } catch (RuntimeException stopped) {
                 sc.cancelJobGroup(group);
                 throw stopped;
             } finally {

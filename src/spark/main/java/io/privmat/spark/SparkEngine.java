@@ -1,9 +1,9 @@
 package io.privmat.spark;
 
 import io.privmat.dataset.Dataset;
+import io.privmat.dataset.EngineRun;
 import io.privmat.dataset.ExternalEngine;
 import io.privmat.dataset.ExternalSchema;
-import io.privmat.job.JobContext;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.PublicFacts;
 import java.util.Arrays;
@@ -83,7 +83,7 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
     /** The declared columns of the source as doubles, in order (Parquet numeric columns; CSV strings). */
     org.apache.spark.sql.Dataset<Row> rows(ExternalSchema schema) {
         org.apache.spark.sql.Dataset<Row> source = read(schema);
-        Column[] columns = schema.columns().stream().map(c -> functions.col(quoted(c)).cast("double"))
+        Column[] columns = schema.columns().stream().map(c -> functions.col(quoted(c)).try_cast("double"))
                 .toArray(Column[]::new);
         return source.select(columns);
     }
@@ -140,7 +140,7 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
     }
 
     @Override
-    public DataAccess open(Dataset dataset, ExternalSchema schema, PublicFacts facts, JobContext context) {
+    public DataAccess open(Dataset dataset, ExternalSchema schema, PublicFacts facts, EngineRun context) {
         return new SparkDataAccess(this, schema, facts, context);
     }
 

@@ -66,6 +66,26 @@ class SparkStatisticsTest {
         assertThat(spark(oneFile).gram(false).sums()).isEmpty();
     }
 
+    /**
+     * A CSV cell that does not parse as a number (NA, a decimal comma, text) makes its row the zero row,
+     * as a missing value does, instead of failing the pass: Spark 4's ANSI cast would throw, and a job
+     * that fails because one row holds "NA" is a data-dependent outcome (docs/adr/0011).
+     */
+    @Test
+    void unparseableCsvCellsMakeTheirRowTheZeroRowInsteadOfFailingThePass() throws java.io.IOException {
+        Path folder = dir.resolve("unparseable");
+        java.nio.file.Files.createDirectories(folder);
+        java.nio.file.Files.writeString(folder.resolve("part-0.csv"),
+                "c0,c1\n1,0\nNA,0.5\n\"1,5\",0\nabc,1\n0,1\n");
+        ExternalSchema schema = new ExternalSchema(folder.toString(), ExternalSchema.Format.CSV, List.of("c0", "c1"),
+                5L);
+        SparkDataAccess data = SparkTestData.access(schema, SparkTestData.facts(2, 1.0, 5L,
+                NeighbouringRelation.REPLACE_ONE), new SparkTestData.Recorder());
+        DataAccess.Gram g = data.gram(true);
+        assertThat(g.gram()).containsExactly(1, 0, 0, 1);
+        assertThat(g.sums()).containsExactly(1, 1);
+    }
+
     @Test
     void gramIsWithinTheStatedBoundOfTheFloatingGramOfTheClippedRows() {
         double[] g = spark(fiveFiles).gram(false).gram();

@@ -1,8 +1,7 @@
 package io.privmat.spark;
 
+import io.privmat.dataset.EngineRun;
 import io.privmat.dataset.ExternalSchema;
-import io.privmat.job.Job;
-import io.privmat.job.JobContext;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.DataShape;
@@ -24,7 +23,6 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.mockito.Mockito;
 
 /** One embedded local[2] Spark engine per test JVM, seeded test matrices written as Parquet or CSV. */
 final class SparkTestData {
@@ -111,19 +109,14 @@ final class SparkTestData {
                 relation, AccountingMode.ZCDP);
     }
 
-    /** A job context recording progress. */
-    static final class Recorder implements JobContext {
+    /** An engine run recording progress. */
+    static final class Recorder implements EngineRun {
         final List<Double> values = new CopyOnWriteArrayList<>();
-        private final Job job;
-
-        Recorder() {
-            job = Mockito.mock(Job.class);
-            Mockito.when(job.id()).thenReturn(UUID.randomUUID());
-        }
+        private final UUID id = UUID.randomUUID();
 
         @Override
-        public Job job() {
-            return job;
+        public UUID id() {
+            return id;
         }
 
         @Override
@@ -136,7 +129,7 @@ final class SparkTestData {
         }
     }
 
-    static SparkDataAccess access(ExternalSchema schema, PublicFacts facts, JobContext context) {
+    static SparkDataAccess access(ExternalSchema schema, PublicFacts facts, EngineRun context) {
         return new SparkDataAccess(engine(), schema, facts, context);
     }
 

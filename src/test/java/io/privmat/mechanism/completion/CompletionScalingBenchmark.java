@@ -76,21 +76,10 @@ class CompletionScalingBenchmark {
             CompletionFixtures.Split s = CompletionFixtures.rankOne(m, n, 80, 1, 3);
             long ratings = 80L * m;
             double k = 2 * Math.sqrt(m / 3.0) * Math.sqrt(n / 3.0);
-            for (FrankWolfeParameters.Variant variant : FrankWolfeParameters.Variant.values()) {
-                if (variant == FrankWolfeParameters.Variant.MEMORY_LIGHT && n > 1000) {
-                    continue;
-                }
-                FrankWolfeParameters p = FrankWolfeParameters.of(s.domain(), RatingsRelation.USER, k, t).withVariant(variant);
-                Measure r = measure(() -> PrivateFrankWolfeMechanism.forApproxDp(p, 1, 1e-6).release(s.train(),
-                        TestNoiseSources.seeded(1)));
-                row("private FW, " + variant + ", q = 24", m, n, ratings, t, r);
-                if (variant == FrankWolfeParameters.Variant.MEMORY_LIGHT) {
-                    FrankWolfeParameters q12 = p.withLanczosSteps(12);
-                    Measure r12 = measure(() -> PrivateFrankWolfeMechanism.forApproxDp(q12, 1, 1e-6).release(s.train(),
-                            TestNoiseSources.seeded(1)));
-                    row("private FW, MEMORY_LIGHT, q = 12", m, n, ratings, t, r12);
-                }
-            }
+            FrankWolfeParameters p = FrankWolfeParameters.of(s.domain(), RatingsRelation.USER, k, t);
+            Measure r = measure(() -> PrivateFrankWolfeMechanism.forApproxDp(p, 1, 1e-6).release(s.train(),
+                    TestNoiseSources.seeded(1)));
+            row("private FW, q = 24", m, n, ratings, t, r);
             if (n <= 1000) {
                 SvdCompletionParameters sp = new SvdCompletionParameters(s.domain(), RatingsRelation.USER, 5,
                         SvdCompletionParameters.LocalFit.LEAST_SQUARES, 1e-3);

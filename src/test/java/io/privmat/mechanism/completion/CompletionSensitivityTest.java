@@ -120,7 +120,7 @@ class CompletionSensitivityTest {
                     .withSchedule(FrankWolfeParameters.StepSchedule.STANDARD);
             double replace = PrivateFrankWolfeMechanism.sensitivity(p);
             FrankWolfeParameters pAr = new FrankWolfeParameters(DOMAIN, RatingsRelation.USER_ADD_REMOVE, 200, 6,
-                    p.schedule(), p.beta(), p.lanczosSteps(), p.variant());
+                    p.schedule(), p.beta(), p.lanczosSteps());
             double addRemove = PrivateFrankWolfeMechanism.sensitivity(pAr);
             double replaceFirst = PrivateFrankWolfeMechanism.firstSensitivity(p);
             double addRemoveFirst = PrivateFrankWolfeMechanism.firstSensitivity(pAr);
@@ -193,9 +193,9 @@ class CompletionSensitivityTest {
             for (int i = 0; i < v.length; i++) {
                 v[i] = random.nextGaussian();
             }
-            DpAlsMechanism.Statistics s1 = DpAlsMechanism.statistics(pair.base(), v, p, pair.base().chunks(16));
-            DpAlsMechanism.Statistics s2 = DpAlsMechanism.statistics(pair.replaced(), v, p, pair.replaced().chunks(16));
-            DpAlsMechanism.Statistics s3 = DpAlsMechanism.statistics(pair.removed(), v, p, pair.removed().chunks(16));
+            DpAlsMechanism.Statistics s1 = DpAlsMechanism.statistics(pair.base(), v, p);
+            DpAlsMechanism.Statistics s2 = DpAlsMechanism.statistics(pair.replaced(), v, p);
+            DpAlsMechanism.Statistics s3 = DpAlsMechanism.statistics(pair.removed(), v, p);
             double dg = frobeniusDiff(s1.grams(), s2.grams());
             assertThat(dg).isLessThanOrEqualTo(DpAlsMechanism.gramSensitivity(p));
             // Disjoint items, both factors at the clip: exactly √(2s)·C².
@@ -205,6 +205,45 @@ class CompletionSensitivityTest {
             assertThat(frobeniusDiff(s1.rhs(), s3.rhs())).isLessThanOrEqualTo(DpAlsMechanism.rhsSensitivity(ar))
                     .isCloseTo(DOMAIN.rowBound() * 0.05, within(1e-9));
         }
+    }
+
+    /**
+     * A public V with infinite, huge or NaN entries (a near-singular solve at a tiny itemRidge) must
+     * not let one user's NaN fit reach other users' sums (the grid rounding would zero the whole
+     * entry: a distinguishing event found by the attack review of docs/adr/0011). The statistics stay
+     * finite, and neighbours still move them by at most the declared sensitivities.
+     */
+    @Test
+    void alsStatisticsStayFiniteAndWithinTheSensitivityForAnyPublicV() {
+        Pair pair = pair(300, 6, false);
+        AlsParameters p = new AlsParameters(DOMAIN, RatingsRelation.USER, 3, 2, 0.1, 1, 0.05, 0.3);
+        AlsParameters ar = new AlsParameters(DOMAIN, RatingsRelation.USER_ADD_REMOVE, 3, 2, 0.1, 1, 0.05, 0.3);
+        double[][] bad = {{Double.POSITIVE_INFINITY}, {Double.NEGATIVE_INFINITY}, {Double.NaN}, {1e308}, {-1e300}};
+        SplittableRandom random = new SplittableRandom(9);
+        for (double[] value : bad) {
+            double[] v = new double[N * 3];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = random.nextGaussian();
+            }
+            v[random.nextInt(v.length)] = value[0];
+            DpAlsMechanism.Statistics s1 = DpAlsMechanism.statistics(pair.base(), v, p);
+            DpAlsMechanism.Statistics s2 = DpAlsMechanism.statistics(pair.replaced(), v, p);
+            DpAlsMechanism.Statistics s3 = DpAlsMechanism.statistics(pair.removed(), v, p);
+            for (DpAlsMechanism.Statistics st : new DpAlsMechanism.Statistics[] {s1, s2, s3}) {
+                assertThat(Arrays.stream(st.grams()).allMatch(Double::isFinite)).as("V with %s", value[0])
+                        .isTrue();
+                assertThat(Arrays.stream(st.rhs()).allMatch(Double::isFinite)).isTrue();
+            }
+            assertThat(frobeniusDiff(s1.grams(), s2.grams())).isLessThanOrEqualTo(DpAlsMechanism.gramSensitivity(p));
+            assertThat(frobeniusDiff(s1.rhs(), s2.rhs())).isLessThanOrEqualTo(DpAlsMechanism.rhsSensitivity(p));
+            assertThat(frobeniusDiff(s1.grams(), s3.grams())).isLessThanOrEqualTo(DpAlsMechanism.gramSensitivity(ar));
+            assertThat(frobeniusDiff(s1.rhs(), s3.rhs())).isLessThanOrEqualTo(DpAlsMechanism.rhsSensitivity(ar));
+        }
+        double[] out = new double[3];
+        DpAlsMechanism.clipFit(new double[] {1e200, -1e200, 0}, 0.05, out, 0);
+        assertThat(Math.hypot(out[0], out[1])).isCloseTo(0.05, within(1e-12));
+        DpAlsMechanism.clipFit(new double[] {Double.NaN, 1, 1}, 0.05, out, 0);
+        assertThat(out).containsExactly(0, 0, 0);
     }
 
     @Test

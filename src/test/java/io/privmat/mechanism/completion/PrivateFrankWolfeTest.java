@@ -30,11 +30,11 @@ class PrivateFrankWolfeTest {
         double l = SMALL.domain().rowBound();
         assertThat(PrivateFrankWolfeMechanism.sensitivity(p)).isCloseTo(4 * Math.sqrt(2) * l * l, within(1e-6));
         FrankWolfeParameters ar = new FrankWolfeParameters(p.domain(), RatingsRelation.USER_ADD_REMOVE,
-                p.nuclearRadius(), 5, p.schedule(), p.beta(), p.lanczosSteps(), p.variant());
+                p.nuclearRadius(), 5, p.schedule(), p.beta(), p.lanczosSteps());
         assertThat(PrivateFrankWolfeMechanism.sensitivity(ar)).isCloseTo(4 * l * l, within(1e-6));
         // RATING is calibrated as a replaced user.
         FrankWolfeParameters rating = new FrankWolfeParameters(p.domain(), RatingsRelation.RATING, p.nuclearRadius(), 5,
-                p.schedule(), p.beta(), p.lanczosSteps(), p.variant());
+                p.schedule(), p.beta(), p.lanczosSteps());
         assertThat(PrivateFrankWolfeMechanism.sensitivity(rating)).isEqualTo(PrivateFrankWolfeMechanism.sensitivity(p));
         PrivateFrankWolfeMechanism m = PrivateFrankWolfeMechanism.forApproxDp(p, 1, 1e-6);
         double expected = PrivateFrankWolfeMechanism.sensitivity(p) * Math.sqrt(5)
@@ -89,57 +89,6 @@ class PrivateFrankWolfeTest {
             }
             assertArrayEquals(rows.get(u), release.predict(items, ratings));
         }
-    }
-
-    @Test
-    void denseAndMemoryLightAddTheSameNoise() {
-        FrankWolfeParameters dense = params(3).withVariant(FrankWolfeParameters.Variant.DENSE);
-        FrankWolfeParameters light = dense.withVariant(FrankWolfeParameters.Variant.MEMORY_LIGHT);
-        FrankWolfeRelease a = PrivateFrankWolfeMechanism.forRho(dense, 1).release(SMALL.train(),
-                TestNoiseSources.seeded(21));
-        FrankWolfeRelease b = PrivateFrankWolfeMechanism.forRho(light, 1).release(SMALL.train(),
-                TestNoiseSources.seeded(21));
-        int n = SMALL.domain().items();
-        for (int t = 1; t <= 3; t++) {
-            double cos = TopEigen.dot(a.direction(t), b.direction(t));
-            // Only the rounding of W to the grid and the summation order differ.
-            assertThat(cos).isGreaterThan(1 - 1e-9);
-            assertThat(b.lambdaHat()[t - 1]).isCloseTo(a.lambdaHat()[t - 1], within(1e-6 * a.lambdaHat()[t - 1]));
-        }
-        assertThat(n).isEqualTo(40);
-    }
-
-    @Test
-    void symmetricNoiseProductEqualsTheHeldMatrix() {
-        int n = 60;
-        GridNoise.GaussianPlan plan = GridNoise.gaussian(1, 3, (long) n * n);
-        SymmetricNoise noise = new SymmetricNoise(plan, n, TestNoiseSources.seeded(4));
-        double[] held = noise.addTo(new double[n * n]);
-        double sumSq = 0;
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++) {
-                assertThat(held[i * n + j]).isEqualTo(held[j * n + i]);
-            }
-            sumSq += held[i * n + i] * held[i * n + i];
-        }
-        // Diagonal entries are g·G_ii: variance σ² (n = 60 samples: within 40%).
-        assertThat(sumSq / n).isCloseTo(9, within(3.6));
-        double[] v = new double[n];
-        SplittableRandom r = new SplittableRandom(1);
-        for (int i = 0; i < n; i++) {
-            v[i] = r.nextGaussian();
-        }
-        double[] expected = new double[n];
-        Grams.multiplyDense(held, n, v, expected);
-        double[] got = new double[n];
-        noise.multiply(v, got);
-        for (int i = 0; i < n; i++) {
-            assertThat(got[i]).isCloseTo(expected[i], within(1e-9 * (1 + Math.abs(expected[i]))));
-        }
-        // Replayed: a second product regenerates the same matrix.
-        double[] again = new double[n];
-        noise.multiply(v, again);
-        assertArrayEquals(got, again);
     }
 
     @Test
@@ -211,11 +160,9 @@ class PrivateFrankWolfeTest {
 
     @Test
     void parametersAreChecked() {
-        RatingsDomain big = new RatingsDomain(FrankWolfeParameters.MAX_DENSE_ITEMS + 1, 0, 1, 10);
-        assertThatThrownBy(() -> FrankWolfeParameters.of(big, RatingsRelation.USER, 1, 3)
-                .withVariant(FrankWolfeParameters.Variant.DENSE)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(FrankWolfeParameters.of(big, RatingsRelation.USER, 1, 3).variant())
-                .isEqualTo(FrankWolfeParameters.Variant.MEMORY_LIGHT);
+        RatingsDomain big = new RatingsDomain(FrankWolfeParameters.MAX_ITEMS + 1, 0, 1, 10);
+        assertThatThrownBy(() -> FrankWolfeParameters.of(big, RatingsRelation.USER, 1, 3))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> FrankWolfeParameters.of(SMALL.domain(), RatingsRelation.USER, 0, 3))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> FrankWolfeParameters.of(SMALL.domain(), RatingsRelation.USER, 1, 0))

@@ -48,9 +48,8 @@ final class References {
         for (int i = 0; i < v.length; i++) {
             v[i] = params.initScale() * random.nextGaussian();
         }
-        int[] chunks = data.chunks(16);
         for (int t = 1; t <= params.iterations(); t++) {
-            DpAlsMechanism.Statistics st = DpAlsMechanism.statistics(data, v, params, chunks);
+            DpAlsMechanism.Statistics st = DpAlsMechanism.statistics(data, v, params);
             double[] next = new double[n * r];
             for (int j = 0; j < n; j++) {
                 double[] g = new double[r * r];

@@ -33,6 +33,27 @@ class FixedPointGramTest {
         return g;
     }
 
+    /**
+     * Column sums carry like the Gram: 2⁴⁵ rows at the bound (built by doubling merges) sum to exactly
+     * 2⁴⁵·B, where a single long would have wrapped to a negative sum after 2⁴¹ rows — a sign flip
+     * between neighbours under ADD_REMOVE (docs/adr/0011-a-failure-is-an-output.md).
+     */
+    @Test
+    void columnSumsDoNotWrapPastTwoToTheFortyOneRows() {
+        FixedPointGram one = new FixedPointGram(2, 1.0, true);
+        one.add(new double[] {-1.0, 0.0}, 0);
+        FixedPointGram.State state = one.state();
+        for (int doubling = 0; doubling < 45; doubling++) {
+            state = FixedPointGram.merge(state, state);
+        }
+        FixedPointGram all = FixedPointGram.of(state);
+        assertThat(all.rows()).isEqualTo(1L << 45);
+        assertThat(all.columnSums()).containsExactly(-0x1p45, 0.0);
+        // One more row at the bound still adds up (no wrap, no exception).
+        all.add(new double[] {-1.0, 0.0}, 0);
+        assertThat(all.columnSums()).containsExactly(-0x1p45 - 1, 0.0);
+    }
+
     @Test
     void splitAndMergedInAnyOrderGivesTheSameBits() {
         double[][] x = rows(1500, 17, 1);

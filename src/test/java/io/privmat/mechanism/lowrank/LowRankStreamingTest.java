@@ -12,6 +12,7 @@ import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.support.LowRankFixtures;
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -64,7 +65,13 @@ class LowRankStreamingTest {
         SymmetricEigen e = LinearAlgebra.eigen(gram.result(), D);
         double[] v = e.topVectors(K);
         double[] u = new double[M * K];
-        LinearAlgebraOps.multiply(noisy, M, D, v, K, u);
+        // Block by block, as the release multiplies: one dgemm over all rows may sum in another order
+        // (OpenBLAS picks kernels and thread splits by size), so only per-block products are bit-exact.
+        for (int start = 0; start < M; start += BLOCK) {
+            int count = Math.min(BLOCK, M - start);
+            LinearAlgebraOps.multiply(Arrays.copyOfRange(noisy, start * D, (start + count) * D), count, D,
+                    v, K, u, start * K);
+        }
         for (int i = 0; i < M * K; i++) {
             u[i] /= Math.sqrt(e.values()[i % K]);
         }

@@ -31,6 +31,43 @@ class GridNoiseTest {
                 .isCloseTo(plan.sigma() * plan.sigma(), within(1e-9 * plan.sigma() * plan.sigma()));
     }
 
+    /**
+     * Rounding to the grid is total (docs/adr/0011-a-failure-is-an-output.md): it saturates at ±2⁵⁰
+     * steps instead of throwing, maps NaN to 0, and stays 1-Lipschitz up to the rounding step, so
+     * neighbours' rounded values differ by at most |a − b|/g + 1 steps — the inflation every plan charges.
+     */
+    @Test
+    void roundingToTheGridSaturatesInsteadOfThrowing() {
+        double g = 0x1p-28;
+        assertThat(GridNoise.roundToGrid(0x1p40, g)).isEqualTo(0x1p50);
+        assertThat(GridNoise.roundToGrid(-0x1p40, g)).isEqualTo(-0x1p50);
+        assertThat(GridNoise.roundToGrid(Double.POSITIVE_INFINITY, g)).isEqualTo(0x1p50);
+        assertThat(GridNoise.roundToGrid(Double.NEGATIVE_INFINITY, g)).isEqualTo(-0x1p50);
+        assertThat(GridNoise.roundToGrid(Double.NaN, g)).isEqualTo(0);
+        assertThat(GridNoise.roundToGrid(Double.MAX_VALUE, 1)).isEqualTo(0x1p50);
+        // Below the limit nothing changes.
+        assertThat(GridNoise.roundToGrid(12345.6 * g, g)).isEqualTo(12346);
+        assertThat(GridNoise.roundToGrid((0x1p50 - 1) * g, g)).isEqualTo(0x1p50 - 1);
+        SplittableRandom random = new SplittableRandom(5);
+        for (int i = 0; i < 10_000; i++) {
+            double a = (0x1p50 + random.nextDouble(-0x1p20, 0x1p20)) * g * (random.nextBoolean() ? 1 : -1);
+            double b = a + random.nextDouble(-4, 4) * g;
+            double moved = Math.abs(GridNoise.roundToGrid(a, g) - GridNoise.roundToGrid(b, g));
+            assertThat(moved).isLessThanOrEqualTo(Math.abs(a - b) / g + 1);
+        }
+        // A release on a saturated statistic is the saturated value plus noise, exact on the grid.
+        GridNoise.GaussianPlan plan = GridNoise.gaussian(1, 3, 4);
+        double[] out = new double[4];
+        GridNoise.addGaussian(plan, new double[] {1e300, -1e300, Double.NaN, 1}, out, TestNoiseSources.seeded(2));
+        double limit = 0x1p50 * plan.granularity();
+        assertThat(out[0]).isCloseTo(limit, within(40 * 3.0));
+        assertThat(out[1]).isCloseTo(-limit, within(40 * 3.0));
+        assertThat(out[2]).isCloseTo(0, within(40 * 3.0));
+        for (double v : out) {
+            assertThat(isMultiple(v, plan.granularity())).isTrue();
+        }
+    }
+
     @Test
     void releasedValuesAreExactMultiplesOfTheGranularity() {
         NoiseSource random = TestNoiseSources.seeded(3);

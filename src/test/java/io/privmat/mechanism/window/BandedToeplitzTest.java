@@ -87,6 +87,47 @@ class BandedToeplitzTest {
         assertThat(late).isGreaterThan(1);
     }
 
+    /**
+     * A replacement that moves a row a from block s to block s + l (a TIME stream under REPLACE_ONE
+     * whose neighbour changes the row's event time) moves release t by (c_{t−s} − c_{t−s−l})·aaᵀ.
+     * Summed here release by release for a unit Gram, over every lag, and divided by the charged
+     * √2·‖c‖ (the REPLACE_ONE sensitivity at B = 1): the worst ratios of the review's table, and
+     * {@link BandedToeplitz#movedRowFactor()} computes the same from the autocorrelation.
+     */
+    @ParameterizedTest
+    @CsvSource({"10, 20, 1.086", "10, 40, 1.076", "100, 200, 1.118", "100, 400, 1.103", "10, 10, 1", "100, 100, 1"})
+    void movingARowBetweenBlocksCostsMoreThanTheChargeOnlyWithMoreBandsThanTheWindow(int w, int p, double expected) {
+        double[] c = BandedToeplitz.windowSquareRoot(w, p);
+        double norm = Math.sqrt(new BandedToeplitz(w, p).normSquared);
+        double worst = 0;
+        for (int lag = 1; lag <= p + 1; lag++) {
+            double squares = 0;
+            for (int t = 0; t < p + lag; t++) { // release t after block s = 0
+                double removed = t < p ? c[t] : 0;
+                double added = t >= lag && t - lag < p ? c[t - lag] : 0;
+                squares += (added - removed) * (added - removed);
+            }
+            worst = Math.max(worst, Math.sqrt(squares) / (Math.sqrt(2) * norm));
+        }
+        assertThat(worst).isCloseTo(expected, within(5e-4));
+        assertThat(new BandedToeplitz(w, p).movedRowFactor()).isCloseTo(worst, within(1e-12));
+    }
+
+    /** For w ≥ 2 a moved row stays within the charge exactly when p ≤ w (so that is the cap). */
+    @Test
+    void theMovedRowFactorIsOneExactlyUpToTheWindow() {
+        for (int w = 2; w <= 40; w++) {
+            for (int p = 1; p <= 4 * w; p++) {
+                double factor = new BandedToeplitz(w, p).movedRowFactor();
+                if (p <= w) {
+                    assertThat(factor).as("w = %d, p = %d", w, p).isEqualTo(1.0);
+                } else {
+                    assertThat(factor).as("w = %d, p = %d", w, p).isGreaterThan(1.0 + 1e-3);
+                }
+            }
+        }
+    }
+
     @Test
     void oneBandIsDisjointBlocks() {
         BandedToeplitz t = new BandedToeplitz(10, 1);

@@ -127,4 +127,49 @@ class StreamBlocksTest {
         assertThat(empty.packedGram()).containsOnly(0);
         assertThatThrownBy(blocks::closeBlock).isInstanceOf(HorizonExhaustedException.class);
     }
+    /**
+     * TIME blocks close only when the caller closes them. Rows of a later block that arrive before
+     * the open block is closed wait in one pending block (carried through a resume) and become the
+     * open block when the blocks before it close; the blocks in between are empty; a third block is
+     * refused until the open one closes; a refused batch changes nothing.
+     */
+    @Test
+    void timeRowsJoinTheBlockOfTheirTimeAndWaitInOnePendingBlock() {
+        int d = 2;
+        WindowParameters p = WindowParameters.timed(d, 1, 2, 10, AR);
+        StreamBlocks blocks = StreamBlocks.start(p);
+        blocks.appendRowsAt(0, new double[] {1, 0}, 1);
+        assertThat(blocks.accepts(3)).isTrue();
+        assertThat(blocks.appendRowsAt(3, new double[] {0, 1, 0, 0.5}, 2).completed()).as("an append closes nothing")
+                .isEmpty();
+        assertThat(blocks.completedBlocks()).isZero();
+        assertThat(blocks.openRows()).isEqualTo(1);
+        assertThat(blocks.pending().index()).isEqualTo(3);
+        assertThat(blocks.pending().rows()).isEqualTo(2);
+        // A third block, or a block between, waits; the open and the pending block still take rows.
+        assertThat(blocks.accepts(4)).isFalse();
+        assertThat(blocks.accepts(2)).isFalse();
+        assertThat(blocks.accepts(0)).isTrue();
+        assertThatThrownBy(() -> blocks.appendRowsAt(4, new double[] {1, 1}, 1)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> blocks.appendRowsAt(3, new double[] {1, Double.NaN}, 1))
+                .isInstanceOf(InvalidStreamInputException.class);
+        assertThat(blocks.pending().rows()).as("a refused batch changes nothing").isEqualTo(2);
+
+        StreamBlocks resumed = StreamBlocks.resume(p, blocks.completedBlocks(), blocks.openRows(), blocks.openBlock(),
+                blocks.pending());
+        StreamBlocks.Block b0 = resumed.closeBlock();
+        assertThat(b0.rows()).isEqualTo(1);
+        assertThat(b0.packedGram()).containsExactly(1, 0, 0); // packed upper triangle of (1, 0)(1, 0)ᵀ
+        StreamBlocks.Block b1 = resumed.closeBlock();
+        StreamBlocks.Block b2 = resumed.closeBlock();
+        assertThat(b1.rows() + b2.rows()).as("the blocks in between are empty").isZero();
+        assertThat(resumed.completedBlocks()).isEqualTo(3);
+        assertThat(resumed.pending()).isNull();
+        assertThat(resumed.openRows()).as("the pending block is now the open one").isEqualTo(2);
+        StreamBlocks.Block b3 = resumed.closeBlock();
+        assertThat(b3.index()).isEqualTo(3);
+        assertThat(b3.packedGram()).containsExactly(0, 0, 1.25);
+        assertThat(resumed.accepts(4)).isTrue();
+        assertThat(resumed.accepts(10)).as("past the horizon").isFalse();
+    }
 }

@@ -73,6 +73,30 @@ class WindowMechanismTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
+    /**
+     * On a TIME stream under REPLACE_ONE a replaced row may move to another block, which the charged
+     * Δ_F·‖c‖ covers only for p ≤ w (BandedToeplitzTest): more bands are refused there, before any
+     * charge, naming why; other streams keep 4w.
+     */
+    @Test
+    void moreBandsThanTheWindowAreRefusedWhereAReplacedRowMayMoveBlocks() {
+        WindowParameters movable = WindowParameters.timed(4, 1, 10, 1000, NeighbouringRelation.REPLACE_ONE);
+        assertThat(FactorizationWindowMechanism.maxBands(movable)).isEqualTo(10);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> WindowMechanism.forRho(
+                WindowMechanismKind.FACTORIZATION, movable, 1, new WindowMechanism.Options(0, 11)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("bands must be in [1, 10]")
+                .hasMessageContaining("another event time");
+        var capped = (FactorizationWindowMechanism) WindowMechanism.forRho(WindowMechanismKind.FACTORIZATION, movable, 1,
+                new WindowMechanism.Options(0, 10));
+        assertThat(capped.bands()).isEqualTo(10);
+        for (WindowParameters other : List.of(WindowParameters.timed(4, 1, 10, 1000, AR),
+                WindowParameters.rows(4, 1, 5, 10, 1000, NeighbouringRelation.REPLACE_ONE))) {
+            assertThat(FactorizationWindowMechanism.maxBands(other)).isEqualTo(40);
+            assertThat(((FactorizationWindowMechanism) WindowMechanism.forRho(WindowMechanismKind.FACTORIZATION, other,
+                    1, new WindowMechanism.Options(0, 40))).bands()).isEqualTo(40);
+        }
+    }
+
     @Test
     void defaultStructureFollowsTheWindow() {
         WindowParameters p = WindowParameters.rows(4, 1, 10, 100, 10_000, AR);
@@ -100,6 +124,71 @@ class WindowMechanismTest {
                     blocks, tree, mf);
             assertThat(tree / mf).isGreaterThan(2.3);
             assertThat(blocks / mf).isGreaterThan(w == 10 ? 2.3 : 10);
+        }
+    }
+
+    /**
+     * The dyadic tree's τ² depends on where the window falls on the tree: in units of σ_A² (one
+     * release's σ² at the whole ρ; the tree's σ² is H·σ_A²), its mean over the window positions of a
+     * period and its worst position, as docs/mechanisms/windows.md states them (the released
+     * intervals use each block's own τ²).
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({"10, 9.75, 15.6", "100, 28.6, 41.1", "1000, 57.8, 88.5"})
+    void treeVarianceHasTheDocumentedMeanAndWorstOverWindowPositions(int w, double mean, double worst) {
+        WindowParameters p = WindowParameters.rows(4, 1, 1, w, Long.MAX_VALUE, AR);
+        var tree = (DyadicTreeWindowMechanism) WindowMechanism.forRho(WindowMechanismKind.DYADIC_TREE, p, 0.5,
+                WindowMechanism.Options.DEFAULT);
+        long period = 1L << tree.levels(); // a multiple of the largest node's size
+        double sum = 0;
+        double max = 0;
+        for (long t = 4L * w; t < 4L * w + period; t++) {
+            double units = tree.levels() * tree.noiseVariance(t) / (tree.sigma() * tree.sigma());
+            sum += units;
+            max = Math.max(max, units);
+        }
+        assertThat(sum / period).as("mean").isCloseTo(mean, within(0.05));
+        assertThat(max).as("worst position").isCloseTo(worst, within(0.05));
+    }
+
+    /**
+     * A failure is an output (docs/adr/0011-a-failure-is-an-output.md): under TIME blocks the rows per
+     * block are unbounded and private, so a block may hold, say, 2⁶² rows at the norm bound. Every
+     * mechanism releases such blocks — and the windows and decodings that carry them on, with the
+     * factorisation's negative coefficients at 4w bands — without throwing and with finite values
+     * (grid rounding saturates at 2⁵⁰ steps), so a subscription cannot stop on its data.
+     */
+    @ParameterizedTest
+    @EnumSource(WindowMechanismKind.class)
+    void hugeTimeBlocksAreReleasedWithoutFailing(WindowMechanismKind kind) {
+        int d = 3;
+        int w = 4;
+        WindowParameters p = WindowParameters.timed(d, 1, w, 1000, AR);
+        WindowMechanism m = WindowMechanism.forRho(kind, p, 0.5, new WindowMechanism.Options(0,
+                kind == WindowMechanismKind.FACTORIZATION ? 4 * w : 0));
+        double rows = 0x1p62;
+        double[] axis = new double[d * d];
+        axis[0] = rows; // 2⁶² rows (1, 0, 0)
+        double[] alternating = new double[d * d];
+        double[][] signs = {{1, -1, 0}, {-1, 1, 0}, {0, 0, 0}};
+        for (int i = 0; i < d; i++) {
+            for (int j = 0; j < d; j++) {
+                alternating[i * d + j] = rows / 2 * signs[i][j]; // 2⁶² rows (1, −1, 0)/√2
+            }
+        }
+        WindowState state = m.initialState();
+        byte[] key = key(7);
+        for (int block = 0; block < 3 * w + 2; block++) {
+            double[] gram = block == 0 ? axis : block == 1 ? alternating : new double[d * d];
+            WindowState withBlock = state.withOpenBlock((long) rows, Packed.pack(gram, d));
+            WindowMechanism.Step step = m.release(withBlock, key);
+            assertThat(java.util.Arrays.stream(step.release().window()).allMatch(Double::isFinite)).as("block %d", block)
+                    .isTrue();
+            state = step.next();
+            if (block == 0) {
+                double saturated = 0x1p50 * m.granularity();
+                assertThat(step.release().window()[0]).as("the saturated entry plus noise").isGreaterThan(saturated / 2);
+            }
         }
     }
 
