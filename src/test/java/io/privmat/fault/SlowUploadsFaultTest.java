@@ -75,6 +75,7 @@ class SlowUploadsFaultTest extends FaultTest {
             }
             long start = System.nanoTime();
             int maxActive = 0;
+            int minActive = Integer.MAX_VALUE;
             int maxHolding = 0;
             String holders = "";
             long slowestRead = 0;
@@ -100,7 +101,9 @@ class SlowUploadsFaultTest extends FaultTest {
                 assertThat(read.status()).as(read.toString()).isEqualTo(200);
                 assertThat(sendAs(null, java.net.http.HttpRequest.newBuilder(uri("/actuator/health/readiness")).GET())
                         .status()).isEqualTo(200);
-                maxActive = Math.max(maxActive, activeRequestConnections());
+                int active = activeRequestConnections();
+                maxActive = Math.max(maxActive, active);
+                minActive = Math.min(minActive, active);
                 // A transaction waiting for a client (an upload writing as its body trickles in): idle in
                 // transaction for over a second (the job engine's short transactions pass that state briefly).
                 List<String> holding = jdbc.queryForList("SELECT application_name || ': ' || left(query, 100) "
@@ -119,14 +122,17 @@ class SlowUploadsFaultTest extends FaultTest {
                 }
             }
             System.out.printf("fault slow-uploads: %d clients for %d s at 1 byte / 0.8 s%s, statuses %s, transactions "
-                    + "held open for a client at most %d, request-pool connections in use at most %d of 4, slowest read "
-                    + "%d ms%n", clients, seconds, reconnect ? ", reconnecting" : "", statuses, maxHolding, maxActive,
+                    + "held open for a client at most %d, request-pool connections in use %d to %d of 4, slowest read "
+                    + "%d ms%n", clients, seconds, reconnect ? ", reconnecting" : "", statuses, maxHolding, minActive, maxActive,
                     slowestRead / 1_000_000);
-            // Trickling uploads hold no connection (no transaction waits for them); short requests (the
-            // uploads' own admission, audit records, these reads) may be in flight when sampled, but the
-            // pool is never exhausted.
+            // Trickling uploads hold no connection (no transaction waits for them). Short requests (the
+            // uploads' own admission, audit records, heartbeats, these reads) may be in flight when sampled
+            // - on a loaded machine all four at once (seen once in five runs at load 12) - so the samples
+            // cannot show the pool is never exhausted; what they do show: an upload holding its connection
+            // while its body trickles would keep every sample at or above the number admitted (2).
             assertThat(maxHolding).as("transactions waiting for a trickling client: " + holders).isZero();
-            assertThat(maxActive).as("request-pool connections in use while uploads trickle").isLessThan(4);
+            assertThat(minActive).as("request-pool connections in use at the quietest sample while uploads trickle")
+                    .isLessThan(reconnect ? 4 : 2);
             // Not waiting behind the trickling uploads (a loaded machine may take longer to answer at all).
             assertThat(slowestRead / 1_000_000).as("slowest read, ms").isLessThan(Patience.millis(1_000));
         } finally {
