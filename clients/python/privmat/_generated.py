@@ -458,7 +458,7 @@ class BudgetStatus(Model):
     delta_conversion: Optional[float] = None
     # Rounded down, like the caps; what is charged or spent is rounded up
     remaining: Optional[BudgetRemaining] = None
-    # Outstanding reservations; epsilon/delta here is the guarantee of spent + reserved
+    # Outstanding reservations (admitted jobs not yet committed or refunded), and the guarantee they amount to on their own: epsilon and delta are 0 when nothing is reserved. What spent and reserved leave together is 'remaining'
     reserved: Optional[BudgetAmount] = None
     # Committed charges and the guarantee they amount to
     spent: Optional[BudgetAmount] = None
@@ -2429,7 +2429,7 @@ class NoiseFacts(Model):
     iterations: Optional[int] = None
     # L1 sensitivity the noise is calibrated to
     l1_sensitivity: Optional[float] = None
-    # L2 sensitivity the noise is calibrated to (per step when iterative)
+    # L2 sensitivity of the statistic the noise is calibrated to (per step when iterative), before the grid rounding: the charged loss's l2Sensitivity adds the rounding's g·sqrt(p) (docs/mechanisms/noise.md); WINDOW: the whole stream's, rounding included
     l2_sensitivity: Optional[float] = None
     # LINEAR_QUERIES: the largest per-query standard deviation
     max_query_standard_deviation: Optional[float] = None
@@ -2956,7 +2956,7 @@ class PrivacyLoss(Model):
 
     delta: Optional[float] = None
     epsilon: Optional[float] = None
-    # Gaussian: L2 sensitivity of the released statistic
+    # Gaussian: the L2 sensitivity the loss is computed from: the statistic's own (the quote's noise.l2Sensitivity) plus what rounding the released values to the noise grid can add, g·sqrt(p), so slightly above it (docs/mechanisms/noise.md)
     l2_sensitivity: Optional[float] = None
     # Gaussian: mu of mu-GDP (l2Sensitivity / sigma); Gaussian-composition: sqrt(2 rho)
     mu: Optional[float] = None

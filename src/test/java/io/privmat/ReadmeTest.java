@@ -36,7 +36,7 @@ class ReadmeTest extends ApiTest {
     private static final Map<String, List<String>> EXPECTED = new LinkedHashMap<>();
 
     static {
-        EXPECTED.put("Idempotency-Key: first-sums", List.of(
+        EXPECTED.put("Idempotency-Key: first-sums", List.of("{\"blas\":{\"source\":",
                 "\"status\":\"READY\",\"rows\":3,\"cols\":3,\"nnz\":7,\"clippedRows\":1",
                 "\"analyst\":\"bob\"", "\"admissible\":true", "\"sigma\":20.01",
                 "\"state\":\"DONE\",\"progress\":1.0", "\"columnSums\": [", "\"accuracy\": {",

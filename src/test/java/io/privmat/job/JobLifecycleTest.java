@@ -158,6 +158,32 @@ class JobLifecycleTest extends ApiTest {
     }
 
     /**
+     * The budget view's reserved amounts are the outstanding reservations on their own: a queued job's
+     * reservation shows its (epsilon, delta) there while nothing is spent; once committed, spent shows
+     * it and reserved is back to zero on every field (it used to repeat the spent guarantee).
+     */
+    @Test
+    void theBudgetShowsReservationsOnTheirOwnAndZeroWhenNothingIsReserved() {
+        String dataset = readyMatrix("{\"epsilon\":1,\"delta\":1e-6}", "REPLACE_ONE");
+        String jobId = submit(dataset);
+        var queued = get("/v1/datasets/" + dataset + "/budget").json();
+        assertThat(queued.get("reserved").get("tracks").get("rho").decimalValue()).isPositive();
+        assertThat(queued.get("reserved").get("epsilon").doubleValue()).isPositive();
+        assertThat(queued.get("spent").get("tracks").get("rho").decimalValue()).isZero();
+        assertThat(queued.get("spent").get("epsilon").doubleValue()).isZero();
+        double reservedEpsilon = queued.get("reserved").get("epsilon").doubleValue();
+
+        claim("committing-worker", jobId);
+        assertThat(executor.startDataAccess(UUID.fromString(jobId), "committing-worker")).isTrue();
+        var committed = get("/v1/datasets/" + dataset + "/budget").json();
+        assertThat(committed.get("spent").get("epsilon").doubleValue()).isEqualTo(reservedEpsilon);
+        assertThat(committed.get("reserved").get("tracks").get("rho").decimalValue()).isZero();
+        assertThat(committed.get("reserved").get("epsilon").doubleValue()).isZero();
+        assertThat(committed.get("reserved").get("delta").doubleValue()).isZero();
+        accountConsistent(dataset);
+    }
+
+    /**
      * What was charged is what runs: the worker rebuilds the mechanism from the stored plan and
      * compares its loss with the reserved one before reading any row. A plan that no longer matches
      * (here: its stored rho altered) fails closed, with the charge refunded and no data access.

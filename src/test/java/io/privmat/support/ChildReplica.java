@@ -62,7 +62,8 @@ public final class ChildReplica implements AutoCloseable {
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
         ChildReplica replica = new ChildReplica(process, port, log);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        Duration patience = Patience.of(Duration.ofSeconds(120)); // a JVM start; slower on a loaded machine
+        long deadline = System.nanoTime() + patience.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("replica " + name + " exited; see " + log);
@@ -73,7 +74,8 @@ public final class ChildReplica implements AutoCloseable {
             Thread.sleep(250);
         }
         replica.close();
-        throw new IllegalStateException("replica " + name + " not ready after 120 s; see " + log);
+        throw new IllegalStateException("replica " + name + " not ready after " + patience.toSeconds() + " s; see "
+                + log);
     }
 
     /** The replica's process id. */
@@ -134,13 +136,14 @@ public final class ChildReplica implements AutoCloseable {
 
     /**
      * Ends the replica if a test left it running: SIGTERM first, so that an embedded PostgreSQL it
-     * runs is stopped too (a postmaster outlives a kill -9 of its JVM), then SIGKILL after 30 s.
+     * runs is stopped too (a postmaster outlives a kill -9 of its JVM), then SIGKILL after 30 s
+     * (scaled by {@link Patience}).
      */
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
             process.destroy();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            if (!process.waitFor(Patience.millis(30_000), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
             }
         }
