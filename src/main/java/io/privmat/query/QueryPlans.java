@@ -134,11 +134,12 @@ public class QueryPlans {
      * (docs/accuracy/inverse-quote.md): plans only, reads nothing.
      */
     io.privmat.mechanism.catalog.InverseQuote.Answer inverse(Dataset dataset, String mechanism, QueryRequest request,
-            io.privmat.mechanism.catalog.InverseQuote.Target target, boolean requested) {
+            io.privmat.mechanism.catalog.InverseQuote.Target target, boolean requested,
+            io.privmat.mechanism.catalog.PlanLimit limit) {
         PublicFacts facts = plannable(dataset);
         try {
             return io.privmat.mechanism.catalog.InverseQuote.smallest(catalog, request.kind(), mechanism,
-                    request.delta(), request.params(), facts, requested ? artifacts() : computedOnly(), target);
+                    request.delta(), request.params(), facts, requested ? artifacts() : computedOnly(), target, limit);
         } catch (PlanningException e) {
             throw problem(e);
         }
