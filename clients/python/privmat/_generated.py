@@ -1016,8 +1016,10 @@ class DryRun(Model):
     accounting: Optional[str] = None
     # Whether the remaining budget could pay the real query now
     admissible: Optional[bool] = None
-    # What the real query would charge (this dry run charged nothing)
+    # What the real query would charge, planned on the dataset's own public facts (this dry run charged nothing); absent when the real query would be refused
     cost: Optional[TrackView] = None
+    # Why the real query would be refused on this dataset (a limit that depends on its public count) while the stand-in's plan was made; absent otherwise
+    real_refusal: Optional[str] = None
     # The result document the query would return, computed on the stand-in, with its accuracy and warnings; without jobId, and without releaseId (nothing is kept)
     result: Optional[QueryResult] = None
     # What the stand-in is: its size, the rule that chose it, its generator
@@ -1030,6 +1032,7 @@ class DryRun(Model):
         ('accounting', 'accounting', None),
         ('admissible', 'admissible', None),
         ('cost', 'cost', ('model', 'TrackView')),
+        ('real_refusal', 'realRefusal', None),
         ('result', 'result', ('union', 'QueryResult')),
         ('stand_in', 'standIn', ('model', 'StandIn')),
         ('synthetic', 'synthetic', None),
@@ -1669,7 +1672,7 @@ class InverseQuote(Model):
     # The reachable mechanism needing the least share of the budget
     cheapest: Optional[str] = None
     kind: Optional[str] = None
-    # Mechanisms of the kind that cannot answer this target here, and why
+    # Mechanisms of the kind that cannot answer this target here, and why (also those not priced because the request's planning limit was reached)
     not_comparable: Optional[list[InverseQuoteNotComparable]] = None
     remaining: Optional[TrackView] = None
     # The requested mechanism
@@ -1725,6 +1728,8 @@ class InverseQuoteOption(Model):
     searched: Optional[str] = None
     # The largest fraction of a track's total budget it takes
     share_of_budget: Optional[float] = None
+    # False when the request's planning limit (150 plans, 10 s) cut the search short: the budget then meets the target (the smallest seen that does, not rounded) but a smaller one may too
+    smallest: Optional[bool] = None
     # Why no budget meets the target
     unreachable: Optional[str] = None
     # The quote's noise warnings at that budget
@@ -1741,6 +1746,7 @@ class InverseQuoteOption(Model):
         ('remaining_after', 'remainingAfter', ('model', 'TrackView')),
         ('searched', 'searched', None),
         ('share_of_budget', 'shareOfBudget', None),
+        ('smallest', 'smallest', None),
         ('unreachable', 'unreachable', None),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )

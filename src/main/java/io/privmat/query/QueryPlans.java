@@ -143,12 +143,13 @@ public class QueryPlans {
      * (docs/accuracy/inverse-quote.md): plans only, reads nothing.
      */
     io.privmat.mechanism.catalog.InverseQuote.Answer inverse(Dataset dataset, String mechanism, QueryRequest request,
-            io.privmat.mechanism.catalog.InverseQuote.Target target, boolean requested, io.privmat.security.Caller caller) {
+            io.privmat.mechanism.catalog.InverseQuote.Target target, boolean requested, io.privmat.security.Caller caller,
+            io.privmat.mechanism.catalog.PlanLimit limit) {
         PublicFacts facts = plannable(dataset);
         try {
             return io.privmat.mechanism.catalog.InverseQuote.smallest(catalog, request.kind(), mechanism,
-                    request.delta(), request.params(), facts, requested ? artifacts(caller)
-                    : computedOnly(caller), target);
+                    request.delta(), request.params(), facts, requested ? artifacts(caller) : computedOnly(caller),
+                    target, limit);
         } catch (PlanningException e) {
             throw problem(e);
         }
