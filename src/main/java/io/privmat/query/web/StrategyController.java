@@ -1,4 +1,4 @@
-package io.privmat.strategy.web;
+package io.privmat.query.web;
 
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
