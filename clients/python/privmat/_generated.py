@@ -458,7 +458,7 @@ class BudgetStatus(Model):
     delta_conversion: Optional[float] = None
     # Rounded down, like the caps; what is charged or spent is rounded up
     remaining: Optional[BudgetRemaining] = None
-    # Outstanding reservations; epsilon/delta here is the guarantee of spent + reserved
+    # Outstanding reservations (admitted jobs not yet committed or refunded), and the guarantee they amount to on their own: epsilon and delta are 0 when nothing is reserved. What spent and reserved leave together is 'remaining'
     reserved: Optional[BudgetAmount] = None
     # Committed charges and the guarantee they amount to
     spent: Optional[BudgetAmount] = None
@@ -1016,8 +1016,10 @@ class DryRun(Model):
     accounting: Optional[str] = None
     # Whether the remaining budget could pay the real query now
     admissible: Optional[bool] = None
-    # What the real query would charge (this dry run charged nothing)
+    # What the real query would charge, planned on the dataset's own public facts (this dry run charged nothing); absent when the real query would be refused
     cost: Optional[TrackView] = None
+    # Why the real query would be refused on this dataset (a limit that depends on its public count) while the stand-in's plan was made; absent otherwise
+    real_refusal: Optional[str] = None
     # The result document the query would return, computed on the stand-in, with its accuracy and warnings; without jobId, and without releaseId (nothing is kept)
     result: Optional[QueryResult] = None
     # What the stand-in is: its size, the rule that chose it, its generator
@@ -1030,6 +1032,7 @@ class DryRun(Model):
         ('accounting', 'accounting', None),
         ('admissible', 'admissible', None),
         ('cost', 'cost', ('model', 'TrackView')),
+        ('real_refusal', 'realRefusal', None),
         ('result', 'result', ('union', 'QueryResult')),
         ('stand_in', 'standIn', ('model', 'StandIn')),
         ('synthetic', 'synthetic', None),
@@ -1669,7 +1672,7 @@ class InverseQuote(Model):
     # The reachable mechanism needing the least share of the budget
     cheapest: Optional[str] = None
     kind: Optional[str] = None
-    # Mechanisms of the kind that cannot answer this target here, and why
+    # Mechanisms of the kind that cannot answer this target here, and why (also those not priced because the request's planning limit was reached)
     not_comparable: Optional[list[InverseQuoteNotComparable]] = None
     remaining: Optional[TrackView] = None
     # The requested mechanism
@@ -1725,6 +1728,8 @@ class InverseQuoteOption(Model):
     searched: Optional[str] = None
     # The largest fraction of a track's total budget it takes
     share_of_budget: Optional[float] = None
+    # False when the request's planning limit (150 plans, 10 s) cut the search short: the budget then meets the target (the smallest seen that does, not rounded) but a smaller one may too
+    smallest: Optional[bool] = None
     # Why no budget meets the target
     unreachable: Optional[str] = None
     # The quote's noise warnings at that budget
@@ -1741,6 +1746,7 @@ class InverseQuoteOption(Model):
         ('remaining_after', 'remainingAfter', ('model', 'TrackView')),
         ('searched', 'searched', None),
         ('share_of_budget', 'shareOfBudget', None),
+        ('smallest', 'smallest', None),
         ('unreachable', 'unreachable', None),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
@@ -2433,7 +2439,7 @@ class NoiseFacts(Model):
     iterations: Optional[int] = None
     # L1 sensitivity the noise is calibrated to
     l1_sensitivity: Optional[float] = None
-    # L2 sensitivity the noise is calibrated to (per step when iterative)
+    # L2 sensitivity of the statistic the noise is calibrated to (per step when iterative), before the grid rounding: the charged loss's l2Sensitivity adds the rounding's g·sqrt(p) (docs/mechanisms/noise.md); WINDOW: the whole stream's, rounding included
     l2_sensitivity: Optional[float] = None
     # LINEAR_QUERIES: the largest per-query standard deviation
     max_query_standard_deviation: Optional[float] = None
@@ -2971,7 +2977,7 @@ class PrivacyLoss(Model):
 
     delta: Optional[float] = None
     epsilon: Optional[float] = None
-    # Gaussian: L2 sensitivity of the released statistic
+    # Gaussian: the L2 sensitivity the loss is computed from: the statistic's own (the quote's noise.l2Sensitivity) plus what rounding the released values to the noise grid can add, g·sqrt(p), so slightly above it (docs/mechanisms/noise.md)
     l2_sensitivity: Optional[float] = None
     # Gaussian: mu of mu-GDP (l2Sensitivity / sigma); Gaussian-composition: sqrt(2 rho)
     mu: Optional[float] = None
@@ -3890,8 +3896,12 @@ class Strategy(Model):
     compute_millis: Optional[int] = None
     converged: Optional[bool] = None
     created_at: Optional[str] = None
-    # FAILED: why
+    # FAILED or CANCELLED: why
     error: Optional[str] = None
+    # The computation's estimated peak memory, from public sizes
+    estimated_bytes: Optional[int] = None
+    # The computation's estimated time at the reference rate (privmat.strategies.reference-rate), from public sizes, within the limit
+    estimated_seconds: Optional[float] = None
     # DONE: √(objective/m), the expected per-query RMSE per unit of noise (noise standard deviation = sensitivity); multiply by the noise scale a budget gives (the quote states it as expectedRmsePerQuery)
     expected_rmse_per_unit_noise: Optional[float] = None
     iterations: Optional[int] = None
@@ -3910,7 +3920,9 @@ class Strategy(Model):
     # Fraction done, from iteration counts only (public)
     progress: Optional[float] = None
     queries: Optional[int] = None
-    # one of PENDING, RUNNING, DONE, FAILED
+    # one of TIME_LIMIT, MEMORY, SHUTDOWN, ERROR; FAILED or CANCELLED: TIME_LIMIT (it outlived privmat.strategies.max-compute-time), MEMORY, SHUTDOWN (the replica stopped) or ERROR
+    reason: Optional[str] = None
+    # one of PENDING, RUNNING, DONE, FAILED, CANCELLED
     status: Optional[str] = None
     # SHA-256 of the workload's canonical form
     workload_hash: Optional[str] = None
@@ -3924,6 +3936,8 @@ class Strategy(Model):
         ('converged', 'converged', None),
         ('created_at', 'createdAt', None),
         ('error', 'error', None),
+        ('estimated_bytes', 'estimatedBytes', None),
+        ('estimated_seconds', 'estimatedSeconds', None),
         ('expected_rmse_per_unit_noise', 'expectedRmsePerUnitNoise', None),
         ('iterations', 'iterations', None),
         ('key', 'key', None),
@@ -3934,6 +3948,7 @@ class Strategy(Model):
         ('options', 'options', None),
         ('progress', 'progress', None),
         ('queries', 'queries', None),
+        ('reason', 'reason', None),
         ('status', 'status', None),
         ('workload_hash', 'workloadHash', None),
         ('workload_kind', 'workloadKind', None),
@@ -4274,6 +4289,8 @@ class TrackView(Model):
 class UserPredictions(Model):
     """UserPredictions"""
 
+    # The user's position in the export (dense id order, from 0): another way to ask for it (GET /v1/jobs/{id}/user-predictions?index=)
+    index: Optional[int] = None
     items: Optional[int] = None
     job_id: Optional[str] = None
     # n predictions on the rating scale, clamped to [min, max], in item order
@@ -4284,6 +4301,7 @@ class UserPredictions(Model):
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
+        ('index', 'index', None),
         ('items', 'items', None),
         ('job_id', 'jobId', None),
         ('predictions', 'predictions', ('list', None)),
@@ -4438,24 +4456,33 @@ class Workload(Model):
     cols: Optional[int] = None
     created_at: Optional[str] = None
     creator: Optional[str] = None
+    # one of DENSE, SPARSE; How the content is stored: DENSE (rows × cols float64) or SPARSE (one entry per non-zero), whichever is smaller
+    encoding: Optional[str] = None
     format: Optional[str] = None
     id: Optional[str] = None
     name: Optional[str] = None
+    # Stored entries (rows × cols when DENSE)
+    non_zeros: Optional[int] = None
     # Queries (rows of W)
     rows: Optional[int] = None
-    # SHA-256 of the shape and values: what a plan records
+    # SHA-256 of the shape and values: what a plan records, and the content's address (identical uploads share one stored copy)
     sha256: Optional[str] = None
+    # Stored size in bytes: what this workload counts towards its creator's quota (privmat.workloads.max-bytes-per-caller)
+    stored_bytes: Optional[int] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
         ('cols', 'cols', None),
         ('created_at', 'createdAt', None),
         ('creator', 'creator', None),
+        ('encoding', 'encoding', None),
         ('format', 'format', None),
         ('id', 'id', None),
         ('name', 'name', None),
+        ('non_zeros', 'nonZeros', None),
         ('rows', 'rows', None),
         ('sha256', 'sha256', None),
+        ('stored_bytes', 'storedBytes', None),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -4612,6 +4639,10 @@ OPERATIONS: dict[str, Operation] = {
         (('id', 'path'),),
         (), ('application/json', 'application/x-npy'), ('union', 'QueryResult'),
         "Get a DONE job's result"),
+    'findUserPredictions': Operation('findUserPredictions', 'GET', '/v1/jobs/{id}/user-predictions',
+        (('id', 'path'), ('label', 'query'), ('index', 'query')),
+        (), ('application/json',), ('model', 'UserPredictions'),
+        "One user's completed row, by label or position (the data owner only)"),
     'getUserPredictions': Operation('getUserPredictions', 'GET', '/v1/jobs/{id}/users/{user}/predictions',
         (('id', 'path'), ('user', 'path')),
         (), ('application/json',), ('model', 'UserPredictions'),

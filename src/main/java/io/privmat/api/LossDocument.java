@@ -28,7 +28,9 @@ public record LossDocument(
             @Nullable Double epsilon,
             @Nullable Double delta,
             @Nullable Double rho,
-            @Schema(description = "Gaussian: L2 sensitivity of the released statistic") @Nullable Double l2Sensitivity,
+            @Schema(description = "Gaussian: the L2 sensitivity the loss is computed from: the statistic's own "
+                    + "(the quote's noise.l2Sensitivity) plus what rounding the released values to the noise grid "
+                    + "can add, g·sqrt(p), so slightly above it (docs/mechanisms/noise.md)") @Nullable Double l2Sensitivity,
             @Schema(description = "Gaussian: standard deviation of the noise") @Nullable Double sigma,
             @Schema(description = "Gaussian: mu of mu-GDP (l2Sensitivity / sigma); Gaussian-composition: "
                     + "sqrt(2 rho)") @Nullable Double mu,

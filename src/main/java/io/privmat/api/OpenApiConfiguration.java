@@ -64,7 +64,8 @@ class OpenApiConfiguration {
                 // Every operation needs a key and is rate limited.
                 operation.getResponses().putIfAbsent("401", new ApiResponse().description("No, or an invalid, API key"));
                 operation.getResponses().putIfAbsent("403", new ApiResponse().description("The key's role may not call this"));
-                operation.getResponses().putIfAbsent("429", new ApiResponse().description("Rate limit exceeded (Retry-After)"));
+                operation.getResponses().putIfAbsent("429", new ApiResponse().description("Rate limit, or a quota of free "
+                        + "computations, exceeded (Retry-After)"));
                 // Any operation may find the database unavailable (docs/reliability.md).
                 operation.getResponses().putIfAbsent("503", new ApiResponse().description("The database is "
                         + "unavailable or overloaded right now (Retry-After)"));

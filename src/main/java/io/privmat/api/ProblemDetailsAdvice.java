@@ -60,6 +60,17 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
                 Map.of("parameter", e.getName()), request);
     }
 
+    /**
+     * Tomcat refuses query parameters that are not valid percent-encoded UTF-8 (e.g. {@code %FF}) when
+     * they are first read, strictly, never replacing a byte: a 400 here, not a 500 (issue 36, item 5).
+     */
+    @ExceptionHandler(org.apache.tomcat.util.http.InvalidParameterException.class)
+    ResponseEntity<Object> handleInvalidParameters(org.apache.tomcat.util.http.InvalidParameterException e,
+            WebRequest request) {
+        return problem(ProblemType.MALFORMED_REQUEST, "The query string is not valid: parameters must be "
+                + "percent-encoded UTF-8.", Map.of(), request);
+    }
+
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> handleUnexpected(Exception e, WebRequest request) {
         if (io.privmat.problem.DatabaseFailures.isUnavailable(e)) {
@@ -205,6 +216,7 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         }
         request.setAttribute(ProblemResponses.TYPE_ATTRIBUTE, type.slug(),
                 org.springframework.web.context.request.RequestAttributes.SCOPE_REQUEST);
+        properties = RetryAfter.withDefault(type.status(), properties);
         properties.forEach(body::setProperty);
         ResponseEntity.BodyBuilder response = ResponseEntity.status(type.status())
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON);

@@ -50,6 +50,10 @@ final class ProblemFilter extends OncePerRequestFilter {
         response.resetBuffer();
         if (cause instanceof PrivmatException privmat) {
             ProblemResponses.write(request, response, privmat.type(), privmat.getMessage(), privmat.properties());
+        } else if (cause instanceof org.apache.tomcat.util.http.InvalidParameterException) {
+            // A query string that is not valid percent-encoded UTF-8, read by a filter (never replaced).
+            ProblemResponses.write(request, response, ProblemType.MALFORMED_REQUEST, "The query string is not valid: "
+                    + "parameters must be percent-encoded UTF-8.", Map.of());
         } else if (DatabaseFailures.isUnavailable(cause)) {
             log.warn("database unavailable in a filter: {}", cause.getClass().getName());
             PrivmatException unavailable = DatabaseFailures.unavailable(cause);

@@ -12,7 +12,7 @@ import org.springframework.context.annotation.Configuration;
  * Problem details wherever an error can arise outside the MVC exception handling: {@link ProblemFilter}
  * around Spring Security's filters (order −100) and inside the audit filter (−200), and Tomcat's own
  * error report ({@link ProblemErrorReportValve}); what Spring Security's request firewall refuses,
- * with its reason ({@link FirewallRejections}).
+ * with its reason ({@link FirewallRejections}); {@code Retry-After} on every 503 ({@link RetryAfter}).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -29,6 +29,14 @@ class ProblemFilterConfiguration {
                 host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
             }
         });
+    }
+
+    /** Outermost: sees the status of every response, including Spring Security's and the actuator's. */
+    @Bean
+    FilterRegistrationBean<RetryAfter.Filter> retryAfterFilter() {
+        FilterRegistrationBean<RetryAfter.Filter> registration = new FilterRegistrationBean<>(new RetryAfter.Filter());
+        registration.setOrder(org.springframework.core.Ordered.HIGHEST_PRECEDENCE);
+        return registration;
     }
 
     /** Picked up by Spring Security's filter chain proxy in place of its plain 400. */

@@ -20,6 +20,7 @@ public final class ProblemResponses {
 
     public static void write(HttpServletRequest request, HttpServletResponse response, ProblemType type, String detail,
             Map<String, ?> properties) throws IOException {
+        properties = RetryAfter.withDefault(type.status(), properties);
         request.setAttribute(TYPE_ATTRIBUTE, type.slug());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("type", type.uri());

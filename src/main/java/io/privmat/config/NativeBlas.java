@@ -9,7 +9,8 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Chooses the BLAS/LAPACK library that dev.ludovic.netlib binds to, before its first use.
+ * Chooses the BLAS/LAPACK library that dev.ludovic.netlib binds to, before its first use, and says
+ * which and why.
  *
  * <p>netlib's JNI layer dlopens {@code libblas.so.3} / {@code liblapack.so.3} unless the system
  * properties {@code dev.ludovic.netlib.blas.nativeLibPath} and
@@ -18,12 +19,15 @@ import org.jspecify.annotations.Nullable;
  *
  * <ol>
  *   <li>properties already set by the operator are respected;
- *   <li>a system {@code libblas.so.3} and {@code liblapack.so.3} (e.g. Debian's OpenBLAS) are used
- *       when both exist;
+ *   <li>a system {@code libblas.so.3} and {@code liblapack.so.3} are used when both really are an
+ *       optimised implementation — OpenBLAS, Intel MKL or BLIS, told apart by what they export
+ *       ({@link BlasLibrary}), never by their name: on Debian that name is an alternatives symlink
+ *       that {@code python3-numpy} may point at the slow reference (netlib) BLAS;
  *   <li>otherwise the OpenBLAS bundled in the {@code org.bytedeco:openblas} jar is extracted
  *       (into the JavaCPP cache, {@code ~/.javacpp/cache} or {@code -Dorg.bytedeco.javacpp.cachedir})
  *       and both properties point at it;
- *   <li>if that fails, netlib falls back to its pure-Java BLAS by itself.
+ *   <li>if that fails, the system libraries are used after all if there are any (said so), else
+ *       netlib falls back to its pure-Java BLAS by itself.
  * </ol>
  *
  * <p>{@code privmat.blas.backend} (system property or environment variable
@@ -32,14 +36,26 @@ import org.jspecify.annotations.Nullable;
  */
 public final class NativeBlas {
 
-    /** How the library was chosen; {@code library} is the file handed to netlib, if any. */
-    public record Selection(String mode, String source, @Nullable String library, @Nullable String problem) {}
+    /**
+     * How the library was chosen.
+     *
+     * @param mode the requested mode: auto, system, bundled or java
+     * @param source where the library comes from: system, bundled, configured (the operator set
+     *     netlib's properties), java (pure Java) or none (nothing native could be prepared)
+     * @param library the BLAS file handed to netlib, if any
+     * @param implementation what that file is, e.g. {@code OpenBLAS 0.3.30}, or {@code pure Java}
+     * @param reason why this source, in a sentence
+     * @param problem what went wrong preparing the bundled library, if anything
+     */
+    public record Selection(String mode, String source, @Nullable String library, String implementation,
+            String reason, @Nullable String problem) {}
 
     private static final String BLAS_PATH = "dev.ludovic.netlib.blas.nativeLibPath";
     private static final String LAPACK_PATH = "dev.ludovic.netlib.lapack.nativeLibPath";
     private static final String BLAS_LIB = "dev.ludovic.netlib.blas.nativeLib";
     private static final String LAPACK_LIB = "dev.ludovic.netlib.lapack.nativeLib";
     private static final String JAVA_ONLY = "dev.ludovic.netlib.blas.nativeLibPath.disabled";
+    static final String PURE_JAVA = "pure Java (dev.ludovic.netlib)";
 
     private static @Nullable Selection selection;
 
@@ -78,43 +94,142 @@ public final class NativeBlas {
 
     private static Selection select(String mode) {
         if (System.getProperty(BLAS_PATH) != null || System.getProperty(BLAS_LIB) != null) {
-            return new Selection(mode, "configured", System.getProperty(BLAS_PATH, System.getProperty(BLAS_LIB)), null);
+            String library = System.getProperty(BLAS_PATH, System.getProperty(BLAS_LIB));
+            return new Selection(mode, "configured", library, identifyNamed(library),
+                    "the operator set " + (System.getProperty(BLAS_PATH) != null ? BLAS_PATH : BLAS_LIB), null);
         }
         switch (mode) {
             case "java" -> {
                 // A path that cannot be opened makes netlib fall back to its Java implementation.
                 System.setProperty(BLAS_PATH, JAVA_ONLY);
                 System.setProperty(LAPACK_PATH, JAVA_ONLY);
-                return new Selection(mode, "java", null, null);
+                return new Selection(mode, "java", null, PURE_JAVA, "privmat.blas.backend=java", null);
             }
             case "system" -> {
-                return new Selection(mode, "system", systemLibrary("libblas.so.3"), null);
+                SystemPair pair = SystemPair.find();
+                if (pair == null) {
+                    return new Selection(mode, "system", null, PURE_JAVA, "privmat.blas.backend=system, but there is "
+                            + "no system libblas.so.3 and liblapack.so.3: netlib falls back to pure Java", null);
+                }
+                return pair.use(mode, "privmat.blas.backend=system" + (pair.optimised() ? ""
+                        : "; it is not an optimised BLAS (" + pair.evidence() + ")"));
             }
             case "bundled" -> {
-                return bundled(mode);
+                return bundled(mode, "privmat.blas.backend=bundled");
             }
             case "auto" -> {
-                String blas = systemLibrary("libblas.so.3");
-                if (blas != null && systemLibrary("liblapack.so.3") != null) {
-                    return new Selection(mode, "system", blas, null);
-                }
-                return bundled(mode);
+                return auto(mode, SystemPair.find());
             }
             default -> throw new IllegalArgumentException(
                     "privmat.blas.backend must be auto, system, bundled or java but was " + mode);
         }
     }
 
-    private static Selection bundled(String mode) {
+    /** Auto mode, given what the system offers (null: no system libblas.so.3 and liblapack.so.3). */
+    static Selection auto(String mode, @Nullable SystemPair pair) {
+        String loadProblem = pair != null && pair.optimised() ? pair.loadProblem() : null;
+        if (pair != null && pair.optimised() && loadProblem == null) {
+            return pair.use(mode, "auto: the system libblas.so.3 and liblapack.so.3 are " + pair.implementation()
+                    + " (" + pair.evidence() + ")");
+        }
+        String why = pair == null ? "auto: there is no system libblas.so.3 and liblapack.so.3"
+                : loadProblem != null ? "auto: the system's " + pair.implementation() + " cannot be loaded ("
+                        + loadProblem + ")"
+                : "auto: the system's " + pair.implementation() + " is not an optimised BLAS (" + pair.evidence()
+                        + "); set privmat.blas.backend=system to use it anyway";
+        Selection bundled = bundled(mode, why + "; using the bundled OpenBLAS");
+        if (bundled.library() == null && pair != null) {
+            return pair.use(mode, why + "; the bundled OpenBLAS could not be prepared (" + bundled.problem()
+                    + "), so the system library is used after all");
+        }
+        return bundled;
+    }
+
+    /** The system's libblas.so.3 and liblapack.so.3, and what they really are. */
+    record SystemPair(BlasLibrary blas, BlasLibrary lapack) {
+
+        static @Nullable SystemPair find() {
+            String blas = systemLibrary("libblas.so.3");
+            String lapack = systemLibrary("liblapack.so.3");
+            return blas == null || lapack == null ? null
+                    : new SystemPair(BlasLibrary.identify(Path.of(blas)), BlasLibrary.identify(Path.of(lapack)));
+        }
+
+        boolean optimised() {
+            return blas.optimised() && lapack.optimised();
+        }
+
+        String implementation() {
+            return blas.family().equals(lapack.family()) ? blas.name()
+                    : blas.name() + " (BLAS) with " + lapack.name() + " (LAPACK)";
+        }
+
+        String evidence() {
+            return blas.family().equals(lapack.family()) && blas.optimised() ? blas.evidence()
+                    : blas.evidence() + "; " + lapack.evidence();
+        }
+
+        /**
+         * Null if both libraries load into this process, else why not (e.g. a dependency such as
+         * libgfortran.so.5 is missing): netlib would then fall back to pure Java without a word.
+         */
+        @Nullable String loadProblem() {
+            try {
+                System.load(Path.of(blas.path()).toAbsolutePath().toString());
+                System.load(Path.of(lapack.path()).toAbsolutePath().toString());
+                return null;
+            } catch (UnsatisfiedLinkError | SecurityException e) {
+                return e.getMessage();
+            }
+        }
+
+        /** Points netlib at exactly these two files (the ones classified). */
+        Selection use(String mode, String reason) {
+            System.setProperty(BLAS_PATH, blas.path());
+            System.setProperty(LAPACK_PATH, lapack.path());
+            return new Selection(mode, "system", blas.path(), implementation(), reason, null);
+        }
+    }
+
+    private static Selection bundled(String mode, String reason) {
         try {
             String library = extractBundled();
             System.setProperty(BLAS_PATH, library);
             System.setProperty(LAPACK_PATH, library);
-            return new Selection(mode, "bundled", library, null);
+            return new Selection(mode, "bundled", library, bundledName(library), reason, null);
         } catch (Exception | LinkageError e) {
             // netlib keeps its defaults: a system library if one appears on the loader path, else Java.
-            return new Selection(mode, "none", null, e.toString());
+            return new Selection(mode, "none", null, PURE_JAVA, reason + "; the bundled OpenBLAS could not be "
+                    + "prepared", e.toString());
         }
+    }
+
+    /** {@code OpenBLAS <version>}, the version from the bundling jar when the file name has none. */
+    private static String bundledName(String library) {
+        BlasLibrary identified = BlasLibrary.identify(Path.of(library));
+        if (identified.version() != null || !identified.family().equals(BlasLibrary.OPENBLAS)) {
+            return identified.name();
+        }
+        String version;
+        try {
+            version = org.bytedeco.javacpp.Loader.getVersion("org.bytedeco", "openblas",
+                    org.bytedeco.openblas.global.openblas.class);
+        } catch (java.io.IOException | RuntimeException e) {
+            version = null;
+        }
+        return version == null ? identified.name() : identified.family() + " " + version.split("-")[0];
+    }
+
+    private static String identifyNamed(String library) {
+        Path path = Path.of(library);
+        if (!path.isAbsolute()) {
+            String found = systemLibrary(library);
+            if (found == null) {
+                return BlasLibrary.UNKNOWN;
+            }
+            path = Path.of(found);
+        }
+        return BlasLibrary.identify(path).name();
     }
 
     /**

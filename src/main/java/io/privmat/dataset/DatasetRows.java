@@ -34,4 +34,11 @@ public interface DatasetRows {
 
     /** The dense id of a RATINGS dataset's user label, or empty when no such user was uploaded. */
     OptionalInt ratingsUserIndex(UUID datasetId, String userLabel);
+
+    /** The label of a RATINGS dataset's user with this dense id, if there is one. */
+    default java.util.Optional<String> ratingsUserLabel(UUID datasetId, int userIndex) {
+        List<String> users = ratingsUsers(datasetId);
+        return userIndex >= 0 && userIndex < users.size() ? java.util.Optional.of(users.get(userIndex))
+                : java.util.Optional.empty();
+    }
 }

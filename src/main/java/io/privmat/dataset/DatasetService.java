@@ -391,6 +391,12 @@ public class DatasetService implements DatasetRows {
         return readOnly.execute(s -> repository.ratingsUserIndex(datasetId, userLabel));
     }
 
+    @Override
+    public java.util.Optional<String> ratingsUserLabel(UUID datasetId, int userIndex) {
+        requireReady(datasetId, DatasetKind.RATINGS);
+        return readOnly.execute(s -> repository.ratingsUserLabel(datasetId, userIndex));
+    }
+
     private Dataset requireReady(UUID id, DatasetKind kind) {
         Dataset dataset = get(id);
         if (dataset.kind() != kind) {

@@ -12,7 +12,7 @@ import io.privmat.mechanism.catalog.PublicFacts;
  */
 public interface ExternalEngine {
 
-    /** A short description for logs and /actuator/info (e.g. the master URL). */
+    /** A short description for logs (e.g. the master URL); not for /actuator/info, which needs no key. */
     String describe();
 
     /**

@@ -30,6 +30,27 @@ public final class StandardNormal {
         return 1.0 - 0.5 * Math.exp(logErfc(x / SQRT2));
     }
 
+    /**
+     * z with P[Z &gt; z] = p for p ∈ (0, 1), by bisection on Φ over [−40, 40] (200 halvings: the
+     * interval ends at adjacent doubles). The one normal quantile of the code base.
+     */
+    public static double upperQuantile(double p) {
+        if (!(p > 0 && p < 1)) {
+            throw new IllegalArgumentException("p must be in (0, 1)");
+        }
+        double lo = -40;
+        double hi = 40;
+        for (int i = 0; i < 200; i++) {
+            double mid = 0.5 * (lo + hi);
+            if (cdf(-mid) > p) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return hi;
+    }
+
     /** log Φ(x), finite for every finite x (about −x²/2 for x → −∞). */
     public static double logCdf(double x) {
         if (Double.isNaN(x)) {

@@ -43,7 +43,9 @@ public enum ProblemType {
     WORKLOAD_TOO_LARGE("workload-too-large", "Workload or strategy too large", 422),
     STRATEGY_NOT_READY("strategy-not-ready", "Strategy being computed", 409),
     STRATEGY_FAILED("strategy-failed", "Strategy could not be computed", 422),
-    STRATEGY_NOT_FOUND("strategy-not-found", "Strategy not found", 404);
+    STRATEGY_NOT_FOUND("strategy-not-found", "Strategy not found", 404),
+    STORAGE_QUOTA_EXCEEDED("storage-quota-exceeded", "Storage quota exceeded", 409),
+    COMPUTATION_QUOTA_EXCEEDED("computation-quota-exceeded", "Too many computations for this caller", 429);
 
     /** Base of every problem type URI. */
     public static final String BASE_URI = "https://privmat.io/problems/";

@@ -2,11 +2,11 @@ package io.privmat.query;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
-import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
 import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.Plan;
+import io.privmat.mechanism.catalog.PlanLimit;
 import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.PublicFacts;
 import io.privmat.mechanism.catalog.Release;
@@ -15,13 +15,10 @@ import io.privmat.mechanism.noise.NoiseSources;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.Tracks;
 import io.privmat.problem.PrivmatException;
-import io.privmat.problem.ProblemType;
 import io.privmat.security.Caller;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 
@@ -29,8 +26,9 @@ import org.springframework.stereotype.Service;
  * Dry runs (docs/dry-run.md): a query planned and released on synthetic stand-in data made from the
  * dataset's public facts only ({@link StandInData}), so that a user sees the shape and the noise of
  * an answer before paying. Nothing is charged, reserved, stored or logged as a release; the dataset's
- * rows are never read (this class holds no way to read them). Computed while the caller waits, at most
- * a few at a time per replica.
+ * rows are never read (this class holds no way to read them). Computed while the caller waits, through
+ * {@link FreePlanning} (one at a time per key, a few per replica, a time limit), on a stand-in whose
+ * size {@link StandInData#maxSize} bounds by its work.
  */
 @Service
 public class DryRuns {
@@ -39,10 +37,12 @@ public class DryRuns {
     private final QueryPlans plans;
     private final BudgetService budget;
     private final ResultDocuments documents;
-    /** Dry runs computed at once on this replica (each holds a core while it runs). */
-    private final Semaphore running = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+    /** Dry runs and inverse quotes at once, per key and per replica, and their time. */
+    private final FreePlanning gate;
 
-    DryRuns(DatasetService datasets, QueryPlans plans, BudgetService budget, ResultDocuments documents) {
+    DryRuns(DatasetService datasets, QueryPlans plans, BudgetService budget, ResultDocuments documents,
+            FreePlanning gate) {
+        this.gate = gate;
         this.datasets = datasets;
         this.plans = plans;
         this.budget = budget;
@@ -51,10 +51,12 @@ public class DryRuns {
 
     /**
      * A dry run's answer: the result document computed on the stand-in, what the stand-in is, and
-     * what the real query would be charged (and whether the budget could pay it now).
+     * what the real query would be charged (and whether the budget could pay it now), priced on the
+     * dataset's own public facts; when the real query would be refused there (a limit that depends on
+     * the public count), {@code cost} is null and {@code realRefusal} says why.
      */
-    public record DryRun(Map<String, Object> result, Map<String, Object> standIn, String accounting, Tracks cost,
-            boolean admissible) {}
+    public record DryRun(Map<String, Object> result, Map<String, Object> standIn, String accounting,
+            @Nullable Tracks cost, boolean admissible, @Nullable String realRefusal) {}
 
     /**
      * @param size the stand-in's rows (MATRIX), edges (GRAPH), records (HISTOGRAM) or users (RATINGS);
@@ -67,7 +69,12 @@ public class DryRuns {
             throw PrivmatException.invalidParameter("dryRun", "a graph of at least 2 vertices",
                     "a graph of fewer than 2 vertices has no stand-in");
         }
-        long max = StandInData.maxSize(facts);
+        long max;
+        try {
+            max = StandInData.maxSize(facts);
+        } catch (PlanningException e) {
+            throw QueryPlans.problem(e);
+        }
         Map<String, Object> standIn = new LinkedHashMap<>();
         long chosen;
         if (size != null) {
@@ -89,24 +96,40 @@ public class DryRuns {
                     + (facts.shape() == DataShape.GRAPH ? "of 10 edges per vertex" : "of " + StandInData.DEFAULT_SIZE)
                     + " is used; set standInSize to try another");
         }
-        PublicFacts stand = withSize(facts, chosen);
-        Plan plan;
-        try {
-            plan = plans.catalog().plan(request.kind(), request.mechanism(), new Budget(request.epsilon(),
-                    request.delta(), request.rho()), request.params(), stand, plans.artifacts());
-        } catch (PlanningException e) {
-            throw QueryPlans.problem(e);
-        }
-        BudgetFilter filter = dataset.budget().filter();
-        BudgetAccount account = budget.account(datasetId, dataset.budget());
-        Tracks cost = filter.cost(plan.chargedLoss());
-        boolean admissible = filter.admits(account.spent(), cost);
-        if (!acquire()) {
-            throw new PrivmatException(ProblemType.RATE_LIMITED, "Dry runs are busy on this replica; retry in a few "
-                    + "seconds.", Map.of());
-        }
-        try {
+        try (FreePlanning.Permit permit = gate.enter("the dry run", caller)) {
+            PublicFacts stand = withSize(facts, chosen);
+            Plan plan;
+            try {
+                plan = plans.catalog().plan(request.kind(), request.mechanism(), new Budget(request.epsilon(),
+                        request.delta(), request.rho()), request.params(), stand, plans.artifacts(caller));
+            } catch (PlanningException e) {
+                throw QueryPlans.problem(e);
+            }
+            // The charge is the real query's, planned on the dataset's own public facts (its public count may
+            // differ from the stand-in's, and with it the calibration or a size limit).
+            Plan real = null;
+            String realRefusal = null;
+            if (stand == facts) {
+                real = plan;
+            } else {
+                try {
+                    real = plans.plan(dataset, request, caller);
+                } catch (PrivmatException e) {
+                    realRefusal = e.getMessage();
+                }
+            }
+            BudgetFilter filter = dataset.budget().filter();
+            Tracks cost = real == null ? null : filter.cost(real.chargedLoss());
+            boolean admissible = cost != null && filter.admits(budget.account(datasetId, dataset.budget()).spent(),
+                    cost);
+            PlanLimit limit = permit.planLimit();
+            if (limit.exhausted()) {
+                throw FreePlanning.outOfTime("dry run");
+            }
             StandInData data = StandInData.of(stand, chosen, NoiseSources.secure());
+            if (limit.exhausted()) {
+                throw FreePlanning.outOfTime("dry run");
+            }
             Release release = plan.release(data, NoiseSources.secure());
             standIn.putAll(data.describe());
             standIn.put("note", "computed on synthetic data made from the dataset's public facts only (shape, "
@@ -114,18 +137,7 @@ public class DryRuns {
                     ? ", the public count" : "") + "); the dataset's rows were not read, nothing was charged or "
                     + "stored, and the numbers say nothing about the real data: only the shape and the noise");
             return new DryRun(documents.dryRun(dataset, plan, release), standIn, dataset.budget().mode().name(), cost,
-                    admissible);
-        } finally {
-            running.release();
-        }
-    }
-
-    private boolean acquire() {
-        try {
-            return running.tryAcquire(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+                    admissible, realRefusal);
         }
     }
 

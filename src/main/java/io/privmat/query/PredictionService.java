@@ -85,18 +85,38 @@ public class PredictionService {
         }
     }
 
+    /** A user of a RATINGS dataset: its dense id (its position in the export) and its label. */
+    public record User(int index, String label) {}
+
+    /** The user with this label (404 without echoing the label: details never carry values). */
+    public User user(Owned owned, String userLabel) {
+        UUID id = owned.dataset().id();
+        OptionalInt user = rows.ratingsUserIndex(id, userLabel);
+        if (user.isEmpty()) {
+            throw noSuchUser(id);
+        }
+        return new User(user.getAsInt(), userLabel);
+    }
+
+    /** The user at this position of the export (dense id order); 404 outside [0, m). */
+    public User user(Owned owned, int index) {
+        UUID id = owned.dataset().id();
+        java.util.Optional<String> label = index < 0 ? java.util.Optional.empty() : rows.ratingsUserLabel(id, index);
+        return new User(index, label.orElseThrow(() -> noSuchUser(id)));
+    }
+
+    private static PrivmatException noSuchUser(UUID datasetId) {
+        return new PrivmatException(ProblemType.NOT_FOUND, "No such user in dataset " + datasetId + ".",
+                Map.of("datasetId", datasetId.toString()));
+    }
+
     /**
      * One user's completed row (n predictions on the rating scale), from the model and that user's
      * stored ratings. One pass over the stored ratings to find them.
      */
-    public double[] predictions(Owned owned, String userLabel) {
+    public double[] predictions(Owned owned, User user) {
         UUID id = owned.dataset().id();
-        OptionalInt user = rows.ratingsUserIndex(id, userLabel);
-        if (user.isEmpty()) {
-            throw new PrivmatException(ProblemType.NOT_FOUND, "No user labelled '" + abbreviate(userLabel)
-                    + "' in dataset " + id + ".", Map.of("datasetId", id.toString()));
-        }
-        int wanted = user.getAsInt();
+        int wanted = user.index();
         double[][] row = {null};
         RatingsSource source = rows.ratings(id);
         source.forEachUser((u, items, ratings, count) -> {
@@ -136,9 +156,5 @@ public class PredictionService {
     @FunctionalInterface
     public interface LabelledRowSink {
         void row(String user, double[] predictions);
-    }
-
-    private static String abbreviate(String s) {
-        return s.length() <= 64 ? s : s.substring(0, 64) + "…";
     }
 }

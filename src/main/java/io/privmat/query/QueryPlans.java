@@ -87,12 +87,13 @@ public class QueryPlans {
                 bound, relation, dataset.budget().mode());
     }
 
-    Plan plan(Dataset dataset, QueryRequest request) {
+    /** Plans a request of this caller (whose quotas any free computation it needs counts against). */
+    Plan plan(Dataset dataset, QueryRequest request, io.privmat.security.Caller caller) {
         PublicFacts facts = plannable(dataset);
         try {
             return catalog.plan(request.kind(), request.mechanism(),
                     new Budget(request.epsilon(), request.delta(), request.rho()), request.params(), facts,
-                    artifacts());
+                    artifacts(caller));
         } catch (PlanningException e) {
             throw problem(e);
         }
@@ -102,9 +103,14 @@ public class QueryPlans {
      * Artifacts for pricing mechanisms the caller did not ask for: a strategy is used only when small
      * (computed inline) or already computed; nothing is started in the background for them.
      */
-    private io.privmat.mechanism.catalog.PublicArtifacts computedOnly() {
-        io.privmat.mechanism.catalog.PublicArtifacts base = artifacts();
+    private io.privmat.mechanism.catalog.PublicArtifacts computedOnly(io.privmat.security.Caller caller) {
+        io.privmat.mechanism.catalog.PublicArtifacts base = artifacts(caller);
         return new io.privmat.mechanism.catalog.PublicArtifacts() {
+            @Override
+            public io.privmat.mechanism.linear.ComputeBudget strategyBudget() {
+                return base.strategyBudget();
+            }
+
             @Override
             public StoredWorkload workload(String id) {
                 return base.workload(id);
@@ -124,9 +130,12 @@ public class QueryPlans {
         };
     }
 
-    /** The artifacts a request's plan resolves (a large strategy not yet computed answers 409). */
-    io.privmat.mechanism.catalog.PublicArtifacts artifacts() {
-        return new ServiceArtifacts(workloads, strategies, false);
+    /**
+     * The artifacts a request's plan resolves (a large strategy not yet computed answers 409), its free
+     * computations counted against this caller's quotas.
+     */
+    io.privmat.mechanism.catalog.PublicArtifacts artifacts(io.privmat.security.Caller caller) {
+        return new ServiceArtifacts(workloads, strategies, caller);
     }
 
     /**
@@ -134,11 +143,13 @@ public class QueryPlans {
      * (docs/accuracy/inverse-quote.md): plans only, reads nothing.
      */
     io.privmat.mechanism.catalog.InverseQuote.Answer inverse(Dataset dataset, String mechanism, QueryRequest request,
-            io.privmat.mechanism.catalog.InverseQuote.Target target, boolean requested) {
+            io.privmat.mechanism.catalog.InverseQuote.Target target, boolean requested, io.privmat.security.Caller caller,
+            io.privmat.mechanism.catalog.PlanLimit limit) {
         PublicFacts facts = plannable(dataset);
         try {
             return io.privmat.mechanism.catalog.InverseQuote.smallest(catalog, request.kind(), mechanism,
-                    request.delta(), request.params(), facts, requested ? artifacts() : computedOnly(), target);
+                    request.delta(), request.params(), facts, requested ? artifacts(caller) : computedOnly(caller),
+                    target, limit);
         } catch (PlanningException e) {
             throw problem(e);
         }
@@ -160,11 +171,12 @@ public class QueryPlans {
      * The strategy computation a LINEAR_QUERIES request (OPTIMIZED or LOW_RANK_MECHANISM) needs on
      * this dataset, to start ahead of a query. Plans and charges nothing.
      */
-    io.privmat.mechanism.catalog.PublicArtifacts.StrategyTask strategyTask(Dataset dataset, QueryRequest request) {
+    io.privmat.mechanism.catalog.PublicArtifacts.StrategyTask strategyTask(Dataset dataset, QueryRequest request,
+            io.privmat.security.Caller caller) {
         PublicFacts facts = facts(dataset);
         try {
             return io.privmat.mechanism.catalog.LinearQueries.strategyTask(request.mechanism(), request.params(), facts,
-                    new ServiceArtifacts(workloads, strategies, false));
+                    new ServiceArtifacts(workloads, strategies, caller));
         } catch (PlanningException e) {
             throw problem(e);
         }
@@ -175,7 +187,7 @@ public class QueryPlans {
         @SuppressWarnings("unchecked")
         Map<String, Object> doc = json.readerFor(LinkedHashMap.class)
                 .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).readValue(specJson);
-        return catalog.rebuild(doc, new ServiceArtifacts(workloads, strategies, true));
+        return catalog.rebuild(doc, new ServiceArtifacts(workloads, strategies, null));
     }
 
     String specJson(Plan plan) {

@@ -11,8 +11,10 @@ import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.Reservation;
 import io.privmat.mechanism.catalog.InverseQuote;
+import io.privmat.mechanism.catalog.PlanLimit;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.privacy.BudgetFilter;
+import io.privmat.privacy.PrivacyArgumentException;
 import io.privmat.privacy.Tracks;
 import io.privmat.security.Caller;
 import java.util.Map;
@@ -36,9 +38,11 @@ public class QueryService {
     private final JobService jobs;
     private final Admissions admissions;
     private final JsonMapper json;
+    private final FreePlanning gate;
 
     QueryService(DatasetService datasets, QueryPlans plans, BudgetService budget, JobService jobs,
-            Admissions admissions, JsonMapper json) {
+            Admissions admissions, JsonMapper json, FreePlanning gate) {
+        this.gate = gate;
         this.datasets = datasets;
         this.plans = plans;
         this.budget = budget;
@@ -58,7 +62,7 @@ public class QueryService {
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
-        Plan plan = plans.plan(dataset, request);
+        Plan plan = plans.plan(dataset, request, caller);
         BudgetFilter filter = dataset.budget().filter();
         Tracks cost = filter.cost(plan.chargedLoss());
         BudgetAccount account = budget.account(datasetId, dataset.budget());
@@ -98,9 +102,25 @@ public class QueryService {
                     + "only delta (kept fixed while epsilon is searched), or no budget field at all");
         }
         Dataset dataset = datasets.visible(datasetId, caller);
+        try (FreePlanning.Permit permit = gate.enter("the inverse quote", caller)) {
+            return inverseQuote(dataset, query, target, caller, permit.planLimit());
+        }
+    }
+
+    /**
+     * The requested search first, then the alternatives while the request's plan limit lasts (those
+     * left are listed as not priced).
+     */
+    Inverse inverseQuote(Dataset dataset, QueryRequest query, InverseQuote.Target target, Caller caller,
+            PlanLimit limit) {
         BudgetFilter filter = dataset.budget().filter();
-        BudgetAccount account = budget.account(datasetId, dataset.budget());
-        Priced requested = price(plans.inverse(dataset, query.mechanism(), query, target, true), filter, account);
+        BudgetAccount account = budget.account(dataset.id(), dataset.budget());
+        Priced requested;
+        try {
+            requested = price(plans.inverse(dataset, query.mechanism(), query, target, true, caller, limit), filter, account);
+        } catch (PlanLimit.Exhausted e) {
+            throw FreePlanning.outOfTime("inverse quote");
+        }
         io.privmat.mechanism.catalog.PublicFacts facts = QueryPlans.facts(dataset);
         java.util.List<Priced> alternatives = new java.util.ArrayList<>();
         java.util.List<NotComparable> notComparable = new java.util.ArrayList<>();
@@ -109,6 +129,10 @@ public class QueryService {
             if (m.name().equals(requested.answer().mechanism()) || !m.shapes().contains(facts.shape())
                     || !m.relations().contains(facts.relation()) || facts.ratings() != null
                     && !m.ratingsRelations().contains(facts.ratings().relation())) {
+                continue;
+            }
+            if (limit.exhausted()) {
+                notComparable.add(new NotComparable(m.name(), "not priced: " + limit.describe() + " was reached"));
                 continue;
             }
             // The same question: the request's parameters this mechanism takes, its delta where it takes one.
@@ -124,9 +148,12 @@ public class QueryService {
                     : query.delta();
             QueryRequest same = new QueryRequest(query.kind(), m.name(), null, delta, null, params);
             try {
-                alternatives.add(price(plans.inverse(dataset, m.name(), same, target, false), filter, account));
-            } catch (PrivmatException e) {
+                alternatives.add(price(plans.inverse(dataset, m.name(), same, target, false, caller, limit), filter, account));
+            } catch (PrivmatException | PrivacyArgumentException e) {
+                // PrivacyArgumentException: its largest budget is still too small a privacy loss for its calibration.
                 notComparable.add(new NotComparable(m.name(), e.getMessage()));
+            } catch (PlanLimit.Exhausted e) {
+                notComparable.add(new NotComparable(m.name(), "not priced: " + e.getMessage() + " was reached"));
             }
         }
         String cheapest = java.util.stream.Stream.concat(java.util.stream.Stream.of(requested), alternatives.stream())
@@ -167,13 +194,13 @@ public class QueryService {
     public io.privmat.strategy.StrategyService.View startStrategy(UUID datasetId, QueryRequest request, Caller caller,
             io.privmat.strategy.StrategyService strategies) {
         Dataset dataset = datasets.visible(datasetId, caller);
-        return strategies.start(plans.strategyTask(dataset, request));
+        return strategies.start(plans.strategyTask(dataset, request, caller), caller);
     }
 
     public Submission submit(UUID datasetId, QueryRequest request, @Nullable String idempotencyKey, Caller who) {
         Dataset dataset = datasets.visible(datasetId, who);
         String caller = who.subject();
-        Plan plan = plans.plan(dataset, request);
+        Plan plan = plans.plan(dataset, request, who);
         String requestHash = Canonical.sha256(plan.spec().toMap());
         if (idempotencyKey != null) {
             Optional<Job> existing = jobs.findByIdempotencyKey(datasetId, caller, idempotencyKey);

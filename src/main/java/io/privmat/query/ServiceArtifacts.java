@@ -2,26 +2,38 @@ package io.privmat.query;
 
 import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.PublicArtifacts;
+import io.privmat.mechanism.linear.ComputeBudget;
 import io.privmat.problem.PrivmatException;
+import io.privmat.security.Caller;
 import io.privmat.strategy.StrategyService;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The public artifacts a plan needs, resolved from the service's stores: stored workloads
  * ({@link WorkloadService}) and cached strategies ({@link StrategyService}). Neither reads a dataset.
- * A request ({@code rebuild} false) is told 409 while a large strategy is computed; a worker
- * rebuilding a stored plan ({@code rebuild} true) waits for it, or computes it.
+ * A request (with its caller, whose quotas its free computations count against) is told 409 while a
+ * large strategy is computed; a worker rebuilding a stored plan (no caller: the job is paid for)
+ * waits for it, or computes it. Both under the service's compute budget.
  */
 final class ServiceArtifacts implements PublicArtifacts {
 
     private final WorkloadService workloads;
     private final StrategyService strategies;
-    private final boolean rebuild;
+    private final @Nullable Caller caller;
 
-    ServiceArtifacts(WorkloadService workloads, StrategyService strategies, boolean rebuild) {
+    /**
+     * @param caller the request's caller, or null for a worker rebuilding a stored plan
+     */
+    ServiceArtifacts(WorkloadService workloads, StrategyService strategies, @Nullable Caller caller) {
         this.workloads = workloads;
         this.strategies = strategies;
-        this.rebuild = rebuild;
+        this.caller = caller;
+    }
+
+    @Override
+    public ComputeBudget strategyBudget() {
+        return strategies.budget();
     }
 
     @Override
@@ -41,6 +53,6 @@ final class ServiceArtifacts implements PublicArtifacts {
 
     @Override
     public byte[] strategy(StrategyTask task) {
-        return strategies.resolve(task, rebuild);
+        return strategies.resolve(task, caller);
     }
 }

@@ -18,8 +18,11 @@ import java.lang.management.ThreadMXBean;
 import java.math.BigDecimal;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
@@ -34,17 +37,27 @@ import org.springframework.stereotype.Component;
  * released or stored: the synthetic values are a fixed pattern, the noise is drawn from the
  * production source only so that its code is the one compiled. {@code privmat.warmup.enabled}
  * (default true) switches it off.
+ *
+ * <p>When the context closes, the warm-up stops between kernels and is waited for: OpenBLAS's own
+ * exit handler joins its worker threads, and with a BLAS call still in flight on this (daemon)
+ * thread the JVM's exit deadlocked in it and never ended (a test JVM hung so after its last test,
+ * while the last context's warm-up ran; a SIGTERM right after start would have done the same).
  */
 @Component
-class Warmup {
+class Warmup implements DisposableBean {
 
     private static final Logger LOG = LoggerFactory.getLogger(Warmup.class);
     private static final int D = 784;
     private static final int ROWS = 668;
     private static final int ROUNDS = 3;
 
+    /** Longest wait on shutdown for the kernel in progress (one round is well under a second unloaded). */
+    private static final long STOP_WAIT_MILLIS = 60_000;
+
     private final boolean enabled;
     private final ResultDocuments documents;
+    private volatile boolean stopping;
+    private volatile @Nullable Thread thread;
 
     Warmup(@Value("${privmat.warmup.enabled:true}") boolean enabled, ResultDocuments documents) {
         this.enabled = enabled;
@@ -61,7 +74,7 @@ class Warmup {
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             long cpu = threads.getCurrentThreadCpuTime();
             try {
-                run(documents);
+                run(documents, () -> stopping);
                 LOG.info("JIT warm-up done in {} ms ({} ms CPU on its thread)", (System.nanoTime() - start) / 1_000_000,
                         (threads.getCurrentThreadCpuTime() - cpu) / 1_000_000);
             } catch (RuntimeException | LinkageError e) {
@@ -70,11 +83,36 @@ class Warmup {
         }, "privmat-warmup");
         thread.setDaemon(true);
         thread.setPriority(Thread.MIN_PRIORITY);
+        this.thread = thread;
         thread.start();
+    }
+
+    /** Stops the warm-up between kernels and waits for it (at most {@link #STOP_WAIT_MILLIS}). */
+    @Override
+    public void destroy() throws InterruptedException {
+        stopping = true;
+        Thread running = thread;
+        if (running != null) {
+            running.join(STOP_WAIT_MILLIS);
+            if (running.isAlive()) {
+                LOG.warn("JIT warm-up still running after {} ms at shutdown", STOP_WAIT_MILLIS);
+            }
+        }
+    }
+
+    /** True while the warm-up's thread runs. */
+    boolean running() {
+        Thread running = thread;
+        return running != null && running.isAlive();
     }
 
     /** The kernels of a PCA job on a synthetic matrix, {@link #ROUNDS} times; returns the last result document. */
     static String run(ResultDocuments documents) {
+        return run(documents, () -> false);
+    }
+
+    /** As {@link #run(ResultDocuments)}, ending early (with what it has) once {@code stop} says so. */
+    static String run(ResultDocuments documents, BooleanSupplier stop) {
         ChunkWarmup.run(D);
         double[] block = new double[ROWS * D];
         SplittableRandom pattern = new SplittableRandom(1);
@@ -86,12 +124,18 @@ class Warmup {
         Plan plan = MechanismCatalog.standard().plan("PCA", "ANALYZE_GAUSS", new Budget(BigDecimal.ONE,
                 new BigDecimal("1e-6"), null), Map.of("k", 10), facts);
         String document = "";
-        for (int round = 0; round < ROUNDS; round++) {
+        for (int round = 0; round < ROUNDS && !stop.getAsBoolean(); round++) {
             GramAccumulator gram = new GramAccumulator(D);
             for (int chunk = 0; chunk < 4; chunk++) {
+                if (stop.getAsBoolean()) {
+                    return document;
+                }
                 gram.addRows(block, 0, ROWS);
             }
             double[] result = gram.result();
+            if (stop.getAsBoolean()) {
+                return document;
+            }
             Release release = plan.release(new SyntheticGram(result), NoiseSources.secure());
             document = documents.pcaWithoutHead(plan, (Release.Covariance) release).json();
         }

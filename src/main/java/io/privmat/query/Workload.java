@@ -4,9 +4,13 @@ import java.time.Instant;
 import java.util.UUID;
 
 /**
- * A stored query workload: its metadata (the values are read separately).
+ * A caller's reference to stored workload content: its metadata (the values are read separately).
  *
- * @param sha256 hex SHA-256 of the shape and the values, identifying the content
+ * @param sha256 hex SHA-256 of the shape and the values, identifying the content (stored once,
+ *     however many callers upload it)
+ * @param encoding how the content is stored: DENSE or SPARSE, whichever is smaller
+ * @param nonZeros entries stored (rows × cols for DENSE)
+ * @param bytes stored size of the content: what this reference counts towards its creator's quota
  */
 public record Workload(UUID id, String creator, String name, int rows, int cols, String sha256, String format,
-        Instant createdAt) {}
+        String encoding, long nonZeros, long bytes, Instant createdAt) {}

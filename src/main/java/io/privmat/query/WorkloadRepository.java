@@ -1,8 +1,7 @@
 package io.privmat.query;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -10,14 +9,21 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
 
-/** SQL of stored workloads. */
+/**
+ * SQL of stored workloads (V018, V029): content stored once by its SHA-256 in
+ * {@code workload_content}, and one reference per caller in {@code workload}. A reference and the
+ * content it names are written, and deleted, under the content row's lock.
+ */
 @Repository
 class WorkloadRepository {
 
-    private static final String COLUMNS = "id, creator, name, rows, cols, sha256, format, created_at";
+    private static final String COLUMNS = "w.id, w.creator, w.name, w.rows, w.cols, w.sha256, w.format, c.encoding, "
+            + "c.nnz, w.bytes, w.created_at";
+    private static final String FROM = " FROM workload w JOIN workload_content c ON c.sha256 = w.sha256";
     private static final RowMapper<Workload> MAPPER = (rs, i) -> new Workload(rs.getObject("id", UUID.class),
             rs.getString("creator"), rs.getString("name"), rs.getInt("rows"), rs.getInt("cols"), rs.getString("sha256"),
-            rs.getString("format"), rs.getTimestamp("created_at").toInstant());
+            rs.getString("format"), rs.getString("encoding"), rs.getLong("nnz"), rs.getLong("bytes"),
+            rs.getTimestamp("created_at").toInstant());
 
     private final JdbcTemplate jdbc;
 
@@ -25,28 +31,49 @@ class WorkloadRepository {
         this.jdbc = jdbc;
     }
 
-    void insert(Workload w, double[] values) {
-        ByteBuffer b = ByteBuffer.allocate(values.length * 8).order(ByteOrder.LITTLE_ENDIAN);
-        b.asDoubleBuffer().put(values);
-        jdbc.update("INSERT INTO workload (id, creator, name, rows, cols, sha256, format, payload, created_at) "
-                + "VALUES (?,?,?,?,?,?,?,?,?)", w.id(), w.creator(), w.name(), w.rows(), w.cols(), w.sha256(), w.format(),
-                b.array(), Timestamp.from(w.createdAt()));
+    /** Serialises one creator's uploads and deletions until the transaction ends (quota checks). */
+    void lockCreator(String creator) {
+        jdbc.query("SELECT pg_advisory_xact_lock(hashtextextended(?, 36))", rs -> null, "workload:" + creator);
+    }
+
+    /**
+     * Inserts the content unless it is stored, and locks its row either way (ON CONFLICT DO UPDATE
+     * takes the row lock), so that a concurrent deletion of its last reference cannot remove it.
+     */
+    void storeContent(WorkloadContent content, Instant now) {
+        jdbc.update("INSERT INTO workload_content (sha256, rows, cols, encoding, nnz, payload, created_at) "
+                + "VALUES (?,?,?,?,?,?,?) ON CONFLICT (sha256) DO UPDATE SET sha256 = EXCLUDED.sha256",
+                content.sha256(), content.rows(), content.cols(), content.encoding(), content.nonZeros(),
+                content.payload(), Timestamp.from(now));
+    }
+
+    void insert(UUID id, String creator, String name, WorkloadContent content, String format, long bytes,
+            Instant now) {
+        jdbc.update("INSERT INTO workload (id, creator, name, rows, cols, sha256, format, bytes, created_at) "
+                + "VALUES (?,?,?,?,?,?,?,?,?)", id, creator, name, content.rows(), content.cols(), content.sha256(),
+                format, bytes, Timestamp.from(now));
     }
 
     Optional<Workload> find(UUID id) {
-        return jdbc.query("SELECT " + COLUMNS + " FROM workload WHERE id = ?", MAPPER, id).stream().findFirst();
+        return jdbc.query("SELECT " + COLUMNS + FROM + " WHERE w.id = ?", MAPPER, id).stream().findFirst();
     }
 
-    double[] values(UUID id) {
-        byte[] bytes = jdbc.queryForObject("SELECT payload FROM workload WHERE id = ?", byte[].class, id);
-        double[] out = new double[bytes.length / 8];
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(out);
-        return out;
+    /** The caller's reference to this content, if it has one. */
+    Optional<Workload> findByCreatorAndContent(String creator, String sha256) {
+        return jdbc.query("SELECT " + COLUMNS + FROM + " WHERE w.creator = ? AND w.sha256 = ? ORDER BY w.created_at "
+                + "LIMIT 1", MAPPER, creator, sha256).stream().findFirst();
+    }
+
+    /** The stored content a reference names. */
+    Optional<WorkloadContent> content(UUID id) {
+        return jdbc.query("SELECT c.sha256, c.rows, c.cols, c.encoding, c.nnz, c.payload" + FROM + " WHERE w.id = ?",
+                (rs, i) -> new WorkloadContent(rs.getString("sha256"), rs.getInt("rows"), rs.getInt("cols"),
+                        rs.getString("encoding"), rs.getLong("nnz"), rs.getBytes("payload")), id).stream().findFirst();
     }
 
     List<Workload> listByCreator(String creator, int offset, int limit) {
-        return jdbc.query("SELECT " + COLUMNS + " FROM workload WHERE creator = ? ORDER BY created_at, id OFFSET ? LIMIT ?",
-                MAPPER, creator, offset, limit);
+        return jdbc.query("SELECT " + COLUMNS + FROM + " WHERE w.creator = ? ORDER BY w.created_at, w.id OFFSET ? "
+                + "LIMIT ?", MAPPER, creator, offset, limit);
     }
 
     long countByCreator(String creator) {
@@ -54,7 +81,22 @@ class WorkloadRepository {
         return n == null ? 0 : n;
     }
 
-    boolean delete(UUID id, String creator) {
-        return jdbc.update("DELETE FROM workload WHERE id = ? AND creator = ?", id, creator) == 1;
+    long bytesByCreator(String creator) {
+        Long n = jdbc.queryForObject("SELECT coalesce(sum(bytes), 0) FROM workload WHERE creator = ?", Long.class,
+                creator);
+        return n == null ? 0 : n;
+    }
+
+    /** Deletes the caller's reference; the content it named, or empty when there was no such reference. */
+    Optional<String> delete(UUID id, String creator) {
+        return jdbc.query("DELETE FROM workload WHERE id = ? AND creator = ? RETURNING sha256",
+                (rs, i) -> rs.getString(1), id, creator).stream().findFirst();
+    }
+
+    /** Deletes content no reference names any more (under its row lock: an upload of it waits or wins). */
+    void deleteIfUnreferenced(String sha256) {
+        jdbc.query("SELECT 1 FROM workload_content WHERE sha256 = ? FOR UPDATE", rs -> null, sha256);
+        jdbc.update("DELETE FROM workload_content c WHERE c.sha256 = ? AND NOT EXISTS "
+                + "(SELECT 1 FROM workload w WHERE w.sha256 = c.sha256)", sha256);
     }
 }

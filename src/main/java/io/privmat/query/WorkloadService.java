@@ -6,22 +6,28 @@ import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import io.privmat.security.Caller;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Query workloads uploaded once and named by id (LINEAR_QUERIES with a CUSTOM workload). A workload
  * is public — it says which linear queries to answer, nothing about any dataset — and immutable; any
  * caller may use one by its id, its creator lists and deletes it.
+ *
+ * <p>Stored as what it is (issue 36): content is addressed by its SHA-256 and stored once, DENSE or
+ * SPARSE, whichever is smaller, however many callers upload it; each caller holds one reference to
+ * a content (uploading the same matrix again returns that reference). A caller's references count
+ * their content's stored size in full towards its quota ({@link WorkloadSettings}), whoever else
+ * shares it, so that the quota says nothing about other callers' uploads. Uploads are bounded like
+ * dataset uploads: the declared shape of a sparse body by its size, the values by
+ * {@link #MAX_ENTRIES}.
  */
 @Service
 public class WorkloadService {
@@ -31,16 +37,24 @@ public class WorkloadService {
 
     private final WorkloadRepository repository;
     private final DatasetService datasets;
+    private final WorkloadSettings settings;
+    private final TransactionTemplate transactions;
     private final Clock clock;
 
-    WorkloadService(WorkloadRepository repository, DatasetService datasets, Clock clock) {
+    WorkloadService(WorkloadRepository repository, DatasetService datasets, WorkloadSettings settings,
+            TransactionTemplate transactions, Clock clock) {
         this.repository = repository;
         this.datasets = datasets;
+        this.settings = settings;
+        this.transactions = transactions;
         this.clock = clock;
     }
 
+    /** A stored workload, and whether this upload created the caller's reference (false: it had one). */
+    public record Created(Workload workload, boolean created) {}
+
     /** Reads, validates and stores an uploaded workload matrix (queries as rows, cells as columns). */
-    public Workload create(Caller caller, String name, @Nullable String contentType, long contentLength,
+    public Created create(Caller caller, String name, @Nullable String contentType, long contentLength,
             @Nullable Boolean header, InputStream body) {
         ParsedMatrix m = datasets.readMatrix(contentType, contentLength, header, body, MAX_ENTRIES);
         for (double v : m.values()) {
@@ -48,10 +62,35 @@ public class WorkloadService {
                 throw new PrivmatException(ProblemType.INVALID_DATA, "NaN and infinite values are not allowed.", Map.of());
             }
         }
-        Workload w = new Workload(UUID.randomUUID(), caller.subject(), name, m.rows(), m.cols(),
-                sha256(m.rows(), m.cols(), m.values()), m.format(), clock.instant());
-        repository.insert(w, m.values());
-        return w;
+        WorkloadContent content = WorkloadContent.encode(m.rows(), m.cols(), m.values());
+        String creator = caller.subject();
+        long bytes = content.payload().length;
+        return transactions.execute(status -> {
+            repository.lockCreator(creator);
+            Optional<Workload> existing = repository.findByCreatorAndContent(creator, content.sha256());
+            if (existing.isPresent()) {
+                return new Created(existing.get(), false);
+            }
+            long count = repository.countByCreator(creator);
+            long used = repository.bytesByCreator(creator);
+            long quota = settings.maxBytesPerCaller().toBytes();
+            if (count >= settings.maxPerCaller() || used + bytes > quota) {
+                Map<String, Object> p = new LinkedHashMap<>();
+                p.put("workloads", count);
+                p.put("maxWorkloads", settings.maxPerCaller());
+                p.put("storedBytes", used);
+                p.put("requestedBytes", bytes);
+                p.put("maxStoredBytes", quota);
+                throw new PrivmatException(ProblemType.STORAGE_QUOTA_EXCEEDED, "This caller's workloads would exceed "
+                        + "its quota: " + count + " of " + settings.maxPerCaller() + " workloads, " + used + " + "
+                        + bytes + " of " + quota + " stored bytes (privmat.workloads.max-per-caller, "
+                        + "max-bytes-per-caller); delete workloads it no longer needs.", p);
+            }
+            UUID id = UUID.randomUUID();
+            repository.storeContent(content, clock.instant());
+            repository.insert(id, creator, name, content, m.format(), bytes, clock.instant());
+            return new Created(repository.find(id).orElseThrow(), true);
+        });
     }
 
     /** Any workload by id (workloads are public). */
@@ -59,10 +98,19 @@ public class WorkloadService {
         return repository.find(id).orElseThrow(() -> notFound(id));
     }
 
-    /** A workload's values, row-major. */
+    /**
+     * A workload's values, row-major, checked against its SHA-256.
+     *
+     * @throws PrivmatException WORKLOAD_NOT_FOUND when there is no such workload or its stored content
+     *     no longer matches its address
+     */
     public double[] values(UUID id) {
-        get(id);
-        return repository.values(id);
+        WorkloadContent content = repository.content(id).orElseThrow(() -> notFound(id));
+        try {
+            return content.values();
+        } catch (IllegalStateException | ArithmeticException e) {
+            throw notFound(id);
+        }
     }
 
     public List<Workload> list(Caller caller, int offset, int limit) {
@@ -73,25 +121,17 @@ public class WorkloadService {
         return repository.countByCreator(caller.subject());
     }
 
-    /** Deletes a workload its caller created (404 otherwise). Plans naming it then fail closed, refunded. */
+    /**
+     * Deletes a workload its caller created (404 otherwise), and its content when no other reference
+     * names it. Plans naming it then fail closed, refunded.
+     */
     public void delete(UUID id, Caller caller) {
-        if (!repository.delete(id, caller.subject())) {
-            throw notFound(id);
-        }
-    }
-
-    static String sha256(int rows, int cols, double[] values) {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            ByteBuffer head = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(rows).putInt(cols);
-            digest.update(head.array());
-            ByteBuffer b = ByteBuffer.allocate(values.length * 8).order(ByteOrder.LITTLE_ENDIAN);
-            b.asDoubleBuffer().put(values);
-            digest.update(b.array());
-            return HexFormat.of().formatHex(digest.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        String creator = caller.subject();
+        transactions.executeWithoutResult(status -> {
+            repository.lockCreator(creator);
+            String sha = repository.delete(id, creator).orElseThrow(() -> notFound(id));
+            repository.deleteIfUnreferenced(sha);
+        });
     }
 
     private static PrivmatException notFound(UUID id) {

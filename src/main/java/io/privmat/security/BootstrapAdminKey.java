@@ -1,5 +1,6 @@
 package io.privmat.security;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
@@ -8,13 +9,17 @@ import org.springframework.stereotype.Component;
 /**
  * On start: registers {@code PRIVMAT_BOOTSTRAP_ADMIN_KEY} as an admin key, or, if it is not set
  * and no admin key exists yet, generates one and prints it once to the console (standard output,
- * not the log).
+ * not the log) in a short banner. The banner waits for the very end of start-up
+ * ({@link AdminKeyBanner}), after Spring's "Started …" line and every other start-up message, so
+ * that it is the last thing on the screen.
  */
 @Component
 class BootstrapAdminKey implements ApplicationRunner {
 
     private final ApiKeyService keys;
     private final String configured;
+    private @Nullable String generated;
+    private boolean finished;
 
     BootstrapAdminKey(ApiKeyService keys, @Value("${privmat.bootstrap-admin-key:}") String configured) {
         this.keys = keys;
@@ -22,17 +27,36 @@ class BootstrapAdminKey implements ApplicationRunner {
     }
 
     @Override
-    public void run(ApplicationArguments args) {
-        keys.bootstrap(configured).ifPresent(secret -> System.out.println("""
+    public synchronized void run(ApplicationArguments args) {
+        keys.bootstrap(configured).ifPresent(secret -> {
+            generated = secret;
+            if (finished) {
+                print();
+            }
+        });
+    }
 
-                ==============================================================================
-                privmat generated an ADMIN API key (shown once; store it now):
+    /** Start-up is over: the banner, if a key was generated (and not yet shown). */
+    synchronized void startupFinished() {
+        finished = true;
+        print();
+    }
 
-                    %s
+    private void print() {
+        if (generated != null) {
+            System.out.println("""
 
-                Use it as 'Authorization: Bearer <key>' to create OWNER and ANALYST keys with
-                POST /v1/api-keys. Set PRIVMAT_BOOTSTRAP_ADMIN_KEY to supply your own instead.
-                ==============================================================================
-                """.formatted(secret)));
+                    ==============================================================================
+                    privmat generated an ADMIN API key (shown once; store it now):
+
+                        %s
+
+                    Send it as 'Authorization: Bearer <key>'; POST /v1/api-keys creates OWNER and
+                    ANALYST keys. Set PRIVMAT_BOOTSTRAP_ADMIN_KEY to supply your own instead.
+                    ==============================================================================
+                    """.formatted(generated));
+            System.out.flush();
+            generated = null;
+        }
     }
 }

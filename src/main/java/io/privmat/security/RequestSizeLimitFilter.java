@@ -16,16 +16,23 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Bounds the body of every request except data uploads and stream appends (which have their own,
- * larger limit):
+ * larger limit); workload uploads have {@code privmat.security.max-workload-body}, the rest:
  * 413 when the declared length is over {@code privmat.security.max-json-body}, or when a body
  * without a declared length grows past it.
  */
 class RequestSizeLimitFilter extends OncePerRequestFilter {
 
-    private final long limit;
+    private final long jsonLimit;
+    private final long workloadLimit;
 
     RequestSizeLimitFilter(SecuritySettings settings) {
-        this.limit = settings.maxJsonBody().toBytes();
+        this.jsonLimit = settings.maxJsonBody().toBytes();
+        this.workloadLimit = settings.maxWorkloadBody().toBytes();
+    }
+
+    /** A workload upload: a matrix body of up to 4 194 304 values, with its own limit. */
+    private static boolean isWorkloadUpload(HttpServletRequest request) {
+        return "POST".equals(request.getMethod()) && "/v1/workloads".equals(request.getRequestURI());
     }
 
     private boolean isUpload(HttpServletRequest request) {
@@ -42,21 +49,26 @@ class RequestSizeLimitFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
+        boolean workload = isWorkloadUpload(request);
+        long limit = workload ? workloadLimit : jsonLimit;
+        String setting = workload ? "privmat.security.max-workload-body" : "privmat.security.max-json-body";
         if (request.getContentLengthLong() > limit) {
             ProblemResponses.write(request, response, ProblemType.PAYLOAD_TOO_LARGE,
-                    "Request bodies are limited to " + limit + " bytes (privmat.security.max-json-body).",
+                    "Request bodies are limited to " + limit + " bytes (" + setting + ").",
                     Map.of("limitBytes", limit));
             return;
         }
-        chain.doFilter(new Limited(request, limit), response);
+        chain.doFilter(new Limited(request, limit, setting), response);
     }
 
     private static final class Limited extends HttpServletRequestWrapper {
         private final long limit;
+        private final String setting;
 
-        Limited(HttpServletRequest request, long limit) {
+        Limited(HttpServletRequest request, long limit, String setting) {
             super(request);
             this.limit = limit;
+            this.setting = setting;
         }
 
         @Override
@@ -85,7 +97,7 @@ class RequestSizeLimitFilter extends OncePerRequestFilter {
 
                 private PrivmatException tooLarge() {
                     return new PrivmatException(ProblemType.PAYLOAD_TOO_LARGE, "Request bodies are limited to "
-                            + limit + " bytes (privmat.security.max-json-body).", Map.of("limitBytes", limit));
+                            + limit + " bytes (" + setting + ").", Map.of("limitBytes", limit));
                 }
 
                 @Override

@@ -55,6 +55,7 @@ class SecurityConfiguration {
                 .addFilterBefore(new ApiKeyAuthenticationFilter(keys), AnonymousAuthenticationFilter.class)
                 .addFilterAfter(new RateLimitFilter(settings), ApiKeyAuthenticationFilter.class)
                 .addFilterAfter(new RequestSizeLimitFilter(settings), RateLimitFilter.class)
+                .addFilterAfter(new FreeWorkFilter(settings), RequestSizeLimitFilter.class)
                 .exceptionHandling(e -> e
                         .authenticationEntryPoint((request, response, ex) -> {
                             response.setHeader("WWW-Authenticate", "Bearer");
@@ -69,6 +70,8 @@ class SecurityConfiguration {
                         .dispatcherTypeMatchers(jakarta.servlet.DispatcherType.ASYNC).permitAll()
                         .requestMatchers("/error").permitAll()
                         .requestMatchers(HttpMethod.GET, "/actuator/health", "/actuator/health/**").permitAll()
+                        // Which BLAS runs and why (README "Quick start"): nothing else is contributed to it.
+                        .requestMatchers(HttpMethod.GET, "/actuator/info").permitAll()
                         .requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml",
                                 "/swagger-ui.html", "/swagger-ui/**").permitAll()
                         // The web dashboard's static pages: no key; every API call they make needs one.
@@ -100,7 +103,8 @@ class SecurityConfiguration {
                         .requestMatchers(HttpMethod.GET, "/v1/jobs").hasAnyRole(OWNER, ANALYST, ADMIN)
                         .requestMatchers(HttpMethod.GET, "/v1/jobs/*", "/v1/jobs/*/result").hasAnyRole(OWNER, ANALYST)
                         // A completion's per-user rows: the data owner only (docs/mechanisms/completion.md).
-                        .requestMatchers(HttpMethod.GET, "/v1/jobs/*/predictions", "/v1/jobs/*/users/*/predictions")
+                        .requestMatchers(HttpMethod.GET, "/v1/jobs/*/predictions", "/v1/jobs/*/users/*/predictions",
+                                "/v1/jobs/*/user-predictions")
                         .hasRole(OWNER)
                         .requestMatchers(HttpMethod.DELETE, "/v1/jobs/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.GET, "/v1/releases/*").hasAnyRole(OWNER, ANALYST)

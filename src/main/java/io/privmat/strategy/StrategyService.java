@@ -3,6 +3,7 @@ package io.privmat.strategy;
 import io.privmat.mechanism.catalog.LinearQueries;
 import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.PublicArtifacts;
+import io.privmat.mechanism.linear.ComputeBudget;
 import io.privmat.mechanism.linear.LinearQueryException;
 import io.privmat.mechanism.linear.OptimizationControl;
 import io.privmat.mechanism.linear.Strategy;
@@ -10,70 +11,84 @@ import io.privmat.mechanism.linear.StrategyCodec;
 import io.privmat.mechanism.linear.StrategyInfo;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
+import io.privmat.security.Caller;
 import jakarta.annotation.PreDestroy;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
-import org.springframework.beans.factory.annotation.Value;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The strategy cache (docs/adr/0009-strategy-cache.md). A strategy is a deterministic function of a
- * public workload and public options, so computing it reads no data and costs no budget: it runs in a
- * small background executor, is stored once in PostgreSQL (insert-if-absent: replicas computing the
- * same key write the same bytes) and kept in a bounded in-memory cache. A planning request whose
- * strategy is missing computes it on its own thread when the work is below the public inline
- * threshold ({@link LinearQueries#INLINE_OPTIMIZED_MAX_ATTRIBUTE},
- * {@link LinearQueries#INLINE_LOW_RANK_MAX_CELLS}); otherwise it starts the computation and is told
- * 409 strategy-not-ready with the strategy's resource. A worker rebuilding a stored plan waits for
- * (or computes) the strategy instead.
+ * The strategy cache (docs/adr/0009-strategy-cache.md) and the scheduler of the free work that fills
+ * it (docs/reliability.md, "Free work and storage"). A strategy is a deterministic function of a
+ * public workload and public options, so computing it reads no data and costs no budget; it is
+ * stored once in PostgreSQL (insert-if-absent: replicas computing the same key write the same bytes)
+ * and kept in a bounded in-memory cache.
+ *
+ * <p>Free does not mean unbounded. Before anything is queued, the task's cost from public sizes is
+ * checked against the budget ({@link #budget()}: {@code max-compute-time} at the reference rate, and
+ * {@code max-memory}); an OPTIMIZED optimisation is capped at that budget's operations. Background
+ * computations wait in a {@link FairQueue} (round robin between API keys, quotas per key and per
+ * subject, 429 or 503 with {@code Retry-After} beyond) for {@code threads} daemon threads; each is
+ * cancelled at its next checkpoint (one iteration) when it outlives {@code max-compute-time}
+ * (CANCELLED, reason TIME_LIMIT) or the replica stops. A planning request whose strategy is missing
+ * computes a small one on its own thread ({@link LinearQueries#INLINE_OPTIMIZED_MAX_ATTRIBUTE},
+ * {@link LinearQueries#INLINE_LOW_RANK_MAX_CELLS}) within {@code inline-max-time} and the inline
+ * limits, and otherwise queues it and is told 409 strategy-not-ready. A worker rebuilding a stored
+ * plan waits for it (bounded) or computes it.
  */
 @Service
 public class StrategyService {
 
+    private static final Logger log = LoggerFactory.getLogger(StrategyService.class);
+
     /** Where a strategy is. */
-    public enum Status { PENDING, RUNNING, DONE, FAILED }
+    public enum Status { PENDING, RUNNING, DONE, FAILED, CANCELLED }
+
+    /** Why a computation did not finish. */
+    public enum Reason {
+        /** It outlived {@code privmat.strategies.max-compute-time}. */
+        TIME_LIMIT,
+        /** The replica ran out of memory while computing it. */
+        MEMORY,
+        /** The replica is stopping. */
+        SHUTDOWN,
+        /** The computation refused its input or failed. */
+        ERROR
+    }
 
     /**
      * A strategy's public state.
      *
-     * @param info public facts: the task's (mechanism, workload hash and kind, cells, queries, options)
-     *     and, once done, the strategy's (method, objective, lowerBound, iterations, converged,
-     *     expectedRmsePerUnitNoise, computeMillis)
+     * @param info public facts: the task's (mechanism, workload and Gram hashes, kind, cells, queries,
+     *     options, estimated seconds and bytes) and, once done, the strategy's (method, objective,
+     *     lowerBound, iterations, converged, expectedRmsePerUnitNoise, computeMillis)
+     * @param reason FAILED or CANCELLED: why
      */
     public record View(String id, String mechanism, Status status, double progress, Map<String, Object> info,
-            @Nullable String error, @Nullable Instant createdAt, long bytes) {}
+            @Nullable String error, @Nullable Reason reason, @Nullable Instant createdAt, long bytes) {}
 
-    private final StrategyRepository repository;
-    private final JsonMapper json;
-    private final Clock clock;
-    private final long cacheBytes;
-    private final ThreadPoolExecutor executor;
-    private final Map<String, byte[]> cache = new LinkedHashMap<>(16, 0.75f, true);
-    private long cached;
-    private final Map<String, Running> running = new ConcurrentHashMap<>();
-    private final Map<String, String> failed = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-            return size() > 256;
-        }
-    };
-    private volatile boolean closing;
+    /** A computation that did not finish, remembered per replica. */
+    private record Failure(Status status, Reason reason, String message, String mechanism, Map<String, Object> info) {}
 
-    /** A computation in progress. */
+    /** A background computation, waiting or running. */
     private static final class Running {
         final PublicArtifacts.StrategyTask task;
         final CompletableFuture<byte[]> result = new CompletableFuture<>();
@@ -85,70 +100,124 @@ public class StrategyService {
         }
     }
 
-    StrategyService(StrategyRepository repository, JsonMapper json, Clock clock,
-            @Value("${privmat.strategies.cache-bytes:268435456}") long cacheBytes,
-            @Value("${privmat.strategies.threads:1}") int threads,
-            @Value("${privmat.strategies.queue:16}") int queue) {
+    private final StrategyRepository repository;
+    private final JsonMapper json;
+    private final Clock clock;
+    private final StrategySettings settings;
+    private final ComputeBudget budget;
+    private final Object lock = new Object();
+    private final FairQueue<Running> queue;
+    private final List<Thread> threads = new ArrayList<>();
+    private final Map<String, byte[]> cache = new LinkedHashMap<>(16, 0.75f, true);
+    private long cached;
+    private final Map<String, Running> running = new ConcurrentHashMap<>();
+    private final Map<String, Failure> failed = leastRecentlyUsed(256);
+    /** Inline computations running, in all and per caller (guarded by {@link #lock}). */
+    private int inline;
+    private final Map<String, Integer> inlineByCaller = new HashMap<>();
+    /** When this replica last recorded a use of a strategy (bounded; see {@link #touch}). */
+    private final Map<String, Instant> touched = leastRecentlyUsed(4096);
+    private volatile boolean closing;
+
+    /** A map in access order that drops its least recently used entry beyond {@code max} (not thread-safe). */
+    private static <V> Map<String, V> leastRecentlyUsed(int max) {
+        return new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+                return size() > max;
+            }
+        };
+    }
+
+    StrategyService(StrategyRepository repository, JsonMapper json, Clock clock, StrategySettings settings) {
         this.repository = repository;
         this.json = json;
         this.clock = clock;
-        this.cacheBytes = cacheBytes;
-        this.executor = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES, new ArrayBlockingQueue<>(queue),
-                r -> {
-                    Thread t = new Thread(r, "strategy-optimiser");
-                    t.setDaemon(true);
-                    t.setPriority(Thread.NORM_PRIORITY - 1);
-                    return t;
-                });
-        executor.allowCoreThreadTimeOut(true);
+        this.settings = settings;
+        // The operations a computation can do within its wall-clock limit while it runs cpu-share of the time.
+        this.budget = new ComputeBudget(settings.maxComputeTime().toMillis() / 1000.0 * settings.cpuShare()
+                * settings.referenceRate(), settings.memoryLimit(), settings.cpuShare() * settings.referenceRate());
+        this.queue = new FairQueue<>(new FairQueue.Limits(settings.queue(), settings.maxQueuedPerCaller(),
+                settings.maxQueuedPerTenant(), settings.maxRunningPerCaller(), settings.maxRunningPerTenant()));
+        for (int i = 0; i < settings.threads(); i++) {
+            Thread t = new Thread(this::work, "strategy-optimiser-" + i);
+            t.setDaemon(true);
+            t.setPriority(Thread.NORM_PRIORITY - 1);
+            threads.add(t);
+            t.start();
+        }
+    }
+
+    /** What one computation may use: {@code max-compute-time} at the reference rate, and {@code max-memory}. */
+    public ComputeBudget budget() {
+        return budget;
     }
 
     /**
      * The encoded strategy of a task: from memory, from PostgreSQL, or computed now when the task is
-     * small or {@code wait} (a worker rebuilding a stored plan); otherwise its computation is started
-     * in the background.
+     * small (within the inline limits) or {@code caller} is null (a worker rebuilding a stored plan);
+     * otherwise its computation is queued for the caller.
      *
+     * @param caller who asks (its key and subject bear the quotas), or null for a worker
      * @throws PlanningException STRATEGY_NOT_READY (409) while it is computed, STRATEGY_FAILED (422)
-     *     when its computation failed
+     *     when its computation failed or was cancelled
+     * @throws PrivmatException 429 or 503 (with Retry-After) when it cannot be queued
      */
-    public byte[] resolve(PublicArtifacts.StrategyTask task, boolean wait) {
+    public byte[] resolve(PublicArtifacts.StrategyTask task, @Nullable Caller caller) {
         byte[] hit = stored(task.id());
         if (hit != null) {
             return hit;
         }
-        String failure;
-        synchronized (failed) {
+        boolean worker = caller == null;
+        Failure failure;
+        synchronized (lock) {
             failure = failed.get(task.id());
         }
-        if (failure != null && !wait) {
+        if (failure != null && !worker) {
             throw failedProblem(task.id(), failure);
         }
         Running r = running.get(task.id());
         if (r != null) {
-            if (wait) {
+            if (worker) {
                 return join(r);
             }
             throw notReady(r);
         }
-        if (task.small() || wait) {
-            return computeHere(task);
+        if (worker) {
+            return computeHere(task, settings.maxComputeTime().toNanos());
         }
-        throw notReady(submit(task));
+        if (task.small() && enterInline(caller)) {
+            try {
+                return computeHere(task, settings.inlineMaxTime().toNanos());
+            } catch (CancellationException tooLong) {
+                if (closing) {
+                    throw shuttingDown(task.id());
+                }
+                log.info("strategy {} did not finish within the inline limit {}; queued", task.id(),
+                        settings.inlineMaxTime());
+            } finally {
+                leaveInline(caller);
+            }
+        }
+        throw notReady(submit(task, caller));
     }
 
     /**
-     * Starts computing a task in the background unless it is done or under way (a failed one is tried
-     * again), and returns its state.
+     * Starts computing a task in the background unless it is done or under way (a failed one, or one
+     * cancelled for a reason other than its time limit, is tried again), and returns its state.
+     *
+     * @throws PrivmatException 429 or 503 (with Retry-After) when it cannot be queued
      */
-    public View start(PublicArtifacts.StrategyTask task) {
+    public View start(PublicArtifacts.StrategyTask task, Caller caller) {
         Optional<View> known = view(task.id());
-        if (known.isPresent() && known.get().status() != Status.FAILED) {
+        if (known.isPresent() && !(known.get().status() == Status.FAILED
+                || known.get().status() == Status.CANCELLED && known.get().reason() != Reason.TIME_LIMIT)) {
             return known.get();
         }
-        synchronized (failed) {
+        synchronized (lock) {
             failed.remove(task.id());
         }
-        submit(task);
+        submit(task, caller);
         return view(task.id()).orElseThrow();
     }
 
@@ -159,18 +228,20 @@ public class StrategyService {
             StrategyRepository.Row s = row.get();
             @SuppressWarnings("unchecked")
             Map<String, Object> info = json.readValue(s.infoJson(), LinkedHashMap.class);
-            return Optional.of(new View(s.id(), s.mechanism(), Status.DONE, 1, info, null, s.createdAt(), s.bytes()));
+            return Optional.of(new View(s.id(), s.mechanism(), Status.DONE, 1, info, null, null, s.createdAt(),
+                    s.bytes()));
         }
         Running r = running.get(id);
         if (r != null) {
-            return Optional.of(new View(id, r.task.mechanism(), r.status, r.progress, r.task.info(), null, null, 0));
+            return Optional.of(new View(id, r.task.mechanism(), r.status, r.progress, r.task.info(), null, null, null,
+                    0));
         }
-        String failure;
-        synchronized (failed) {
+        Failure failure;
+        synchronized (lock) {
             failure = failed.get(id);
         }
-        return failure == null ? Optional.empty() : Optional.of(new View(id, "", Status.FAILED, 0, Map.of(), failure,
-                null, 0));
+        return failure == null ? Optional.empty() : Optional.of(new View(id, failure.mechanism(), failure.status(), 0,
+                failure.info(), failure.message(), failure.reason(), null, 0));
     }
 
     /** A stored strategy, decoded (for rebuilding an estimate's error model). */
@@ -179,48 +250,171 @@ public class StrategyService {
         return b == null ? Optional.empty() : Optional.of(StrategyCodec.decode(b));
     }
 
-    // ---- computing ----
+    // ---- the queue ----
 
-    private Running submit(PublicArtifacts.StrategyTask task) {
-        Running fresh = new Running(task);
-        Running r = running.putIfAbsent(task.id(), fresh);
-        if (r != null) {
-            return r;
+    private Running submit(PublicArtifacts.StrategyTask task, Caller caller) {
+        synchronized (lock) {
+            Running known = running.get(task.id());
+            if (known != null) {
+                return known; // the same work, already queued or running for someone: shared
+            }
+            if (closing) {
+                throw shuttingDown(task.id());
+            }
+            String key = caller.keyId().toString();
+            FairQueue.Refusal refusal = queue.refusal(key, caller.subject());
+            if (refusal != null) {
+                throw refused(refusal, task.id());
+            }
+            Running fresh = new Running(task);
+            running.put(task.id(), fresh);
+            queue.add(new FairQueue.Entry<>(key, caller.subject(), fresh));
+            lock.notifyAll();
+            return fresh;
         }
-        try {
-            executor.execute(() -> run(fresh));
-        } catch (RejectedExecutionException e) {
-            running.remove(task.id(), fresh);
-            throw new PrivmatException(ProblemType.SERVICE_UNAVAILABLE, "Too many strategies are being computed; "
-                    + "try again later.", Map.of("strategy", "/v1/strategies/" + task.id()));
+    }
+
+    private PrivmatException refused(FairQueue.Refusal refusal, String id) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("strategy", "/v1/strategies/" + id);
+        p.put("retryAfterSeconds", Math.max(1, settings.retryAfter().toSeconds()));
+        return switch (refusal) {
+            case FULL -> new PrivmatException(ProblemType.SERVICE_UNAVAILABLE, "Too many strategies are waiting to be "
+                    + "computed on this replica (privmat.strategies.queue: " + settings.queue() + "); try again "
+                    + "later.", p);
+            case CALLER -> new PrivmatException(ProblemType.COMPUTATION_QUOTA_EXCEEDED, "This API key already has "
+                    + settings.maxQueuedPerCaller() + " strategies waiting to be computed "
+                    + "(privmat.strategies.max-queued-per-caller); ask again when one is done.", p);
+            case TENANT -> new PrivmatException(ProblemType.COMPUTATION_QUOTA_EXCEEDED, "The keys of this subject "
+                    + "already have " + settings.maxQueuedPerTenant() + " strategies waiting to be computed "
+                    + "(privmat.strategies.max-queued-per-tenant); ask again when one is done.", p);
+        };
+    }
+
+    /** A background thread: runs what the fair queue hands out until the replica stops. */
+    private void work() {
+        while (!closing) {
+            FairQueue.Entry<Running> entry;
+            synchronized (lock) {
+                entry = queue.next();
+                if (entry == null) {
+                    try {
+                        lock.wait(1000);
+                    } catch (InterruptedException e) {
+                        if (closing) {
+                            return;
+                        }
+                    }
+                    continue;
+                }
+            }
+            try {
+                run(entry.item());
+            } finally {
+                synchronized (lock) {
+                    queue.done(entry);
+                    lock.notifyAll();
+                }
+            }
         }
-        return fresh;
     }
 
     private void run(Running r) {
         r.status = Status.RUNNING;
+        long deadline = System.nanoTime() + settings.maxComputeTime().toNanos();
+        Throttle throttle = new Throttle(settings.cpuShare());
         try {
-            byte[] bytes = compute(r.task, new OptimizationControl(p -> r.progress = p, () -> closing));
+            byte[] bytes = compute(r.task, new OptimizationControl(p -> {
+                r.progress = p;
+                throttle.pause();
+            }, () -> closing || System.nanoTime() - deadline > 0));
             r.progress = 1;
             r.result.complete(bytes);
         } catch (CancellationException e) {
-            r.result.completeExceptionally(e);
-        } catch (RuntimeException | OutOfMemoryError e) {
+            Reason reason = closing ? Reason.SHUTDOWN : Reason.TIME_LIMIT;
+            fail(r, Status.CANCELLED, reason, reason == Reason.SHUTDOWN ? "cancelled: the replica is stopping"
+                    : "cancelled: it did not finish within the limit of " + settings.maxComputeTime().toSeconds()
+                            + " s per computation (privmat.strategies.max-compute-time)", e);
+        } catch (OutOfMemoryError e) {
+            fail(r, Status.FAILED, Reason.MEMORY, "the replica ran out of memory while computing it", e);
+        } catch (RuntimeException e) {
             String message = e instanceof LinearQueryException l ? l.getMessage()
                     : e instanceof PlanningException p ? p.getMessage() : e.getClass().getSimpleName();
-            synchronized (failed) {
-                failed.put(r.task.id(), message);
-            }
-            r.status = Status.FAILED;
-            r.result.completeExceptionally(e);
+            fail(r, Status.FAILED, Reason.ERROR, message, e);
         } finally {
             running.remove(r.task.id(), r);
         }
     }
 
-    private byte[] computeHere(PublicArtifacts.StrategyTask task) {
+    private void fail(Running r, Status status, Reason reason, String message, Throwable cause) {
+        synchronized (lock) {
+            if (reason != Reason.SHUTDOWN) {
+                failed.put(r.task.id(), new Failure(status, reason, message, r.task.mechanism(), r.task.info()));
+            }
+        }
+        r.status = status;
+        r.result.completeExceptionally(cause);
+        log.info("strategy {} {} ({})", r.task.id(), status, reason);
+    }
+
+    /**
+     * Keeps a background computation's running time within a share of the wall clock: at each
+     * checkpoint it sleeps for the time it ran since the last one times (1/share − 1), at most 10 s,
+     * so that requests and paid jobs keep most of the cores (docs/reliability.md, "Free work and
+     * storage"). An interrupted sleep (the replica stopping) ends at once.
+     */
+    private static final class Throttle {
+        private final double share;
+        private long resumed = System.nanoTime();
+
+        Throttle(double share) {
+            this.share = share;
+        }
+
+        void pause() {
+            if (share >= 1) {
+                return;
+            }
+            long ran = System.nanoTime() - resumed;
+            long nanos = Math.min((long) (ran * (1 / share - 1)), 10_000_000_000L);
+            if (nanos > 0) {
+                try {
+                    Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt(); // the next checkpoint cancels
+                }
+            }
+            resumed = System.nanoTime();
+        }
+    }
+
+    // ---- inline computations ----
+
+    private boolean enterInline(Caller caller) {
+        String key = caller.keyId().toString();
+        synchronized (lock) {
+            if (closing || inline >= settings.maxInline()
+                    || inlineByCaller.getOrDefault(key, 0) >= settings.maxInlinePerCaller()) {
+                return false;
+            }
+            inline++;
+            inlineByCaller.merge(key, 1, Integer::sum);
+            return true;
+        }
+    }
+
+    private void leaveInline(Caller caller) {
+        synchronized (lock) {
+            inline--;
+            inlineByCaller.merge(caller.keyId().toString(), -1, (a, b) -> a + b == 0 ? null : a + b);
+        }
+    }
+
+    /** Computes on this thread within {@code limitNanos}, stopping when the replica stops. */
+    private byte[] computeHere(PublicArtifacts.StrategyTask task, long limitNanos) {
+        long deadline = System.nanoTime() + limitNanos;
         try {
-            return compute(task, OptimizationControl.none());
+            return compute(task, new OptimizationControl(p -> { }, () -> closing || System.nanoTime() - deadline > 0));
         } catch (LinearQueryException e) {
             throw LinearQueries.problem(e);
         }
@@ -244,10 +438,13 @@ public class StrategyService {
             doc.put("expectedRmsePerUnitNoise", Math.sqrt(info.objective() / m.doubleValue()));
         }
         doc.put("computeMillis", millis);
-        repository.insertIfAbsent(task.id(), task.cacheKey(), task.mechanism(), json.writeValueAsString(doc), bytes,
-                clock.instant());
+        Instant now = clock.instant();
+        repository.insertIfAbsent(task.id(), task.cacheKey(), task.mechanism(), json.writeValueAsString(doc), bytes, now);
         byte[] stored = repository.codec(task.id()).orElse(bytes);
         remember(task.id(), stored);
+        synchronized (lock) {
+            touched.put(task.id(), now);
+        }
         return stored;
     }
 
@@ -255,18 +452,24 @@ public class StrategyService {
         return Double.isFinite(v) ? v : null;
     }
 
+    /** A worker waits for a queued or running computation, at most its time limit (then fails closed). */
     private byte[] join(Running r) {
         try {
-            return r.result.get();
+            return r.result.get(settings.maxComputeTime().toMillis() + settings.inlineMaxTime().toMillis(),
+                    TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting for strategy " + r.task.id());
+        } catch (TimeoutException e) {
+            throw failedProblem(r.task.id(), new Failure(Status.CANCELLED, Reason.TIME_LIMIT, "not computed within "
+                    + "the time limit", r.task.mechanism(), r.task.info()));
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof LinearQueryException l) {
                 throw LinearQueries.problem(l);
             }
-            throw failedProblem(r.task.id(), cause == null ? "failed" : cause.getClass().getSimpleName());
+            throw failedProblem(r.task.id(), new Failure(Status.FAILED, Reason.ERROR, cause == null ? "failed"
+                    : cause.getClass().getSimpleName(), r.task.mechanism(), r.task.info()));
         }
     }
 
@@ -281,32 +484,67 @@ public class StrategyService {
                 + "Follow its progress at /v1/strategies/" + r.task.id() + " and ask again when it is DONE.", p);
     }
 
-    private static PlanningException failedProblem(String id, String message) {
+    private static PlanningException failedProblem(String id, Failure failure) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("strategyKey", id);
+        p.put("strategy", "/v1/strategies/" + id);
+        p.put("status", failure.status().name());
+        p.put("reason", failure.reason().name());
         return new PlanningException(PlanningException.Reason.STRATEGY_FAILED, "The strategy " + id + " could not be "
-                + "computed: " + message, Map.of("strategyKey", id, "strategy", "/v1/strategies/" + id));
+                + "computed: " + failure.message(), p);
+    }
+
+    private PrivmatException shuttingDown(String id) {
+        return new PrivmatException(ProblemType.SERVICE_UNAVAILABLE, "This replica is stopping; ask again.",
+                Map.of("strategy", "/v1/strategies/" + id, "retryAfterSeconds",
+                        Math.max(1, settings.retryAfter().toSeconds())));
     }
 
     // ---- the memory cache ----
 
     private byte @Nullable [] stored(String id) {
+        byte[] hit;
         synchronized (cache) {
-            byte[] hit = cache.get(id);
-            if (hit != null) {
-                return hit;
-            }
+            hit = cache.get(id);
         }
-        Optional<byte[]> fromDb = repository.codec(id);
-        fromDb.ifPresent(b -> remember(id, b));
-        return fromDb.orElse(null);
+        if (hit == null) {
+            Optional<byte[]> fromDb = repository.codec(id);
+            fromDb.ifPresent(b -> remember(id, b));
+            hit = fromDb.orElse(null);
+        }
+        if (hit != null) {
+            touch(id);
+        }
+        return hit;
+    }
+
+    /**
+     * Records that a strategy was used (for pruning unused ones), at most once an hour per strategy and
+     * replica; a failure to record it only makes it look older.
+     */
+    private void touch(String id) {
+        Instant now = clock.instant();
+        synchronized (lock) {
+            Instant last = touched.get(id);
+            if (last != null && last.isAfter(now.minusSeconds(3600))) {
+                return;
+            }
+            touched.put(id, now);
+        }
+        try {
+            repository.touch(id, now);
+        } catch (DataAccessException e) {
+            log.debug("strategy {}: use not recorded ({})", id, e.getClass().getSimpleName());
+        }
     }
 
     private void remember(String id, byte[] bytes) {
         synchronized (cache) {
-            if (bytes.length > cacheBytes || cache.containsKey(id)) {
+            if (bytes.length > settings.cacheBytes() || cache.containsKey(id)) {
                 return;
             }
             Iterator<byte[]> it = cache.values().iterator();
-            while (cached + bytes.length > cacheBytes && it.hasNext()) {
+            while (cached + bytes.length > settings.cacheBytes() && it.hasNext()) {
                 cached -= it.next().length;
                 it.remove();
             }
@@ -315,14 +553,44 @@ public class StrategyService {
         }
     }
 
+    /** Forgets strategies deleted from the store (the pruning job). */
+    void forget(List<String> ids) {
+        synchronized (cache) {
+            for (String id : ids) {
+                byte[] b = cache.remove(id);
+                if (b != null) {
+                    cached -= b.length;
+                }
+            }
+        }
+    }
+
     /** Strategies computing or queued on this replica (tests). */
     int inFlight() {
         return running.size();
     }
 
+    /**
+     * Stops: queued computations are cancelled at once, running ones at their next checkpoint (their
+     * threads are daemons: the JVM does not wait for them), and waits end (a worker's join is bounded).
+     */
     @PreDestroy
     void close() {
-        closing = true;
-        executor.shutdownNow();
+        List<FairQueue.Entry<Running>> dropped;
+        synchronized (lock) {
+            closing = true;
+            dropped = queue.drain();
+            lock.notifyAll();
+        }
+        for (FairQueue.Entry<Running> e : dropped) {
+            running.remove(e.item().task.id(), e.item());
+            e.item().status = Status.CANCELLED;
+            e.item().result.completeExceptionally(new CancellationException("the replica is stopping"));
+        }
+        for (Thread t : threads) {
+            t.interrupt();
+        }
+        log.info("strategy computations stopping: {} queued cancelled, running ones stop at their next checkpoint",
+                dropped.size());
     }
 }

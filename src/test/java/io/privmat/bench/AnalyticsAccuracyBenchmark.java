@@ -90,9 +90,9 @@ class AnalyticsAccuracyBenchmark {
                     boolean exact = source.equals("JL");
                     String coverage = String.format(Locale.ROOT, "%.3f", approx / (3.0 * runs));
                     out.append(String.format(Locale.ROOT, "| %d | %s | %s | %.4g | %s | %s | %s | %.3g | %s |%n", n,
-                            eps, source, median(ridge), exact ? "—" : String.format(Locale.ROOT, "%.3f",
-                                    simultaneous / (double) runs), exact ? "—" : fmt(median(boundHalf)),
-                            exact ? "—" : coverage, median(approxHalf), exact ? coverage : "—"));
+                            eps, source, BenchStats.median(ridge), exact ? "—" : String.format(Locale.ROOT, "%.3f",
+                                    simultaneous / (double) runs), exact ? "—" : fmt(BenchStats.median(boundHalf)),
+                            exact ? "—" : coverage, BenchStats.median(approxHalf), exact ? coverage : "—"));
                 }
             }
         }
@@ -192,7 +192,7 @@ class AnalyticsAccuracyBenchmark {
                     bound += all ? 1 : 0;
                 }
                 out.append(String.format(Locale.ROOT, "| %s | %s | %.5f | %.3f | %.4g | %s | %.3f |%n", eps, source,
-                        median(mse), median(r2), median(ridge), source.equals("JL") ? "—" : bound + "/" + seeds,
+                        BenchStats.median(mse), BenchStats.median(r2), BenchStats.median(ridge), source.equals("JL") ? "—" : bound + "/" + seeds,
                         approx / (double) (seeds * (d - 1))));
             }
         }
@@ -502,12 +502,6 @@ class AnalyticsAccuracyBenchmark {
         return Math.sqrt(s);
     }
 
-    static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-    }
 
     static String fmt(double v) {
         return Double.isFinite(v) ? String.format(Locale.ROOT, "%.3g", v) : "∞";

@@ -80,7 +80,7 @@ class ColdStartBenchmark extends ApiTest {
         line(report, "fresh connection, binaryFromFirstExecution", binaryReads, mb);
         line(report, "same connection, 7th execution (server-prepared)", warmReads, mb);
         report.append(String.format(Locale.ROOT, "ratio default / fixed (medians): %.2f; fixed first / warm: %.2f%n",
-                median(textReads) / median(binaryReads), median(binaryReads) / median(warmReads)));
+                BenchStats.median(textReads) / BenchStats.median(binaryReads), BenchStats.median(binaryReads) / BenchStats.median(warmReads)));
         report.append(String.format(Locale.ROOT, "load average after: %s%n", GramKernelBenchmark.loadAverage()));
         System.out.println(report);
         Path out = Path.of("target/benchmarks/cold-start.txt");
@@ -134,12 +134,8 @@ class ColdStartBenchmark extends ApiTest {
 
     private static void line(StringBuilder report, String label, List<Double> times, double mb) {
         double[] sorted = times.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        report.append(String.format(Locale.ROOT, "%-58s median %.3f s (%.0f MB/s), all %s%n", label, median(times),
-                mb / median(times), Arrays.toString(sorted)));
+        report.append(String.format(Locale.ROOT, "%-58s median %.3f s (%.0f MB/s), all %s%n", label, BenchStats.median(times),
+                mb / BenchStats.median(times), Arrays.toString(sorted)));
     }
 
-    private static double median(List<Double> times) {
-        double[] sorted = times.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return sorted[sorted.length / 2];
-    }
 }

@@ -107,9 +107,9 @@ class EndToEndBenchmark extends ApiTest {
         line(report, "numpy: load + clip + noise + Gram + eigh + U", rrNumpy);
         report.append(String.format(Locale.ROOT, "ratios of medians against numpy: PCA warm %.2f, PCA cold (jobs 1-10) "
                         + "%.2f (slowest cold job %.2f), RANDOMIZED_RESPONSE %.2f%n",
-                median(pca) / median(pcaNumpy), median(cold) / median(pcaNumpy),
-                cold.stream().mapToDouble(Double::doubleValue).max().orElseThrow() / median(pcaNumpy),
-                median(rr) / median(rrNumpy)));
+                BenchStats.median(pca) / BenchStats.median(pcaNumpy), BenchStats.median(cold) / BenchStats.median(pcaNumpy),
+                cold.stream().mapToDouble(Double::doubleValue).max().orElseThrow() / BenchStats.median(pcaNumpy),
+                BenchStats.median(rr) / BenchStats.median(rrNumpy)));
         report.append("load average after: ").append(GramKernelBenchmark.loadAverage()).append('\n');
         System.out.println(report);
         Path out = Path.of("target/benchmarks/end-to-end.txt");
@@ -174,12 +174,8 @@ class EndToEndBenchmark extends ApiTest {
 
     private static void line(StringBuilder report, String label, List<Double> times) {
         double[] sorted = times.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        report.append(String.format(Locale.ROOT, "%-50s median %.3f s, all %s%n", label, median(times),
+        report.append(String.format(Locale.ROOT, "%-50s median %.3f s, all %s%n", label, BenchStats.median(times),
                 Arrays.toString(sorted)));
     }
 
-    private static double median(List<Double> times) {
-        double[] sorted = times.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return sorted[sorted.length / 2];
-    }
 }

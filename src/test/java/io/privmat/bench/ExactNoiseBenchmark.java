@@ -118,8 +118,8 @@ class ExactNoiseBenchmark {
         }
         REPORT.append(String.format(Locale.ROOT,
                 "%-55s before median %6.2f M/s  after median %6.2f M/s (min %.2f, max %.2f)  ratio median %.2f%n",
-                label, median(before) / 1e6, median(after) / 1e6, Arrays.stream(after).min().orElse(0) / 1e6,
-                Arrays.stream(after).max().orElse(0) / 1e6, median(ratios)));
+                label, BenchStats.median(before) / 1e6, BenchStats.median(after) / 1e6, Arrays.stream(after).min().orElse(0) / 1e6,
+                Arrays.stream(after).max().orElse(0) / 1e6, BenchStats.median(ratios)));
     }
 
     private static double seconds(Runnable r) {
@@ -182,9 +182,4 @@ class ExactNoiseBenchmark {
         }
     }
 
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
-    }
 }

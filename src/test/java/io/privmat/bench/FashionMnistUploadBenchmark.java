@@ -92,7 +92,7 @@ class FashionMnistUploadBenchmark extends ApiTest {
         report.append("load average after: ").append(loadAverage()).append('\n');
         report.append(String.format(Locale.ROOT, "%nmedians of %d rounds%n", rounds));
         for (Map.Entry<String, List<Double>> e : seconds.entrySet()) {
-            double median = median(e.getValue());
+            double median = BenchStats.median(e.getValue());
             report.append(String.format(Locale.ROOT, "%-40s %7.2f s %8.1f MB/s%n", e.getKey(), median,
                     megabytes.get(e.getKey()) / median));
         }
@@ -123,13 +123,9 @@ class FashionMnistUploadBenchmark extends ApiTest {
 
     private void ratio(String name, String reference) {
         report.append(String.format(Locale.ROOT, "%s / %s: %.3f of its speed%n", name, reference,
-                median(seconds.get(reference)) / median(seconds.get(name))));
+                BenchStats.median(seconds.get(reference)) / BenchStats.median(seconds.get(name))));
     }
 
-    private static double median(List<Double> values) {
-        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-    }
 
     /** Writes {@code chunks} dense 4 MiB chunks to a new dataset in one transaction, then rolls it back. */
     private long writeChunks(int chunks) {

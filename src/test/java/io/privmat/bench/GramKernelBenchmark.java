@@ -67,12 +67,12 @@ class GramKernelBenchmark {
         if (numpy) {
             line(report, "numpy X.T @ X (src/test/python/gram_numpy.py)", numpyTimes);
             report.append(String.format(Locale.ROOT, "ratio native / numpy (medians): %.2f; pure Java / numpy: %.2f%n",
-                    median(nativeTimes) / median(numpyTimes), median(javaTimes) / median(numpyTimes)));
+                    BenchStats.median(nativeTimes) / BenchStats.median(numpyTimes), BenchStats.median(javaTimes) / BenchStats.median(numpyTimes)));
         } else {
             report.append("numpy: not available\n");
         }
         report.append(String.format(Locale.ROOT, "ratio pure Java / native (medians): %.1f; load average after: %s%n",
-                median(javaTimes) / median(nativeTimes), loadAverage()));
+                BenchStats.median(javaTimes) / BenchStats.median(nativeTimes), loadAverage()));
         System.out.println(report);
         Path out = Path.of("target/benchmarks/gram.txt");
         Files.createDirectories(out.getParent());
@@ -145,12 +145,7 @@ class GramKernelBenchmark {
     private static void line(StringBuilder report, String label, List<Double> times) {
         double[] sorted = times.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         report.append(String.format(Locale.ROOT, "%-55s median %.3f s (min %.3f, max %.3f) %s%n", label,
-                median(times), sorted[0], sorted[sorted.length - 1], Arrays.toString(sorted)));
+                BenchStats.median(times), sorted[0], sorted[sorted.length - 1], Arrays.toString(sorted)));
     }
 
-    private static double median(List<Double> times) {
-        double[] sorted = times.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        int m = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
-    }
 }

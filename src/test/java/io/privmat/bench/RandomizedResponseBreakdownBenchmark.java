@@ -159,12 +159,12 @@ class RandomizedResponseBreakdownBenchmark extends ApiTest {
         phase("pass 2: u = Ã·v·diag(1/s)", phasesBefore, phasesAfter, p -> p.product);
         phase("the timed steps together", phasesBefore, phasesAfter, p -> p.total);
         report.append(String.format(Locale.ROOT, "  %-62s %7.2f %7.2f  %s | %s%n",
-                "RandomizedResponseMechanism.release", median(mechanismBefore), median(mechanismAfter),
+                "RandomizedResponseMechanism.release", BenchStats.median(mechanismBefore), BenchStats.median(mechanismAfter),
                 rounded(mechanismBefore), rounded(mechanismAfter)));
         report.append(String.format(Locale.ROOT, "  %-62s %7s %7.2f  %s%n", "the job over HTTP, submit → result document",
-                "", median(jobs), rounded(jobs)));
+                "", BenchStats.median(jobs), rounded(jobs)));
         report.append(String.format(Locale.ROOT, "  job beyond the release (plan check, JSON, u's .npy stored): %.2f s%n",
-                median(jobs) - median(mechanismAfter)));
+                BenchStats.median(jobs) - BenchStats.median(mechanismAfter)));
 
         sampler(rr.plan());
         keystreams();
@@ -316,15 +316,15 @@ class RandomizedResponseBreakdownBenchmark extends ApiTest {
         GridNoise.sampler(plan, recording).fill(direct, 0, n);
         GridNoise.sampler(plan, recording.replay()).fill(replayed, 0, n);
         assertThat(Arrays.equals(replayed, direct)).as("replayed samples equal the recorded fill's").isTrue();
-        double perSample = median(withKeystream) / n * 1e9;
+        double perSample = BenchStats.median(withKeystream) / n * 1e9;
         report.append(String.format(Locale.ROOT, "%nexact sampler, one thread, RR plan, %d samples (medians of 5; load %s):%n",
                 n, GramKernelBenchmark.loadAverage()));
         report.append(String.format(Locale.ROOT, "  production (ChaCha20 keystream drawn as it goes): %.1f ns/sample "
                 + "(%.2f M/s per core)%n", perSample, 1e3 / perSample));
         report.append(String.format(Locale.ROOT, "  the same keystream words replayed from memory (arithmetic alone): "
-                + "%.1f ns/sample (%.0f%%)%n", median(arithmetic) / n * 1e9, 100 * median(arithmetic) / median(withKeystream)));
+                + "%.1f ns/sample (%.0f%%)%n", BenchStats.median(arithmetic) / n * 1e9, 100 * BenchStats.median(arithmetic) / BenchStats.median(withKeystream)));
         report.append(String.format(Locale.ROOT, "  the keystream alone (%.2f bytes/sample, 4-byte reads): %.1f ns/sample "
-                + "(%.0f%%)%n", words * 4.0 / n, median(keystream) / n * 1e9, 100 * median(keystream) / median(withKeystream)));
+                + "(%.0f%%)%n", words * 4.0 / n, BenchStats.median(keystream) / n * 1e9, 100 * BenchStats.median(keystream) / BenchStats.median(withKeystream)));
         report.append(String.format(Locale.ROOT, "  allocated by the sampling thread: %.2f bytes/sample%n",
                 allocated / (double) n));
     }
@@ -361,7 +361,7 @@ class RandomizedResponseBreakdownBenchmark extends ApiTest {
         }
         report.append(String.format(Locale.ROOT, "%nkeystream, one thread, 64 KiB pieces (medians of 5; load %s): "
                 + "JDK ChaCha20 %.0f MB/s, JDK AES-256/CTR %.0f MB/s (measured only: the noise source stays ChaCha20)%n",
-                GramKernelBenchmark.loadAverage(), median(chacha), median(aes)));
+                GramKernelBenchmark.loadAverage(), BenchStats.median(chacha), BenchStats.median(aes)));
     }
 
     /**
@@ -436,7 +436,7 @@ class RandomizedResponseBreakdownBenchmark extends ApiTest {
     private void phase(String label, List<Phases> before, List<Phases> after, ToDoubleFunction<Phases> time) {
         List<Double> b = before.stream().map(time::applyAsDouble).toList();
         List<Double> a = after.stream().map(time::applyAsDouble).toList();
-        report.append(String.format(Locale.ROOT, "  %-62s %7.2f %7.2f  %s | %s%n", label, median(b), median(a),
+        report.append(String.format(Locale.ROOT, "  %-62s %7.2f %7.2f  %s | %s%n", label, BenchStats.median(b), BenchStats.median(a),
                 rounded(b), rounded(a)));
     }
 
@@ -444,10 +444,6 @@ class RandomizedResponseBreakdownBenchmark extends ApiTest {
         return Arrays.toString(times.stream().mapToDouble(x -> Math.round(x * 100) / 100.0).sorted().toArray());
     }
 
-    private static double median(List<Double> values) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return sorted[sorted.length / 2];
-    }
 
     private static double seconds(long start) {
         return (System.nanoTime() - start) / 1e9;

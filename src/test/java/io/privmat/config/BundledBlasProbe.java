@@ -8,7 +8,7 @@ import java.nio.file.Path;
 
 /**
  * Run in a fresh JVM by {@link NativeBlasTest}: installs the backend named by
- * {@code privmat.blas.backend}, computes a small product and eigen-decomposition through it, and
+ * {@code privmat.blas.backend} (auto if unset), computes a small product and eigen-decomposition through it, and
  * prints what was bound and which BLAS shared objects the process actually mapped.
  */
 public final class BundledBlasProbe {
@@ -33,6 +33,8 @@ public final class BundledBlasProbe {
         }
         System.out.println("source=" + selection.source());
         System.out.println("library=" + selection.library());
+        System.out.println("blas=" + selection.implementation());
+        System.out.println("reason=" + selection.reason());
         System.out.println("native=" + LinearAlgebra.isNative());
         System.out.println("implementation=" + LinearAlgebra.implementation());
         System.out.println("product=" + c[0] + "," + c[1] + "," + c[2] + "," + c[3]);

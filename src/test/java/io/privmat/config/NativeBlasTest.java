@@ -11,18 +11,17 @@ import org.junit.jupiter.api.Test;
 /** The BLAS/LAPACK binding: on a machine without a system BLAS, the bundled OpenBLAS is native. */
 class NativeBlasTest {
 
-    /**
-     * The bundled path, proven everywhere (CI installs a system OpenBLAS, so the test below is
-     * skipped there): a fresh JVM forced to {@code bundled} binds netlib to the OpenBLAS extracted
-     * from the jar, computes through it natively, and maps no system libblas/liblapack.
-     */
-    @Test
-    void bundledOpenBlasIsNativeInAFreshJvmEvenWhereASystemBlasExists() throws Exception {
+    /** Runs {@link BundledBlasProbe} in a fresh JVM; what it printed, as key=value. */
+    private static java.util.Map<String, String> probe(java.util.Map<String, String> environment, String... options)
+            throws Exception {
         String launcher = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder builder = new ProcessBuilder(launcher, "-Dprivmat.blas.backend=bundled",
-                "-cp", System.getProperty("java.class.path"), BundledBlasProbe.class.getName());
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(launcher));
+        command.addAll(java.util.List.of(options));
+        command.addAll(java.util.List.of("-cp", System.getProperty("java.class.path"), BundledBlasProbe.class.getName()));
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectErrorStream(true);
         builder.environment().remove("PRIVMAT_BLAS_BACKEND");
+        builder.environment().putAll(environment);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertThat(process.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
@@ -34,8 +33,22 @@ class NativeBlasTest {
                 facts.put(line.substring(0, eq), line.substring(eq + 1));
             }
         }
+        facts.put("output", output);
+        return facts;
+    }
+
+    /**
+     * The bundled path, proven everywhere (also where a system BLAS is installed): a fresh JVM forced
+     * to {@code bundled} binds netlib to the OpenBLAS extracted from the jar, computes through it
+     * natively, and maps no system libblas/liblapack.
+     */
+    @Test
+    void bundledOpenBlasIsNativeInAFreshJvmEvenWhereASystemBlasExists() throws Exception {
+        java.util.Map<String, String> facts = probe(java.util.Map.of(), "-Dprivmat.blas.backend=bundled");
+        String output = facts.get("output");
         assertThat(facts).as(output).containsEntry("source", "bundled").containsEntry("native", "true")
-                .containsEntry("implementation", "JNIBLAS/JNILAPACK").containsEntry("product", "35.0,44.0,44.0,56.0");
+                .containsEntry("implementation", "JNIBLAS/JNILAPACK").containsEntry("product", "35.0,44.0,44.0,56.0")
+                .containsEntry("blas", "OpenBLAS 0.3.30").containsEntry("reason", "privmat.blas.backend=bundled");
         assertThat(facts.get("library")).endsWith("libopenblas.so.0");
         String[] eigen = facts.get("eigen").split(",");
         assertThat(Double.parseDouble(eigen[0])).isCloseTo(3, org.assertj.core.data.Offset.offset(1e-12));
@@ -43,6 +56,42 @@ class NativeBlasTest {
         // The mapped BLAS is the extracted one; no system libblas.so.3 / liblapack.so.3 was loaded.
         assertThat(facts.get("mapped")).as(output).contains(facts.get("library"))
                 .doesNotContain("libblas.so.3").doesNotContain("liblapack.so.3");
+    }
+
+    /**
+     * Auto mode in a fresh JVM whose loader path offers a {@code libblas.so.3} and
+     * {@code liblapack.so.3} that are no optimised BLAS (shared libraries exporting none of the
+     * OpenBLAS, MKL or BLIS markers, as the reference BLAS does): it binds the bundled OpenBLAS,
+     * says why, and never maps them. Before, any readable {@code libblas.so.3} was taken.
+     */
+    @Test
+    void autoModeDoesNotBindASystemBlasThatIsNotOptimised(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path libjava = java.nio.file.Path.of(System.getProperty("java.home"), "lib", "libjava.so");
+        assumeThat(libjava).as("a Linux JDK").exists();
+        java.nio.file.Files.copy(libjava, dir.resolve("libblas.so.3"));
+        java.nio.file.Files.copy(libjava, dir.resolve("liblapack.so.3"));
+        String path = System.getenv("LD_LIBRARY_PATH");
+        java.util.Map<String, String> facts = probe(java.util.Map.of("LD_LIBRARY_PATH",
+                dir + (path == null || path.isEmpty() ? "" : ":" + path)));
+        String output = facts.get("output");
+        assertThat(facts).as(output).containsEntry("source", "bundled").containsEntry("native", "true")
+                .containsEntry("product", "35.0,44.0,44.0,56.0");
+        assertThat(facts.get("reason")).as(output).contains("auto: the system's unknown is not an optimised BLAS")
+                .contains(dir.toString()).contains("using the bundled OpenBLAS");
+        assertThat(facts.get("mapped")).as(output).doesNotContain(dir.toString());
+    }
+
+    /** Where the machine has a system BLAS that is not optimised (e.g. Debian's libblas3): the bundled one. */
+    @Test
+    void thisJvmBindsTheBundledOpenBlasOverANonOptimisedSystemBlas() {
+        NativeBlas.SystemPair pair = NativeBlas.SystemPair.find();
+        assumeThat(pair != null && !pair.optimised()).as("a system BLAS that is not optimised").isTrue();
+        NativeBlas.Selection selection = NativeBlas.install();
+        assumeThat(selection.mode()).isEqualTo("auto");
+        assertThat(selection.source()).isEqualTo("bundled");
+        assertThat(selection.reason()).contains("is not an optimised BLAS");
+        assertThat(NativeBlasReport.facts()).containsEntry("source", "bundled").containsEntry("native", true);
     }
 
     @Test
@@ -53,7 +102,9 @@ class NativeBlasTest {
         assertThat(selection.library()).endsWith("libopenblas.so.0");
         assertThat(LinearAlgebra.isNative()).as(LinearAlgebra.implementation()).isTrue();
         assertThat(LinearAlgebra.implementation()).isEqualTo("JNIBLAS/JNILAPACK");
-        assertThat(NativeBlasReport.facts()).containsEntry("source", "bundled").containsEntry("native", true);
+        assertThat(NativeBlasReport.facts()).containsEntry("source", "bundled").containsEntry("native", true)
+                .containsEntry("reason", "auto: there is no system libblas.so.3 and liblapack.so.3; using the bundled "
+                        + "OpenBLAS");
     }
 
     @Test

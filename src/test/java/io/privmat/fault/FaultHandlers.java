@@ -6,6 +6,7 @@ import io.privmat.job.JobContext;
 import io.privmat.job.JobHandler;
 import io.privmat.job.JobOutput;
 import io.privmat.job.JobService;
+import io.privmat.job.worker.WorkerPool;
 import io.privmat.ledger.BudgetService;
 import java.util.Map;
 import java.util.UUID;
@@ -28,9 +29,12 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Test-only job kind {@value #KIND} for the fault suite: a job that blocks in {@code verify} (before
- * data access) for {@code verifyMillis}, then "reads data" (its charge is committed) and runs for
- * {@code runMillis}, or until {@link #release} when {@code latch} is set, reporting progress (and so
- * stopping when its job was taken away). Also, for replicas in other processes, an unauthenticated
+ * data access) for {@code verifyMillis} (or, with {@code verifyUntilStop}, until this replica's
+ * worker pool stops), then "reads data" (its charge is committed) and runs for {@code runMillis},
+ * or until {@link #release} when {@code latch} is set, or until the worker pool stops and then
+ * {@code runMillisAfterStop} more, reporting progress (and so stopping when its job was taken
+ * away). The "until stop" forms tie a job's stage to a shutdown whenever it comes, however long a
+ * loaded machine took to get there. Also, for replicas in other processes, an unauthenticated
  * {@code POST /fault/datasets/{id}/jobs} that admits such a job.
  */
 @TestConfiguration(proxyBeanMethods = false)
@@ -58,7 +62,8 @@ public class FaultHandlers {
      */
     @Bean
     JobHandler faultSlowHandler(@org.springframework.beans.factory.annotation.Value("${privmat.fault.replica:main}")
-            String replica) {
+            String replica, org.springframework.beans.factory.ObjectProvider<WorkerPool> pools) {
+        // Looked up when a job runs: the worker pool itself depends on the handlers.
         return new JobHandler() {
             @Override
             public String kind() {
@@ -69,7 +74,13 @@ public class FaultHandlers {
             public void verify(Job job) {
                 JsonNode params = JSON.readTree(job.parameters());
                 if (!params.has("verifyIn") || params.get("verifyIn").asString().equals(replica)) {
-                    sleep(params.path("verifyMillis").asLong(0));
+                    if (params.path("verifyUntilStop").asBoolean(false)) {
+                        // Past the stop, so that the job meets a stopping executor (or is given up).
+                        awaitStop(pools.getObject());
+                        sleep(500);
+                    } else {
+                        sleep(params.path("verifyMillis").asLong(0));
+                    }
                 }
             }
 
@@ -78,9 +89,17 @@ public class FaultHandlers {
                 JsonNode params = JSON.readTree(context.job().parameters());
                 long runMillis = params.path("runMillis").asLong(0);
                 boolean latch = params.path("latch").asBoolean(false);
+                boolean untilStop = params.has("runMillisAfterStop");
                 UUID id = context.job().id();
                 RUNNING.add(id);
                 try {
+                    if (untilStop) {
+                        while (pools.getObject().isRunning()) {
+                            context.progress(0.5);
+                            Thread.sleep(50);
+                        }
+                        runMillis = params.get("runMillisAfterStop").asLong();
+                    }
                     long start = System.nanoTime();
                     while (latch ? !latch(id).await(50, TimeUnit.MILLISECONDS)
                             : System.nanoTime() - start < runMillis * 1_000_000L) {
@@ -95,6 +114,15 @@ public class FaultHandlers {
                 }
             }
         };
+    }
+
+    private static void awaitStop(WorkerPool pool) {
+        while (pool.isRunning()) {
+            sleep(50);
+            if (Thread.currentThread().isInterrupted()) {
+                return;
+            }
+        }
     }
 
     private static void sleep(long millis) {

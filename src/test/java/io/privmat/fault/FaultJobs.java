@@ -34,6 +34,7 @@ public final class FaultJobs {
     /**
      * @param parametersJson the handler's instructions, e.g. {@code {"runMillis": 2000}},
      *     {@code {"verifyMillis": 3000}}, {@code {"latch": true}} (run until {@link FaultHandlers#release})
+     *     or {@code {"runMillisAfterStop": 1500}} (run until the worker pool stops, then 1.5 s)
      */
     public UUID enqueue(UUID datasetId, String caller, String parametersJson) {
         Dataset dataset = datasets.get(datasetId);

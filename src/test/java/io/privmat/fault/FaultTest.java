@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.privmat.support.ApiTest;
 import io.privmat.support.FaultDatabase;
 import io.privmat.support.LedgerInvariants;
+import io.privmat.support.Patience;
 import java.util.UUID;
 import org.junit.jupiter.api.Tag;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -59,9 +60,12 @@ public abstract class FaultTest extends ApiTest {
         return jdbc.queryForObject("SELECT state FROM job WHERE id = ?", String.class, id);
     }
 
-    /** Waits (up to {@code seconds}) until the job is in one of the states; returns it. */
+    /**
+     * Waits (up to {@code seconds}, scaled to the machine's load by {@link Patience}) until the job is
+     * in one of the states; returns it.
+     */
     protected String awaitState(UUID id, int seconds, String... states) throws InterruptedException {
-        long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+        long deadline = Patience.deadline(java.time.Duration.ofSeconds(seconds));
         String state = null;
         while (System.nanoTime() < deadline) {
             try {

@@ -3,6 +3,8 @@ package io.privmat.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.support.FaultDatabase;
+import io.privmat.support.Patience;
+import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -21,7 +23,7 @@ class PostgresRestartFaultTest extends FaultTest {
         UUID dataset = dataset();
         UUID finishing = faultJob(dataset, "{\"latch\": true}");
         UUID spanning = faultJob(dataset, "{\"runMillis\": 7000}");
-        long deadline = System.nanoTime() + 20_000_000_000L;
+        long deadline = Patience.deadline(Duration.ofSeconds(20));
         while (!(FaultHandlers.RUNNING.contains(finishing) && FaultHandlers.RUNNING.contains(spanning))
                 && System.nanoTime() < deadline) {
             Thread.sleep(20);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.privmat.job.worker.WorkerPool;
 import io.privmat.support.ChildReplica;
 import io.privmat.support.FaultDatabase;
+import io.privmat.support.Patience;
 import io.privmat.support.RawUpload;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -50,7 +51,7 @@ class ReplicaCrashFaultTest extends FaultTest {
         try (ChildReplica other = ChildReplica.start("crash-a", replicaSettings("a"))) {
             reading = faultJob(dataset, "{\"runMillis\": 120000}");
             verifying = faultJob(dataset, "{\"verifyMillis\": 120000, \"verifyIn\": \"a\"}");
-            long deadline = System.nanoTime() + 60_000_000_000L;
+            long deadline = Patience.deadline(Duration.ofSeconds(60));
             while (System.nanoTime() < deadline && (job(reading).path("data_access_started_at").isNull()
                     || !"RUNNING".equals(state(verifying)))) {
                 Thread.sleep(50);
@@ -59,14 +60,14 @@ class ReplicaCrashFaultTest extends FaultTest {
             assertThat(state(verifying)).isEqualTo("RUNNING");
             try (RawUpload upload = new RawUpload(other.port(), key(), uploadTarget, 1_000_000)) {
                 upload.send("1,2\n".repeat(5_000)); // past the prefetch: the upload's transaction is open
-                deadline = System.nanoTime() + 20_000_000_000L;
+                deadline = Patience.deadline(Duration.ofSeconds(20));
                 while (System.nanoTime() < deadline && jdbc.queryForObject("SELECT count(*) FROM pg_stat_activity WHERE "
                         + "query LIKE '%FOR UPDATE NOWAIT%' AND state = 'idle in transaction'", Long.class) == 0) {
                     Thread.sleep(20);
                 }
                 other.kill9();
                 killed = System.nanoTime();
-                assertThat(other.awaitExit(Duration.ofSeconds(20))).isNotNull();
+                assertThat(other.awaitExit(Patience.of(Duration.ofSeconds(20)))).isNotNull();
             }
         } finally {
             workers.start();

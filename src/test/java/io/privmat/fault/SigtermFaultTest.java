@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.support.ChildReplica;
 import io.privmat.support.LedgerInvariants;
+import io.privmat.support.Patience;
 import io.privmat.support.RawUpload;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.URI;
@@ -111,14 +112,17 @@ class SigtermFaultTest {
             aborted = dataset(owner);
 
             String jobs = "/fault/datasets/" + data + "/jobs?caller=analyst-s";
-            finishes = UUID.fromString(child.post(jobs, "application/json", "{\"runMillis\": 3000}"));
+            // Runs on past the SIGTERM, whenever it comes, and ends 1.5 s into the 4 s grace: until then it
+            // holds its worker, so the queued job below stays queued however slow the set-up was.
+            finishes = UUID.fromString(child.post(jobs, "application/json", "{\"runMillisAfterStop\": 1500}"));
             overruns = UUID.fromString(child.post(jobs, "application/json", "{\"runMillis\": 120000}"));
-            long deadline = System.nanoTime() + 30_000_000_000L;
+            long deadline = Patience.deadline(Duration.ofSeconds(30));
             while (System.nanoTime() < deadline && (job(finishes, analyst).get("progress").asDouble() < 0.5
                     || job(overruns, analyst).get("progress").asDouble() < 0.5)) {
                 Thread.sleep(20);
             }
-            verifying = UUID.fromString(child.post(jobs, "application/json", "{\"verifyMillis\": 2500}"));
+            // In verification until the workers stop (then half a second more): it meets a stopping executor.
+            verifying = UUID.fromString(child.post(jobs, "application/json", "{\"verifyUntilStop\": true}"));
             while (System.nanoTime() < deadline && !job(verifying, analyst).get("state").asString().equals("RUNNING")) {
                 Thread.sleep(20);
             }
@@ -131,7 +135,7 @@ class SigtermFaultTest {
                     RawUpload stalled = new RawUpload(child.port(), owner, aborted, 1_000_000)) {
                 finishing.send(first);
                 stalled.send(first);
-                deadline = System.nanoTime() + 20_000_000_000L;
+                deadline = Patience.deadline(Duration.ofSeconds(20));
                 while (System.nanoTime() < deadline && live.queryForObject("SELECT count(*) FROM pg_stat_activity WHERE "
                         + "query LIKE '%FOR UPDATE NOWAIT%' AND state = 'idle in transaction'", Long.class) < 2) {
                     Thread.sleep(20);
@@ -142,15 +146,16 @@ class SigtermFaultTest {
                 sigterm = System.nanoTime();
                 Thread.sleep(1_000);
                 finishing.send(rest);
-                for (int i = 0; i < 40 && stalled.status() == 0; i++) {
+                long trickle = Patience.deadline(Duration.ofSeconds(10));
+                while (System.nanoTime() < trickle && stalled.status() == 0) {
                     stalled.send("5");
                     Thread.sleep(250);
                 }
-                assertThat(finishing.awaitStatus(10_000)).as(finishing.response()).isEqualTo(200);
-                assertThat(stalled.awaitStatus(10_000)).as(stalled.response()).isEqualTo(503);
+                assertThat(finishing.awaitStatus(Patience.millis(10_000))).as(finishing.response()).isEqualTo(200);
+                assertThat(stalled.awaitStatus(Patience.millis(10_000))).as(stalled.response()).isEqualTo(503);
                 assertThat(stalled.response()).contains("application/problem+json").contains("Retry-After");
             }
-            assertThat(child.awaitExit(Duration.ofSeconds(60))).as("the replica exits").isNotNull();
+            assertThat(child.awaitExit(Patience.of(Duration.ofSeconds(60)))).as("the replica exits").isNotNull();
             System.out.printf("fault sigterm: the replica exited %d ms after SIGTERM (job and upload graces 4 s)%n",
                     (System.nanoTime() - sigterm) / 1_000_000);
             String log = child.log();

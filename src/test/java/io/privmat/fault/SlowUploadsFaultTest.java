@@ -3,6 +3,7 @@ package io.privmat.fault;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.privmat.support.Patience;
 import io.privmat.support.RawUpload;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -62,11 +63,19 @@ class SlowUploadsFaultTest extends FaultTest {
         List<UUID> targets = new ArrayList<>();
         Map<Integer, Integer> statuses = new TreeMap<>();
         try {
+            // The datasets first, then the uploads back to back: the two admitted ones must not reach the
+            // end of their rate window (and free their places) before the last client has asked, which a
+            // loaded machine creating datasets in between made possible.
+            List<UUID> fresh = new ArrayList<>();
             for (int i = 0; i < clients; i++) {
-                slow.add(slowUpload(targets));
+                fresh.add(UUID.fromString(createMatrix(1)));
+            }
+            for (UUID target : fresh) {
+                slow.add(slowUpload(targets, target));
             }
             long start = System.nanoTime();
             int maxActive = 0;
+            int minActive = Integer.MAX_VALUE;
             int maxHolding = 0;
             String holders = "";
             long slowestRead = 0;
@@ -92,7 +101,9 @@ class SlowUploadsFaultTest extends FaultTest {
                 assertThat(read.status()).as(read.toString()).isEqualTo(200);
                 assertThat(sendAs(null, java.net.http.HttpRequest.newBuilder(uri("/actuator/health/readiness")).GET())
                         .status()).isEqualTo(200);
-                maxActive = Math.max(maxActive, activeRequestConnections());
+                int active = activeRequestConnections();
+                maxActive = Math.max(maxActive, active);
+                minActive = Math.min(minActive, active);
                 // A transaction waiting for a client (an upload writing as its body trickles in): idle in
                 // transaction for over a second (the job engine's short transactions pass that state briefly).
                 List<String> holding = jdbc.queryForList("SELECT application_name || ': ' || left(query, 100) "
@@ -105,21 +116,25 @@ class SlowUploadsFaultTest extends FaultTest {
                 Thread.sleep(200);
             }
             for (RawUpload upload : slow) {
-                if (upload.awaitStatus(reconnect ? 100 : 5_000) != 0) {
+                if (upload.awaitStatus(reconnect ? 100 : Patience.millis(5_000)) != 0) {
                     check(upload);
                     statuses.merge(upload.status(), 1, Integer::sum);
                 }
             }
             System.out.printf("fault slow-uploads: %d clients for %d s at 1 byte / 0.8 s%s, statuses %s, transactions "
-                    + "held open for a client at most %d, request-pool connections in use at most %d of 4, slowest read "
-                    + "%d ms%n", clients, seconds, reconnect ? ", reconnecting" : "", statuses, maxHolding, maxActive,
+                    + "held open for a client at most %d, request-pool connections in use %d to %d of 4, slowest read "
+                    + "%d ms%n", clients, seconds, reconnect ? ", reconnecting" : "", statuses, maxHolding, minActive, maxActive,
                     slowestRead / 1_000_000);
-            // Trickling uploads hold no connection (no transaction waits for them); short requests (the
-            // uploads' own admission, audit records, these reads) may be in flight when sampled, but the
-            // pool is never exhausted.
+            // Trickling uploads hold no connection (no transaction waits for them). Short requests (the
+            // uploads' own admission, audit records, heartbeats, these reads) may be in flight when sampled
+            // - on a loaded machine all four at once (seen once in five runs at load 12) - so the samples
+            // cannot show the pool is never exhausted; what they do show: an upload holding its connection
+            // while its body trickles would keep every sample at or above the number admitted (2).
             assertThat(maxHolding).as("transactions waiting for a trickling client: " + holders).isZero();
-            assertThat(maxActive).as("request-pool connections in use while uploads trickle").isLessThan(4);
-            assertThat(slowestRead / 1_000_000).as("slowest read, ms").isLessThan(1_000);
+            assertThat(minActive).as("request-pool connections in use at the quietest sample while uploads trickle")
+                    .isLessThan(reconnect ? 4 : 2);
+            // Not waiting behind the trickling uploads (a loaded machine may take longer to answer at all).
+            assertThat(slowestRead / 1_000_000).as("slowest read, ms").isLessThan(Patience.millis(1_000));
         } finally {
             for (RawUpload upload : slow) {
                 upload.close();
@@ -135,7 +150,10 @@ class SlowUploadsFaultTest extends FaultTest {
     }
 
     private RawUpload slowUpload(List<UUID> targets) throws java.io.IOException {
-        UUID target = UUID.fromString(createMatrix(1));
+        return slowUpload(targets, UUID.fromString(createMatrix(1)));
+    }
+
+    private RawUpload slowUpload(List<UUID> targets, UUID target) throws java.io.IOException {
         targets.add(target);
         RawUpload upload = new RawUpload(port, key(), target, 100_000);
         upload.send("1,2\n");
@@ -156,7 +174,9 @@ class SlowUploadsFaultTest extends FaultTest {
     @Test
     void anExhaustedRequestPoolMakesReadinessDownAndRequests503WhileJobsKeepTheirLeases() throws Exception {
         UUID readable = dataset();
-        UUID job = faultJob(readable, "{\"runMillis\": 9000}");
+        // Runs until released, not for a fixed time: on a loaded machine the steps below can take long
+        // enough for a 9 s job to end before the check, which then proves nothing about its lease.
+        UUID job = faultJob(readable, "{\"latch\": true}");
         assertThat(awaitState(job, 20, "RUNNING")).isEqualTo("RUNNING");
         List<Connection> held = new ArrayList<>();
         try {
@@ -168,7 +188,7 @@ class SlowUploadsFaultTest extends FaultTest {
             assertThat(readiness.status()).as(readiness.toString()).isEqualTo(503);
             assertThat(readiness.json().get("status").asString()).isEqualTo("DOWN");
             long readinessMillis = (System.nanoTime() - start) / 1_000_000;
-            assertThat(readinessMillis).as("readiness answers quickly").isLessThan(3_000);
+            assertThat(readinessMillis).as("readiness answers quickly").isLessThan(Patience.millis(3_000));
 
             var request = java.net.http.HttpRequest.newBuilder(uri("/v1/datasets/" + readable)).header("Authorization",
                     "Bearer " + key()).GET().build();
@@ -194,6 +214,7 @@ class SlowUploadsFaultTest extends FaultTest {
             for (Connection c : held) {
                 c.close();
             }
+            FaultHandlers.release(job);
         }
         assertThat(sendAs(null, java.net.http.HttpRequest.newBuilder(uri("/actuator/health/readiness")).GET()).status())
                 .isEqualTo(200);

@@ -28,7 +28,10 @@ import tools.jackson.databind.node.ObjectNode;
  * types, malformed JSON. Every answer must be below 500, every 4xx a problem (type, title and the
  * same status), small and quick; afterwards the service must still be ready and answer a normal
  * query. A fixed seed and {@code privmat.fuzz.cases-per-operation} cases per operation (default 10;
- * the slow variant runs 150).
+ * the slow variant runs 150). Issue 36 added fixtures so that strategies (a histogram and its
+ * strategy key), predictions (a COMPLETION job whose user labels include '/', '..', '%' and a
+ * control character), workloads and stream appends are fuzzed past "not found", and malformed UTF-8
+ * and sparse-amplifying shapes among the upload bodies.
  */
 @Tag("fuzz")
 class ApiFuzzTest extends ApiTest {
@@ -130,6 +133,13 @@ class ApiFuzzTest extends ApiTest {
         final String job;
         final String matrixRelease;
         final String graphRelease;
+        /** Issue 36: a histogram (strategies, linear queries), its strategy, a COMPLETION job, a stream. */
+        final String histogram;
+        final String strategyKey;
+        final String completionJob;
+        final String stream;
+        /** The completion dataset's user labels, some of which no path segment can carry. */
+        static final List<String> USERS = List.of("u/1", "..", "50%", "x\u0001y", "plain");
 
         Fixtures() {
             matrix = readyMatrix("{\"epsilon\":20,\"delta\":1e-5}", "REPLACE_ONE");
@@ -156,6 +166,33 @@ class ApiFuzzTest extends ApiTest {
             JsonNode done = awaitJob(sketch.json().get("id").asString());
             graphRelease = get("/v1/jobs/" + done.get("id").asString() + "/result").json().path("releaseId")
                     .asString(UUID.randomUUID().toString());
+            histogram = postJson("/v1/datasets", "{\"name\":\"h\",\"kind\":\"HISTOGRAM\",\"neighbouring\":\"ADD_REMOVE\","
+                    + "\"budget\":{\"epsilon\":20,\"delta\":1e-5},\"attributes\":[{\"name\":\"x\",\"size\":16}]}").json()
+                    .get("id").asString();
+            assertThat(put("/v1/datasets/" + histogram + "/data", "text/csv", "x\n1\n5\n".getBytes(StandardCharsets.UTF_8))
+                    .status()).isEqualTo(200);
+            assertThat(postJson("/v1/datasets/" + histogram + "/grants", "{\"analyst\":\"" + ANALYST + "\"}").status())
+                    .isEqualTo(201);
+            strategyKey = postJson("/v1/datasets/" + histogram + "/strategies", "{\"mechanism\":\"OPTIMIZED\","
+                    + "\"params\":{\"workload\":{\"type\":\"PREFIX\"}}}").json().get("key").asString();
+            String ratings = postJson("/v1/datasets", "{\"name\":\"r\",\"kind\":\"RATINGS\",\"neighbouring\":"
+                    + "\"REPLACE_ONE\",\"ratings\":{\"items\":4,\"min\":1,\"max\":5,\"perUserCap\":4,\"relation\":"
+                    + "\"USER\"},\"budget\":{\"epsilon\":100,\"delta\":1e-6}}").json().get("id").asString();
+            StringBuilder triples = new StringBuilder("user,item,rating\n");
+            for (int u = 0; u < USERS.size(); u++) {
+                triples.append('"').append(USERS.get(u)).append("\",").append(u % 4).append(",3\n");
+            }
+            assertThat(put("/v1/datasets/" + ratings + "/data", "text/csv", triples.toString().getBytes(
+                    StandardCharsets.UTF_8)).status()).isEqualTo(200);
+            Response completion = postJson("/v1/datasets/" + ratings + "/queries", "{\"kind\":\"COMPLETION\","
+                    + "\"mechanism\":\"PRIVATE_FRANK_WOLFE\",\"epsilon\":8,\"delta\":1e-6,\"params\":"
+                    + "{\"nuclearRadius\":10,\"iterations\":2}}");
+            completionJob = awaitJob(completion.json().get("id").asString()).get("id").asString();
+            stream = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,\"stream\":"
+                    + "{\"columns\":3,\"blockRows\":4,\"windowBlocks\":2,\"horizonBlocks\":100},\"budget\":"
+                    + "{\"epsilon\":10,\"delta\":1e-6}}").json().get("id").asString();
+            assertThat(postJson("/v1/datasets/" + stream + "/grants", "{\"analyst\":\"" + ANALYST + "\"}").status())
+                    .isEqualTo(201);
         }
 
         /** A fresh dataset without data, for one upload case. */
@@ -281,7 +318,8 @@ class ApiFuzzTest extends ApiTest {
                 return new Case(key, request, what.toString());
             }
             // An upload: a fresh dataset each time (an accepted one has its data for good).
-            String fresh = fixtures.emptyMatrix();
+            // (Stream appends go to the stream: it takes any number of batches.)
+            String fresh = template.endsWith("/rows") ? fixtures.stream : fixtures.emptyMatrix();
             request.uri(fixtures.uri(template.replace("{id}", fresh) + (random.nextBoolean() ? "" : "?header="
                     + pick(List.of("true", "false", "maybe", "")))));
             List<String> types = new ArrayList<>();
@@ -314,7 +352,14 @@ class ApiFuzzTest extends ApiTest {
                         yield UUID.randomUUID().toString();
                     }
                     if (template.startsWith("/v1/jobs")) {
-                        yield fixtures.job;
+                        yield template.contains("predictions") && random.nextInt(4) != 0 ? fixtures.completionJob
+                                : fixtures.job;
+                    }
+                    if (template.contains("/strategies") || template.contains("/queries") && random.nextBoolean()) {
+                        yield fixtures.histogram;
+                    }
+                    if (template.contains("/rows") || template.contains("/subscriptions")) {
+                        yield fixtures.stream;
                     }
                     if (template.startsWith("/v1/releases")) {
                         yield template.endsWith("/cuts") ? fixtures.graphRelease : fixtures.matrixRelease;
@@ -328,6 +373,10 @@ class ApiFuzzTest extends ApiTest {
                 case "offset", "limit" -> Integer.toString(random.nextInt(100));
                 case "after" -> Integer.toString(random.nextInt(10));
                 case "Idempotency-Key" -> "fuzz-" + random.nextLong();
+                case "key" -> random.nextInt(4) == 0 ? "0".repeat(64) : fixtures.strategyKey;
+                case "user", "label" -> random.nextInt(4) == 0 ? "nobody-" + random.nextInt(1000)
+                        : pick(Fixtures.USERS);
+                case "index" -> Integer.toString(random.nextInt(8) - 2);
                 case "header" -> random.nextBoolean() ? "true" : "false";
                 default -> null;
             };

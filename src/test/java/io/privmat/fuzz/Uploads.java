@@ -17,11 +17,25 @@ final class Uploads {
             "\u0000", "\u001b", "\u202e", "9".repeat(400), "0." + "0".repeat(400) + "1", "\"1\"", "1,5");
 
     static byte[] hostile(String type, Random random) {
+        if (random.nextInt(8) == 0) {
+            return malformedUtf8(random); // issue 36: never decoded with replacement
+        }
         return switch (type) {
             case "application/x-npy" -> npy(random);
             case "application/x-matrix-market", "text/x-matrix-market" -> matrixMarket(random);
             default -> delimited(type.equals("text/tab-separated-values") ? "\t" : ",", random);
         };
+    }
+
+    /** Text with a malformed UTF-8 sequence: a lone 0xFF, an overlong '/', a surrogate, a truncated sequence. */
+    private static byte[] malformedUtf8(Random random) {
+        byte[][] bad = {{(byte) 0xff}, {(byte) 0xc0, (byte) 0xaf}, {(byte) 0xed, (byte) 0xa0, (byte) 0x80},
+            {(byte) 0xe2, (byte) 0x82}, {(byte) 0xfe, 'a'}};
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes("a,b\n0.1,".getBytes(StandardCharsets.US_ASCII));
+        out.writeBytes(bad[random.nextInt(bad.length)]);
+        out.writeBytes("\n".getBytes(StandardCharsets.US_ASCII));
+        return out.toByteArray();
     }
 
     private static String token(Random random) {
@@ -50,7 +64,7 @@ final class Uploads {
     private static byte[] matrixMarket(Random random) {
         List<String> sizes = List.of("-1 -1 -1", "0 0 0", "2147483647 1 1", "2147483648 1 1", "1 2147483648 1",
                 "99999999999999999999 1 1", "200000000 1 1", "3 3 -1", "3 3 9223372036854775807", "1e3 1 1",
-                "3 3", "3 3 1 1", "65536 100000 1", "1 100001 1");
+                "3 3", "3 3 1 1", "65536 100000 1", "1 100001 1", "1024 4096 1", "2048 2048 1");
         String banner = List.of("%%MatrixMarket matrix coordinate real general", "%%MatrixMarket matrix array real general",
                 "%%MatrixMarket matrix coordinate pattern symmetric", "%%MatrixMarket matrix coordinate complex general",
                 "%%matrixmarket MATRIX Coordinate REAL General", "%%MatrixMarket tensor coordinate real general",

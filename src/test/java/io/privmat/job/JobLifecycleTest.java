@@ -158,6 +158,32 @@ class JobLifecycleTest extends ApiTest {
     }
 
     /**
+     * The budget view's reserved amounts are the outstanding reservations on their own: a queued job's
+     * reservation shows its (epsilon, delta) there while nothing is spent; once committed, spent shows
+     * it and reserved is back to zero on every field (it used to repeat the spent guarantee).
+     */
+    @Test
+    void theBudgetShowsReservationsOnTheirOwnAndZeroWhenNothingIsReserved() {
+        String dataset = readyMatrix("{\"epsilon\":1,\"delta\":1e-6}", "REPLACE_ONE");
+        String jobId = submit(dataset);
+        var queued = get("/v1/datasets/" + dataset + "/budget").json();
+        assertThat(queued.get("reserved").get("tracks").get("rho").decimalValue()).isPositive();
+        assertThat(queued.get("reserved").get("epsilon").doubleValue()).isPositive();
+        assertThat(queued.get("spent").get("tracks").get("rho").decimalValue()).isZero();
+        assertThat(queued.get("spent").get("epsilon").doubleValue()).isZero();
+        double reservedEpsilon = queued.get("reserved").get("epsilon").doubleValue();
+
+        claim("committing-worker", jobId);
+        assertThat(executor.startDataAccess(UUID.fromString(jobId), "committing-worker")).isTrue();
+        var committed = get("/v1/datasets/" + dataset + "/budget").json();
+        assertThat(committed.get("spent").get("epsilon").doubleValue()).isEqualTo(reservedEpsilon);
+        assertThat(committed.get("reserved").get("tracks").get("rho").decimalValue()).isZero();
+        assertThat(committed.get("reserved").get("epsilon").doubleValue()).isZero();
+        assertThat(committed.get("reserved").get("delta").doubleValue()).isZero();
+        accountConsistent(dataset);
+    }
+
+    /**
      * What was charged is what runs: the worker rebuilds the mechanism from the stored plan and
      * compares its loss with the reserved one before reading any row. A plan that no longer matches
      * (here: its stored rho altered) fails closed, with the charge refunded and no data access.
@@ -285,7 +311,8 @@ class JobLifecycleTest extends ApiTest {
                 .isEqualTo(200);
         for (boolean delete : new boolean[] {true, false}) {
             Response w = send(java.net.http.HttpRequest.newBuilder(uri("/v1/workloads")).header("Content-Type",
-                    "text/csv").POST(java.net.http.HttpRequest.BodyPublishers.ofString("1,1,0,0\n0,1,1,1\n")));
+                    "text/csv").POST(java.net.http.HttpRequest.BodyPublishers.ofString("1,1,0,0\n0,1,1,0.71875\n")));
+            // (content unique to this test: it is corrupted below, and content is shared by address)
             String workload = w.json().get("id").asString();
             Response r = postJson("/v1/datasets/" + dataset + "/queries", "{\"kind\":\"LINEAR_QUERIES\","
                     + "\"mechanism\":\"LAPLACE_WORKLOAD\",\"epsilon\":0.1,\"params\":{\"workload\":{\"type\":\"CUSTOM\","
@@ -295,9 +322,11 @@ class JobLifecycleTest extends ApiTest {
             if (delete) {
                 assertThat(delete("/v1/workloads/" + workload).status()).isEqualTo(204);
             } else {
-                // Workloads are immutable through the API; a changed row stands for a corrupted store.
-                assertThat(jdbc.update("UPDATE workload SET sha256 = ? WHERE id = ?::uuid", "0".repeat(64), workload))
-                        .isEqualTo(1);
+                // Workloads are immutable through the API; a changed value stands for a corrupted store
+                // (the content no longer matches the SHA-256 it is stored under: one bit of the last value).
+                assertThat(jdbc.update("UPDATE workload_content SET payload = set_byte(payload, octet_length(payload) - 1,"
+                        + " get_byte(payload, octet_length(payload) - 1) # 1) WHERE sha256 = (SELECT sha256 FROM workload"
+                        + " WHERE id = ?::uuid)", workload)).isEqualTo(1);
             }
             executor.execute(claim("careful-worker", jobId), "careful-worker");
             var view = get("/v1/jobs/" + jobId).json();

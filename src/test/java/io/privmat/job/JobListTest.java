@@ -121,4 +121,13 @@ class JobListTest extends ApiTest {
         assertThat(JobView.of(job(JobState.RUNNING, 0, t0, t0), owner, now).etaSeconds()).isNull();
         assertThat(JobView.of(job(JobState.DONE, 1, t0, t0), owner, now).etaSeconds()).isNull();
     }
+
+    @Test
+    void aSubmitterFilterWithAControlCharacterIsRefused() {
+        // No subject has one, and a NUL cannot reach PostgreSQL: a 400 naming the parameter (it was a 500).
+        Response r = sendAs(ownerKey(), HttpRequest.newBuilder(uri("/v1/jobs?submitter=a%00b")).GET());
+        assertThat(r.status()).as(r.toString()).isEqualTo(400);
+        assertThat(r.contentType()).contains("problem+json");
+        assertThat(r.text()).contains("submitter");
+    }
 }

@@ -114,4 +114,97 @@ class DryRunApiTest extends ApiTest {
         assertThat(r.json().get("standIn").get("records").asLong()).isEqualTo(100000);
         assertThat(count("release", id)).isZero();
     }
+
+    @org.springframework.beans.factory.annotation.Autowired
+    private FreePlanning gate;
+
+    /**
+     * Attack 32, F1 and F2: dry runs and inverse quotes share one gate. While a key has one in
+     * progress its next is refused at once (429, Retry-After), whichever endpoint; when the replica's
+     * places are all taken every key gets 503. The places are taken directly (no timing).
+     */
+    @Test
+    void oneFreePlanningRequestAtOncePerKeyAndAFewPerReplica() {
+        String id = readyMatrix(ZCDP, "REPLACE_ONE");
+        Response created = sendAs(ADMIN_KEY, java.net.http.HttpRequest.newBuilder(uri("/v1/api-keys"))
+                .header("Content-Type", "application/json").POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                        "{\"name\":\"gate\",\"subject\":\"owner-a\",\"role\":\"OWNER\"}")));
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        String key = created.json().get("key").asString();
+        io.privmat.security.Caller caller = new io.privmat.security.Caller(java.util.UUID.fromString(
+                created.json().get("id").asString()), "owner-a", io.privmat.security.Role.OWNER);
+        String sums = "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.5}";
+        String inverse = "{\"query\":{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\"},\"target\":{\"quantity\":"
+                + "\"columnSums\",\"metric\":\"rmsePerEntry\",\"value\":4}}";
+        java.util.function.Function<String, Response> dry = k -> sendAs(k, java.net.http.HttpRequest.newBuilder(
+                uri("/v1/datasets/" + id + "/queries/dry-run")).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(sums)));
+        java.util.function.Function<String, Response> inv = k -> sendAs(k, java.net.http.HttpRequest.newBuilder(
+                uri("/v1/datasets/" + id + "/queries/inverse-quote")).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(inverse)));
+        try (FreePlanning.Permit held = gate.enter("a test", caller)) {
+            for (Response r : java.util.List.of(dry.apply(key), inv.apply(key))) {
+                assertThat(r.status()).as(r.toString()).isEqualTo(429);
+                assertThat(r.json().get("type").asString()).endsWith("rate-limited");
+                assertThat(r.json().get("retryAfterSeconds").asLong()).isEqualTo(1);
+                assertThat(r.json().get("detail").asString()).contains("one at a time per key");
+            }
+        }
+        assertThat(dry.apply(key).status()).as("the place is given back").isEqualTo(200);
+        assertThat(inv.apply(key).status()).isEqualTo(200);
+        java.util.List<FreePlanning.Permit> taken = new java.util.ArrayList<>();
+        try {
+            io.privmat.problem.PrivmatException full = null;
+            while (full == null) {
+                try {
+                    taken.add(gate.enter("a test", new io.privmat.security.Caller(java.util.UUID.randomUUID(),
+                            "filler", io.privmat.security.Role.ANALYST)));
+                } catch (io.privmat.problem.PrivmatException e) {
+                    full = e;
+                }
+            }
+            assertThat(full.type().status()).isEqualTo(503);
+            assertThat(taken).hasSize(Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+            for (Response r : java.util.List.of(dry.apply(key), inv.apply(key))) {
+                assertThat(r.status()).as(r.toString()).isEqualTo(503);
+                assertThat(r.json().get("retryAfterSeconds").asLong()).isEqualTo(1);
+            }
+        } finally {
+            taken.forEach(FreePlanning.Permit::close);
+        }
+        assertThat(dry.apply(key).status()).isEqualTo(200);
+    }
+
+    /**
+     * Attack 32, F4: the cost is the real query's, planned on the dataset's own public count, not on
+     * the stand-in's (RANDOMIZED_RESPONSE's charge depends on m through its grid's inflation).
+     */
+    @Test
+    void theCostIsTheRealQuerysWhateverTheStandInSize() {
+        String id = readyMatrix(ZCDP, "REPLACE_ONE");
+        String rr = "{\"kind\":\"LOW_RANK\",\"mechanism\":\"RANDOMIZED_RESPONSE\",\"rho\":0.5,\"params\":{\"k\":1}}";
+        JsonNode quote = postJson("/v1/datasets/" + id + "/queries/quote", rr).json();
+        Response r = dryRun(id, rr, "?standInSize=5000");
+        assertThat(r.status()).as(r.toString()).isEqualTo(200);
+        assertThat(r.json().get("standIn").get("rows").asLong()).isEqualTo(5000);
+        assertThat(r.json().get("cost")).isEqualTo(quote.get("cost"));
+        assertThat(r.json().get("admissible").asBoolean()).isEqualTo(quote.get("admissible").asBoolean());
+        assertThat(r.json().has("realRefusal") && !r.json().get("realRefusal").isNull()).isFalse();
+    }
+
+    /** Attack 32, F2: a dry run's work is capped from public sizes: a matrix of more than 1000 columns is a 422. */
+    @Test
+    void wideMatricesAreRefusedBeforeAnyWork() {
+        Response created = postJson("/v1/datasets", "{\"name\":\"wide\",\"kind\":\"MATRIX\",\"rowNormBound\":1,"
+                + "\"neighbouring\":\"REPLACE_ONE\",\"budget\":" + ZCDP + "}");
+        String id = created.json().get("id").asString();
+        String row = String.join(",", java.util.Collections.nCopies(1001, "0"));
+        assertThat(put("/v1/datasets/" + id + "/data", "text/csv", (row + "\n" + row + "\n")
+                .getBytes(StandardCharsets.UTF_8)).status()).isEqualTo(200);
+        Response r = dryRun(id, "{\"kind\":\"PCA\",\"mechanism\":\"ANALYZE_GAUSS\",\"rho\":0.5,\"params\":{\"k\":1}}",
+                "");
+        assertThat(r.status()).as(r.toString()).isEqualTo(422);
+        assertThat(r.json().get("detail").asString()).contains("at most 1000 columns");
+        assertThat(r.json().get("limit").asInt()).isEqualTo(1000);
+    }
 }

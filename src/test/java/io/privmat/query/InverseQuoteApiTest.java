@@ -38,6 +38,7 @@ class InverseQuoteApiTest extends ApiTest {
         assertThat(requested.get("mechanism").asString()).isEqualTo("ANALYZE_GAUSS");
         assertThat(requested.get("reachable").asBoolean()).isTrue();
         assertThat(requested.get("searched").asString()).isEqualTo("EPSILON");
+        assertThat(requested.get("smallest").asBoolean()).as("not cut short by the planning limit").isTrue();
         assertThat(requested.get("achieved").get("value").asDouble()).isLessThanOrEqualTo(2000);
         double epsilon = requested.get("budget").get("epsilon").asDouble();
         assertThat(requested.get("budget").get("delta").asDouble()).isEqualTo(1e-7);
@@ -94,6 +95,51 @@ class InverseQuoteApiTest extends ApiTest {
         Response noTarget = postJson("/v1/datasets/" + id + "/queries/inverse-quote",
                 "{\"query\":{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\"}}");
         assertThat(noTarget.status()).isEqualTo(400);
+        assertThat(ledgerEntries(id)).isZero();
+    }
+
+    @org.springframework.beans.factory.annotation.Autowired
+    private QueryService queries;
+    @org.springframework.beans.factory.annotation.Autowired
+    private io.privmat.dataset.DatasetService datasets;
+
+    /**
+     * Attack 32, F1: one request's plans are bounded across the requested search and the
+     * alternatives. Cut short, the requested answer meets the target but says it may not be the
+     * smallest, and the alternatives left are listed as not priced; a limit that allows not even the
+     * first plan is a 503 (the limits here are given directly: no timing).
+     */
+    @Test
+    void thePlanLimitCutsTheSearchesShortAndSaysSo() {
+        String id = readyMatrix(ZCDP, "REPLACE_ONE");
+        io.privmat.security.Caller caller = new io.privmat.security.Caller(java.util.UUID.randomUUID(), "owner-a",
+                io.privmat.security.Role.OWNER);
+        io.privmat.dataset.Dataset dataset = datasets.visible(java.util.UUID.fromString(id), caller);
+        QueryRequest query = new QueryRequest("PCA", "ANALYZE_GAUSS", null, new java.math.BigDecimal("1e-7"), null,
+                java.util.Map.of("k", 1));
+        io.privmat.mechanism.catalog.InverseQuote.Target target = new io.privmat.mechanism.catalog.InverseQuote.Target(
+                "eigenvalues", "absPerEigenvalue", 0.95, 2000);
+        QueryService.Inverse full = queries.inverseQuote(dataset, query, target, caller,
+                io.privmat.mechanism.catalog.PlanLimit.none());
+        assertThat(full.requested().answer().smallest()).isTrue();
+        assertThat(full.alternatives()).isNotEmpty();
+
+        QueryService.Inverse cut = queries.inverseQuote(dataset, query, target, caller,
+                io.privmat.mechanism.catalog.PlanLimit.of(1, Long.MAX_VALUE / 4));
+        var requested = cut.requested().answer();
+        assertThat(requested.reachable()).isTrue();
+        assertThat(requested.smallest()).isFalse();
+        assertThat(requested.achieved().value()).isLessThanOrEqualTo(2000);
+        assertThat(requested.budget().epsilon()).isEqualByComparingTo("100");
+        assertThat(cut.alternatives()).isEmpty();
+        assertThat(cut.notComparable()).isNotEmpty().allSatisfy(n -> assertThat(n.reason()).startsWith("not priced: "
+                + "the request's planning limit (1 plan,"));
+        assertThat(cut.notComparable().stream().map(QueryService.NotComparable::mechanism))
+                .containsAll(full.alternatives().stream().map(p -> p.answer().mechanism()).toList());
+
+        assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(io.privmat.problem.PrivmatException.class,
+                () -> queries.inverseQuote(dataset, query, target, caller, io.privmat.mechanism.catalog.PlanLimit.of(1, 1)))
+                .type()).isEqualTo(io.privmat.problem.ProblemType.SERVICE_UNAVAILABLE);
         assertThat(ledgerEntries(id)).isZero();
     }
 }

@@ -240,7 +240,7 @@ class LinearQueriesApiTest extends ApiTest {
         // CUSTOM: shape mismatch (3 columns, 16 cells), unknown id, NaN refused at upload.
         Response w = send(HttpRequest.newBuilder(uri("/v1/workloads")).header("Content-Type", "text/csv")
                 .POST(HttpRequest.BodyPublishers.ofString("1,1,0\n0,1,1\n")));
-        assertThat(w.status()).isEqualTo(201);
+        assertThat(w.status()).as("201, or 200 when this caller stored the same matrix before").isIn(200, 201);
         Response shape = postJson(url, query("LAPLACE_WORKLOAD", "\"epsilon\":1", "{\"type\":\"CUSTOM\",\"id\":\""
                 + w.json().get("id").asString() + "\"}"));
         assertThat(shape.status()).as(shape.toString()).isEqualTo(400);
@@ -272,7 +272,7 @@ class LinearQueriesApiTest extends ApiTest {
         }
         Response w = send(HttpRequest.newBuilder(uri("/v1/workloads")).header("Content-Type", "text/csv")
                 .POST(HttpRequest.BodyPublishers.ofString(csv.toString())));
-        assertThat(w.status()).isEqualTo(201);
+        assertThat(w.status()).as("201, or 200 when this caller stored the same matrix before").isIn(200, 201);
         String id = w.json().get("id").asString();
         String sha = w.json().get("sha256").asString();
         JsonNode result = runQuery(dataset, query("GAUSSIAN_IDENTITY", "\"rho\":0.1", "{\"type\":\"CUSTOM\",\"id\":\""

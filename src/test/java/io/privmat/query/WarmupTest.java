@@ -24,6 +24,26 @@ class WarmupTest {
         assertThat(document.has("jobId")).as("no job's or dataset's fields").isFalse();
     }
 
+    /**
+     * Closing the context stops the warm-up between kernels and waits for it, so that no BLAS call is
+     * in flight when the JVM exits (OpenBLAS's exit handler deadlocked with one, and the JVM hung).
+     */
+    @Test
+    void closingWaitsForTheWarmUpToStop() throws Exception {
+        Warmup warmup = new Warmup(true, new ResultDocuments(null, JSON));
+        warmup.start();
+        assertThat(warmup.running()).isTrue();
+        warmup.destroy();
+        assertThat(warmup.running()).as("stopped and joined").isFalse();
+    }
+
+    @Test
+    void aStopRequestEndsTheKernelsEarly() {
+        int[] asked = {0};
+        Warmup.run(new ResultDocuments(null, JSON), () -> ++asked[0] > 1);
+        assertThat(asked[0]).as("stopped at the second check, not after every round").isEqualTo(2);
+    }
+
     @Test
     void disabledStartsNoThread() {
         new Warmup(false, new ResultDocuments(null, JSON)).start();

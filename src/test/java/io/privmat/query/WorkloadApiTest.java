@@ -12,7 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
-/** Workloads: uploaded once in any matrix format, stored exactly with a content hash, public, immutable. */
+/**
+ * Workloads: uploaded once in any matrix format, stored exactly with a content hash, public,
+ * immutable; stored as what they are (issue 36, item 2): sparse content sparse, identical content
+ * once for every caller, a binary upload of the largest workload accepted.
+ */
 class WorkloadApiTest extends ApiTest {
 
     @Autowired
@@ -69,5 +73,86 @@ class WorkloadApiTest extends ApiTest {
         assertThat(wide.status()).as(wide.toString()).isEqualTo(422);
         assertThat(get("/v1/workloads/" + UUID.randomUUID()).json().get("type").asString())
                 .endsWith("/workload-not-found");
+    }
+
+    /** The stored size of a workload's content, read from the database. */
+    private long storedPayload(String sha256) {
+        return jdbc.queryForObject("SELECT octet_length(payload) FROM workload_content WHERE sha256 = ?", Long.class,
+                sha256);
+    }
+
+    @Test
+    void aSparseBodyIsStoredSparse() {
+        // 70 bytes declaring 1024 × 4096 (4 194 304 values, 32 MiB dense) with one entry: issue 36's attack.
+        byte[] body = text("%%MatrixMarket matrix coordinate real general\n1024 4096 1\n7 9 1\n");
+        Response r = upload("application/x-matrix-market", body, "?name=sparse");
+        assertThat(r.status()).as(r.toString()).isEqualTo(201);
+        JsonNode w = r.json();
+        assertThat(w.get("encoding").asString()).isEqualTo("SPARSE");
+        assertThat(w.get("nonZeros").asLong()).isEqualTo(1);
+        assertThat(w.get("storedBytes").asLong()).isEqualTo(16);
+        assertThat(storedPayload(w.get("sha256").asString())).as("stored, not 32 MiB").isEqualTo(16);
+        double[] values = workloads.values(UUID.fromString(w.get("id").asString()));
+        assertThat(values).hasSize(1024 * 4096);
+        assertThat(values[6 * 4096 + 8]).isEqualTo(1);
+        assertThat(java.util.Arrays.stream(values).filter(v -> v != 0).count()).isEqualTo(1);
+        // Dense content stays dense, and -0.0 survives a sparse encoding (it is part of the hash).
+        Response dense = upload("text/csv", text("1,2\n3,4\n"), "");
+        assertThat(dense.json().get("encoding").asString()).isEqualTo("DENSE");
+        assertThat(dense.json().get("storedBytes").asLong()).isEqualTo(32);
+        Response negativeZero = upload("text/csv", text("-0.0,0,0,0,0,0,0,0,0,0\n"), "");
+        assertThat(negativeZero.json().get("encoding").asString()).isEqualTo("SPARSE");
+        assertThat(Double.doubleToRawLongBits(workloads.values(UUID.fromString(negativeZero.json().get("id")
+                .asString()))[0])).isEqualTo(Double.doubleToRawLongBits(-0.0));
+    }
+
+    @Test
+    void identicalContentIsStoredOnceWithAReferencePerCaller() {
+        byte[] body = text("1,0,0,3\n0,2,0,0.40625\n");
+        Response mine = upload("text/csv", body, "?name=mine");
+        assertThat(mine.status()).isEqualTo(201);
+        String sha = mine.json().get("sha256").asString();
+        Response again = upload("text/csv", body, "?name=again");
+        assertThat(again.status()).as("the same caller gets its workload back").isEqualTo(200);
+        assertThat(again.json().get("id").asString()).isEqualTo(mine.json().get("id").asString());
+        Response theirs = sendAs(analystKey(), HttpRequest.newBuilder(uri("/v1/workloads?name=theirs"))
+                .header("Content-Type", "text/csv").POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+        assertThat(theirs.status()).isEqualTo(201);
+        assertThat(theirs.json().get("id").asString()).isNotEqualTo(mine.json().get("id").asString());
+        assertThat(theirs.json().get("storedBytes").asLong()).as("counted in full for each caller")
+                .isEqualTo(mine.json().get("storedBytes").asLong());
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM workload_content WHERE sha256 = ?", Long.class, sha))
+                .as("stored once").isEqualTo(1);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM workload WHERE sha256 = ?", Long.class, sha)).isEqualTo(2);
+        // Deleting one reference keeps the content for the other; the last one takes it along.
+        assertThat(delete("/v1/workloads/" + mine.json().get("id").asString()).status()).isEqualTo(204);
+        assertThat(workloads.values(UUID.fromString(theirs.json().get("id").asString()))).containsExactly(
+                1, 0, 0, 3, 0, 2, 0, 0.40625);
+        assertThat(sendAs(analystKey(), HttpRequest.newBuilder(uri("/v1/workloads/" + theirs.json().get("id")
+                .asString())).DELETE()).status()).isEqualTo(204);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM workload_content WHERE sha256 = ?", Long.class, sha))
+                .isZero();
+    }
+
+    @Test
+    void theLargestWorkloadIsAcceptedAsNpy() {
+        // 256 × 512 float64: 1 MiB of values plus the header, over the 1 MiB JSON-body cap (issue 33, item 8).
+        double[] values = new double[256 * 512];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = (i % 7) * 0.25;
+        }
+        Response r = upload("application/x-npy", Npy.bytes("<f8", "(256, 512)", false, ByteOrder.LITTLE_ENDIAN, 8,
+                values), "");
+        assertThat(r.status()).as(r.toString()).isEqualTo(201);
+        assertThat(r.json().get("rows").asInt()).isEqualTo(256);
+        // 4 194 304 values (the limit) fit the workload body cap; a JSON body of that size does not.
+        Response limit = upload("application/x-npy", Npy.bytes("<f8", "(2048, 2048)", false, ByteOrder.LITTLE_ENDIAN, 8,
+                new double[2048 * 2048]), "");
+        assertThat(limit.status()).as(limit.toString()).isEqualTo(201);
+        assertThat(limit.json().get("encoding").asString()).isEqualTo("SPARSE");
+        Response tooLarge = upload("application/x-npy", new byte[(32 << 20) + (64 << 10) + 1], "");
+        assertThat(tooLarge.status()).isEqualTo(413);
+        assertThat(tooLarge.json().get("detail").asString()).contains("max-workload-body");
+        assertThat(postJson("/v1/datasets", "{\"name\":\"" + "x".repeat(2 << 20) + "\"}").status()).isEqualTo(413);
     }
 }

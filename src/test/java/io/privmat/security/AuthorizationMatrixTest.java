@@ -24,6 +24,10 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  */
 class AuthorizationMatrixTest extends ApiTest {
 
+    /** Distinct workload contents (workloads are stored by content). */
+    private static final java.util.concurrent.atomic.AtomicInteger UNIQUE = new java.util.concurrent.atomic.AtomicInteger(
+            (int) (System.nanoTime() & 0xffff) * 1000);
+
     /** Callers, in column order. */
     enum Who { NONE, REVOKED, ADMIN, OWNER, GRANTED_ANALYST, UNGRANTED_ANALYST, OTHER_OWNER }
 
@@ -83,7 +87,7 @@ class AuthorizationMatrixTest extends ApiTest {
         awaitJob(covJob);
         String release = get("/v1/jobs/" + covJob + "/result").json().get("releaseId").asString();
         Response workload = send(HttpRequest.newBuilder(uri("/v1/workloads")).header("Content-Type", "text/csv")
-                .POST(HttpRequest.BodyPublishers.ofString("1,1,0\n0,1,1\n")));
+                .POST(HttpRequest.BodyPublishers.ofString("1,1,0\n0,1," + UNIQUE.incrementAndGet() + "\n")));
         assertThat(workload.status()).as(workload.toString()).isEqualTo(201);
         String[] streamFixture = new String[2];
         String[] histogramFixture = new String[3];
@@ -207,6 +211,8 @@ class AuthorizationMatrixTest extends ApiTest {
                 row("401 401 403 409 403 403 404")));
         t.put("GET /v1/jobs/{id}/users/{user}/predictions", new Row(f -> bare("GET", "/v1/jobs/" + f.job()
                 + "/users/u/predictions"), row("401 401 403 409 403 403 404")));
+        t.put("GET /v1/jobs/{id}/user-predictions", new Row(f -> bare("GET", "/v1/jobs/" + f.job()
+                + "/user-predictions?index=0"), row("401 401 403 409 403 403 404")));
         t.put("GET /v1/releases/{id}", new Row(f -> bare("GET", "/v1/releases/" + f.release()),
                 row("401 401 403 200 404 404 404")));
         t.put("POST /v1/releases/{id}/directional-variance", new Row(f -> json("POST",
@@ -232,7 +238,9 @@ class AuthorizationMatrixTest extends ApiTest {
         t.put("POST /v1/releases/{id}/linear-queries", new Row(f -> json("POST", "/v1/releases/" + f.histogramRelease()
                 + "/linear-queries", "{\"boxes\":[{}]}"), row("401 401 403 200 404 404 404")));
         // Workloads are public: any owner or analyst uploads, lists its own, reads any; the creator deletes.
-        t.put("POST /v1/workloads", new Row(f -> new Call("POST", "/v1/workloads", "text/csv", "1,0\n".getBytes()),
+        // (Content unique per call: a caller's repeat of the same matrix answers 200 with its workload.)
+        t.put("POST /v1/workloads", new Row(f -> new Call("POST", "/v1/workloads", "text/csv",
+                ("1," + UNIQUE.incrementAndGet() + "\n").getBytes()),
                 row("401 401 403 201 201 201 201")));
         t.put("GET /v1/workloads", new Row(f -> bare("GET", "/v1/workloads"), row("401 401 403 200 200 200 200")));
         t.put("GET /v1/workloads/{id}", new Row(f -> bare("GET", "/v1/workloads/" + f.workload()),

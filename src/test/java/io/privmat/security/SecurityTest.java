@@ -82,6 +82,17 @@ class SecurityTest extends ApiTest {
     }
 
     @Test
+    void aGrantToASubjectWithURIReservedCharactersHasAnEncodedLocation() {
+        // Subjects may hold '<', spaces and '/': the Location names the grant as one encoded segment (it
+        // was a 500 from URI.create).
+        String dataset = readyMatrix("{\"epsilon\":1,\"delta\":1e-6}", "REPLACE_ONE");
+        Response grant = postJson("/v1/datasets/" + dataset + "/grants", "{\"analyst\":\"<a b>/c\"}");
+        assertThat(grant.status()).as(grant.toString()).isEqualTo(201);
+        assertThat(grant.location()).isEqualTo("/v1/datasets/" + dataset + "/grants/%3Ca%20b%3E%2Fc");
+        assertThat(get("/v1/datasets/" + dataset + "/grants").json().findValuesAsString("analyst")).contains("<a b>/c");
+    }
+
+    @Test
     void jobsAreVisibleToTheirSubmitterAndTheDatasetOwnerOnly() {
         String dataset = readyMatrix("{\"epsilon\":1,\"delta\":1e-6}", "REPLACE_ONE");
         postJson("/v1/datasets/" + dataset + "/grants", "{\"analyst\":\"" + ANALYST + "\"}");
@@ -239,10 +250,24 @@ class SecurityTest extends ApiTest {
     }
 
     @Test
-    void infoNamesTheBlasBackendForAdmins() {
-        JsonNode blas = sendAs(ADMIN_KEY, HttpRequest.newBuilder(uri("/actuator/info")).GET()).json().get("blas");
-        assertThat(blas.get("implementation").asString()).isEqualTo(io.privmat.mechanism.linalg.LinearAlgebra.implementation());
+    void infoNamesTheBlasBackendAndWhyWithoutAKeyAndNothingElse() {
+        Response info = sendAs(null, HttpRequest.newBuilder(uri("/actuator/info")).GET());
+        assertThat(info.status()).as(info.toString()).isEqualTo(200);
+        // Only the BLAS facts: anything contributed to this open endpoint later must be added here, knowingly.
+        assertThat(info.json().propertyNames()).containsExactly("blas");
+        JsonNode blas = info.json().get("blas");
+        assertThat(blas.propertyNames()).contains("source", "implementation", "reason", "native", "binding", "mode")
+                .isSubsetOf("source", "implementation", "reason", "native", "binding", "mode", "library", "problem");
+        assertThat(blas.get("binding").asString()).isEqualTo(io.privmat.mechanism.linalg.LinearAlgebra.implementation());
         assertThat(blas.get("native").asBoolean()).isEqualTo(io.privmat.mechanism.linalg.LinearAlgebra.isNative());
-        assertThat(sendAs(ownerKey(), HttpRequest.newBuilder(uri("/actuator/info")).GET()).status()).isEqualTo(403);
+        assertThat(blas.get("source").asString()).isEqualTo(io.privmat.config.NativeBlasReport.facts().get("source"));
+        assertThat(blas.get("reason").asString()).isNotBlank();
+        assertThat(blas.get("implementation").asString()).isNotBlank();
+        // Which user runs the service is not shown: the home directory reads as ~.
+        assertThat(info.text()).doesNotContain(System.getProperty("user.home") + "/");
+        // Everything else under /actuator still needs an ADMIN key.
+        assertThat(sendAs(null, HttpRequest.newBuilder(uri("/actuator/prometheus")).GET()).status()).isEqualTo(401);
+        assertThat(sendAs(null, HttpRequest.newBuilder(uri("/actuator/info")).POST(HttpRequest.BodyPublishers.noBody()))
+                .status()).isNotEqualTo(200);
     }
 }

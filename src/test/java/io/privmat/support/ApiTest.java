@@ -104,7 +104,7 @@ public abstract class ApiTest {
             HttpResponse<byte[]> r = CLIENT.send(builder.timeout(Duration.ofMinutes(5)).build(),
                     HttpResponse.BodyHandlers.ofByteArray());
             return new Response(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""),
-                    r.headers().firstValue("Location").orElse(null), r.body());
+                    r.headers().firstValue("Location").orElse(null), r.body(), r.headers());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -250,7 +250,17 @@ public abstract class ApiTest {
     }
 
     /** An HTTP response. */
-    public record Response(int status, String contentType, String location, byte[] body) {
+    public record Response(int status, String contentType, String location, byte[] body,
+            java.net.http.HttpHeaders headers) {
+
+        public Response(int status, String contentType, String location, byte[] body) {
+            this(status, contentType, location, body, java.net.http.HttpHeaders.of(java.util.Map.of(), (a, b) -> true));
+        }
+
+        /** A response header's first value, or null. */
+        public String header(String name) {
+            return headers.firstValue(name).orElse(null);
+        }
 
         public JsonNode json() {
             return JSON.readTree(body);

@@ -37,6 +37,15 @@ public final class ChildReplica implements AutoCloseable {
 
     /** Starts a replica with these settings ({@code name=value}) and waits until it is ready. */
     public static ChildReplica start(String name, Map<String, String> settings) throws IOException, InterruptedException {
+        return start(name, settings, List.of("-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
+    }
+
+    /**
+     * As {@link #start(String, Map)}, with these JVM options instead of the small, quick-starting
+     * defaults (e.g. none, for the JVM's own defaults as in production).
+     */
+    public static ChildReplica start(String name, Map<String, String> settings, List<String> jvmOptions)
+            throws IOException, InterruptedException {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
@@ -44,16 +53,17 @@ public final class ChildReplica implements AutoCloseable {
         Path dir = Path.of("target", "fault-replicas");
         Files.createDirectories(dir);
         Path log = dir.resolve(name + ".log");
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"), ReplicaMain.class.getName(),
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ReplicaMain.class.getName(),
                 "--server.port=" + port));
         settings.forEach((k, v) -> command.add("--" + k + "=" + v));
         Process process = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
         ChildReplica replica = new ChildReplica(process, port, log);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        Duration patience = Patience.of(Duration.ofSeconds(120)); // a JVM start; slower on a loaded machine
+        long deadline = System.nanoTime() + patience.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("replica " + name + " exited; see " + log);
@@ -64,7 +74,13 @@ public final class ChildReplica implements AutoCloseable {
             Thread.sleep(250);
         }
         replica.close();
-        throw new IllegalStateException("replica " + name + " not ready after 120 s; see " + log);
+        throw new IllegalStateException("replica " + name + " not ready after " + patience.toSeconds() + " s; see "
+                + log);
+    }
+
+    /** The replica's process id. */
+    public long pid() {
+        return process.pid();
     }
 
     public int port() {
@@ -120,13 +136,14 @@ public final class ChildReplica implements AutoCloseable {
 
     /**
      * Ends the replica if a test left it running: SIGTERM first, so that an embedded PostgreSQL it
-     * runs is stopped too (a postmaster outlives a kill -9 of its JVM), then SIGKILL after 30 s.
+     * runs is stopped too (a postmaster outlives a kill -9 of its JVM), then SIGKILL after 30 s
+     * (scaled by {@link Patience}).
      */
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
             process.destroy();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            if (!process.waitFor(Patience.millis(30_000), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
             }
         }

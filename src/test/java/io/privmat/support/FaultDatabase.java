@@ -54,7 +54,7 @@ public final class FaultDatabase {
         }
         try {
             server = EmbeddedPostgres.builder().setDataDirectory(dataDir).setCleanDataDirectory(false).setPort(port)
-                    .setPGStartupWait(Duration.ofSeconds(60)).setServerConfig("synchronous_commit", "on")
+                    .setPGStartupWait(Patience.of(Duration.ofSeconds(60))).setServerConfig("synchronous_commit", "on")
                     .setServerConfig("max_connections", "100").start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

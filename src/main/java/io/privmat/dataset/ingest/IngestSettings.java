@@ -21,7 +21,8 @@ import org.springframework.util.unit.DataSize;
  * @param prefetchSize an upload first receives this much of its body (or all of it, if smaller)
  *     before it takes a database connection, so that a client that sends slowly holds none
  * @param maxUploadDuration longest time an upload may take to send its body (408 beyond)
- * @param minUploadRate slowest accepted sending rate, in bytes per second, measured over every
+ * @param minUploadRate slowest accepted sending rate, in bytes per second of the time the server waited
+ *     for the client's bytes (not its own pauses between reads), measured over every
  *     {@code rateWindow} of the upload (408 below)
  * @param rateWindow the window over which {@code minUploadRate} is measured
  * @param shutdownGrace on shutdown, how long uploads in progress may run on before they are

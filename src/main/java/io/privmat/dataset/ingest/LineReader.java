@@ -53,6 +53,10 @@ final class LineReader {
     private int fieldEnd;
     private int cursor;
     int fieldNo;
+    /** Strict: malformed input is reported, never replaced. */
+    private final java.nio.charset.CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+            .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
 
     /**
      * @param delimiter the field separator; {@code ' '} means runs of spaces or tabs
@@ -72,9 +76,73 @@ final class LineReader {
             if (!isBlank()) {
                 cursor = 0;
                 fieldNo = 0;
+                requireUtf8();
                 return true;
             }
         }
+    }
+
+    /**
+     * Refuses a line that is not strict UTF-8 (issue 36, item 5), with its line and the column (field)
+     * of the first malformed byte, whichever field it is in: nothing downstream ever sees U+FFFD.
+     */
+    private void requireUtf8() {
+        int i = 0;
+        while (i < lineLen && line[i] >= 0) {
+            i++;
+        }
+        if (i == lineLen) {
+            return; // ASCII
+        }
+        if (decodeStrict(line, 0, lineLen) == null) {
+            throw InvalidDataException.at(lineNo, columnAt(malformedAt), "the text is not valid UTF-8 (byte "
+                    + (malformedAt + 1) + " of the line); text uploads must be UTF-8");
+        }
+    }
+
+    /** Offset, within the bytes given, of the malformed byte found by the last failed {@link #decodeStrict}. */
+    private int malformedAt;
+
+    /** Strict UTF-8 decoding: the text, or null (with {@link #malformedAt}) when malformed. */
+    private @org.jspecify.annotations.Nullable String decodeStrict(byte[] bytes, int offset, int length) {
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes, offset, length);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(length);
+        utf8.reset();
+        java.nio.charset.CoderResult result = utf8.decode(in, out, true);
+        if (!result.isError()) {
+            result = utf8.flush(out);
+        }
+        if (result.isError()) {
+            malformedAt = in.position() - offset;
+            return null;
+        }
+        return out.flip().toString();
+    }
+
+    /** The 1-based field that byte {@code offset} of the line belongs to (delimiters inside quotes skipped). */
+    private int columnAt(int offset) {
+        if (whitespaceDelimited) {
+            int column = 0;
+            boolean previousSpace = true;
+            for (int i = 0; i <= offset && i < lineLen; i++) {
+                boolean space = line[i] == ' ' || line[i] == '\t';
+                if (!space && previousSpace) {
+                    column++;
+                }
+                previousSpace = space;
+            }
+            return Math.max(column, 1);
+        }
+        int column = 1;
+        boolean quoted = false;
+        for (int i = 0; i < offset && i < lineLen; i++) {
+            if (line[i] == '"') {
+                quoted = !quoted;
+            } else if (line[i] == delimiter && !quoted) {
+                column++;
+            }
+        }
+        return column;
     }
 
     private boolean isBlank() {
@@ -371,8 +439,28 @@ final class LineReader {
         return "";
     }
 
+    /**
+     * The current field as text, decoded as strict UTF-8: a malformed or truncated sequence (an
+     * overlong form, a surrogate, a byte such as 0xFF) is refused with its line and column and the
+     * byte's offset within the field, never replaced by U+FFFD (two different labels would otherwise
+     * become one: issue 36, item 5).
+     */
     String fieldString() {
-        return new String(field, fieldStart, fieldEnd - fieldStart, StandardCharsets.UTF_8);
+        int length = fieldEnd - fieldStart;
+        boolean ascii = true;
+        for (int i = fieldStart; i < fieldEnd && ascii; i++) {
+            ascii = field[i] >= 0;
+        }
+        if (ascii) {
+            return new String(field, fieldStart, length, StandardCharsets.ISO_8859_1);
+        }
+        // Lines are checked whole when read (requireUtf8), so this cannot fail; strict all the same.
+        String text = decodeStrict(field, fieldStart, length);
+        if (text == null) {
+            throw InvalidDataException.at(lineNo, Math.max(fieldNo, 1), "the field is not valid UTF-8 (byte "
+                    + (malformedAt + 1) + " of the field); text uploads must be UTF-8");
+        }
+        return text;
     }
 
     boolean fieldIsNumber() {
@@ -418,7 +506,8 @@ final class LineReader {
         if (s == e) {
             return "empty field where a number is expected";
         }
-        String lower = new String(b, s, Math.min(e - s, 12), StandardCharsets.US_ASCII).toLowerCase();
+        // ISO-8859-1 maps every byte (nothing replaced); only ASCII prefixes are compared.
+        String lower = new String(b, s, Math.min(e - s, 12), StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT);
         String body = lower.startsWith("+") || lower.startsWith("-") ? lower.substring(1) : lower;
         if (body.startsWith("nan") || body.startsWith("inf")) {
             return "NaN and infinite values are not allowed";

@@ -32,7 +32,8 @@ final class MatrixMarketParser {
         if (!reader.nextLine()) {
             throw InvalidDataException.whole("the upload is empty");
         }
-        String banner = new String(reader.line, 0, reader.lineLen, java.nio.charset.StandardCharsets.US_ASCII)
+        // ISO-8859-1 maps every byte (nothing replaced): a banner with other bytes does not match.
+        String banner = new String(reader.line, 0, reader.lineLen, java.nio.charset.StandardCharsets.ISO_8859_1)
                 .trim().toLowerCase(Locale.ROOT);
         String[] words = banner.split("\\s+");
         if (words.length != 5 || !words[0].equals("%%matrixmarket") || !words[1].equals("matrix")) {

@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * The body of one upload as it arrives: counts bytes and enforces the upload limits on every read
@@ -16,6 +17,11 @@ import java.util.function.BooleanSupplier;
  * (and when the server's socket read timeout fires), and 503 when the service is shutting down and
  * the upload's grace is over. Each refusal happens inside the upload's transaction, or before it,
  * so nothing is stored.
+ *
+ * <p>The rate is the client's: bytes over the time the server spent waiting for them inside
+ * {@code read}. The server's own time between reads (waiting for a connection, writing a chunk, a
+ * loaded machine) and the read that returns end-of-stream are not charged to the client; a window
+ * closes once the server has waited {@code rate-window} in reads that brought data.
  */
 final class UploadStream extends FilterInputStream {
 
@@ -25,19 +31,25 @@ final class UploadStream extends FilterInputStream {
     private final long minRate;
     private final long windowNanos;
     private final BooleanSupplier aborting;
+    private final LongSupplier nanoTime;
     private long count;
-    private long windowStart;
+    private long windowWaited;
     private long windowBytes;
 
     UploadStream(InputStream in, IngestSettings settings, BooleanSupplier aborting) {
+        this(in, settings, aborting, System::nanoTime);
+    }
+
+    /** With a clock in nanoseconds ({@link System#nanoTime()} in the service; a fake one in tests). */
+    UploadStream(InputStream in, IngestSettings settings, BooleanSupplier aborting, LongSupplier nanoTime) {
         super(in);
+        this.nanoTime = nanoTime;
         this.limit = settings.maxUploadSize().toBytes();
         this.maxNanos = settings.maxUploadDuration().toNanos();
         this.minRate = settings.minUploadRate().toBytes();
         this.windowNanos = settings.rateWindow().toNanos();
         this.aborting = aborting;
-        this.startNanos = System.nanoTime();
-        this.windowStart = startNanos;
+        this.startNanos = nanoTime.getAsLong();
     }
 
     long count() {
@@ -54,6 +66,7 @@ final class UploadStream extends FilterInputStream {
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
         check();
+        long before = nanoTime.getAsLong();
         int n;
         try {
             n = super.read(b, off, len);
@@ -62,10 +75,10 @@ final class UploadStream extends FilterInputStream {
         }
         if (n > 0) {
             count += n;
-            windowBytes += n;
             if (count > limit) {
                 throw tooLarge(limit);
             }
+            checkRate(n, nanoTime.getAsLong() - before);
         }
         check();
         return n;
@@ -89,19 +102,24 @@ final class UploadStream extends FilterInputStream {
         if (aborting.getAsBoolean()) {
             throw shuttingDown();
         }
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         if (now - startNanos > maxNanos) {
             throw tooSlow("The upload took longer than " + seconds(maxNanos) + " s to arrive "
                     + "(privmat.ingest.max-upload-duration); nothing was stored.");
         }
-        long elapsed = now - windowStart;
-        if (elapsed >= windowNanos) {
-            // Bytes per second over the window, compared without division.
-            if (windowBytes * 1_000_000_000L < minRate * elapsed) {
+    }
+
+    /** Adds one read that brought {@code n} bytes after {@code waited} ns; checks a completed window. */
+    private void checkRate(int n, long waited) {
+        windowBytes += n;
+        windowWaited += Math.max(0, waited);
+        if (windowWaited >= windowNanos) {
+            // Bytes per second of waiting, compared without division.
+            if (windowBytes * 1_000_000_000L < minRate * windowWaited) {
                 throw tooSlow("The upload arrived slower than " + minRate + " bytes per second over "
                         + seconds(windowNanos) + " s (privmat.ingest.min-upload-rate); nothing was stored.");
             }
-            windowStart = now;
+            windowWaited = 0;
             windowBytes = 0;
         }
     }

@@ -482,6 +482,12 @@ public class DatasetRepository {
         return ids.isEmpty() ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(ids.get(0));
     }
 
+    /** The label of a RATINGS dataset's user with this dense id, if uploaded. */
+    public java.util.Optional<String> ratingsUserLabel(UUID id, int userId) {
+        return jdbc.queryForList("SELECT label FROM ratings_user WHERE dataset_id = ? AND user_id = ?", String.class,
+                id, userId).stream().findFirst();
+    }
+
     /** Runs a statement on the transaction's connection. */
     public void execute(String sql) {
         jdbc.execute(sql);

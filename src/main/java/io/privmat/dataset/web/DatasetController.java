@@ -98,7 +98,10 @@ class DatasetController {
     ResponseEntity<Grant> grant(@PathVariable UUID id, @RequestBody GrantRequest request) {
         String analyst = io.privmat.api.TextChecks.name("analyst", request.analyst(), 200);
         Grant grant = datasets.grant(id, analyst, Caller.current());
-        return ResponseEntity.created(URI.create("/v1/datasets/" + id + "/grants/" + analyst)).body(grant);
+        // The subject as one encoded path segment ('<', spaces and '/' are allowed in subjects).
+        return ResponseEntity.created(URI.create("/v1/datasets/" + id + "/grants/"
+                + org.springframework.web.util.UriUtils.encodePathSegment(analyst, java.nio.charset.StandardCharsets.UTF_8)))
+                .body(grant);
     }
 
     @GetMapping("/{id}/grants")

@@ -53,7 +53,9 @@ class JobController {
             @RequestParam(defaultValue = "0") int offset, @RequestParam(defaultValue = "50") int limit) {
         io.privmat.api.Paging.check("offset", offset, limit, 500);
         Caller caller = Caller.current();
-        JobFilter filter = new JobFilter(datasetId, state, submitter);
+        // A subject never has control characters (a NUL cannot even reach PostgreSQL): a 400, not a 500.
+        JobFilter filter = new JobFilter(datasetId, state, submitter == null ? null
+                : io.privmat.api.TextChecks.name("submitter", submitter, 200));
         java.time.Instant now = clock.instant();
         return new JobPage(jobs.list(caller, filter, offset, limit).stream().map(j -> JobView.of(j, caller, now))
                 .toList(), offset, limit, jobs.count(caller, filter));

@@ -53,15 +53,15 @@ class BudgetController {
         BudgetAccount account = budget.account(datasetId, b);
         var mode = b.mode();
         ApproxDp committed = filter.guarantee(account.committed());
-        ApproxDp all = filter.guarantee(account.spent());
+        ApproxDp reserved = filter.guarantee(account.reserved());
         return new BudgetView(datasetId, mode.name(),
                 // The configured (epsilon, delta) as the owner gave them; the caps on the tracks down.
                 new Amount(TrackView.available(filter.capacity(), mode), JsonNumbers.given(b.epsilon()),
                         JsonNumbers.given(b.delta())),
                 new Amount(TrackView.charged(account.committed(), mode), JsonNumbers.charged(committed.epsilon()),
                         JsonNumbers.charged(committed.delta())),
-                new Amount(TrackView.charged(account.reserved(), mode), JsonNumbers.charged(all.epsilon()),
-                        JsonNumbers.charged(all.delta())),
+                new Amount(TrackView.charged(account.reserved(), mode), JsonNumbers.charged(reserved.epsilon()),
+                        JsonNumbers.charged(reserved.delta())),
                 new Remaining(TrackView.available(filter.remaining(account.spent()), mode),
                         JsonNumbers.available(filter.largestPureEpsilon(account.spent()))),
                 filter instanceof ZcdpFilter z ? JsonNumbers.available(z.deltaConversion()) : null,
@@ -93,7 +93,9 @@ class BudgetController {
     record BudgetView(UUID datasetId, String accounting,
             @Schema(description = "Caps and the configured (epsilon, delta)") Amount total,
             @Schema(description = "Committed charges and the guarantee they amount to") Amount spent,
-            @Schema(description = "Outstanding reservations; epsilon/delta here is the guarantee of spent + reserved")
+            @Schema(description = "Outstanding reservations (admitted jobs not yet committed or refunded), and the "
+                    + "guarantee they amount to on their own: epsilon and delta are 0 when nothing is reserved. What "
+                    + "spent and reserved leave together is 'remaining'")
             Amount reserved,
             @Schema(description = "Rounded down, like the caps; what is charged or spent is rounded up") Remaining remaining,
             @Schema(description = "ZCDP: the part of delta used by the zCDP to (epsilon, delta) conversion")

@@ -15,17 +15,7 @@ public final class Tails {
         if (!(p > 0 && p <= 0.5)) {
             throw new IllegalArgumentException("p must be in (0, 1/2]");
         }
-        double lo = 0;
-        double hi = 40;
-        for (int i = 0; i < 200; i++) {
-            double mid = 0.5 * (lo + hi);
-            if (StandardNormal.cdf(-mid) > p) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        return hi;
+        return StandardNormal.upperQuantile(p);
     }
 
     /** t with P[T_df &gt; t] = p for Student's t with df degrees of freedom, p ∈ (0, 1/2]. */

@@ -35,7 +35,10 @@ public final class FactVocabulary {
                     number("saturation", "2⁵⁰·granularity: the largest |value| of the statistic before noise that is "
                             + "released unbiased; a larger one is saturated there (stated by every plan on a grid)"),
                     number("l1Sensitivity", "L1 sensitivity the noise is calibrated to"),
-                    number("l2Sensitivity", "L2 sensitivity the noise is calibrated to (per step when iterative)"),
+                    number("l2Sensitivity", "L2 sensitivity of the statistic the noise is calibrated to (per step "
+                            + "when iterative), before the grid rounding: the charged loss's l2Sensitivity adds the "
+                            + "rounding's g·sqrt(p) (docs/mechanisms/noise.md); WINDOW: the whole stream's, rounding "
+                            + "included"),
                     number("frobeniusSensitivity", "Frobenius sensitivity of XᵀX the noise is calibrated to"),
                     number("spectralSensitivity", "spectral-norm sensitivity of XᵀX (B²) the mechanism is analysed at"),
                     integer("degreesOfFreedom", "WISHART: degrees of freedom k of the Wishart_d(B²·I, k) noise"),

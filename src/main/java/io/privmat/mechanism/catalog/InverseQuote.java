@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.privacy.PrivacyArgumentException;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -63,13 +64,26 @@ public final class InverseQuote {
      * @param plan the plan at that budget, or at the largest budget when unreachable
      * @param achieved the plan's statement matching the target
      * @param unreachable why no budget meets it, or null
+     * @param smallest false when the request's {@link PlanLimit} cut the search short: the budget
+     *     then meets the target (it is the smallest seen that does) but a smaller one may as well
      */
     public record Answer(String mechanism, Searched searched, @Nullable Budget budget, Plan plan,
-            ErrorStatement achieved, @Nullable String unreachable) {
+            ErrorStatement achieved, @Nullable String unreachable, boolean smallest) {
 
         public boolean reachable() {
             return unreachable == null;
         }
+    }
+
+    /** Most budgets tried upwards from the rounded bracket before its unrounded end is returned. */
+    static final int ROUNDING_STEPS = 50;
+
+    /** {@link #smallest(MechanismCatalog, String, String, BigDecimal, Map, PublicFacts, PublicArtifacts, Target,
+     * PlanLimit)} without a limit. */
+    public static Answer smallest(MechanismCatalog catalog, @Nullable String kind, @Nullable String mechanism,
+            @Nullable BigDecimal delta,
+            @Nullable Map<String, ?> params, PublicFacts facts, PublicArtifacts artifacts, Target target) {
+        return smallest(catalog, kind, mechanism, delta, params, facts, artifacts, target, PlanLimit.none());
     }
 
     /**
@@ -77,12 +91,15 @@ public final class InverseQuote {
      *
      * @param delta the request's δ: kept fixed while ε is searched (mechanisms taking ε with δ); null
      *     searches ρ (Gaussian mechanisms on ZCDP datasets) or a pure ε
+     * @param limit the plans and time the search may spend; when it runs out after the first plan the
+     *     answer is the smallest budget seen to meet the target, marked not {@link Answer#smallest}
      * @throws PlanningException for a request that cannot be planned at the largest budget either, a
      *     budget field that does not fit the mechanism, or a target that its quote does not state
+     * @throws PlanLimit.Exhausted when the limit allows not even the plan at the largest budget
      */
     public static Answer smallest(MechanismCatalog catalog, @Nullable String kind, @Nullable String mechanism,
-            @Nullable BigDecimal delta,
-            @Nullable Map<String, ?> params, PublicFacts facts, PublicArtifacts artifacts, Target target) {
+            @Nullable BigDecimal delta, @Nullable Map<String, ?> params, PublicFacts facts, PublicArtifacts artifacts,
+            Target target, PlanLimit limit) {
         MechanismDefinition m = catalog.find(mechanism == null ? "" : mechanism.strip().toUpperCase(java.util.Locale.ROOT))
                 .orElse(null);
         if (m == null) {
@@ -92,39 +109,65 @@ public final class InverseQuote {
         }
         Searched searched = searched(m, delta, facts);
         BigDecimal max = searched == Searched.RHO ? Budget.MAX_RHO : m.maxEpsilon();
-        Search s = new Search(catalog, kind, m.name(), searched, delta, params, facts, remembered(artifacts), target);
+        Search s = new Search(catalog, kind, m.name(), searched, delta, params, facts, remembered(artifacts), target,
+                limit);
         Plan top = s.plan(max); // planning errors that do not depend on the budget surface here
         ErrorStatement best = s.statement(top);
         if (best.value() > target.value()) {
             return new Answer(m.name(), searched, null, top, best, "at the largest budget (" + field(searched) + " = "
                     + max.toPlainString() + ") the stated " + best.metric() + " is " + best.value() + ", above the target "
-                    + target.value());
+                    + target.value(), true);
         }
-        double floor = max.doubleValue() * FLOOR;
-        double hi = max.doubleValue(); // meets the target
-        double hiGap = Math.log(best.value() / target.value()); // ≤ 0
-        double lo = hi / 16;
-        double loGap = s.gap(lo);
-        // Walk down in factors of 16 until the target fails; then close the bracket.
-        while (lo > floor && loGap <= 0) {
-            hi = lo;
-            hiGap = loGap;
-            lo = lo / 16;
-            loGap = s.gap(lo);
+        s.met(max, top);
+        boolean cut = false;
+        try {
+            double floor = max.doubleValue() * FLOOR;
+            double hi = max.doubleValue(); // meets the target
+            double hiGap = Math.log(best.value() / target.value()); // ≤ 0
+            double lo = hi / 16;
+            double loGap = s.gap(lo);
+            // Walk down in factors of 16 until the target fails; then close the bracket.
+            while (lo > floor && loGap <= 0) {
+                hi = lo;
+                hiGap = loGap;
+                lo = lo / 16;
+                loGap = s.gap(lo);
+            }
+            if (lo > floor) {
+                close(s, lo, loGap, hi, hiGap);
+            }
+        } catch (PlanLimit.Exhausted e) {
+            cut = true;
         }
-        if (lo > floor) {
-            hi = close(s, lo, loGap, hi, hiGap);
+        // The bracket's upper end is the smallest budget seen to meet the target (s.met).
+        BigDecimal found = null;
+        Plan plan = null;
+        if (!cut) {
+            BigDecimal rounded = s.metValue.round(new MathContext(DIGITS, RoundingMode.CEILING));
+            try {
+                // Rounding up keeps the target (the error does not increase with the budget); check it all the same,
+                // a bounded number of steps (a statement that broke the rule would otherwise walk up to the maximum).
+                for (int step = 0; step < ROUNDING_STEPS && plan == null; step++) {
+                    if (rounded.compareTo(max) >= 0) {
+                        found = max;
+                        plan = top;
+                    } else if (s.gapAt(rounded) <= 0) {
+                        found = rounded;
+                        plan = s.lastPlan;
+                    } else {
+                        rounded = rounded.add(rounded.ulp()).round(new MathContext(DIGITS, RoundingMode.CEILING));
+                    }
+                }
+            } catch (PlanLimit.Exhausted e) {
+                cut = true;
+            }
         }
-        BigDecimal found = new BigDecimal(hi).round(new MathContext(DIGITS, RoundingMode.CEILING));
-        if (found.compareTo(max) > 0) {
-            found = max;
+        if (plan == null) {
+            // Cut short, or no rounded budget met the target within the steps: the unrounded end does.
+            found = s.metValue;
+            plan = s.metPlan;
         }
-        // Rounding up keeps the target (the error does not increase with the budget); check it all the same.
-        while (found.compareTo(max) < 0 && !s.meets(found.doubleValue())) {
-            found = found.add(found.ulp()).round(new MathContext(DIGITS, RoundingMode.CEILING));
-        }
-        Plan plan = s.plan(found);
-        return new Answer(m.name(), searched, s.budget(found), plan, s.statement(plan), null);
+        return new Answer(m.name(), searched, s.budget(found), plan, s.statement(plan), null, !cut);
     }
 
     /** The artifacts resolved once for all the plans of one search (a stored workload is read once). */
@@ -145,15 +188,15 @@ public final class InverseQuote {
     }
 
     /**
-     * The smallest budget in (lo, hi] meeting the target to a relative precision of
-     * {@link #PRECISION}: the Illinois variant of false position on log(error/target) against
+     * Narrows (lo, hi] to the smallest budget meeting the target, to a relative precision of
+     * {@link #PRECISION} (the smallest meeting budget tried is kept by {@link Search#met}): the Illinois variant of false position on log(error/target) against
      * log(budget), which a power law (error ∝ ρ^(−1/2), ∝ 1/ε) solves in a few plans, with a bisection
      * step whenever a budget is refused (gap +∞) or the bracket does not halve.
      *
      * @param loGap log(error/target) at lo, &gt; 0 (or +∞)
      * @param hiGap the same at hi, ≤ 0
      */
-    private static double close(Search s, double lo, double loGap, double hi, double hiGap) {
+    private static void close(Search s, double lo, double loGap, double hi, double hiGap) {
         double a = Math.log(lo);
         double b = Math.log(hi);
         double ga = loGap;
@@ -183,7 +226,6 @@ public final class InverseQuote {
                 side = -1;
             }
         }
-        return Math.exp(b);
     }
 
     /** Which field is searched for this mechanism, request and accounting. */
@@ -222,17 +264,55 @@ public final class InverseQuote {
         return s == Searched.RHO ? "rho" : "epsilon";
     }
 
-    /** The plans of one mechanism at varying budgets. */
-    private record Search(MechanismCatalog catalog, @Nullable String kind, String mechanism, Searched searched,
-            @Nullable BigDecimal delta, @Nullable Map<String, ?> params, PublicFacts facts, PublicArtifacts artifacts,
-            Target target) {
+    /** The plans of one mechanism at varying budgets, and the smallest budget seen to meet the target. */
+    private static final class Search {
+
+        private final MechanismCatalog catalog;
+        private final @Nullable String kind;
+        private final String mechanism;
+        private final Searched searched;
+        private final @Nullable BigDecimal delta;
+        private final @Nullable Map<String, ?> params;
+        private final PublicFacts facts;
+        private final PublicArtifacts artifacts;
+        private final Target target;
+        private final PlanLimit limit;
+        /** The smallest budget seen to meet the target, and its plan (set once the largest budget meets it). */
+        private BigDecimal metValue;
+        private Plan metPlan;
+        /** The plan of the last {@link #gapAt} that planned. */
+        private Plan lastPlan;
+
+        Search(MechanismCatalog catalog, @Nullable String kind, String mechanism, Searched searched,
+                @Nullable BigDecimal delta, @Nullable Map<String, ?> params, PublicFacts facts, PublicArtifacts artifacts,
+                Target target, PlanLimit limit) {
+            this.catalog = catalog;
+            this.kind = kind;
+            this.mechanism = mechanism;
+            this.searched = searched;
+            this.delta = delta;
+            this.params = params;
+            this.facts = facts;
+            this.artifacts = artifacts;
+            this.target = target;
+            this.limit = limit;
+        }
 
         Budget budget(BigDecimal value) {
             return searched == Searched.RHO ? new Budget(null, null, value) : new Budget(value, delta, null);
         }
 
         Plan plan(BigDecimal value) {
+            limit.spend();
             return catalog.plan(kind, mechanism, budget(value), params, facts, artifacts);
+        }
+
+        /** Records a budget that meets the target, when it is the smallest seen. */
+        void met(BigDecimal value, Plan plan) {
+            if (metValue == null || value.compareTo(metValue) < 0) {
+                metValue = value;
+                metPlan = plan;
+            }
         }
 
         ErrorStatement statement(Plan plan) {
@@ -251,25 +331,32 @@ public final class InverseQuote {
                     + "target.quantity, one of: " + available);
         }
 
-        /** Whether the plan at this budget states an error at most the target (a budget it refuses does not). */
-        boolean meets(double value) {
-            return gap(value) <= 0;
-        }
-
         /**
-         * log(stated error / target) at this budget: ≤ 0 when it meets the target; +∞ for a budget the
-         * mechanism refuses (e.g. a graph too small for the sketch at this ε) or an error of 0 missing.
+         * log(stated error / target) at this budget: ≤ 0 when it meets the target (then remembered by
+         * {@link #met}); +∞ for a budget the mechanism refuses (e.g. a graph too small for the sketch
+         * at this ε, or a privacy loss too small for its calibration) or an error of 0 missing.
+         *
+         * @throws PlanLimit.Exhausted when the request may plan no more
          */
         double gap(double value) {
-            BigDecimal b = new BigDecimal(value).round(new MathContext(17, RoundingMode.HALF_EVEN));
+            return gapAt(new BigDecimal(value).round(new MathContext(17, RoundingMode.HALF_EVEN)));
+        }
+
+        /** {@link #gap} at exactly this budget. */
+        double gapAt(BigDecimal b) {
             if (b.signum() <= 0) {
                 return Double.POSITIVE_INFINITY;
             }
             try {
-                double error = statement(plan(b)).value();
-                return error <= target.value() ? Math.min(0, Math.log(error / target.value()))
-                        : Math.max(Math.log(error / target.value()), Double.MIN_NORMAL);
-            } catch (PlanningException refused) {
+                Plan plan = plan(b);
+                lastPlan = plan;
+                double error = statement(plan).value();
+                if (error <= target.value()) {
+                    met(b, plan);
+                    return Math.min(0, Math.log(error / target.value()));
+                }
+                return Math.max(Math.log(error / target.value()), Double.MIN_NORMAL);
+            } catch (PlanningException | PrivacyArgumentException refused) {
                 return Double.POSITIVE_INFINITY;
             }
         }

@@ -2,6 +2,7 @@ package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.linear.ComputeBudget;
 import io.privmat.mechanism.linear.ExpectedError;
 import io.privmat.mechanism.linear.LinearBudget;
 import io.privmat.mechanism.linear.LinearLimits;
@@ -15,6 +16,7 @@ import io.privmat.mechanism.linear.OptimizerOptions;
 import io.privmat.mechanism.linear.Strategies;
 import io.privmat.mechanism.linear.Strategy;
 import io.privmat.mechanism.linear.StrategyCodec;
+import io.privmat.mechanism.linear.StrategyCost;
 import io.privmat.mechanism.linear.Workload;
 import io.privmat.privacy.PureDp;
 import java.nio.charset.StandardCharsets;
@@ -160,7 +162,7 @@ public final class LinearQueries extends Described {
         Strategy strategy = null;
         String key = null;
         if (mechanism == LinearMechanism.OPTIMIZED || mechanism == LinearMechanism.LOW_RANK_MECHANISM) {
-            PublicArtifacts.StrategyTask task = strategyTask(mechanism, w);
+            PublicArtifacts.StrategyTask task = strategyTask(mechanism, w, artifacts.strategyBudget());
             key = task.id();
             try {
                 strategy = StrategyCodec.decode(artifacts.strategy(task));
@@ -173,9 +175,11 @@ public final class LinearQueries extends Described {
 
     /**
      * The computation of the public strategy an OPTIMIZED or LOW_RANK_MECHANISM plan needs, after the
-     * size checks that can be made before computing (422 when over a limit).
+     * checks that can be made before computing (422 when over a limit): sizes, and its cost from
+     * public sizes ({@link StrategyCost}) against the budget — an OPTIMIZED optimisation is capped at
+     * the budget's operations (the cap is part of its key), so only its smallest useful run must fit.
      */
-    static PublicArtifacts.StrategyTask strategyTask(LinearMechanism mechanism, Workload w) {
+    static PublicArtifacts.StrategyTask strategyTask(LinearMechanism mechanism, Workload w, ComputeBudget budget) {
         boolean product = switch (w.kind()) {
             case "IDENTITY", "PREFIX", "ALL_RANGE", "MARGINALS", "PRODUCT" -> true;
             default -> false;
@@ -186,8 +190,15 @@ public final class LinearQueries extends Described {
                     + (product ? "" : " on a " + w.kind() + " workload") + " needs WᵀW as a dense n × n matrix; n is "
                     + n + ", above the limit of " + LinearLimits.MAX_DENSE_CELLS));
         }
-        String options = mechanism == LinearMechanism.OPTIMIZED ? OptimizerOptions.defaults().canonical()
+        OptimizerOptions optimizer = Double.isInfinite(budget.maxFlops()) ? OptimizerOptions.defaults()
+                : OptimizerOptions.defaults().withMaxWork(budget.maxFlops());
+        String options = mechanism == LinearMechanism.OPTIMIZED ? optimizer.canonical()
                 : LowRankOptions.defaults().canonical();
+        StrategyCost cost = mechanism == LinearMechanism.OPTIMIZED ? StrategyCost.optimized(w, optimizer)
+                : StrategyCost.lowRank(w, LowRankOptions.defaults());
+        if (!cost.fits(budget)) {
+            throw overBudget(mechanism, cost, budget);
+        }
         String cacheKey = Strategies.cacheKey(w, mechanism, options);
         boolean small;
         if (mechanism == LinearMechanism.OPTIMIZED) {
@@ -202,14 +213,48 @@ public final class LinearQueries extends Described {
         Map<String, Object> info = new LinkedHashMap<>();
         info.put("mechanism", mechanism.name());
         info.put("workloadHash", w.hash());
+        if (mechanism == LinearMechanism.OPTIMIZED) {
+            info.put("gramHash", w.gramHash());
+        }
         info.put("workloadKind", w.kind());
         info.put("cells", n);
         info.put("queries", w.queries());
         info.put("options", options);
-        return new PublicArtifacts.StrategyTask(sha256(cacheKey), cacheKey, mechanism.name(), small, info, control ->
-                StrategyCodec.encode(mechanism == LinearMechanism.OPTIMIZED
-                        ? Strategies.optimized(w, OptimizerOptions.defaults(), control)
+        if (!Double.isInfinite(budget.maxFlops())) {
+            info.put("estimatedSeconds", budget.seconds(cost.flops()));
+        }
+        info.put("estimatedBytes", cost.bytes());
+        return new PublicArtifacts.StrategyTask(sha256(cacheKey), cacheKey, mechanism.name(), small, cost, info,
+                control -> StrategyCodec.encode(mechanism == LinearMechanism.OPTIMIZED
+                        ? Strategies.optimized(w, optimizer, control)
                         : Strategies.lowRank(w, LowRankOptions.defaults(), control)));
+    }
+
+    /** 422: the smallest useful run, or the memory, is over the budget; the limits are in the detail. */
+    private static PlanningException overBudget(LinearMechanism mechanism, StrategyCost cost, ComputeBudget budget) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("parameter", "params.workload");
+        p.put("reason", "TOO_COSTLY");
+        double needed = budget.seconds(cost.minimumFlops());
+        double limit = budget.seconds(budget.maxFlops());
+        p.put("estimatedSeconds", needed);
+        p.put("limitSeconds", limit);
+        p.put("estimatedBytes", cost.bytes());
+        p.put("limitBytes", budget.maxBytes());
+        List<String> over = new ArrayList<>();
+        if (cost.minimumFlops() > budget.maxFlops()) {
+            over.add(String.format(java.util.Locale.ROOT, "at least %.0f s of computation at the reference rate (%s), "
+                    + "over the limit of %.0f s", needed, mechanism == LinearMechanism.OPTIMIZED
+                    ? StrategyCost.MINIMUM_ITERATIONS + " iterations on each optimised attribute" : "every iteration",
+                    limit));
+        }
+        if (cost.bytes() > budget.maxBytes()) {
+            over.add("about " + cost.bytes() / (1 << 20) + " MiB of memory, over the limit of "
+                    + budget.maxBytes() / (1 << 20) + " MiB");
+        }
+        return new PlanningException(PlanningException.Reason.WORKLOAD_TOO_LARGE, mechanism + "'s strategy for this "
+                + "workload needs " + String.join(" and ", over) + " per computation; nothing was queued or charged. "
+                + "Use fewer cells per attribute, or HIERARCHICAL.", p);
     }
 
     /**
@@ -237,7 +282,8 @@ public final class LinearQueries extends Described {
         if (canonical == null) {
             throw PlanningException.invalid("params.workload", WorkloadParam.ALLOWED, m + " needs params.workload");
         }
-        return strategyTask(definition.mechanism, WorkloadParam.build(canonical, facts.domain(), artifacts).workload());
+        return strategyTask(definition.mechanism, WorkloadParam.build(canonical, facts.domain(), artifacts).workload(),
+                artifacts.strategyBudget());
     }
 
     static String sha256(String text) {

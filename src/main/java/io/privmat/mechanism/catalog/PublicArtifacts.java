@@ -1,6 +1,8 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.linear.ComputeBudget;
 import io.privmat.mechanism.linear.OptimizationControl;
+import io.privmat.mechanism.linear.StrategyCost;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -32,6 +34,14 @@ public interface PublicArtifacts {
     byte[] strategy(StrategyTask task);
 
     /**
+     * What one strategy computation may use (the service's limits); a task over it is refused before
+     * it is queued, and an OPTIMIZED optimisation is capped at its operations.
+     */
+    default ComputeBudget strategyBudget() {
+        return ComputeBudget.UNLIMITED;
+    }
+
+    /**
      * A workload matrix uploaded once: rows × cols values, row-major, and the SHA-256 of its shape and
      * values (what a stored plan records, so that it never runs on other queries than it was charged for).
      */
@@ -44,12 +54,14 @@ public interface PublicArtifacts {
      * @param cacheKey (workload hash, mechanism, canonical options)
      * @param small whether the work is below the public inline threshold (a request may compute it
      *     on its own thread instead of answering 409)
-     * @param info public facts about the task, shown while it is computed (mechanism, cells, queries)
+     * @param cost its operations and memory, from public sizes, within the budget it was built for
+     * @param info public facts about the task, shown while it is computed (mechanism, cells, queries,
+     *     the estimate)
      * @param compute the computation, reporting progress and honouring cancellation; returns the
      *     encoded strategy
      */
-    record StrategyTask(String id, String cacheKey, String mechanism, boolean small, Map<String, Object> info,
-            Function<OptimizationControl, byte[]> compute) {}
+    record StrategyTask(String id, String cacheKey, String mechanism, boolean small, StrategyCost cost,
+            Map<String, Object> info, Function<OptimizationControl, byte[]> compute) {}
 
     /** No stored workloads; strategies computed on the calling thread. */
     static PublicArtifacts inline() {

@@ -3,6 +3,7 @@ package io.privmat.mechanism.catalog;
 import io.privmat.mechanism.completion.InMemoryRatings;
 import io.privmat.mechanism.completion.RatingsDomain;
 import io.privmat.mechanism.completion.RatingsSource;
+import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.NoiseSource;
@@ -34,6 +35,13 @@ public final class StandInData implements DataAccess {
     public static final long DEFAULT_SIZE = 1000;
     /** Largest stand-in: matrix entries, edges, ratings (a dry run is computed while the caller waits). */
     public static final long MAX_ENTRIES = 5_000_000L;
+    /**
+     * Largest matrix dimension d of a dry run: a stand-in's Gram XᵀX and a d×d eigendecomposition are
+     * computed while the caller waits, and their work grows with d² and d³.
+     */
+    public static final int MAX_COLUMNS = 1000;
+    /** Largest n·d² of a matrix stand-in (the work of its Gram): 1000 rows at d = 1000. */
+    public static final long MAX_GRAM_WORK = 1_000_000_000L;
     /** Largest stand-in graph. */
     public static final long MAX_EDGES = 1_000_000L;
     /** Largest stand-in histogram record count (counts are computed per cell, not per record). */
@@ -59,12 +67,23 @@ public final class StandInData implements DataAccess {
     }
 
     /**
-     * The largest stand-in size for these facts: rows (MATRIX), edges (GRAPH), records (HISTOGRAM) or
-     * users (RATINGS).
+     * The largest stand-in size for these facts: rows (MATRIX: at most {@link #MAX_ENTRIES} entries and
+     * {@link #MAX_GRAM_WORK} for n·d²), edges (GRAPH), records (HISTOGRAM) or users (RATINGS).
+     *
+     * @throws PlanningException (DATASET_TOO_LARGE) for a matrix of more than {@link #MAX_COLUMNS} columns
      */
     public static long maxSize(PublicFacts facts) {
         return switch (facts.shape()) {
-            case MATRIX -> Math.max(1, MAX_ENTRIES / facts.cols());
+            case MATRIX -> {
+                long d = facts.cols();
+                if (d > MAX_COLUMNS) {
+                    throw new PlanningException(PlanningException.Reason.DATASET_TOO_LARGE, "A dry run takes matrices "
+                            + "of at most " + MAX_COLUMNS + " columns (its stand-in's Gram and decompositions are "
+                            + "computed while the caller waits); this dataset has " + d + ". Quote the query instead.",
+                            Map.of("limit", MAX_COLUMNS, "columns", d));
+                }
+                yield Math.max(1, Math.min(MAX_ENTRIES / d, MAX_GRAM_WORK / (d * d)));
+            }
             // At most half of all vertex pairs, so that distinct pairs are found quickly.
             case GRAPH -> Math.max(1, Math.min(MAX_EDGES, (long) facts.cols() * (facts.cols() - 1) / 4));
             case HISTOGRAM -> MAX_RECORDS;
@@ -254,19 +273,9 @@ public final class StandInData implements DataAccess {
 
     @Override
     public Gram gram(boolean withSums) {
-        double[] x = requireRows();
-        double[] g = new double[d * d];
-        for (int i = 0; i < rowCount; i++) {
-            for (int a = 0; a < d; a++) {
-                double xa = x[i * d + a];
-                if (xa != 0) {
-                    for (int c = 0; c < d; c++) {
-                        g[a * d + c] += xa * x[i * d + c];
-                    }
-                }
-            }
-        }
-        return new Gram(g, withSums ? columnSums() : new double[0]);
+        GramAccumulator g = new GramAccumulator(d);
+        g.addRows(requireRows(), 0, rowCount);
+        return new Gram(g.result(), withSums ? columnSums() : new double[0]);
     }
 
     @Override

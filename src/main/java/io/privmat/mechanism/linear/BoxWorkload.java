@@ -12,8 +12,21 @@ abstract sealed class BoxWorkload extends Workload permits ProductWorkload, Rang
         void accept(int query, int[] lo, int[] hi);
     }
 
+    private volatile @org.jspecify.annotations.Nullable String gramHash;
+
     BoxWorkload(Domain domain) {
         super(domain);
+    }
+
+    /** The hash of the canonical Kronecker form of WᵀW: the same for the same queries in any order. */
+    @Override
+    public final String gramHash() {
+        String h = gramHash;
+        if (h == null) {
+            h = kronGram().canonical().hash();
+            gramHash = h;
+        }
+        return h;
     }
 
     /** Visits every query's box in query order. */

@@ -1,5 +1,13 @@
 package io.privmat.mechanism.linear;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -77,6 +85,92 @@ record KronGram(int[] shape, List<Factor[]> terms) {
             return s;
         }
     }
+
+    /**
+     * The same sum with its terms in a canonical order (by factor kind, then generator, size and
+     * interval). Addition is commutative, so this is the same Gram; two workloads whose queries are the
+     * same up to order (RANGES listing the same boxes differently) have equal canonical forms, and an
+     * optimiser that reads the canonical form computes the same strategy, bit for bit, for both.
+     */
+    KronGram canonical() {
+        List<Factor[]> sorted = new ArrayList<>(terms);
+        sorted.sort(TERM_ORDER);
+        return new KronGram(shape, sorted);
+    }
+
+    /**
+     * SHA-256 (hex) of the shape and the terms in their current order (of {@link #canonical()}: the
+     * Gram's identity for the strategy cache). A dense factor enters with all its values.
+     */
+    String hash() {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            ByteBuffer b = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
+            b.putInt(shape.length);
+            for (int s : shape) {
+                b.putInt(s);
+            }
+            for (Factor[] term : terms) {
+                for (Factor f : term) {
+                    if (b.remaining() < 32) {
+                        digest.update(b.array(), 0, b.position());
+                        b.clear();
+                    }
+                    b.put((byte) kind(f)).putInt(f.n());
+                    if (f instanceof Generated g) {
+                        b.putInt(g.generator().ordinal());
+                    } else if (f instanceof Interval r) {
+                        b.putInt(r.lo()).putInt(r.hi());
+                    } else {
+                        digest.update(b.array(), 0, b.position());
+                        b.clear();
+                        double[] g = ((Dense) f).g();
+                        ByteBuffer values = ByteBuffer.allocate(g.length * 8).order(ByteOrder.LITTLE_ENDIAN);
+                        values.asDoubleBuffer().put(g);
+                        digest.update(values.array());
+                    }
+                }
+            }
+            digest.update(b.array(), 0, b.position());
+            return HexFormat.of().formatHex(digest.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required by the JDK", e);
+        }
+    }
+
+    private static int kind(Factor f) {
+        return f instanceof Generated ? 0 : f instanceof Interval ? 1 : 2;
+    }
+
+    private static final Comparator<Factor> FACTOR_ORDER = (a, b) -> {
+        int c = Integer.compare(kind(a), kind(b));
+        if (c != 0) {
+            return c;
+        }
+        c = Integer.compare(a.n(), b.n());
+        if (c != 0) {
+            return c;
+        }
+        if (a instanceof Generated g) {
+            return Integer.compare(g.generator().ordinal(), ((Generated) b).generator().ordinal());
+        }
+        if (a instanceof Interval r) {
+            Interval s = (Interval) b;
+            int lo = Integer.compare(r.lo(), s.lo());
+            return lo != 0 ? lo : Integer.compare(r.hi(), s.hi());
+        }
+        return Arrays.compare(((Dense) a).g(), ((Dense) b).g());
+    };
+
+    private static final Comparator<Factor[]> TERM_ORDER = (x, y) -> {
+        for (int i = 0; i < Math.min(x.length, y.length); i++) {
+            int c = FACTOR_ORDER.compare(x[i], y[i]);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(x.length, y.length);
+    };
 
     /** The dense n × n Gram Σ_t ⊗_i G_{t,i} (n = Π shape). */
     double[] dense() {

@@ -113,7 +113,7 @@ public final class LinearQueryPlan {
                     throw new LinearQueryException(LinearQueryException.Reason.UNSUPPORTED, "strategy",
                             "LOW_RANK_MECHANISM needs the Low-Rank strategy computed for this workload");
                 }
-                yield requireFor(workload, strategy);
+                yield requireFor(workload, strategy, workload.hash());
             }
             case OPTIMIZED -> {
                 requireForm(mechanism, pure, false);
@@ -121,7 +121,8 @@ public final class LinearQueryPlan {
                     throw new LinearQueryException(LinearQueryException.Reason.UNSUPPORTED, "strategy",
                             "OPTIMIZED needs the optimised strategy computed for this workload");
                 }
-                yield requireFor(workload, strategy);
+                // An optimised strategy depends on W only through WᵀW: it is named by the Gram's hash.
+                yield requireFor(workload, strategy, workload.gramHash());
             }
         };
         return new LinearQueryPlan(workload, mechanism, budget, relation, s);
@@ -134,8 +135,8 @@ public final class LinearQueryPlan {
         }
     }
 
-    private static Strategy requireFor(Workload workload, Strategy strategy) {
-        if (strategy.cells() != workload.cells() || !workload.hash().equals(strategy.info().workloadHash())) {
+    private static Strategy requireFor(Workload workload, Strategy strategy, String builtFor) {
+        if (strategy.cells() != workload.cells() || !builtFor.equals(strategy.info().workloadHash())) {
             throw new LinearQueryException(LinearQueryException.Reason.UNSUPPORTED, "strategy",
                     "the strategy was computed for another workload");
         }

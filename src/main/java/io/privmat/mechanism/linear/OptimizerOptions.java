@@ -13,9 +13,12 @@ import java.util.Locale;
  * @param restarts P_IDENTITY: random starts (default 4; HDMM uses 25); ignored by CONVEX
  * @param p P_IDENTITY: extra rows per attribute, 0 for HDMM's default max(1, n_i/16)
  * @param maxSweeps block-coordinate sweeps over the attributes (default 20)
+ * @param maxWork CONVEX: floating-point operations the optimisation may use, counted as
+ *     {@link StrategyCost} counts them (default unlimited): it stops before an iteration that would
+ *     exceed them, keeping the best strategy so far (a deterministic cap, part of the cache key)
  */
 public record OptimizerOptions(Template template, int maxIterations, double tolerance, int restarts, int p,
-        int maxSweeps) {
+        int maxSweeps, double maxWork) {
 
     /** The per-attribute template. */
     public enum Template {
@@ -45,6 +48,13 @@ public record OptimizerOptions(Template template, int maxIterations, double tole
         if (maxSweeps < 1 || maxSweeps > 1000) {
             throw LinearQueryException.invalid("options.maxSweeps", "maxSweeps must be in [1, 1000]");
         }
+        if (!(maxWork > 0)) {
+            throw LinearQueryException.invalid("options.maxWork", "maxWork must be positive");
+        }
+    }
+
+    public OptimizerOptions(Template template, int maxIterations, double tolerance, int restarts, int p, int maxSweeps) {
+        this(template, maxIterations, tolerance, restarts, p, maxSweeps, Double.POSITIVE_INFINITY);
     }
 
     public static OptimizerOptions defaults() {
@@ -60,24 +70,30 @@ public record OptimizerOptions(Template template, int maxIterations, double tole
     }
 
     public OptimizerOptions withMaxIterations(int iterations) {
-        return new OptimizerOptions(template, iterations, tolerance, restarts, p, maxSweeps);
+        return new OptimizerOptions(template, iterations, tolerance, restarts, p, maxSweeps, maxWork);
     }
 
     public OptimizerOptions withRestarts(int r) {
-        return new OptimizerOptions(template, maxIterations, tolerance, r, p, maxSweeps);
+        return new OptimizerOptions(template, maxIterations, tolerance, r, p, maxSweeps, maxWork);
     }
 
     public OptimizerOptions withP(int newP) {
-        return new OptimizerOptions(template, maxIterations, tolerance, restarts, newP, maxSweeps);
+        return new OptimizerOptions(template, maxIterations, tolerance, restarts, newP, maxSweeps, maxWork);
     }
 
     public OptimizerOptions withTolerance(double t) {
-        return new OptimizerOptions(template, maxIterations, t, restarts, p, maxSweeps);
+        return new OptimizerOptions(template, maxIterations, t, restarts, p, maxSweeps, maxWork);
     }
 
-    /** Canonical text (part of the cache key and of {@link StrategyInfo#parameters()}). */
+    /** With a cap on the floating-point operations (CONVEX). */
+    public OptimizerOptions withMaxWork(double work) {
+        return new OptimizerOptions(template, maxIterations, tolerance, restarts, p, maxSweeps, work);
+    }
+
+    /** Canonical text (part of the cache key and of {@link StrategyInfo#parameters()}); a finite work cap included. */
     public String canonical() {
-        return String.format(Locale.ROOT, "template=%s;maxIterations=%d;tolerance=%s;restarts=%d;p=%d;maxSweeps=%d",
+        String text = String.format(Locale.ROOT, "template=%s;maxIterations=%d;tolerance=%s;restarts=%d;p=%d;maxSweeps=%d",
                 template, maxIterations, Double.toString(tolerance), restarts, p, maxSweeps);
+        return Double.isInfinite(maxWork) ? text : text + ";maxWork=" + String.format(Locale.ROOT, "%.6e", maxWork);
     }
 }

@@ -23,7 +23,10 @@ final class ProductOptimizer {
     private ProductOptimizer() {}
 
     static ProductStrategy optimize(Workload workload, OptimizerOptions options, OptimizationControl control) {
-        KronGram gram = workload.kronGram();
+        // The canonical order of the Gram's terms: the strategy is a function of WᵀW (and the options),
+        // the same bits for every workload with the same Gram (Workload#gramHash, its cache key).
+        KronGram gram = workload.kronGram().canonical();
+        String gramHash = workload.gramHash();
         int[] shape = gram.shape();
         int k = shape.length;
         List<KronGram.Factor[]> terms = gram.terms();
@@ -51,7 +54,7 @@ final class ProductOptimizer {
                 t[j][i] = terms.get(j)[i].trace(cov[i]);
             }
         }
-        long seed = Long.parseUnsignedLong(workload.hash().substring(0, 16), 16);
+        long seed = Long.parseUnsignedLong(gramHash.substring(0, 16), 16);
         Map<KronGram.Factor, double[]> denseCache = new HashMap<>();
         double[][] warm = new double[k][];
         double objective = objective(t);
@@ -61,7 +64,11 @@ final class ProductOptimizer {
         int sweeps = optimisedCount <= 1 ? 1 : options.maxSweeps();
         int step = 0;
         int steps = Math.max(1, sweeps * optimisedCount);
-        for (int sweep = 0; sweep < sweeps && optimisedCount > 0; sweep++) {
+        // The work cap (CONVEX): counted as StrategyCost counts it, so the stop is a function of public
+        // inputs only; a solve gets the iterations that still fit, and none at all ends the sweeps.
+        double work = options.maxWork();
+        boolean exhausted = false;
+        for (int sweep = 0; sweep < sweeps && optimisedCount > 0 && !exhausted; sweep++) {
             double before = objective;
             for (int i = 0; i < k; i++) {
                 if (!optimised[i]) {
@@ -69,11 +76,23 @@ final class ProductOptimizer {
                 }
                 OptimizationControl part = control.slice((double) step / steps, (double) (step + 1) / steps);
                 step++;
-                double[] g = effectiveGram(terms, t, i, shape[i], denseCache);
                 int n = shape[i];
+                int allowed = options.maxIterations();
                 if (options.template() == OptimizerOptions.Template.CONVEX) {
-                    ConvexFactorSolver.Solution s = ConvexFactorSolver.solve(g, n, warm[i], options.maxIterations(),
+                    double fixed = StrategyCost.convexBuild(n) + 4.0 * n * n + 10.0 * terms_ * k;
+                    allowed = (int) Math.min(allowed, Math.floor((work - fixed) / StrategyCost.convexIteration(n)));
+                    if (allowed < 1) {
+                        exhausted = true;
+                        converged = false;
+                        break;
+                    }
+                }
+                double[] g = effectiveGram(terms, t, i, shape[i], denseCache);
+                if (options.template() == OptimizerOptions.Template.CONVEX) {
+                    ConvexFactorSolver.Solution s = ConvexFactorSolver.solve(g, n, warm[i], allowed,
                             options.tolerance(), part);
+                    work -= s.iterations() * StrategyCost.convexIteration(n) + StrategyCost.convexBuild(n)
+                            + 4.0 * n * n + 10.0 * terms_ * k;
                     factors[i] = s.factor();
                     warm[i] = s.mu();
                     iterations += s.iterations();
@@ -107,7 +126,7 @@ final class ProductOptimizer {
         }
         List<Factor> list = new ArrayList<>(List.of(factors));
         String method = "OPTIMIZED/" + options.template();
-        StrategyInfo info = new StrategyInfo(workload.hash(), method, options.canonical(), sensitivity2 * objective,
+        StrategyInfo info = new StrategyInfo(gramHash, method, options.canonical(), sensitivity2 * objective,
                 lowerBound, iterations, converged);
         return new ProductStrategy("OPTIMIZED", list, info);
     }

@@ -58,9 +58,15 @@ public final class Strategies {
         return LowRankSolver.solve(workload, options, control);
     }
 
-    /** The cache key of a strategy: (workload hash, mechanism, canonical options). */
+    /**
+     * The cache key of a strategy: (what it is a function of, mechanism, canonical options) — for
+     * OPTIMIZED the Gram's hash ({@link Workload#gramHash()}: workloads with the same WᵀW share one
+     * strategy), for the Low-Rank Mechanism the workload's own ({@link Workload#hash()}: its
+     * factorisation W ≈ BL depends on W itself).
+     */
     public static String cacheKey(Workload workload, LinearMechanism mechanism, String canonicalOptions) {
-        return workload.hash() + "/" + mechanism.name() + "/" + canonicalOptions;
+        String of = mechanism == LinearMechanism.OPTIMIZED ? workload.gramHash() : workload.hash();
+        return of + "/" + mechanism.name() + "/" + canonicalOptions;
     }
 
     private static StrategyInfo placeholder(Workload workload, String method) {

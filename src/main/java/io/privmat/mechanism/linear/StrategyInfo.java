@@ -3,7 +3,8 @@ package io.privmat.mechanism.linear;
 /**
  * Public metadata of a strategy: where it came from and how good it is per unit of noise.
  *
- * @param workloadHash the {@link Workload#hash()} it was built for
+ * @param workloadHash what it was built for: the {@link Workload#hash()}, or for OPTIMIZED the
+ *     {@link Workload#gramHash()} (an optimised strategy depends on W only through WᵀW)
  * @param method e.g. IDENTITY, HIERARCHICAL, OPTIMIZED/CONVEX, OPTIMIZED/P_IDENTITY, LOW_RANK
  * @param parameters canonical text of the options it was built with (part of the cache key)
  * @param objective Δ²·Σ_q w_qᵀ(Cov(x̂)/v)w_q: the expected total squared error E‖Wx̂ − Wx‖² when

@@ -60,6 +60,17 @@ public abstract sealed class Workload permits BoxWorkload, DenseWorkload {
         return h;
     }
 
+    /**
+     * SHA-256 (hex) identifying WᵀW as the OPTIMIZED optimiser reads it: the cache key of OPTIMIZED
+     * strategies, whose objective depends on W only through WᵀW. For box workloads it is the hash of
+     * the Gram's canonical sum of Kronecker terms ({@link KronGram#canonical()}), so workloads that
+     * list the same queries in another order share one strategy; for a CUSTOM matrix it is
+     * {@link #hash()} (its Gram is not computed just to name it).
+     */
+    public String gramHash() {
+        return hash();
+    }
+
     /** The exact answers W·x (x of length n). */
     public abstract double[] answer(double[] x);
 

@@ -28,7 +28,7 @@ public final class QuadraticForms {
      */
     public static Interval analyzeGauss(double[] noisy, int d, double sigma, double granularity, double nu, double[] unit) {
         double estimate = quadratic(noisy, d, unit);
-        double half = sigma * upperQuantile(nu / 2) + granularity / 2 * d;
+        double half = sigma * StandardNormal.upperQuantile(nu / 2) + granularity / 2 * d;
         return Interval.symmetric(estimate, half);
     }
 
@@ -45,18 +45,4 @@ public final class QuadraticForms {
         return Interval.symmetric(estimate, half);
     }
 
-    /** z with P[N(0,1) > z] = p, by bisection on Φ. */
-    static double upperQuantile(double p) {
-        double lo = 0;
-        double hi = 40;
-        for (int i = 0; i < 200; i++) {
-            double mid = 0.5 * (lo + hi);
-            if (StandardNormal.cdf(-mid) > p) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        return hi;
-    }
 }

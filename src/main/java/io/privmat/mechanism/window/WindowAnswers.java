@@ -55,7 +55,7 @@ public final class WindowAnswers {
             l1 += Math.abs(v);
         }
         double estimate = quadratic(release.window(), d, x);
-        double half = upperQuantile(nu / 2) * Math.sqrt(release.noiseVariance()) * l2 + release.roundingBound() * l1 * l1;
+        double half = StandardNormal.upperQuantile(nu / 2) * Math.sqrt(release.noiseVariance()) * l2 + release.roundingBound() * l1 * l1;
         return Interval.nonNegative(estimate, half);
     }
 
@@ -97,7 +97,7 @@ public final class WindowAnswers {
             }
         }
         double estimate = quadratic(release.window(), n, indicator);
-        double half = upperQuantile(nu / 2) * Math.sqrt(release.noiseVariance()) * size
+        double half = StandardNormal.upperQuantile(nu / 2) * Math.sqrt(release.noiseVariance()) * size
                 + release.roundingBound() * (double) size * size;
         return Interval.nonNegative(estimate, half);
     }
@@ -123,18 +123,4 @@ public final class WindowAnswers {
         }
     }
 
-    /** z with P[N(0, 1) &gt; z] = p, by bisection on the normal cdf. */
-    static double upperQuantile(double p) {
-        double lo = -40;
-        double hi = 40;
-        for (int i = 0; i < 200; i++) {
-            double mid = 0.5 * (lo + hi);
-            if (StandardNormal.cdf(-mid) > p) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        return hi;
-    }
 }

@@ -1,6 +1,7 @@
 package io.privmat.query.web;
 
 import io.privmat.api.Npy;
+import io.privmat.problem.PrivmatException;
 import io.privmat.query.PredictionService;
 import io.privmat.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
@@ -15,12 +16,14 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
@@ -42,7 +45,9 @@ class PredictionController {
 
     /** One user's completed row. */
     @Schema(name = "UserPredictions")
-    record UserPredictions(UUID jobId, String user, int items,
+    record UserPredictions(UUID jobId, String user,
+            @Schema(description = "The user's position in the export (dense id order, from 0): another way to ask "
+                    + "for it (GET /v1/jobs/{id}/user-predictions?index=)") int index, int items,
             @Schema(description = "n predictions on the rating scale, clamped to [min, max], in item order")
             double[] predictions,
             @Schema(description = "The model's noise warnings, as its job's result states them "
@@ -51,13 +56,52 @@ class PredictionController {
     @GetMapping(path = "/{id}/users/{user}/predictions", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "getUserPredictions", summary = "One user's completed row (the data owner only)",
             description = "The COMPLETION job's global model applied to this user's own ratings. Only the owner of "
-                    + "the dataset may ask: for anyone else the job does not exist (404).")
+                    + "the dataset may ask: for anyone else the job does not exist (404). A label that cannot be a "
+                    + "path segment (with '/', '..', '%', control characters) is asked for with "
+                    + "GET /v1/jobs/{id}/user-predictions?label= or ?index= instead.")
     @ApiResponse(responseCode = "200", description = "The user's predictions")
-    @ApiResponse(responseCode = "404", description = "No such job for this caller, or no such user")
+    @ApiResponse(responseCode = "404", description = "No such job for this caller, or no such user (the label is "
+            + "not repeated)")
     @ApiResponse(responseCode = "422", description = "The job is not a DONE COMPLETION job")
     UserPredictions user(@PathVariable UUID id, @PathVariable String user) {
         PredictionService.Owned owned = predictions.model(id, Caller.current());
-        return new UserPredictions(id, user, owned.items(), predictions.predictions(owned, user), owned.warnings());
+        return of(id, owned, predictions.user(owned, user));
+    }
+
+    @GetMapping(path = "/{id}/user-predictions", produces = MediaType.APPLICATION_JSON_VALUE)
+    @Operation(operationId = "findUserPredictions", summary = "One user's completed row, by label or position "
+            + "(the data owner only)", description = "As GET /v1/jobs/{id}/users/{user}/predictions, for any label: "
+            + "`label` is percent-encoded in the query (so '/', '..', '%' and control characters are fine), or "
+            + "`index` is the user's position in the export (dense id order, from 0). Exactly one of the two.")
+    @ApiResponse(responseCode = "200", description = "The user's predictions")
+    @ApiResponse(responseCode = "400", description = "Neither or both of label and index, or a label over 10 000 "
+            + "characters", content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "404", description = "No such job for this caller, or no such user (the label is "
+            + "not repeated)")
+    @ApiResponse(responseCode = "422", description = "The job is not a DONE COMPLETION job")
+    UserPredictions find(@PathVariable UUID id,
+            @io.swagger.v3.oas.annotations.Parameter(description = "The user's label, exactly as uploaded")
+            @RequestParam(required = false) @Nullable String label,
+            @io.swagger.v3.oas.annotations.Parameter(description = "The user's position in the export, from 0")
+            @RequestParam(required = false) @Nullable Integer index) {
+        if ((label == null) == (index == null)) {
+            throw PrivmatException.invalidParameter(label == null ? "label" : "index", "exactly one of label and index",
+                    "give the user's label or its position in the export, not both and not neither");
+        }
+        if (label != null && label.length() > MAX_LABEL) {
+            throw PrivmatException.invalidParameter("label", "at most " + MAX_LABEL + " characters",
+                    "the label is longer than any stored label can be");
+        }
+        PredictionService.Owned owned = predictions.model(id, Caller.current());
+        return of(id, owned, label != null ? predictions.user(owned, label) : predictions.user(owned, index));
+    }
+
+    /** Longest label looked up (uploaded fields are bounded by the line length; this bounds the lookup). */
+    static final int MAX_LABEL = 10_000;
+
+    private UserPredictions of(UUID id, PredictionService.Owned owned, PredictionService.User user) {
+        return new UserPredictions(id, user.label(), user.index(), owned.items(), predictions.predictions(owned, user),
+                owned.warnings());
     }
 
     @GetMapping(path = "/{id}/predictions", produces = {"text/csv", Npy.MEDIA_TYPE})

@@ -93,6 +93,11 @@ class QueryController {
     @ApiResponse(responseCode = "400", description = "A parameter is missing or out of range, epsilon or rho given, or a "
             + "target the quote does not state (the problem lists the statements it makes)")
     @ApiResponse(responseCode = "404", description = "No such dataset")
+    @ApiResponse(responseCode = "429", description = "Rate limit or a quota of free computations exceeded, or this "
+            + "API key already has an inverse "
+            + "quote or a dry run in progress (one at a time per key; Retry-After)")
+    @ApiResponse(responseCode = "503", description = "The database is unavailable or overloaded, the replica's "
+            + "places for inverse quotes and dry runs are taken, or the requested mechanism's first plan did not fit the request's planning limit (Retry-After)")
     InverseQuoteView inverseQuote(@PathVariable UUID datasetId, @RequestBody InverseQuoteRequest request) {
         if (request.query() == null) {
             throw PrivmatException.invalidParameter("query", "a query (kind, mechanism, params, delta)",
@@ -132,7 +137,13 @@ class QueryController {
     @ApiResponse(responseCode = "404", description = "No such dataset")
     @ApiResponse(responseCode = "409", description = "The dataset has no data (its public facts are set by the "
             + "upload), or it is a STREAM")
-    @ApiResponse(responseCode = "429", description = "Dry runs are busy on this replica")
+    @ApiResponse(responseCode = "422", description = "A matrix of more than 1000 columns (a stand-in's Gram and "
+            + "decompositions are computed while the caller waits)")
+    @ApiResponse(responseCode = "429", description = "Rate limit or a quota of free computations exceeded, or this "
+            + "API key already has an inverse "
+            + "quote or a dry run in progress (one at a time per key; Retry-After)")
+    @ApiResponse(responseCode = "503", description = "The database is unavailable or overloaded, the replica's "
+            + "places for inverse quotes and dry runs are taken, or the dry run ran out of its 10 s (Retry-After)")
     DryRunView dryRun(@PathVariable UUID datasetId, @RequestBody QueryRequest request,
             @Parameter(description = "Size of the stand-in: rows (MATRIX), edges (GRAPH), records (HISTOGRAM) or "
                     + "users (RATINGS). Default: the dataset's own count where it is public, else 1000 (10 edges "
@@ -144,7 +155,8 @@ class QueryController {
         return new DryRunView(true, new StandInView(number(st.get("rows")), number(st.get("edges")),
                 number(st.get("records")), number(st.get("users")), String.valueOf(st.get("sizeRule")),
                 String.valueOf(st.get("generator")), String.valueOf(st.get("note"))), run.accounting(),
-                TrackView.charged(run.cost(), mode), run.admissible(), run.result());
+                run.cost() == null ? null : TrackView.charged(run.cost(), mode), run.admissible(), run.realRefusal(),
+                run.result());
     }
 
     private static @Nullable Long number(@Nullable Object o) {
@@ -169,8 +181,11 @@ class QueryController {
             @Schema(description = "What the stand-in is: its size, the rule that chose it, its generator")
             StandInView standIn,
             String accounting,
-            @Schema(description = "What the real query would charge (this dry run charged nothing)") TrackView cost,
+            @Schema(description = "What the real query would charge, planned on the dataset's own public facts (this "
+                    + "dry run charged nothing); absent when the real query would be refused") @Nullable TrackView cost,
             @Schema(description = "Whether the remaining budget could pay the real query now") boolean admissible,
+            @Schema(description = "Why the real query would be refused on this dataset (a limit that depends on its "
+                    + "public count) while the stand-in's plan was made; absent otherwise") @Nullable String realRefusal,
             @Schema(ref = "#/components/schemas/QueryResult", description = "The result document the query would "
                     + "return, computed on the stand-in, with its accuracy and warnings; without jobId, and without "
                     + "releaseId (nothing is kept)") Object result) {}
@@ -224,14 +239,17 @@ class QueryController {
             @Nullable TrackView remainingAfter,
             @Schema(description = "The largest fraction of a track's total budget it takes") @Nullable Double shareOfBudget,
             @Schema(description = "Why no budget meets the target") @Nullable String unreachable,
-            @Schema(description = "The quote's noise warnings at that budget") List<NoiseWarning> warnings) {
+            @Schema(description = "The quote's noise warnings at that budget") List<NoiseWarning> warnings,
+            @Schema(description = "False when the request's planning limit (150 plans, 10 s) cut the search short: "
+                    + "the budget then meets the target (the smallest seen that does, not rounded) but a smaller one "
+                    + "may too") boolean smallest) {
 
         static OptionView of(QueryService.Priced p, AccountingMode mode) {
             var a = p.answer();
             return new OptionView(a.mechanism(), a.reachable(), a.searched().name(), BudgetFields.of(a.budget()),
                     a.achieved(), p.cost() == null ? null : TrackView.charged(p.cost(), mode), p.admissible(),
                     p.remainingAfter() == null ? null : TrackView.available(p.remainingAfter(), mode), p.shareOfBudget(),
-                    a.unreachable(), p.warnings());
+                    a.unreachable(), p.warnings(), a.smallest());
         }
     }
 
@@ -245,7 +263,8 @@ class QueryController {
             @Schema(description = "The requested mechanism") OptionView requested,
             @Schema(description = "The other mechanisms answering the kind on this dataset, with the same parameters "
                     + "where they take them") List<OptionView> alternatives,
-            @Schema(description = "Mechanisms of the kind that cannot answer this target here, and why")
+            @Schema(description = "Mechanisms of the kind that cannot answer this target here, and why (also those "
+                    + "not priced because the request's planning limit was reached)")
             List<NotComparableView> notComparable,
             @Schema(description = "The reachable mechanism needing the least share of the budget") @Nullable String
                     cheapest) {}

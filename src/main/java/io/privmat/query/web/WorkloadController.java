@@ -41,11 +41,18 @@ class WorkloadController {
     @Schema(name = "Workload")
     record WorkloadView(UUID id, String name, @Schema(description = "Queries (rows of W)") int rows,
             @Schema(description = "Cells of the histogram it applies to (columns of W)") int cols,
-            @Schema(description = "SHA-256 of the shape and values: what a plan records") String sha256,
-            String format, String creator, Instant createdAt) {
+            @Schema(description = "SHA-256 of the shape and values: what a plan records, and the content's address "
+                    + "(identical uploads share one stored copy)") String sha256,
+            String format,
+            @Schema(description = "How the content is stored: DENSE (rows × cols float64) or SPARSE (one entry per "
+                    + "non-zero), whichever is smaller", allowableValues = {"DENSE", "SPARSE"}) String encoding,
+            @Schema(description = "Stored entries (rows × cols when DENSE)") long nonZeros,
+            @Schema(description = "Stored size in bytes: what this workload counts towards its creator's quota "
+                    + "(privmat.workloads.max-bytes-per-caller)") long storedBytes,
+            String creator, Instant createdAt) {
         static WorkloadView of(Workload w) {
-            return new WorkloadView(w.id(), w.name(), w.rows(), w.cols(), w.sha256(), w.format(), w.creator(),
-                    w.createdAt());
+            return new WorkloadView(w.id(), w.name(), w.rows(), w.cols(), w.sha256(), w.format(), w.encoding(),
+                    w.nonZeros(), w.bytes(), w.creator(), w.createdAt());
         }
     }
 
@@ -57,7 +64,11 @@ class WorkloadController {
             "text/x-matrix-market", "application/x-npy"})
     @Operation(operationId = "createWorkload", summary = "Upload a workload matrix W", description = "One query a "
             + "row, one histogram cell a column (row-major cell order, first attribute slowest). The formats a "
-            + "MATRIX upload accepts: CSV/TSV dense rows, Matrix Market, .npy. At most 4194304 values; finite.",
+            + "MATRIX upload accepts: CSV/TSV dense rows, Matrix Market, .npy. At most 4194304 values; finite; a "
+            + "body of at most privmat.security.max-workload-body (32 MiB + 64 KiB: 4194304 float64 values as "
+            + ".npy with its header). Stored once by content (SPARSE when that is smaller), shared by every "
+            + "caller who uploads the same matrix; uploading a matrix this caller already has answers 200 with "
+            + "that workload.",
             requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
                     @Content(mediaType = "text/csv", schema = @Schema(type = "string", example = "1,1,0,0\n0,0,1,1\n")),
                     @Content(mediaType = "text/tab-separated-values", schema = @Schema(type = "string")),
@@ -66,6 +77,9 @@ class WorkloadController {
                                     + "2 4 1\n")),
                     @Content(mediaType = "application/x-npy", schema = @Schema(type = "string", format = "binary"))}))
     @ApiResponse(responseCode = "201", description = "Stored; Location names it")
+    @ApiResponse(responseCode = "200", description = "This caller already has a workload with this content: that one")
+    @ApiResponse(responseCode = "409", description = "Over this caller's storage quota (privmat.workloads.*)",
+            content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "413", description = "Larger than the upload limit",
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "415", description = "Media type not accepted",
@@ -77,9 +91,11 @@ class WorkloadController {
             @Parameter(description = "CSV/TSV: true if the first line is a header; absent: detect")
             @RequestParam(required = false) @Nullable Boolean header, HttpServletRequest request) throws IOException {
         String checked = io.privmat.api.TextChecks.name("name", name, 200);
-        Workload w = workloads.create(Caller.current(), checked, request.getContentType(), request.getContentLengthLong(),
-                header, request.getInputStream());
-        return ResponseEntity.created(URI.create("/v1/workloads/" + w.id())).body(WorkloadView.of(w));
+        WorkloadService.Created c = workloads.create(Caller.current(), checked, request.getContentType(),
+                request.getContentLengthLong(), header, request.getInputStream());
+        Workload w = c.workload();
+        return ResponseEntity.status(c.created() ? 201 : 200).location(URI.create("/v1/workloads/" + w.id()))
+                .body(WorkloadView.of(w));
     }
 
     @GetMapping

@@ -215,4 +215,86 @@ class InverseQuoteTest {
         assertThatThrownBy(() -> new InverseQuote.Target(null, "nonsense", 0.95, 1))
                 .isInstanceOf(PlanningException.class).hasMessageContaining("target.metric");
     }
+
+    /**
+     * Attack 32, F3: a loose target on HARDT_ROTH walks down to budgets too small for its calibration,
+     * which throws PrivacyArgumentException; such a budget is refused (like a planning refusal), not
+     * the request.
+     */
+    @Test
+    void aBudgetTooSmallForTheCalibrationIsARefusedBudget() {
+        PublicFacts facts = matrix(32, 1000, AccountingMode.BASIC);
+        InverseQuote.Target t = new InverseQuote.Target(null, "excessFrobeniusNorm", null, 1e7);
+        InverseQuote.Answer a = smallest("LOW_RANK", "HARDT_ROTH", new BigDecimal("1e-6"), Map.of("k", 2), facts, t);
+        assertThat(a.reachable()).as(a.unreachable()).isTrue();
+        assertThat(a.smallest()).isTrue();
+        assertThat(a.achieved().value()).isLessThanOrEqualTo(1e7);
+        assertThat(a.budget().epsilon().doubleValue()).isPositive().isLessThan(0.03027);
+    }
+
+    /**
+     * Attack 32, F1: the request's plan limit bounds a search; cut short, the answer is the smallest
+     * budget seen to meet the target, marked not smallest.
+     */
+    @Test
+    void aPlanLimitCutsTheSearchShortWithAnHonestAnswer() {
+        PublicFacts facts = matrix(5, 50, AccountingMode.ZCDP);
+        InverseQuote.Target t = new InverseQuote.Target("columnSums", "rmsePerEntry", null, 4);
+        InverseQuote.Answer full = smallest("COLUMN_SUMS", "GAUSSIAN", null, Map.of(), facts, t);
+        PlanLimit limit = PlanLimit.of(4, Long.MAX_VALUE / 4);
+        InverseQuote.Answer cut = InverseQuote.smallest(CATALOG, "COLUMN_SUMS", "GAUSSIAN", null, Map.of(), facts,
+                PublicArtifacts.inline(), t, limit);
+        assertThat(limit.plans()).isEqualTo(4);
+        assertThat(limit.exhausted()).isTrue();
+        assertThat(cut.smallest()).isFalse();
+        assertThat(full.smallest()).isTrue();
+        assertThat(cut.achieved().value()).isLessThanOrEqualTo(4);
+        assertThat(stated(cut.plan(), t)).isLessThanOrEqualTo(4);
+        assertThat(cut.plan().spec().budget().rho()).isEqualTo(cut.budget().rho());
+        assertThat(cut.budget().rho()).isGreaterThanOrEqualTo(full.budget().rho());
+        // Not even the first plan: the caller is told.
+        PlanLimit none = PlanLimit.of(1, 1);
+        assertThatThrownBy(() -> InverseQuote.smallest(CATALOG, "COLUMN_SUMS", "GAUSSIAN", null, Map.of(), facts,
+                PublicArtifacts.inline(), t, none)).isInstanceOf(PlanLimit.Exhausted.class);
+    }
+
+    /**
+     * Attack 32, F5: the rounding up after the bracket is bounded. A statement that (against the
+     * contract) misses the target at every budget of 4 significant digits below the maximum used to
+     * walk up in 4-digit steps to the maximum (about 94 000 plans here); now it stops after
+     * {@link InverseQuote#ROUNDING_STEPS} and answers the bracket's unrounded end, which meets it.
+     */
+    @Test
+    void roundingUpIsBounded() {
+        MechanismDefinition gaussian = CATALOG.find("GAUSSIAN").orElseThrow();
+        int[] plans = {0};
+        MechanismDefinition roundMisses = (MechanismDefinition) java.lang.reflect.Proxy.newProxyInstance(
+                MechanismDefinition.class.getClassLoader(), new Class<?>[] {MechanismDefinition.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("plan")) {
+                        plans[0]++;
+                    }
+                    if (method.getName().equals("expectedError") && args.length == 1) {
+                        Plan plan = (Plan) args[0];
+                        BigDecimal rho = plan.spec().budget().rho();
+                        boolean round = rho.compareTo(Budget.MAX_RHO) < 0 && rho.stripTrailingZeros().precision() <= 4;
+                        return gaussian.expectedError(plan).stream().map(e -> round ? new ErrorStatement(e.quantity(),
+                                e.metric(), e.value() * 10, e.level(), e.basis(), e.derivation()) : e).toList();
+                    }
+                    try {
+                        return method.invoke(gaussian, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        MechanismCatalog catalog = new MechanismCatalog(List.of(roundMisses));
+        PublicFacts facts = matrix(5, 50, AccountingMode.ZCDP);
+        InverseQuote.Target t = new InverseQuote.Target("columnSums", "rmsePerEntry", null, 4);
+        InverseQuote.Answer a = InverseQuote.smallest(catalog, "COLUMN_SUMS", "GAUSSIAN", null, Map.of(), facts,
+                PublicArtifacts.inline(), t);
+        // 100/16 = 6.25 is round, so it misses; every budget in (6.25, 100) that is not round meets.
+        assertThat(a.budget().rho().doubleValue()).isBetween(6.25, 6.26);
+        assertThat(a.achieved().value()).isLessThanOrEqualTo(4);
+        assertThat(plans[0]).isLessThanOrEqualTo(2 + 200 + InverseQuote.ROUNDING_STEPS);
+    }
 }

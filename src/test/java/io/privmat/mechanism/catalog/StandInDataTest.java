@@ -46,6 +46,41 @@ class StandInDataTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
+    /**
+     * Attack 32, F2: a matrix stand-in's work is capped from public sizes (n·d² for its Gram, and d),
+     * and its Gram is the BLAS one, equal to XᵀX summed row by row.
+     */
+    @Test
+    void matrixWorkIsCappedAndTheGramIsExact() {
+        java.util.function.IntFunction<PublicFacts> wide = d -> new PublicFacts(DataShape.MATRIX, d, null, 1.0,
+                NeighbouringRelation.ADD_REMOVE, AccountingMode.ZCDP);
+        assertThat(StandInData.maxSize(wide.apply(1000))).isEqualTo(1000);
+        assertThat(StandInData.maxSize(wide.apply(500))).isEqualTo(4000);
+        assertThat(StandInData.maxSize(wide.apply(100))).isEqualTo(StandInData.MAX_ENTRIES / 100);
+        assertThatThrownBy(() -> StandInData.maxSize(wide.apply(1001))).isInstanceOf(PlanningException.class)
+                .hasMessageContaining("at most 1000 columns")
+                .extracting(e -> ((PlanningException) e).reason()).isEqualTo(PlanningException.Reason.DATASET_TOO_LARGE);
+        int d = 9;
+        int n = 301;
+        StandInData data = StandInData.of(wide.apply(d), n, TestNoiseSources.seeded(7));
+        double[] x = new double[n * d];
+        int[] at = {0};
+        data.rows(1).forEachBlock((block, count, first) -> {
+            System.arraycopy(block, 0, x, at[0] * d, count * d);
+            at[0] += count;
+        });
+        double[] g = data.gram(false).gram();
+        for (int a = 0; a < d; a++) {
+            for (int c = 0; c < d; c++) {
+                double sum = 0;
+                for (int i = 0; i < n; i++) {
+                    sum += x[i * d + a] * x[i * d + c];
+                }
+                assertThat(g[a * d + c]).isCloseTo(sum, org.assertj.core.data.Offset.offset(1e-9 * (1 + Math.abs(sum))));
+            }
+        }
+    }
+
     @Test
     void graphEdgesAreDistinctAndInside() {
         PublicFacts facts = new PublicFacts(DataShape.GRAPH, 40, 40L, 1.0, NeighbouringRelation.ADD_REMOVE,

@@ -10,6 +10,7 @@ import io.privmat.mechanism.noise.ContinuousSamplers;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.privacy.ApproxDp;
+import io.privmat.privacy.StandardNormal;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -183,6 +184,6 @@ class SketchTest {
         // JL: the same R serves every direction, so coverage is per direction (≥ 1 − ν each).
         assertThat(jlCovered).isGreaterThanOrEqualTo((int) (0.85 * trials));
         assertThat(wishartCovered).isGreaterThanOrEqualTo((int) (0.85 * trials));
-        assertThat(QuadraticForms.upperQuantile(0.025)).isCloseTo(1.959964, within(1e-5));
+        assertThat(StandardNormal.upperQuantile(0.025)).isCloseTo(1.959964, within(1e-5));
     }
 }

@@ -1,4 +1,4 @@
-package io.privmat.strategy.web;
+package io.privmat.query.web;
 
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
@@ -57,7 +57,7 @@ class StrategyController {
     record StrategyView(
             @Schema(description = "The strategy's key: hex SHA-256 of (workload hash, mechanism, options)") String key,
             @Schema(allowableValues = {"OPTIMIZED", "LOW_RANK_MECHANISM"}) String mechanism,
-            @Schema(allowableValues = {"PENDING", "RUNNING", "DONE", "FAILED"}) String status,
+            @Schema(allowableValues = {"PENDING", "RUNNING", "DONE", "FAILED", "CANCELLED"}) String status,
             @Schema(description = "Fraction done, from iteration counts only (public)") double progress,
             @Schema(description = "SHA-256 of the workload's canonical form") @Nullable String workloadHash,
             @Nullable String workloadKind, @Nullable Integer cells, @Nullable Integer queries,
@@ -73,7 +73,15 @@ class StrategyController {
                     + "states it as expectedRmsePerQuery)") @Nullable Double expectedRmsePerUnitNoise,
             @Schema(description = "DONE: how long the computation took, in milliseconds") @Nullable Long computeMillis,
             @Schema(description = "DONE: size of the stored strategy in bytes") @Nullable Long bytes,
-            @Schema(description = "FAILED: why") @Nullable String error,
+            @Schema(description = "FAILED or CANCELLED: why") @Nullable String error,
+            @Schema(description = "FAILED or CANCELLED: TIME_LIMIT (it outlived privmat.strategies.max-compute-time), "
+                    + "MEMORY, SHUTDOWN (the replica stopped) or ERROR", allowableValues = {"TIME_LIMIT", "MEMORY",
+                    "SHUTDOWN", "ERROR"}) @Nullable String reason,
+            @Schema(description = "The computation's estimated time at the reference rate "
+                    + "(privmat.strategies.reference-rate), from public sizes, within the limit") @Nullable Double
+                    estimatedSeconds,
+            @Schema(description = "The computation's estimated peak memory, from public sizes") @Nullable Long
+                    estimatedBytes,
             @Nullable Instant createdAt) {
 
         static StrategyView of(StrategyService.View v) {
@@ -84,7 +92,8 @@ class StrategyController {
                     string(i, "method"), number(i, "objective"), number(i, "lowerBound"), integer(i, "iterations"),
                     i.get("converged") instanceof Boolean b ? b : null, number(i, "expectedRmsePerUnitNoise"),
                     i.get("computeMillis") instanceof Number n ? n.longValue() : null, done ? v.bytes() : null,
-                    v.error(), v.createdAt());
+                    v.error(), v.reason() == null ? null : v.reason().name(), number(i, "estimatedSeconds"),
+                    i.get("estimatedBytes") instanceof Number b ? b.longValue() : null, v.createdAt());
         }
 
         private static @Nullable String string(Map<String, Object> m, String k) {
@@ -105,7 +114,12 @@ class StrategyController {
     @Operation(operationId = "computeStrategy", summary = "Start computing the strategy of a LINEAR_QUERIES request",
             description = "For OPTIMIZED and LOW_RANK_MECHANISM: builds the request's workload on the dataset's declared "
                     + "domain and computes its strategy in the background, from public values only (no data is read, "
-                    + "nothing is charged). 202 with the strategy while it is computed; 200 when it is already DONE.")
+                    + "nothing is charged). 202 with the strategy while it is computed; 200 when it is already DONE. "
+                    + "Free work is bounded: its cost is estimated from public sizes first (422 when it cannot run "
+                    + "within the limits of one computation, which the detail states), computations wait in a queue "
+                    + "served round robin between API keys with quotas per key and per subject (429 beyond, 503 when "
+                    + "the queue is full, both with Retry-After), and each is cancelled when it outlives "
+                    + "privmat.strategies.max-compute-time (CANCELLED, reason TIME_LIMIT).")
     @ApiResponse(responseCode = "202", description = "Being computed; Location names the strategy")
     @ApiResponse(responseCode = "200", description = "Already computed")
     @ApiResponse(responseCode = "400", description = "Not a strategy mechanism, or an invalid workload",
@@ -114,9 +128,12 @@ class StrategyController {
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "409", description = "Not a HISTOGRAM dataset, or it has no data yet",
             content = @Content(mediaType = "application/problem+json"))
-    @ApiResponse(responseCode = "422", description = "The workload or its strategy is over a size limit",
+    @ApiResponse(responseCode = "422", description = "The workload or its strategy is over a size limit, or its "
+            + "computation over the time or memory limit of one computation",
             content = @Content(mediaType = "application/problem+json"))
-    @ApiResponse(responseCode = "503", description = "Too many strategies queued",
+    @ApiResponse(responseCode = "429", description = "This API key or subject has its quota of computations waiting "
+            + "(Retry-After)", content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "503", description = "Too many strategies queued on this replica (Retry-After)",
             content = @Content(mediaType = "application/problem+json"))
     ResponseEntity<StrategyView> compute(@PathVariable UUID datasetId, @RequestBody StrategyRequest request) {
         if (request.params() == null) {
@@ -139,12 +156,14 @@ class StrategyController {
             content = @Content(mediaType = "application/problem+json"))
     StrategyView get(@PathVariable String key) {
         if (!key.matches("[0-9a-f]{64}")) {
-            throw notFound(key.length() > 80 ? key.substring(0, 80) : key);
+            throw notFound();
         }
-        return StrategyView.of(strategies.view(key).orElseThrow(() -> notFound(key)));
+        return StrategyView.of(strategies.view(key).orElseThrow(StrategyController::notFound));
     }
 
-    private static PrivmatException notFound(String key) {
-        return new PrivmatException(ProblemType.STRATEGY_NOT_FOUND, "No strategy " + key + ".", Map.of());
+    /** Details never repeat what the client sent. */
+    private static PrivmatException notFound() {
+        return new PrivmatException(ProblemType.STRATEGY_NOT_FOUND, "No such strategy here (neither stored nor "
+                + "computing on this replica).", Map.of());
     }
 }

@@ -1,0 +1,99 @@
+package io.privmat.security;
+
+import io.privmat.api.ProblemResponses;
+import io.privmat.problem.ProblemType;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Bounds the free computations requests run on their own threads (issue 36; docs/reliability.md,
+ * "Free work and storage"): quotes (planning, and a small strategy computed inline), strategy
+ * requests, and every free query on a release (analytics post-processing a DP release: nothing is
+ * charged, so nothing else limits them but the request rate). At most
+ * {@code privmat.security.max-free-requests} run at once per replica,
+ * {@code max-free-requests-per-key} of one API key and {@code max-free-requests-per-subject} of
+ * one subject; beyond, the request is refused at once (429 {@code computation-quota-exceeded}, or
+ * 503 when the replica's limit is reached, both with Retry-After) rather than queued on a thread.
+ * The rate limiter bounds how often; this bounds how many at once, so one caller cannot hold every
+ * core.
+ */
+class FreeWorkFilter extends OncePerRequestFilter {
+
+    /**
+     * POST /v1/releases/{id}/{query}, /v1/datasets/{id}/queries/quote, .../queries/inverse-quote (many
+     * plans), .../queries/dry-run (a release on stand-in data), /v1/datasets/{id}/strategies.
+     */
+    private static final Pattern FREE = Pattern.compile("/v1/releases/[^/]+/[^/]+"
+            + "|/v1/datasets/[^/]+/queries/(quote|inverse-quote|dry-run)|/v1/datasets/[^/]+/strategies");
+    static final long RETRY_AFTER_SECONDS = 1;
+
+    private final SecuritySettings settings;
+    private final Map<String, Integer> byKey = new HashMap<>();
+    private final Map<String, Integer> bySubject = new HashMap<>();
+    private int total;
+
+    FreeWorkFilter(SecuritySettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        Object attribute = request.getAttribute(ApiKeyAuthenticationFilter.CALLER_ATTRIBUTE);
+        if (!(attribute instanceof Caller caller) || !"POST".equals(request.getMethod())
+                || !FREE.matcher(request.getRequestURI()).matches()) {
+            chain.doFilter(request, response);
+            return;
+        }
+        String key = caller.keyId().toString();
+        String subject = caller.subject();
+        String refusal = enter(key, subject);
+        if (refusal != null) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("retryAfterSeconds", RETRY_AFTER_SECONDS);
+            ProblemResponses.write(request, response, refusal.equals("replica") ? ProblemType.SERVICE_UNAVAILABLE
+                    : ProblemType.COMPUTATION_QUOTA_EXCEEDED, refusal.equals("replica")
+                    ? "This replica already runs " + settings.maxFreeRequests() + " free computations "
+                            + "(privmat.security.max-free-requests); try again shortly."
+                    : "This " + refusal + " already runs its limit of free computations at once (privmat.security."
+                            + "max-free-requests-per-" + refusal + "); try again when one has finished.", p);
+            return;
+        }
+        try {
+            chain.doFilter(request, response);
+        } finally {
+            leave(key, subject);
+        }
+    }
+
+    /** Takes a place, or says whose limit is reached: "key", "subject" or "replica". */
+    private synchronized @org.jspecify.annotations.Nullable String enter(String key, String subject) {
+        if (byKey.getOrDefault(key, 0) >= settings.maxFreeRequestsPerKey()) {
+            return "key";
+        }
+        if (bySubject.getOrDefault(subject, 0) >= settings.maxFreeRequestsPerSubject()) {
+            return "subject";
+        }
+        if (total >= settings.maxFreeRequests()) {
+            return "replica";
+        }
+        byKey.merge(key, 1, Integer::sum);
+        bySubject.merge(subject, 1, Integer::sum);
+        total++;
+        return null;
+    }
+
+    private synchronized void leave(String key, String subject) {
+        byKey.merge(key, -1, (a, b) -> a + b == 0 ? null : a + b);
+        bySubject.merge(subject, -1, (a, b) -> a + b == 0 ? null : a + b);
+        total--;
+    }
+}
