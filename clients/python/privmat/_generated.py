@@ -2419,7 +2419,9 @@ class NoiseFacts(Model):
     expected_total_squared_error: Optional[float] = None
     # PRIVATE_FRANK_WOLFE: Frobenius sensitivity of the first released Gram
     first_frobenius_sensitivity: Optional[float] = None
-    # PRIVATE_FRANK_WOLFE: noise standard deviation of the first release (its sensitivity is a quarter of the later ones')
+    # PRIVATE_FRANK_WOLFE: the norm bound min(C, L) of a user's row in the first release
+    first_gradient_clip: Optional[float] = None
+    # PRIVATE_FRANK_WOLFE: noise standard deviation of the first release (its rows are bounded by min(C, L), the later ones' by min(C, 2L) or min(C, L))
     first_sigma: Optional[float] = None
     # JL: the public eigenvalue floor W (matrices) or the overlay weight w (graphs)
     floor: Optional[float] = None
@@ -2427,6 +2429,8 @@ class NoiseFacts(Model):
     frobenius_sensitivity: Optional[float] = None
     # window mechanisms: τ², the variance of xᵀEx for a unit x, of the first release whose window is full (later releases state their own)
     full_window_noise_variance: Optional[float] = None
+    # PRIVATE_FRANK_WOLFE: the norm bound C_t of a user's gradient row in the releases after the first (the clip C, or the bound that holds without it if smaller)
+    gradient_clip: Optional[float] = None
     # ADASSP: noise standard deviation per entry of the released XᵀX; DP_ALS: of each item's released r × r Gram
     gram_sigma: Optional[float] = None
     # spacing of the grid that the noise and the released values lie on; a statistic is saturated at ±2⁵⁰ grid steps before the noise (docs/mechanisms/noise.md)
@@ -2447,6 +2451,8 @@ class NoiseFacts(Model):
     min_eigenvalue_sensitivity: Optional[float] = None
     # ADASSP: noise standard deviation of the released λ_min(XᵀX)
     min_eigenvalue_sigma: Optional[float] = None
+    # PRIVATE_FRANK_WOLFE: the bound b = σ(2√n + √(2 ln(1/β))) on the spectral norm of each later release's noise (β = 0.01); a FULLY_CORRECTIVE direction whose eigenvalue does not exceed it is released as zero and not used
+    noise_spectral_bound: Optional[float] = None
     # LINEAR_QUERIES: variance of each noisy measurement (Laplace: the discrete Laplace's exact variance; Gaussian: σ²)
     noise_variance: Optional[float] = None
     # failure probability of each interval stated by the release's answers
@@ -2479,6 +2485,8 @@ class NoiseFacts(Model):
     saturation: Optional[float] = None
     # Laplace noise: the scale b per entry
     scale: Optional[float] = None
+    # PRIVATE_FRANK_WOLFE: FULLY_CORRECTIVE, CONSTANT or STANDARD
+    schedule: Optional[str] = None
     # Gaussian noise: standard deviation per entry (per step for iterative mechanisms)
     sigma: Optional[float] = None
     # spectral-norm sensitivity of XᵀX (B²) the mechanism is analysed at
@@ -2514,10 +2522,12 @@ class NoiseFacts(Model):
         ('expected_rmse_per_query', 'expectedRmsePerQuery', None),
         ('expected_total_squared_error', 'expectedTotalSquaredError', None),
         ('first_frobenius_sensitivity', 'firstFrobeniusSensitivity', None),
+        ('first_gradient_clip', 'firstGradientClip', None),
         ('first_sigma', 'firstSigma', None),
         ('floor', 'floor', None),
         ('frobenius_sensitivity', 'frobeniusSensitivity', None),
         ('full_window_noise_variance', 'fullWindowNoiseVariance', None),
+        ('gradient_clip', 'gradientClip', None),
         ('gram_sigma', 'gramSigma', None),
         ('granularity', 'granularity', None),
         ('iterations', 'iterations', None),
@@ -2528,6 +2538,7 @@ class NoiseFacts(Model):
         ('mean_sigma', 'meanSigma', None),
         ('min_eigenvalue_sensitivity', 'minEigenvalueSensitivity', None),
         ('min_eigenvalue_sigma', 'minEigenvalueSigma', None),
+        ('noise_spectral_bound', 'noiseSpectralBound', None),
         ('noise_variance', 'noiseVariance', None),
         ('nu', 'nu', None),
         ('orientation', 'orientation', None),
@@ -2544,6 +2555,7 @@ class NoiseFacts(Model):
         ('sampler_policy', 'samplerPolicy', None),
         ('saturation', 'saturation', None),
         ('scale', 'scale', None),
+        ('schedule', 'schedule', None),
         ('sigma', 'sigma', None),
         ('spectral_sensitivity', 'spectralSensitivity', None),
         ('spectrum', 'spectrum', None),
@@ -2860,6 +2872,8 @@ class PlannedParams(Model):
     eta: Optional[float] = None
     # one of LEAST_SQUARES, RESCALED_PROJECTION; used by PRIVATE_SVD
     fit: Optional[str] = None
+    # used by PRIVATE_FRANK_WOLFE
+    gradient_clip: Optional[float] = None
     # used by DP_ALS
     init_scale: Optional[float] = None
     # used by DP_ALS
@@ -2886,9 +2900,9 @@ class PlannedParams(Model):
     rank: Optional[int] = None
     # used by ADASSP
     response: Optional[int] = None
-    # used by PRIVATE_SVD
+    # used by PRIVATE_FRANK_WOLFE, PRIVATE_SVD
     ridge: Optional[float] = None
-    # one of CONSTANT, STANDARD; used by PRIVATE_FRANK_WOLFE
+    # one of CONSTANT, FULLY_CORRECTIVE, STANDARD; used by PRIVATE_FRANK_WOLFE
     schedule: Optional[str] = None
     # used by HARDT_ROTH, HARDT_ROTH_RATING, RANDOMIZED_RESPONSE, RANDOMIZED_RESPONSE_RATING
     shrink: Optional[bool] = None
@@ -2913,6 +2927,7 @@ class PlannedParams(Model):
         ('coherence', 'coherence', None),
         ('eta', 'eta', None),
         ('fit', 'fit', None),
+        ('gradient_clip', 'gradientClip', None),
         ('init_scale', 'initScale', None),
         ('item_ridge', 'itemRidge', None),
         ('iterations', 'iterations', None),
@@ -2992,22 +3007,28 @@ class PrivacyLoss(Model):
 class PrivateFrankWolfeParams(Model):
     """Parameters of PRIVATE_FRANK_WOLFE"""
 
-    # T: Frank–Wolfe steps, each one Gaussian release
+    # C: each user's gradient row is scaled to norm ≤ C before it enters a released Gram (sensitivity C² instead of L², and of 4L² for the paper's later steps); default L/4 = (max − min)/8·√perUserCap
+    gradient_clip: Optional[float] = None
+    # T: Frank–Wolfe steps, each one Gaussian release; default min(⌈s/2⌉, 2 + ⌈8μ⌉) with μ the Gaussian DP the budget allows (3 at ε = 0.5, 6 at ε = 2, 11 at ε = 5 with δ = 1e-6)
     iterations: Optional[int] = None
     # Lanczos products per top eigenvector
     lanczos_steps: Optional[int] = None
-    # the public radius k of the nuclear-norm ball ‖Y‖_* ≤ k of the centred completed matrix (required)
+    # the radius k of the nuclear-norm ball ‖Y‖_* ≤ k of the centred completed matrix: required with schedule CONSTANT or STANDARD, refused with FULLY_CORRECTIVE (‖Y‖_* grows like √m, and the number of users is not public, so no rule from public facts gives it)
     nuclear_radius: Optional[float] = None
-    # one of CONSTANT, STANDARD; step sizes: CONSTANT η = 1/T (the paper's), STANDARD η_t = 2/(t + 1)
+    # λ of the users' least-squares refit (FULLY_CORRECTIVE)
+    ridge: Optional[float] = None
+    # one of FULLY_CORRECTIVE, CONSTANT, STANDARD; how the iterate moves: FULLY_CORRECTIVE (each user refits by ridge least squares on all directions so far; noise-dominated directions are released as zero and unused), or the paper's steps with radius nuclearRadius: CONSTANT η = 1/T, STANDARD η_t = 2/(t + 1)
     schedule: Optional[str] = None
     # one of AUTO, DENSE, MEMORY_LIGHT; AUTO and DENSE hold the n × n Gram and release it exactly on the grid (n ≤ 2048); MEMORY_LIGHT is refused: it released a float function of the unrounded Gram, which is not differentially private
     variant: Optional[str] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
+        ('gradient_clip', 'gradientClip', None),
         ('iterations', 'iterations', None),
         ('lanczos_steps', 'lanczosSteps', None),
         ('nuclear_radius', 'nuclearRadius', None),
+        ('ridge', 'ridge', None),
         ('schedule', 'schedule', None),
         ('variant', 'variant', None),
     )
@@ -3016,7 +3037,7 @@ class PrivateFrankWolfeParams(Model):
 
 @dataclass
 class PrivateFrankWolfeQuery(Model):
-    """Private Frank–Wolfe completion (Jain, Thakkar, Thakurta 2018) under joint DP: T Gaussian releases of the users' gradient Gram; analysts get the item directions and spectrum, users' completed rows go to the owner. Answers [COMPLETION]; neighbouring relations [ADD_REMOVE, REPLACE_ONE]."""
+    """Private Frank–Wolfe completion (Jain, Thakkar, Thakurta 2018) under joint DP: T Gaussian releases of the Gram of the users' clipped gradient rows, one item direction each; by default fully corrective (each user refits on all directions). Analysts get the item directions and spectrum, users' completed rows go to the owner. Answers [COMPLETION]; neighbouring relations [ADD_REMOVE, REPLACE_ONE]."""
 
     # delta in (0, 0.01], with epsilon
     delta: Optional[float] = None

@@ -49,7 +49,8 @@ class ReadmeTest extends ApiTest {
         EXPECTED.put("\"mechanism\":\"OPTIMIZED\"", List.of("\"queries\":1360", "\"strategyMethod\":\"OPTIMIZED/",
                 "\"status\":\"DONE\"", "HISTOGRAM_ESTIMATE", "\"standardDeviation\":", "\"biased\":false"));
         EXPECTED.put("\"kind\":\"RATINGS\"", List.of("\"nnz\":60000", "\"droppedRatings\":0", "FRANK_WOLFE",
-                "COMPLETION_MODEL", "\"user\":\"alice\",\"index\":0,\"items\":400,\"predictions\":["));
+                "COMPLETION_MODEL", "\"code\":\"COMPONENTS_IN_NOISE\"",
+                "\"user\":\"alice\",\"index\":0,\"items\":100,\"predictions\":["));
         EXPECTED.put("\"kind\":\"STREAM\"", List.of("\"blockRule\":\"ROW_COUNT\"", "\"admissible\":true",
                 "\"completedBlocks\":2,\"openRows\":50", "\"windowRows\":200", "\"covariance\":[[",
                 "{\"answers\":[{\"estimate\":", "\"state\":\"CANCELLED\""));

@@ -1,6 +1,7 @@
 package io.privmat.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.privmat.support.ApiTest;
 import java.net.http.HttpRequest;
@@ -69,11 +70,15 @@ class CompletionApiTest extends ApiTest {
         Response quote = asAnalyst(HttpRequest.newBuilder(uri("/v1/datasets/" + id + "/queries/quote"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
                         "{\"kind\":\"COMPLETION\",\"mechanism\":\"PRIVATE_FRANK_WOLFE\",\"epsilon\":8,\"delta\":1e-6,"
-                                + "\"params\":{\"nuclearRadius\":30,\"iterations\":4}}")));
+                                + "\"params\":{\"iterations\":4}}")));
         assertThat(quote.status()).as(quote.toString()).isEqualTo(200);
         assertThat(quote.text()).contains("expectedError");
+        // The defaults: fully corrective, rows clipped to L/4 (L = 2·√4 here).
+        JsonNode noise = quote.json().get("noise");
+        assertThat(noise.get("schedule").asString()).as(noise.toString()).isEqualTo("FULLY_CORRECTIVE");
+        assertThat(noise.get("gradientClip").asDouble()).isCloseTo(1, within(1e-12));
         JsonNode result = analystRuns(id, "{\"kind\":\"COMPLETION\",\"mechanism\":\"PRIVATE_FRANK_WOLFE\","
-                + "\"epsilon\":8,\"delta\":1e-6,\"params\":{\"nuclearRadius\":30,\"iterations\":4}}");
+                + "\"epsilon\":8,\"delta\":1e-6,\"params\":{\"iterations\":4}}");
         assertThat(result.get("model").asString()).isEqualTo("FRANK_WOLFE");
         double[][] directions = matrix(result.get("directions"));
         assertThat(directions).hasNumberOfRows(4);
@@ -127,6 +132,35 @@ class CompletionApiTest extends ApiTest {
     }
 
     @Test
+    void thePapersScheduleTakesANuclearRadiusAndTheDefaultsNeedNone() {
+        String id = ratingsDataset("USER");
+        JsonNode paper = analystRuns(id, "{\"kind\":\"COMPLETION\",\"mechanism\":\"PRIVATE_FRANK_WOLFE\",\"rho\":2,"
+                + "\"params\":{\"schedule\":\"CONSTANT\",\"nuclearRadius\":30,\"iterations\":3}}");
+        assertThat(matrix(paper.get("directions"))).hasNumberOfRows(3);
+        JsonNode defaults = analystRuns(id, "{\"kind\":\"COMPLETION\",\"mechanism\":\"PRIVATE_FRANK_WOLFE\",\"rho\":2}");
+        // T = min(⌈s/2⌉, 2 + ⌈8μ⌉) with s = 4 here: 2.
+        assertThat(matrix(defaults.get("directions"))).hasNumberOfRows(2);
+        Response row = get("/v1/jobs/" + defaults.get("jobId").asString() + "/users/user-0/predictions");
+        assertThat(row.status()).as(row.toString()).isEqualTo(200);
+
+        // Dry runs and inverse quotes take both forms: with the paper's radius and without any.
+        for (String params : new String[] {"{\"schedule\":\"CONSTANT\",\"nuclearRadius\":30,\"iterations\":3}", "{}"}) {
+            Response dry = postJson("/v1/datasets/" + id + "/queries/dry-run", "{\"kind\":\"COMPLETION\",\"mechanism\":"
+                    + "\"PRIVATE_FRANK_WOLFE\",\"rho\":2,\"params\":" + params + "}");
+            assertThat(dry.status()).as(params + " " + dry).isEqualTo(200);
+            assertThat(dry.json().get("synthetic").asBoolean()).isTrue();
+            assertThat(dry.json().get("result").get("model").asString()).isEqualTo("FRANK_WOLFE");
+            assertThat(dry.json().get("result").has("warnings")).isTrue();
+            Response inverse = postJson("/v1/datasets/" + id + "/queries/inverse-quote", "{\"query\":{\"kind\":"
+                    + "\"COMPLETION\",\"mechanism\":\"PRIVATE_FRANK_WOLFE\",\"delta\":1e-6,\"params\":" + params
+                    + "},\"target\":{\"quantity\":\"spectrum\",\"metric\":\"noiseNorm\",\"level\":0.95,\"value\":50}}");
+            assertThat(inverse.status()).as(params + " " + inverse).isEqualTo(200);
+            assertThat(inverse.json().get("requested").get("reachable").asBoolean()).as(inverse.toString()).isTrue();
+            assertThat(inverse.json().get("requested").get("achieved").get("value").asDouble()).isLessThanOrEqualTo(50);
+        }
+    }
+
+    @Test
     void svdAndAlsRunAndRatingFactsCarryTheUserCount() {
         String id = ratingsDataset("USER");
         JsonNode svd = analystRuns(id, "{\"kind\":\"COMPLETION\",\"mechanism\":\"PRIVATE_SVD\",\"rho\":2,"
@@ -157,8 +191,13 @@ class CompletionApiTest extends ApiTest {
     void badCompletionRequestsAreRefusedBeforeAnyCharge() {
         String id = ratingsDataset("USER");
         Response missing = postJson("/v1/datasets/" + id + "/queries", "{\"kind\":\"COMPLETION\",\"mechanism\":"
-                + "\"PRIVATE_FRANK_WOLFE\",\"rho\":1}");
+                + "\"PRIVATE_FRANK_WOLFE\",\"rho\":1,\"params\":{\"schedule\":\"STANDARD\"}}");
         assertThat(missing.status()).as(missing.toString()).isEqualTo(400);
+        assertThat(missing.json().get("parameter").asString()).isEqualTo("nuclearRadius");
+        Response unused = postJson("/v1/datasets/" + id + "/queries", "{\"kind\":\"COMPLETION\",\"mechanism\":"
+                + "\"PRIVATE_FRANK_WOLFE\",\"rho\":1,\"params\":{\"nuclearRadius\":30}}");
+        assertThat(unused.status()).as(unused.toString()).isEqualTo(400);
+        assertThat(unused.json().get("parameter").asString()).isEqualTo("nuclearRadius");
         Response rank = postJson("/v1/datasets/" + id + "/queries", "{\"kind\":\"COMPLETION\",\"mechanism\":"
                 + "\"PRIVATE_SVD\",\"rho\":1,\"params\":{\"rank\":" + (ITEMS + 1) + "}}");
         assertThat(rank.status()).as(rank.toString()).isEqualTo(400);

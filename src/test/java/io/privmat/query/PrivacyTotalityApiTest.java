@@ -98,7 +98,7 @@ class PrivacyTotalityApiTest extends ApiTest {
         assertThat(put("/v1/datasets/" + id + "/data", "text/csv", csv.toString().getBytes(StandardCharsets.UTF_8))
                 .status()).isEqualTo(200);
         String query = "{\"kind\":\"COMPLETION\",\"mechanism\":\"PRIVATE_FRANK_WOLFE\",\"epsilon\":1,\"delta\":1e-6,"
-                + "\"params\":{\"nuclearRadius\":100,\"iterations\":1,\"variant\":\"MEMORY_LIGHT\"}}";
+                + "\"params\":{\"iterations\":1,\"variant\":\"MEMORY_LIGHT\"}}";
         for (String path : new String[] {"/queries/quote", "/queries"}) {
             Response refused = postJson("/v1/datasets/" + id + path, query);
             assertThat(refused.status()).as(refused.toString()).isEqualTo(400);

@@ -427,7 +427,7 @@ class DashboardBrowserTest extends ApiTest {
         Response rated = put("/v1/datasets/" + ratings + "/data", "text/csv", triples.toString().getBytes());
         assertThat(rated.status()).as(rated.toString()).isEqualTo(200);
         String completion = job(ratings, "{\"kind\":\"COMPLETION\",\"mechanism\":\"PRIVATE_FRANK_WOLFE\",\"rho\":0.2,"
-                + "\"params\":{\"iterations\":3,\"nuclearRadius\":4}}");
+                + "\"params\":{\"iterations\":3}}");
         String base = "http://localhost:" + port + "/ui/";
 
         try (WebDriver browser = new WebDriver(chromium[0], chromium[1], 1280, 1000)) {

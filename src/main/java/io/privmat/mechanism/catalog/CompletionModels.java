@@ -54,7 +54,7 @@ public final class CompletionModels {
         int n = f.cols();
         return switch (plan.spec().mechanism()) {
             case "PRIVATE_FRANK_WOLFE" -> {
-                var params = Completions.FrankWolfe.parameters(p, f);
+                var params = Completions.FrankWolfe.parameters(p, f, plan.spec().budget());
                 int t = params.iterations();
                 require(values, t * n + 2 * t);
                 yield new FrankWolfeRelease(params, Arrays.copyOfRange(values, 0, t * n),

@@ -143,19 +143,31 @@ final class Completions {
         }
     }
 
-    /** PRIVATE_FRANK_WOLFE: T noisy Grams of the users' gradient rows, one rank-one step each. */
+    /** PRIVATE_FRANK_WOLFE: T noisy Grams of the users' clipped gradient rows, one direction each. */
     static final class FrankWolfe extends Base {
 
         FrankWolfe() {
             super("PRIVATE_FRANK_WOLFE", "Private Frank–Wolfe completion (Jain, Thakkar, Thakurta 2018) under joint "
-                    + "DP: T Gaussian releases of the users' gradient Gram; analysts get the item directions and "
-                    + "spectrum, users' completed rows go to the owner.", List.of(
-                    Param.number("nuclearRadius", Double.MIN_NORMAL, 1e15, null, "the public radius k of the "
-                            + "nuclear-norm ball ‖Y‖_* ≤ k of the centred completed matrix (required)"),
-                    Param.integer("iterations", 1, FrankWolfeParameters.MAX_ITERATIONS, 10,
-                            "T: Frank–Wolfe steps, each one Gaussian release"),
-                    Param.oneOf("schedule", List.of("CONSTANT", "STANDARD"), "CONSTANT",
-                            "step sizes: CONSTANT η = 1/T (the paper's), STANDARD η_t = 2/(t + 1)"),
+                    + "DP: T Gaussian releases of the Gram of the users' clipped gradient rows, one item direction "
+                    + "each; by default fully corrective (each user refits on all directions). Analysts get the "
+                    + "item directions and spectrum, users' completed rows go to the owner.", List.of(
+                    Param.integer("iterations", 1, FrankWolfeParameters.MAX_ITERATIONS, null, "T: Frank–Wolfe steps, "
+                            + "each one Gaussian release; default min(⌈s/2⌉, 2 + ⌈8μ⌉) with μ the Gaussian DP "
+                            + "the budget allows (3 at ε = 0.5, 6 at ε = 2, 11 at ε = 5 with δ = 1e-6)"),
+                    Param.oneOf("schedule", List.of("FULLY_CORRECTIVE", "CONSTANT", "STANDARD"), "FULLY_CORRECTIVE",
+                            "how the iterate moves: FULLY_CORRECTIVE (each user refits by ridge least squares on "
+                            + "all directions so far; noise-dominated directions are released as zero and unused), "
+                            + "or the paper's steps with radius nuclearRadius: CONSTANT η = 1/T, STANDARD "
+                            + "η_t = 2/(t + 1)"),
+                    Param.number("nuclearRadius", Double.MIN_NORMAL, 1e15, null, "the radius k of the nuclear-norm "
+                            + "ball ‖Y‖_* ≤ k of the centred completed matrix: required with schedule CONSTANT or "
+                            + "STANDARD, refused with FULLY_CORRECTIVE (‖Y‖_* grows like √m, and the number of "
+                            + "users is not public, so no rule from public facts gives it)"),
+                    Param.number("gradientClip", Double.MIN_NORMAL, 1e15, null, "C: each user's gradient row is "
+                            + "scaled to norm ≤ C before it enters a released Gram (sensitivity C² instead of L², "
+                            + "and of 4L² for the paper's later steps); default L/4 = (max − min)/8·√perUserCap"),
+                    Param.number("ridge", 0, 1e12, FrankWolfeParameters.DEFAULT_RIDGE, "λ of the users' "
+                            + "least-squares refit (FULLY_CORRECTIVE)"),
                     Param.oneOf("variant", List.of("AUTO", "DENSE", "MEMORY_LIGHT"), "AUTO", "AUTO and DENSE hold "
                             + "the n × n Gram and release it exactly on the grid (n ≤ " + FrankWolfeParameters.MAX_ITEMS
                             + "); MEMORY_LIGHT is refused: it released a float function of the unrounded Gram, "
@@ -166,13 +178,23 @@ final class Completions {
 
         @Override
         Map<String, Object> example() {
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put("nuclearRadius", 4);
-            p.put("iterations", 3);
-            return p;
+            return new LinkedHashMap<>();
         }
 
-        static FrankWolfeParameters parameters(Params p, PublicFacts facts) {
+        /** μ of the budget's Gaussian DP: what the default T is computed from. */
+        static double mu(Budget budget) {
+            return budget.isRho() ? FrankWolfeParameters.mu(budget.rhoDown())
+                    : FrankWolfeParameters.mu(budget.epsilonDown(), budget.deltaDown());
+        }
+
+        static FrankWolfeParameters parameters(Params p, PublicFacts facts, Budget budget) {
+            Integer t = p.optionalInteger("iterations");
+            return parameters(p, facts, t != null ? t
+                    : FrankWolfeParameters.defaultIterations(ratings(facts).domain(), mu(budget)));
+        }
+
+        /** The parameters with T given (the contract statistic needs no budget: its witness is one step). */
+        static FrankWolfeParameters parameters(Params p, PublicFacts facts, int iterations) {
             RatingsFacts r = ratings(facts);
             if (p.name("variant").equals("MEMORY_LIGHT")) {
                 throw PlanningException.invalid("variant", "AUTO or DENSE", "The MEMORY_LIGHT variant is withdrawn: "
@@ -181,39 +203,66 @@ final class Completions {
                         + "differentially private (docs/mechanisms/completion.md). Use AUTO or DENSE (at most "
                         + FrankWolfeParameters.MAX_ITEMS + " items).");
             }
-            return checked(() -> FrankWolfeParameters.of(r.domain(), r.relation(), p.number("nuclearRadius"),
-                    p.integer("iterations"))
-                    .withSchedule(FrankWolfeParameters.StepSchedule.valueOf(p.name("schedule")))
-                    .withLanczosSteps(p.integer("lanczosSteps")));
+            FrankWolfeParameters.StepSchedule schedule = FrankWolfeParameters.StepSchedule.valueOf(p.name("schedule"));
+            Double radius = p.optionalNumber("nuclearRadius");
+            if (schedule.usesRadius() && radius == null) {
+                throw PlanningException.invalid("nuclearRadius", "a positive number", "schedule " + schedule + " "
+                        + "needs nuclearRadius, the radius k of ‖Y‖_* ≤ k; no default exists because ‖Y‖_* grows "
+                        + "like √m and the number of users is not public (the default schedule, FULLY_CORRECTIVE, "
+                        + "needs none)");
+            }
+            if (!schedule.usesRadius() && radius != null) {
+                throw PlanningException.invalid("nuclearRadius", "absent with schedule " + schedule, "schedule "
+                        + schedule + " uses no nuclear radius; give schedule CONSTANT or STANDARD to use one");
+            }
+            Double clip = p.optionalNumber("gradientClip");
+            double c = clip != null ? clip : FrankWolfeParameters.defaultGradientClip(r.domain());
+            return checked(() -> new FrankWolfeParameters(r.domain(), r.relation(), radius != null ? radius : Double.NaN,
+                    iterations, schedule, FrankWolfeParameters.DEFAULT_BETA, p.integer("lanczosSteps"), c,
+                    p.number("ridge")));
         }
 
         static PrivateFrankWolfeMechanism mechanism(Budget budget, Params p, PublicFacts facts) {
-            FrankWolfeParameters params = parameters(p, facts);
+            FrankWolfeParameters params = parameters(p, facts, budget);
             return budget.isRho() ? PrivateFrankWolfeMechanism.forRho(params, budget.rhoDown())
                     : PrivateFrankWolfeMechanism.forApproxDp(params, budget.epsilonDown(), budget.deltaDown());
         }
 
         @Override
         public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
-            return firstGram(facts, "the first release (Y⁰ = 0): Aᵢ = −P_Ω(Y*ᵢ), ‖Aᵢ‖ ≤ L; the later releases are "
-                    + "calibrated to 4L² (4√2·L² replacing a user), ‖Aᵢ‖ ≤ 2L after the projection");
+            return new Sensitivity("(W₀/Δ₀, W₁/Δ₁): the first two released Grams of clipped gradient rows, each over its "
+                    + "own sensitivity (W₁ after one step on a public witness broadcast)", "L2", Math.sqrt(2),
+                    "Δ_t = C_t² (√2·C_t² replacing a user) since every row entering W_t is clipped to ‖Ãᵢ‖ ≤ C_t "
+                    + "= min(C, L at t = 0, 2L after a paper step, L after a fully corrective one); each part moves "
+                    + "by at most 1, the two together by √2");
+        }
+
+        /** W₀/Δ₀ and W₁/Δ₁ on the public witness (docs/mechanisms/completion.md, "Privacy"). */
+        @Override
+        public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
+            return CompletionStatistics.frankWolfeStatistics(data.ratings(), parameters(params, facts, 2));
         }
 
         @Override
         public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
             PrivateFrankWolfeMechanism fw = mechanism(budget, params, facts);
+            FrankWolfeParameters p = fw.parameters();
             Map<String, Object> noise = noise("discrete Gaussian on each released n × n Gram (symmetrised), on a grid");
-            noise.put("iterations", fw.parameters().iterations());
+            noise.put("iterations", p.iterations());
+            noise.put("schedule", p.schedule().name());
             noise.put("sigma", fw.sigma());
             noise.put("firstSigma", fw.firstSigma());
-            noise.put("frobeniusSensitivity", PrivateFrankWolfeMechanism.sensitivity(fw.parameters()));
-            noise.put("firstFrobeniusSensitivity", PrivateFrankWolfeMechanism.firstSensitivity(fw.parameters()));
+            noise.put("gradientClip", p.clip(1));
+            noise.put("firstGradientClip", p.clip(0));
+            noise.put("frobeniusSensitivity", PrivateFrankWolfeMechanism.sensitivity(p));
+            noise.put("firstFrobeniusSensitivity", PrivateFrankWolfeMechanism.firstSensitivity(p));
+            noise.put("noiseSpectralBound", fw.noiseSpectralBound(1));
             noise.put("variant", "DENSE");
-            // T Gaussian releases: the first at Δ₀ (Y⁰ = 0), then T − 1 at Δ; GDP composition (μ² add).
+            // T Gaussian releases: the first at Δ₀, then T − 1 at Δ; GDP composition (μ² add).
             List<PrivacyMap> steps = new ArrayList<>();
             steps.add(PrivacyMap.of(fw.firstStepLoss()));
-            if (fw.parameters().iterations() > 1) {
-                steps.add(PrivacyMap.compose(fw.parameters().iterations() - 1, PrivacyMap.of(fw.stepLoss())));
+            if (p.iterations() > 1) {
+                steps.add(PrivacyMap.compose(p.iterations() - 1, PrivacyMap.of(fw.stepLoss())));
             }
             PrivacyMap privacy = PrivacyMap.compose(steps).calibratedTo(budget);
             return new Plan(spec(kind, budget, params, facts), privacy, noise,
@@ -223,7 +272,7 @@ final class Completions {
         @Override
         List<ErrorStatement> statements(Plan plan, double level) {
             PublicFacts facts = plan.spec().facts();
-            int t = plan.spec().params().integer("iterations");
+            int t = (Integer) plan.noise().get("iterations");
             return List.of(noiseNorm("spectrum", (Double) plan.noise().get("sigma"), facts.cols(), t, level,
                     "the noise of the " + t + " released Grams Ŵ_t (the broadcast λ̂_t² is within it of λ_max(W_t))"));
         }

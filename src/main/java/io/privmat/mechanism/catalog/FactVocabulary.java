@@ -64,7 +64,15 @@ public final class FactVocabulary {
                             + "public m and n; the result is returned users × items either way)"),
                     integer("iterations", "iterative mechanisms: the public number of noisy steps"),
                     number("firstSigma", "PRIVATE_FRANK_WOLFE: noise standard deviation of the first release (its "
-                            + "sensitivity is a quarter of the later ones')"),
+                            + "rows are bounded by min(C, L), the later ones' by min(C, 2L) or min(C, L))"),
+                    string("schedule", "PRIVATE_FRANK_WOLFE: FULLY_CORRECTIVE, CONSTANT or STANDARD"),
+                    number("gradientClip", "PRIVATE_FRANK_WOLFE: the norm bound C_t of a user's gradient row in the "
+                            + "releases after the first (the clip C, or the bound that holds without it if smaller)"),
+                    number("firstGradientClip", "PRIVATE_FRANK_WOLFE: the norm bound min(C, L) of a user's row in the "
+                            + "first release"),
+                    number("noiseSpectralBound", "PRIVATE_FRANK_WOLFE: the bound b = σ(2√n + √(2 ln(1/β))) on the "
+                            + "spectral norm of each later release's noise (β = 0.01); a FULLY_CORRECTIVE direction "
+                            + "whose eigenvalue does not exceed it is released as zero and not used"),
                     number("firstFrobeniusSensitivity", "PRIVATE_FRANK_WOLFE: Frobenius sensitivity of the first "
                             + "released Gram"),
                     string("variant", "PRIVATE_FRANK_WOLFE: DENSE (W held and released exactly on the grid)"),

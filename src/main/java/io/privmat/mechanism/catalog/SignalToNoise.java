@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.completion.FrankWolfeParameters;
 import io.privmat.mechanism.completion.FrankWolfeRelease;
 import io.privmat.mechanism.completion.SvdCompletionRelease;
 import java.util.ArrayList;
@@ -236,6 +237,10 @@ public final class SignalToNoise {
      * direction); private SVD's eigenvalues against its Gram's noise bound. ALS releases no spectrum.
      */
     private static List<NoiseWarning> completion(Release.Completion c, ResultAccuracy accuracy) {
+        if (c.model() instanceof FrankWolfeRelease f
+                && f.parameters().schedule() == FrankWolfeParameters.StepSchedule.FULLY_CORRECTIVE) {
+            return fullyCorrective(f);
+        }
         if (c.model() instanceof FrankWolfeRelease f) {
             ErrorStatement b = statement(accuracy, "spectrum");
             if (b == null) {
@@ -252,10 +257,40 @@ public final class SignalToNoise {
         return List.of();
     }
 
+    /**
+     * Fully corrective Frank–Wolfe decided per step, in the release itself, whether its direction
+     * stands clear of the noise (λ̂_t² above the release's public bound b_t; otherwise the direction
+     * is released as zero and nobody fits it): the warning counts the directions released, so it
+     * agrees with what the users' predictions use. None: every prediction is the scale's midpoint.
+     */
+    private static List<NoiseWarning> fullyCorrective(FrankWolfeRelease f) {
+        int t = f.parameters().iterations();
+        int used = 0;
+        for (int k = 1; k <= t; k++) {
+            used += Arrays.stream(f.direction(k)).anyMatch(x -> x != 0) ? 1 : 0;
+        }
+        if (used == t) {
+            return List.of();
+        }
+        double noise = f.facts().get("noiseSpectralBound") instanceof Number b ? b.doubleValue() : 0;
+        double level = 1 - f.parameters().beta();
+        double top = Arrays.stream(f.lambdaHat()).map(x -> x * x).max().orElse(0);
+        if (used == 0) {
+            return List.of(new NoiseWarning(NoiseWarning.Code.NOISE_DOMINATED, "spectrum", noise, level, top, 0, t,
+                    "Every one of the " + t + " Frank–Wolfe steps' λ̂_t² (largest " + fmt(top) + ") is within its "
+                    + "release's noise bound (" + fmt(noise) + "): no direction was released (all are zero), so "
+                    + "every prediction is the midpoint of the rating scale, whatever the ratings." + BUDGET_ADVICE));
+        }
+        return List.of(new NoiseWarning(NoiseWarning.Code.COMPONENTS_IN_NOISE, "spectrum", noise, level, top, used, t,
+                used + " of the " + t + " Frank–Wolfe steps released a direction (λ̂_t² above its release's noise "
+                + "bound " + fmt(noise) + "); the other steps' directions were noise-dominated and released as zero "
+                + "(fewer iterations, " + used + ", would spend the budget better)."));
+    }
+
     private static NoiseWarning relabel(NoiseWarning w, String what) {
         String detail = w.code() == NoiseWarning.Code.NOISE_DOMINATED
                 ? "Every one of " + what + " is within the noise's bound " + fmt(w.noiseLevel()) + ": each step followed "
-                + "a noise direction, so the predictions stay near the baseline (each user's mean) whatever the "
+                + "a noise direction, so the predictions stay near the baseline (the scale's midpoint) whatever the "
                 + "ratings." + BUDGET_ADVICE
                 : w.resolved() + " of " + what + " exceed the noise's bound " + fmt(w.noiseLevel()) + "; the other "
                 + "steps moved the model along noise directions (fewer iterations spend the budget better).";

@@ -12,19 +12,55 @@ public final class CompletionStatistics {
     private CompletionStatistics() {}
 
     /**
-     * W₀ = Σᵢ P_Ω(Y*ᵢ)ᵀP_Ω(Y*ᵢ) over the centred ratings (n × n, full): the first release of private
-     * Frank–Wolfe (Y⁰ = 0) and the one release of private SVD.
+     * W₀ = Σᵢ P_Ω(Y*ᵢ)ᵀP_Ω(Y*ᵢ) over the centred ratings (n × n, full): the one release of private
+     * SVD (and, with unclipped rows, the first of private Frank–Wolfe).
      */
     public static double[] firstGram(RatingsSource source, RatingsDomain domain) {
         RatingsMatrix data = RatingsMatrix.load(source, domain);
-        double[] w = Grams.gradientGram(data, new double[data.ratings()]);
-        int n = domain.items();
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < i; j++) {
-                w[i * n + j] = w[j * n + i];
+        return symmetric(Grams.gradientGram(data, new double[data.ratings()]), domain.items());
+    }
+
+    /**
+     * Private Frank–Wolfe's first two released Grams, each over its own sensitivity: W₀ of the clipped
+     * centred ratings (Y⁰ = 0), then W₁ of the clipped gradient rows after one local step on the public
+     * witness broadcast v = e_{n−1} (with λ̂′ = 1 for the paper's steps; the basis {v} for
+     * FULLY_CORRECTIVE). Each part moves by at most 1 between neighbours — the bound holds for every
+     * broadcast, because every row is clipped to C_t — so the whole moves by at most √2 in L2.
+     */
+    public static double[] frankWolfeStatistics(RatingsSource source, FrankWolfeParameters params) {
+        RatingsMatrix data = RatingsMatrix.load(source, params.domain());
+        int n = params.domain().items();
+        double[] y = new double[data.ratings()];
+        double[] first = symmetric(Grams.gram(data, Grams.clippedGradient(data, y, params.clip(0))), n);
+        double[] v = new double[n];
+        v[n - 1] = 1;
+        for (int u = 0; u < data.users(); u++) {
+            if (params.schedule() == FrankWolfeParameters.StepSchedule.FULLY_CORRECTIVE) {
+                FrankWolfeLocal.refit(y, null, data.items(), data.values(), data.start(u), data.end(u), v, 1,
+                        params.ridge());
+            } else {
+                FrankWolfeLocal.step(y, null, data.items(), data.values(), data.start(u), data.end(u), v, 1,
+                        params.stepSize(1), params.nuclearRadius(), params.domain().rowBound());
             }
         }
-        return w;
+        double[] second = symmetric(Grams.gram(data, Grams.clippedGradient(data, y, params.clip(1))), n);
+        double d0 = PrivateFrankWolfeMechanism.firstSensitivity(params);
+        double d1 = PrivateFrankWolfeMechanism.sensitivity(params);
+        double[] out = new double[2 * n * n];
+        for (int i = 0; i < n * n; i++) {
+            out[i] = first[i] / d0;
+            out[n * n + i] = second[i] / d1;
+        }
+        return out;
+    }
+
+    private static double[] symmetric(double[] upper, int n) {
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < i; j++) {
+                upper[i * n + j] = upper[j * n + i];
+            }
+        }
+        return upper;
     }
 
     /**

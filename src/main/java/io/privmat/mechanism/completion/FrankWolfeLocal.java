@@ -52,4 +52,32 @@ final class FrankWolfeLocal {
             }
         }
     }
+
+    /**
+     * The FULLY_CORRECTIVE step: the user's row becomes their ridge least-squares fit u·Vᵀ on the
+     * released directions V (n × r, row-major), u = argmin ‖P_Ω(Y*ᵢ − uVᵀ)‖² + λ‖u‖².
+     *
+     * @param y receives the fit on the observed items, positions [from, to)
+     * @param full receives the whole fitted row (n), or null
+     */
+    static void refit(double[] y, double @Nullable [] full, int[] items, double[] ratings, int from, int to,
+            double[] basis, int r, double ridge) {
+        double[] u = LocalFits.ridge(items, ratings, from, to, basis, r, ridge);
+        for (int p = from; p < to; p++) {
+            y[p] = dot(u, basis, items[p] * r);
+        }
+        if (full != null) {
+            for (int j = 0; j < full.length; j++) {
+                full[j] = dot(u, basis, j * r);
+            }
+        }
+    }
+
+    private static double dot(double[] u, double[] basis, int row) {
+        double s = 0;
+        for (int k = 0; k < u.length; k++) {
+            s += u[k] * basis[row + k];
+        }
+        return s;
+    }
 }

@@ -64,12 +64,21 @@ public record FrankWolfeRelease(FrankWolfeParameters parameters, double[] direct
         int c = user.count();
         double[] y = new double[c];
         double[] full = new double[n];
-        double bound = domain.rowBound();
-        double[] v = new double[n];
-        for (int t = 1; t <= parameters.iterations(); t++) {
-            System.arraycopy(directions, (t - 1) * n, v, 0, n);
-            FrankWolfeLocal.step(y, full, user.items(), user.centred(), 0, c, v, lambdaPrime[t - 1],
-                    parameters.stepSize(t), parameters.nuclearRadius(), bound);
+        if (parameters.schedule() == FrankWolfeParameters.StepSchedule.FULLY_CORRECTIVE) {
+            // The last release's refit is on every direction in use (the non-zero ones), and only it matters.
+            double[] basis = new double[0];
+            int r = 0;
+            for (int t = 1; t <= parameters.iterations(); t++) {
+                double[] v = direction(t);
+                if (TopEigen.norm(v) > 0) {
+                    basis = Directions.append(basis, r++, v, n);
+                }
+            }
+            if (r > 0) {
+                FrankWolfeLocal.refit(y, full, user.items(), user.centred(), 0, c, basis, r, parameters.ridge());
+            }
+        } else {
+            replaySteps(user, y, full);
         }
         if (observedOut != null) {
             System.arraycopy(y, 0, observedOut, 0, c);
@@ -79,5 +88,17 @@ public record FrankWolfeRelease(FrankWolfeParameters parameters, double[] direct
             row[j] = domain.toRating(full[j]);
         }
         return row;
+    }
+
+    private void replaySteps(UserRatings user, double[] y, double[] full) {
+        int n = parameters.domain().items();
+        int c = user.count();
+        double bound = parameters.domain().rowBound();
+        double[] v = new double[n];
+        for (int t = 1; t <= parameters.iterations(); t++) {
+            System.arraycopy(directions, (t - 1) * n, v, 0, n);
+            FrankWolfeLocal.step(y, full, user.items(), user.centred(), 0, c, v, lambdaPrime[t - 1],
+                    parameters.stepSize(t), parameters.nuclearRadius(), bound);
+        }
     }
 }

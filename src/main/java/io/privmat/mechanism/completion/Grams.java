@@ -25,6 +25,33 @@ final class Grams {
     }
 
     /**
+     * The gradient rows with each user's row scaled to norm ≤ {@code clip} (rows already within it are
+     * unchanged): the bound the Gram's sensitivity is calibrated to, enforced here rather than assumed.
+     */
+    static double[] clippedGradient(RatingsMatrix data, double[] y, double clip) {
+        double[] a = gradient(data, y);
+        for (int u = 0; u < data.users(); u++) {
+            clipRow(a, data.start(u), data.end(u), clip);
+        }
+        return a;
+    }
+
+    /** Scales a[from, to) to norm ≤ clip. */
+    static void clipRow(double[] a, int from, int to, double clip) {
+        double norm2 = 0;
+        for (int p = from; p < to; p++) {
+            norm2 += a[p] * a[p];
+        }
+        double norm = Math.sqrt(norm2);
+        if (norm > clip) {
+            double s = clip / norm;
+            for (int p = from; p < to; p++) {
+                a[p] *= s;
+            }
+        }
+    }
+
+    /**
      * Σᵢ aᵢᵀaᵢ (n × n, row-major) for per-rating values {@code a}; only the upper triangle is filled
      * (each user's items are ascending). Task k owns the rows i ≡ k (mod 4), so every entry is summed
      * in user order whatever the number of cores.

@@ -12,29 +12,37 @@ import java.util.stream.IntStream;
 
 /**
  * Private Frank–Wolfe matrix completion with a global/local split (Jain, Thakkar, Thakurta, ICML
- * 2018, "Differentially private matrix completion revisited", Algorithm 1), under joint DP.
+ * 2018, "Differentially private matrix completion revisited", Algorithm 1), under joint DP, with
+ * clipped gradient rows and a fully corrective schedule (docs/mechanisms/completion.md).
  *
  * <p><b>Algorithm.</b> Each user i keeps Yᵢ (initially 0) and its gradient row
  * Aᵢ = P_Ω(Yᵢ − Y*ᵢ) of ½‖P_Ω(Y − Y*)‖²_F (centred ratings Y*). For t = 0..T−1 the global step
- * releases Ŵ_t = W_t + N_t, W_t = Σᵢ AᵢᵀAᵢ, and broadcasts its top eigenvector v̂ and
- * λ̂′ = √max(0, λ_max) + √b with b = σ(2√n + √(2 ln(1/β))) (for the symmetrised Gaussian N,
- * ‖N‖₂ ≤ ‖G‖₂ ≤ b except with probability β, Gordon's inequality plus Gaussian concentration; then
- * σ₁(Aᵀ)² = λ_max(W) ≤ λ_max(Ŵ) + b, so λ̂′ ≥ σ₁(A): the paper's λ̂ + √(σ ln(n/β))·n^{1/4} with a
- * tighter, still public, constant). Every user then steps locally ({@link FrankWolfeLocal}):
- * ûᵢ = −Aᵢv̂/λ̂′, Yᵢ ← Π_{L,Ω}((1 − η_t)Yᵢ + η_t·k·ûᵢv̂ᵀ), where Π_{L,Ω} rescales the row so that its
- * observed part has norm ≤ L. After step T each user's row is their prediction.
+ * releases Ŵ_t = W_t + N_t, W_t = Σᵢ ÃᵢᵀÃᵢ with Ãᵢ = Aᵢ·min(1, C_t/‖Aᵢ‖) the clipped row, and
+ * broadcasts its top eigenvector v̂ and λ̂′ = √max(0, λ_max) + √b with b = σ(2√n + √(2 ln(1/β)))
+ * (for the symmetrised Gaussian N, ‖N‖₂ ≤ ‖G‖₂ ≤ b except with probability β, Gordon's inequality
+ * plus Gaussian concentration; the paper's λ̂ + √(σ ln(n/β))·n^{1/4} with a tighter, still public,
+ * constant). Every user then steps locally with their own, unclipped, gradient
+ * ({@link FrankWolfeLocal}): under CONSTANT and STANDARD the paper's step ûᵢ = −Aᵢv̂/λ̂′,
+ * Yᵢ ← Π_{L,Ω}((1 − η_t)Yᵢ + η_t·k·ûᵢv̂ᵀ) (Π_{L,Ω} rescales the row so that its observed part has norm
+ * ≤ L); under FULLY_CORRECTIVE v̂ is the top eigenvector of Ŵ_t with the earlier directions projected
+ * out, and every user refits their row by ridge least squares on all directions so far. A
+ * FULLY_CORRECTIVE direction whose eigenvalue does not exceed b_t is noise-dominated: it is released
+ * as the zero vector and not used. After step T each user's row is their prediction.
  *
- * <p><b>Privacy</b> (joint DP via the billboard lemma). ‖P_Ω(Yᵢ)‖ ≤ L by the projection and
- * ‖P_Ω(Y*ᵢ)‖ ≤ L by the domain, so ‖Aᵢ‖ ≤ 2L and ‖AᵢᵀAᵢ‖_F ≤ 4L²: W_t has Frobenius sensitivity
- * Δ = 4L² when a user is added or removed and 4√2·L² when one is replaced (difference of two PSD
- * rank-one matrices; {@link Sensitivities#gramFrobenius} with B = 2L). The first release is tighter:
- * Y⁰ = 0 for every user whatever the data, so Aᵢ = −P_Ω(Y*ᵢ), ‖Aᵢ‖ ≤ L and Δ₀ = L² or √2·L². Given
- * the past broadcasts, other users' Aᵢ do not depend on user i's data, so the T releases compose
- * adaptively in GDP, μ² = Σ_t (Δ_t/σ_t)². We give every release the same μ: σ_t = Δ_t·√T·σ_AGM(ε, δ)
+ * <p><b>Privacy</b> (joint DP via the billboard lemma). Every row entering W_t has norm ≤ C_t by the
+ * clipping, whatever the data and whatever the numerics of the local steps, so ‖ÃᵢᵀÃᵢ‖_F ≤ C_t²: W_t
+ * has Frobenius sensitivity Δ_t = C_t² when a user is added or removed and √2·C_t² when one is
+ * replaced (difference of two PSD rank-one matrices; {@link Sensitivities#gramFrobenius} with
+ * B = C_t). C_t = min(C, B_t) ({@link FrankWolfeParameters#clip}) with B_t the bound that holds
+ * without clipping (L at t = 0, where Y⁰ = 0; 2L afterwards for the paper's steps; L for the ridge
+ * residuals of FULLY_CORRECTIVE), so C = +∞ is exactly the paper's calibration. Given the past
+ * broadcasts, other users' Ãⱼ do not depend on user i's data, so the T releases compose adaptively
+ * in GDP, μ² = Σ_t (Δ_t/σ_t)². We give every release the same μ: σ_t = Δ_t·√T·σ_AGM(ε, δ)
  * (analytic Gaussian, Balle–Wang) or Δ_t·√T/√(2ρ), inflated for the grid — tighter than the paper's
  * L²√(64 T ln(1/δ))/ε. The broadcasts are (ε, δ)-DP; each user's prediction is a function of the
  * broadcasts and their own data, so the outputs to all other users are jointly (ε, δ)-DP. Nothing
- * depends on the number of users m. Symmetrising N and everything after Ŵ is post-processing.
+ * depends on the number of users m; C, T and k are public parameters. Symmetrising N and everything
+ * after Ŵ is post-processing.
  *
  * <p><b>Numerics.</b> Ŵ_t is released exactly on the grid (round(W_t) + g·(G + Gᵀ)/2, entries
  * saturated at ±2⁵⁰ grid steps); the eigenpair is float post-processing of Ŵ_t alone. W_t is always
@@ -57,14 +65,14 @@ public final class PrivateFrankWolfeMechanism {
         this.plan = plan;
     }
 
-    /** Δ = Frobenius sensitivity of W_t, t ≥ 1: 4L² (USER_ADD_REMOVE) or 4√2·L² (USER, RATING). */
+    /** Δ = Frobenius sensitivity of W_t, t ≥ 1: C₁² (USER_ADD_REMOVE) or √2·C₁² (USER, RATING). */
     public static double sensitivity(FrankWolfeParameters params) {
-        return Sensitivities.gramFrobenius(2 * params.domain().rowBound(), params.relation().userRelation());
+        return Sensitivities.gramFrobenius(params.clip(1), params.relation().userRelation());
     }
 
-    /** Δ₀ = Frobenius sensitivity of W₀ = Σ P_Ω(Y*ᵢ)ᵀP_Ω(Y*ᵢ) (Y⁰ = 0): L² or √2·L². */
+    /** Δ₀ = Frobenius sensitivity of W₀ (Y⁰ = 0, rows of norm ≤ C₀ = min(C, L)): C₀² or √2·C₀². */
     public static double firstSensitivity(FrankWolfeParameters params) {
-        return Sensitivities.gramFrobenius(params.domain().rowBound(), params.relation().userRelation());
+        return Sensitivities.gramFrobenius(params.clip(0), params.relation().userRelation());
     }
 
     /** Calibrated so that the T releases together are (ε, δ)-DP (analytic Gaussian on the GDP μ). */
@@ -119,7 +127,7 @@ public final class PrivateFrankWolfeMechanism {
         return plan.sigma();
     }
 
-    /** σ of the first release W₀ (smaller: its sensitivity is a quarter). */
+    /** σ of the first release W₀ (a quarter of σ for the paper's bounds; equal once C ≤ L). */
     public double firstSigma() {
         return firstPlan.sigma();
     }
@@ -159,29 +167,62 @@ public final class PrivateFrankWolfeMechanism {
         RatingsDomain domain = params.domain();
         int n = domain.items();
         int t = params.iterations();
+        boolean corrective = params.schedule() == FrankWolfeParameters.StepSchedule.FULLY_CORRECTIVE;
         double[] y = new double[data.ratings()];
         double[] directions = new double[t * n];
         double[] lambdaHat = new double[t];
         double[] lambdaPrime = new double[t];
         int[] chunks = data.chunks(16);
         double bound = domain.rowBound();
+        int[] items = data.items();
+        double[] ratings = data.values();
+        // FULLY_CORRECTIVE: the directions in use so far, n × r row-major, orthonormal columns.
+        double[][] basis = {new double[0]};
+        int[] rank = {0};
         for (int it = 0; it < t; it++) {
-            // Global: release Ŵ_it = W_it + N_it, broadcast its top eigenpair.
+            // Global: release Ŵ_it = W_it + N_it (W of the clipped gradient rows), broadcast its top eigenpair.
             double[] start = new double[n];
             GaussianMatrices.fillStandardNormal(start, random);
-            double[] released = GridNoise.symmetricGaussian(it == 0 ? firstPlan : plan, Grams.gradientGram(data, y), n,
-                    random);
-            TopEigen.Pair top = TopEigen.lanczos((x, out) -> Grams.multiplyDense(released, n, x, out), n,
-                    params.lanczosSteps(), start);
-            double[] v = top.vector();
+            double[] released = GridNoise.symmetricGaussian(it == 0 ? firstPlan : plan,
+                    Grams.gram(data, Grams.clippedGradient(data, y, params.clip(it))), n, random);
+            double[] v;
+            double top;
+            if (corrective) {
+                TopEigen.Pair pair = Directions.deflatedTop(released, n, basis[0], rank[0], params.lanczosSteps(),
+                        start);
+                v = pair.vector();
+                top = pair.value();
+            } else {
+                TopEigen.Pair pair = TopEigen.lanczos((x, out) -> Grams.multiplyDense(released, n, x, out), n,
+                        params.lanczosSteps(), start);
+                v = pair.vector();
+                top = pair.value();
+            }
+            lambdaHat[it] = Math.sqrt(Math.max(0, top));
+            double spectralBound = noiseSpectralBound(it);
+            lambdaPrime[it] = lambdaHat[it] + Math.sqrt(spectralBound);
+            if (corrective) {
+                // A noise-dominated direction (eigenvalue within the noise's bound b_t) is released as zero, unused.
+                if (!(top > spectralBound) || !(TopEigen.norm(v) > 0)) {
+                    continue;
+                }
+                System.arraycopy(v, 0, directions, it * n, n);
+                basis[0] = Directions.append(basis[0], rank[0], v, n);
+                rank[0]++;
+                int r = rank[0];
+                double[] b = basis[0];
+                IntStream.range(0, chunks.length - 1).parallel().forEach(c -> {
+                    for (int u = chunks[c]; u < chunks[c + 1]; u++) {
+                        FrankWolfeLocal.refit(y, null, items, ratings, data.start(u), data.end(u), b, r,
+                                params.ridge());
+                    }
+                });
+                continue;
+            }
             System.arraycopy(v, 0, directions, it * n, n);
-            lambdaHat[it] = Math.sqrt(Math.max(0, top.value()));
-            lambdaPrime[it] = lambdaHat[it] + Math.sqrt(noiseSpectralBound(it));
             // Local: every user steps with the broadcast only.
             double lp = lambdaPrime[it];
             double eta = params.stepSize(it + 1);
-            int[] items = data.items();
-            double[] ratings = data.values();
             IntStream.range(0, chunks.length - 1).parallel().forEach(c -> {
                 for (int u = chunks[c]; u < chunks[c + 1]; u++) {
                     FrankWolfeLocal.step(y, null, items, ratings, data.start(u), data.end(u), v, lp, eta,

@@ -169,6 +169,31 @@ class InverseQuoteTest {
                 RoundingMode.CEILING)));
     }
 
+    /**
+     * PRIVATE_FRANK_WOLFE with its defaults (no nuclearRadius; T from the budget, so the stated noise
+     * steps up where T does) and with the paper's schedule (nuclearRadius and T given: monotone): both
+     * find a budget whose quote meets a `spectrum` target, and the fixed-T search is the smallest.
+     */
+    @Test
+    void frankWolfeWithOptionalNuclearRadius() {
+        PublicFacts facts = RatingsData.facts(NeighbouringRelation.REPLACE_ONE, AccountingMode.ZCDP);
+        Map<String, Object> paper = Map.of("schedule", "CONSTANT", "nuclearRadius", 30, "iterations", 3);
+        for (Map<String, Object> params : List.of(Map.<String, Object>of(), paper)) {
+            Plan atOne = CATALOG.plan("COMPLETION", "PRIVATE_FRANK_WOLFE", new Budget(null, null, BigDecimal.ONE), params,
+                    facts);
+            InverseQuote.Target t = new InverseQuote.Target("spectrum", "noiseNorm", 0.95, stated(atOne,
+                    new InverseQuote.Target("spectrum", "noiseNorm", 0.95, 1)));
+            InverseQuote.Answer a = smallest("COMPLETION", "PRIVATE_FRANK_WOLFE", null, params, facts, t);
+            assertThat(a.reachable()).as(params + ": " + a.unreachable()).isTrue();
+            Plan found = CATALOG.plan("COMPLETION", "PRIVATE_FRANK_WOLFE", a.budget(), params, facts);
+            assertThat(stated(found, t)).as(params + " at " + a.budget()).isLessThanOrEqualTo(t.value());
+            if (params == paper) {
+                assertThat(a.budget().rho().doubleValue()).isLessThanOrEqualTo(1.0);
+                smallestMeets(a, t, "COMPLETION", params, facts);
+            }
+        }
+    }
+
     @Test
     void unreachableAndUnstatedTargets() {
         PublicFacts facts = matrix(5, 50, AccountingMode.ZCDP);

@@ -3,6 +3,7 @@ package io.privmat.mechanism.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.completion.FrankWolfeRelease;
 import io.privmat.mechanism.completion.RatingsDomain;
 import io.privmat.mechanism.completion.RatingsRelation;
 import io.privmat.mechanism.noise.TestNoiseSources;
@@ -13,6 +14,7 @@ import io.privmat.mechanism.sketch.JlParameters;
 import io.privmat.privacy.AccountingMode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,8 +63,7 @@ class NoiseWarningsTest {
 
     /** The warnings of one seeded release of the plan. */
     static List<NoiseWarning> result(Plan plan, DataAccess data, long seed) {
-        Release release = plan.release(data, TestNoiseSources.seeded(seed));
-        return CATALOG.warnings(plan, release, CATALOG.accuracy(plan, release, ResultAccuracy.DEFAULT_LEVEL));
+        return warnings(plan, plan.release(data, TestNoiseSources.seeded(seed)));
     }
 
     static Plan plan(String mechanism, String kind, Budget budget, Map<String, Object> params, PublicFacts facts) {
@@ -343,13 +344,49 @@ class NoiseWarningsTest {
                 "eigenvalues");
         assertThat(result(plan("PRIVATE_SVD", "COMPLETION", rho(BigDecimal.ONE), svd, facts), strongData, 72))
                 .isEmpty();
+        // The paper's schedule: λ̂_t² against the spectrum statement.
         Map<String, Object> fw = new LinkedHashMap<>();
+        fw.put("schedule", "CONSTANT");
         fw.put("nuclearRadius", 3000.0);
         fw.put("iterations", 3);
         noiseDominated(result(plan("PRIVATE_FRANK_WOLFE", "COMPLETION", rho(WEAK_RHO), fw, facts), weakData, 73),
                 "spectrum");
         assertThat(result(plan("PRIVATE_FRANK_WOLFE", "COMPLETION", rho(BigDecimal.ONE), fw, facts), strongData, 74))
                 .isEmpty();
+        // The default (fully corrective) schedule: the warning counts the directions the release kept.
+        Plan weakFw = plan("PRIVATE_FRANK_WOLFE", "COMPLETION", rho(WEAK_RHO), Map.of(), facts);
+        Release weakRelease = weakFw.release(weakData, TestNoiseSources.seeded(75));
+        assertThat(directionsKept(weakRelease)).isZero();
+        noiseDominated(warnings(weakFw, weakRelease), "spectrum");
+        // Rank one (3000 users rating items 0–2 all at 5 or all at 1): the first step keeps the direction,
+        // every user's refit leaves no residual, so the second step (T = min(⌈s/2⌉, …) = 2) is noise.
+        List<int[]> sameItems = new ArrayList<>();
+        List<double[]> opposite = new ArrayList<>();
+        for (int u = 0; u < 3000; u++) {
+            sameItems.add(new int[] {0, 1, 2});
+            opposite.add(u % 2 == 0 ? new double[] {5, 5, 5} : new double[] {1, 1, 1});
+        }
+        Plan strongFw = plan("PRIVATE_FRANK_WOLFE", "COMPLETION", rho(BigDecimal.ONE), Map.of(), facts);
+        Release strongRelease = strongFw.release(new RatingsData(sameItems, opposite), TestNoiseSources.seeded(76));
+        assertThat(directionsKept(strongRelease)).isEqualTo(1);
+        assertThat(warnings(strongFw, strongRelease)).singleElement().satisfies(w -> {
+            assertThat(w.code()).isEqualTo(NoiseWarning.Code.COMPONENTS_IN_NOISE);
+            assertThat(w.resolved()).isEqualTo(1);
+            assertThat(w.entries()).isEqualTo(2);
+        });
+    }
+
+    private static List<NoiseWarning> warnings(Plan plan, Release release) {
+        return CATALOG.warnings(plan, release, CATALOG.accuracy(plan, release, ResultAccuracy.DEFAULT_LEVEL));
+    }
+
+    private static int directionsKept(Release r) {
+        FrankWolfeRelease f = (FrankWolfeRelease) ((Release.Completion) r).model();
+        int kept = 0;
+        for (int t = 1; t <= f.parameters().iterations(); t++) {
+            kept += Arrays.stream(f.direction(t)).anyMatch(x -> x != 0) ? 1 : 0;
+        }
+        return kept;
     }
 
     /**

@@ -19,9 +19,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Accuracy of private matrix completion (docs/accuracy/completion.md): test RMSE against ε for
- * private Frank–Wolfe, private SVD, private ALS and the non-private references, on Jain–Thakkar–
- * Thakurta's synthetic rank-one protocol and on Fashion-MNIST with 90% of the pixels hidden; and
- * Hardt–Roth versus randomized response under RATING.
+ * private Frank–Wolfe (with the service's defaults and with the paper's steps), private SVD, private
+ * ALS and the non-private references, on a low-rank ratings matrix ({@link #lowRankTarget}, issue
+ * 32's target, and {@link #clipTradeOff}), on Jain–Thakkar–Thakurta's synthetic rank-one protocol
+ * (scaled, and at its own scale: {@link #paperScale}) and on Fashion-MNIST with 90% of the pixels
+ * hidden; and Hardt–Roth versus randomized response under RATING.
  *
  * <p>Protocol: for every method and ε, the public hyper-parameters are chosen from a fixed grid on a
  * validation split (independent data or mask, noise seed 1000), then the chosen configuration is
@@ -37,7 +39,8 @@ class CompletionAccuracyBenchmark {
     static final double[] EPSILONS = Arrays.stream(System.getProperty("completion.epsilons", "0.1,0.5,1,2,5").split(","))
             .mapToDouble(Double::parseDouble).toArray();
     static final double DELTA = 1e-6;
-    static final int RUNS = 5;
+    /** Test runs per chosen configuration (noise seeds 1..RUNS): -Dcompletion.runs=3 for the largest m. */
+    static final int RUNS = Integer.getInteger("completion.runs", 5);
     static final long VALIDATION_NOISE = 1000;
 
     /** A named configuration: (ε, noise seed) → released model, trained on the given split. */
@@ -66,11 +69,13 @@ class CompletionAccuracyBenchmark {
     }
 
     /**
-     * The methods to run: {@code -Dcompletion.methods=fw,svd,als,ref} (default all; {@code refals}
-     * for the non-private ALS reference alone); a subset reruns one column with the same seeds.
+     * The methods to run: {@code -Dcompletion.methods=fw,fwd,svd,als,ref} (the default: the paper's FW,
+     * FW with the service's defaults, SVD, ALS, the non-private references; {@code refals} for the
+     * non-private ALS reference alone; {@link #lowRankTarget} also takes {@code fwc} and
+     * {@code fwclip}); a subset reruns some columns with the same seeds.
      */
     static boolean wanted(String key) {
-        String list = System.getProperty("completion.methods", "fw,svd,als,ref");
+        String list = System.getProperty("completion.methods", "fw,fwd,svd,als,ref");
         return List.of(list.split(",")).contains(key);
     }
 
@@ -78,6 +83,9 @@ class CompletionAccuracyBenchmark {
         List<Method> out = new ArrayList<>();
         if (wanted("fw")) {
             out.add(fw);
+        }
+        if (wanted("fwd")) {
+            out.add(frankWolfeDefaults());
         }
         if (wanted("svd")) {
             out.add(svd);
@@ -94,6 +102,8 @@ class CompletionAccuracyBenchmark {
         print("\n### " + title + "\n");
         print(String.format(Locale.ROOT, "trivial (midpoint) RMSE: validation %s, test %s", f(validation.trivialRmse()),
                 f(test.trivialRmse())));
+        print(String.format(Locale.ROOT, "global mean of the training ratings (non-private) RMSE: validation %s, test %s",
+                f(validation.globalMeanRmse()), f(test.globalMeanRmse())));
         print(String.format(Locale.ROOT, "per-item mean of the training ratings (non-private) RMSE: validation %s, test %s%n",
                 f(validation.itemMeanRmse()), f(test.itemMeanRmse())));
         StringBuilder header = new StringBuilder("| ε |");
@@ -146,19 +156,30 @@ class CompletionAccuracyBenchmark {
     }
 
     /**
-     * The step schedules worth running for T iterations: at T = 1 both give η₁ = 1 (1/T and 2/(1+1)),
-     * so the same run would be paid for twice.
+     * The paper's step schedules worth running for T iterations: at T = 1 both give η₁ = 1 (1/T and
+     * 2/(1+1)), so the same run would be paid for twice.
      */
     static FrankWolfeParameters.StepSchedule[] schedules(int iterations) {
         return iterations == 1 ? new FrankWolfeParameters.StepSchedule[] {FrankWolfeParameters.StepSchedule.CONSTANT}
-                : FrankWolfeParameters.StepSchedule.values();
+                : new FrankWolfeParameters.StepSchedule[] {FrankWolfeParameters.StepSchedule.CONSTANT,
+                        FrankWolfeParameters.StepSchedule.STANDARD};
     }
 
+    /** The paper's private Frank–Wolfe (no clip beyond its bounds) over radii × T × both schedules. */
     static Method frankWolfe(double[] radii, int[] iterations) {
+        return frankWolfe(radii, iterations, Double.POSITIVE_INFINITY, false);
+    }
+
+    /**
+     * The paper's private Frank–Wolfe steps over radii × T (× both schedules, or CONSTANT only), each
+     * gradient row clipped to {@code clipFraction}·L (∞: the paper's bounds).
+     */
+    static Method frankWolfe(double[] radii, int[] iterations, double clipFraction, boolean constantOnly) {
         return new Method() {
             @Override
             public String name() {
-                return "private FW";
+                return Double.isInfinite(clipFraction) ? "private FW, paper" : "private FW, paper + clip " + clipFraction
+                        + "L";
             }
 
             @Override
@@ -167,12 +188,63 @@ class CompletionAccuracyBenchmark {
                 for (double k : radii) {
                     for (int t : iterations) {
                         for (FrankWolfeParameters.StepSchedule sch : schedules(t)) {
+                            if (constantOnly && sch != FrankWolfeParameters.StepSchedule.CONSTANT) {
+                                continue;
+                            }
                             FrankWolfeParameters p = FrankWolfeParameters.of(s.domain(), RatingsRelation.USER, k, t)
-                                    .withSchedule(sch);
+                                    .withSchedule(sch).withGradientClip(clipFraction * s.domain().rowBound());
                             out.add(new Config(String.format(Locale.ROOT, "k=%.4g, T=%d, %s", k, t, sch),
                                     (eps, seed) -> PrivateFrankWolfeMechanism.forApproxDp(p, eps, DELTA)
                                             .release(s.train(), TestNoiseSources.seeded(seed))));
                         }
+                    }
+                }
+                return out;
+            }
+        };
+    }
+
+    /** Private Frank–Wolfe with the service's defaults (fully corrective, C = L/4, T by the budget rule). */
+    static Method frankWolfeDefaults() {
+        return new Method() {
+            @Override
+            public String name() {
+                return "private FW, defaults";
+            }
+
+            @Override
+            public List<Config> grid(CompletionFixtures.Split s) {
+                return List.of(new Config("defaults", (eps, seed) -> {
+                    FrankWolfeParameters p = FrankWolfeParameters.defaults(s.domain(), RatingsRelation.USER,
+                            FrankWolfeParameters.mu(eps, DELTA));
+                    return PrivateFrankWolfeMechanism.forApproxDp(p, eps, DELTA).release(s.train(),
+                            TestNoiseSources.seeded(seed));
+                }));
+            }
+        };
+    }
+
+    /**
+     * Fully corrective private Frank–Wolfe over a grid of clips C (as fractions of L) and iteration
+     * counts: the trade-off the defaults were chosen from.
+     */
+    static Method frankWolfeCorrective(double[] clipFractions, int[] iterations) {
+        return new Method() {
+            @Override
+            public String name() {
+                return "private FW, fully corrective (best of grid)";
+            }
+
+            @Override
+            public List<Config> grid(CompletionFixtures.Split s) {
+                List<Config> out = new ArrayList<>();
+                for (double c : clipFractions) {
+                    for (int t : iterations) {
+                        FrankWolfeParameters p = FrankWolfeParameters.defaults(s.domain(), RatingsRelation.USER, 1)
+                                .withIterations(t).withGradientClip(c * s.domain().rowBound());
+                        out.add(new Config(String.format(Locale.ROOT, "C=%sL, T=%d", c, t), (eps, seed) ->
+                                PrivateFrankWolfeMechanism.forApproxDp(p, eps, DELTA).release(s.train(),
+                                        TestNoiseSources.seeded(seed))));
                     }
                 }
                 return out;
@@ -244,6 +316,9 @@ class CompletionAccuracyBenchmark {
             long t0 = System.nanoTime();
             List<Config> grid = which == 0 ? fwGrid : alsGrid;
             List<Config> onTest = which == 0 ? fwTest : alsTest;
+            if (grid.isEmpty()) {
+                continue;
+            }
             Config best = null;
             double bestRmse = Double.POSITIVE_INFINITY;
             for (Config c : grid) {
@@ -308,6 +383,150 @@ class CompletionAccuracyBenchmark {
     }
 
     /**
+     * Jain–Thakkar–Thakurta's synthetic experiment at its own scale (m = 500 000 by default,
+     * -Dcompletion.users=50000 for the timing run): a rank-one 400-item matrix with entries in
+     * [−1, 1], 80 ratings per user, 4 held-out entries per user split into validation (tuning, noise
+     * seed 1000) and test (noise seeds 1..RUNS). The paper's private FW (its Algorithm 1: constant
+     * steps, no clip; our tighter analytic-Gaussian σ), k and T tuned on a small grid as the paper
+     * tuned them; private FW with the service's defaults; private SVD (r = 1, either local fit) and
+     * private ALS (r = 1) tuned likewise; non-private FW. -Dcompletion.clipped=true adds the paper's
+     * steps with the rows clipped to L/4 (separates the clip's gain from the schedule's).
+     */
+    @Test
+    void paperScale() {
+        int m = Integer.getInteger("completion.users", 500_000);
+        int n = 400;
+        long t0 = System.nanoTime();
+        CompletionFixtures.Split[] halves = CompletionFixtures.rankOne(m, n, 80, 4, 1).halves();
+        CompletionFixtures.Split validation = halves[0];
+        CompletionFixtures.Split test = halves[1];
+        double k0 = Math.sqrt(m / 3.0) * Math.sqrt(n / 3.0);
+        // The grids in multiples of k₀ (-Dcompletion.paperRadii, -Dcompletion.referenceRadii) and T
+        // (-Dcompletion.paperIterations): the best radius falls from 1.41·k₀ at m = 50 000 towards k₀ as m
+        // grows (λ̂′ = λ̂ + √b, and √b does not grow with m while λ̂ does), so the grid spans both.
+        double[] radii = Arrays.stream(System.getProperty("completion.paperRadii", "0.71,1,1.41,2").split(","))
+                .mapToDouble(x -> Double.parseDouble(x) * k0).toArray();
+        int[] iterations = Arrays.stream(System.getProperty("completion.paperIterations", "1,3,10").split(","))
+                .mapToInt(Integer::parseInt).toArray();
+        double[] referenceRadii = Arrays.stream(System.getProperty("completion.referenceRadii", "1,2").split(","))
+                .mapToDouble(x -> Double.parseDouble(x) * k0).toArray();
+        List<Config> referenceValidation = nonPrivateFw(validation, referenceRadii, new int[] {10}).stream()
+                .filter(c -> c.label().endsWith("CONSTANT")).toList();
+        List<Config> referenceTest = nonPrivateFw(test, referenceRadii, new int[] {10}).stream()
+                .filter(c -> c.label().endsWith("CONSTANT")).toList();
+        references("Paper-scale synthetic, m = " + m, referenceValidation, referenceTest,
+                nonPrivateAls(validation, new int[] {1}, 0.01, 1), nonPrivateAls(test, new int[] {1}, 0.01, 1), validation,
+                test);
+        List<Method> methods = new ArrayList<>();
+        if (wanted("fw")) {
+            methods.add(frankWolfe(radii, iterations, Double.POSITIVE_INFINITY, true));
+        }
+        if (Boolean.getBoolean("completion.clipped")) {
+            methods.add(frankWolfe(radii, iterations, 0.25, true));
+        }
+        if (wanted("fwd")) {
+            methods.add(frankWolfeDefaults());
+        }
+        if (wanted("svd")) {
+            methods.add(svd(new int[] {1}, 1e-3));
+        }
+        if (wanted("als")) {
+            methods.add(als(new int[] {1}, new int[] {2, 3}, new double[] {0.1, 0.3}, new double[] {100}, 0.1, 0.1));
+        }
+        sweep("Jain–Thakkar–Thakurta's synthetic experiment at m = " + m + " users, n = 400, 80 ratings per user, "
+                + "2 validation and 2 test ratings per user; test RMSE, mean ± sd over " + RUNS + " noise seeds", methods,
+                validation, test);
+        print(String.format(Locale.ROOT, "(m = %d: %.0f s wall in all)", m, (System.nanoTime() - t0) / 1e9));
+    }
+
+    /**
+     * The issue's target: a low-rank ratings matrix on a 1..5 scale (rank 3 around 3.5, so four
+     * directions counting the offset from the midpoint), m = 40 000 users (-Dcompletion.users),
+     * n = 100 items, 5–30 ratings per user (s = 30), 4 held-out entries per user split into validation
+     * and test. Private FW with its defaults against private SVD and ALS tuned on validation, the
+     * paper's FW tuned likewise (k in multiples of √(mn), both schedules; {@code fwclip}: the same
+     * with every gradient row clipped to L/4, which separates the clip's gain from the schedule's), and
+     * ({@code fwc}) the clip × T trade-off of the fully corrective schedule, best of its grid.
+     * {@code -Dcompletion.methods=fwd,fwc,fw,fwclip,svd,als} runs every column.
+     */
+    @Test
+    void lowRankTarget() {
+        int m = Integer.getInteger("completion.users", 40_000);
+        CompletionFixtures.Split[] halves = CompletionFixtures.lowRank(m, 100, 3, 5, 30, 4, 1).halves();
+        CompletionFixtures.Split validation = halves[0];
+        CompletionFixtures.Split test = halves[1];
+        // ‖Y − 3‖_* of the protocol is about σ₁ + … + σ₄ of a 40 000 × 100 matrix with entries ≈ 1: k₀ = √(mn).
+        double k0 = Math.sqrt((double) m * 100);
+        List<Method> methods = new ArrayList<>();
+        if (wanted("fwd")) {
+            methods.add(frankWolfeDefaults());
+        }
+        if (wanted("fwc")) {
+            methods.add(frankWolfeCorrective(new double[] {0.1, 0.25, 0.5, 1}, new int[] {2, 4, 6, 10}));
+        }
+        double[] radii = {0.5 * k0, k0, 2 * k0, 4 * k0};
+        if (wanted("fw")) {
+            methods.add(frankWolfe(radii, new int[] {1, 4, 10}));
+        }
+        if (wanted("fwclip")) {
+            methods.add(frankWolfe(radii, new int[] {1, 4, 10}, 0.25, false));
+        }
+        if (wanted("svd")) {
+            methods.add(svd(new int[] {1, 2, 3, 4, 5, 8}, 1e-3));
+        }
+        if (wanted("als")) {
+            methods.add(als(new int[] {4, 5}, new int[] {2, 3}, new double[] {0.3, 1}, new double[] {100}, 0.1, 0.1));
+        }
+        sweep("Low-rank ratings (rank 3 on 1..5), m = " + m + " users × 100 items, 5–30 ratings per user, 2 validation "
+                + "and 2 test ratings per user; test RMSE, mean ± sd over " + RUNS + " noise seeds", methods, validation,
+                test);
+    }
+
+    /**
+     * The trade-off the defaults were chosen from, on {@link #lowRankTarget}'s data: fully corrective
+     * private FW over the clip C (as fractions of L, -Dcompletion.clips) × T (-Dcompletion.iterations),
+     * test RMSE for noise seed 1 and, in brackets, how many of the T directions were released (the
+     * others noise-dominated). One table per ε.
+     */
+    @Test
+    void clipTradeOff() {
+        int m = Integer.getInteger("completion.users", 40_000);
+        CompletionFixtures.Split test = CompletionFixtures.lowRank(m, 100, 3, 5, 30, 4, 1).halves()[1];
+        double[] clips = Arrays.stream(System.getProperty("completion.clips", "0.05,0.1,0.25,0.5,1").split(","))
+                .mapToDouble(Double::parseDouble).toArray();
+        int[] iterations = Arrays.stream(System.getProperty("completion.iterations", "2,3,4,5,6,11").split(","))
+                .mapToInt(Integer::parseInt).toArray();
+        print("\n### Fully corrective private FW, clip × T, low-rank ratings m = " + m + " × 100 (test RMSE, noise seed 1; "
+                + "directions released)\n");
+        for (double eps : EPSILONS) {
+            StringBuilder header = new StringBuilder("| ε = " + eps + " |");
+            StringBuilder rule = new StringBuilder("|---|");
+            for (int t : iterations) {
+                header.append(" T = ").append(t).append(" |");
+                rule.append("---|");
+            }
+            print(header.toString());
+            print(rule.toString());
+            for (double c : clips) {
+                StringBuilder row = new StringBuilder("| C = " + c + "·L |");
+                for (int t : iterations) {
+                    FrankWolfeParameters p = FrankWolfeParameters.defaults(test.domain(), RatingsRelation.USER, 1)
+                            .withIterations(t).withGradientClip(c * test.domain().rowBound());
+                    FrankWolfeRelease r = PrivateFrankWolfeMechanism.forApproxDp(p, eps, DELTA).release(test.train(),
+                            TestNoiseSources.seeded(1));
+                    int used = 0;
+                    for (int k = 1; k <= t; k++) {
+                        used += TopEigen.norm(r.direction(k)) > 0 ? 1 : 0;
+                    }
+                    row.append(' ').append(f(test.rmse(r))).append(" (").append(used).append(") |");
+                }
+                print(row.toString());
+            }
+            print("");
+        }
+    }
+
+    /**
      * Fashion-MNIST as a completion benchmark: the 60 000 training images are users, the 784 pixels
      * items, intensities /255 in [0, 1]; each image shows 78 pixels (10%, uniformly at random) and
      * 10 further hidden pixels are the test entries. Validation: the same images under an independent
@@ -325,17 +544,9 @@ class CompletionAccuracyBenchmark {
         int[] testOffsets = new int[m + 1];
         int[] testItems = new int[m * held];
         double[] testValues = new double[m * held];
-        int[] perm = new int[n];
         FashionMnist.forEachImage(m, (i, pixels) -> {
-            for (int j = 0; j < n; j++) {
-                perm[j] = j;
-            }
-            for (int k = 0; k < shown + held; k++) {
-                int swap = k + random.nextInt(n - k);
-                int t = perm[k];
-                perm[k] = perm[swap];
-                perm[swap] = t;
-            }
+            int[] perm = CompletionFixtures.identity(n);
+            CompletionFixtures.sampleFirst(perm, shown + held, random);
             users[i] = i;
             for (int k = 0; k < shown; k++) {
                 items[i * shown + k] = perm[k];

@@ -120,7 +120,7 @@ class CompletionSensitivityTest {
                     .withSchedule(FrankWolfeParameters.StepSchedule.STANDARD);
             double replace = PrivateFrankWolfeMechanism.sensitivity(p);
             FrankWolfeParameters pAr = new FrankWolfeParameters(DOMAIN, RatingsRelation.USER_ADD_REMOVE, 200, 6,
-                    p.schedule(), p.beta(), p.lanczosSteps());
+                    p.schedule(), p.beta(), p.lanczosSteps(), p.gradientClip(), p.ridge());
             double addRemove = PrivateFrankWolfeMechanism.sensitivity(pAr);
             double replaceFirst = PrivateFrankWolfeMechanism.firstSensitivity(p);
             double addRemoveFirst = PrivateFrankWolfeMechanism.firstSensitivity(pAr);
@@ -152,6 +152,62 @@ class CompletionSensitivityTest {
             }
             assertThat(largest).isGreaterThan(0.2 * replace);
             assertThat(l).isEqualTo(DOMAIN.rowBound());
+        }
+    }
+
+    /**
+     * With a clip C below L, every release — the paper's steps and the fully corrective refits alike —
+     * moves by at most √2·C² (replace) or C² (remove) at every iteration given the same broadcasts, and
+     * the extreme user (norm L at t = 0, clipped to C) attains the bound.
+     */
+    @Test
+    void clippedGradientGramsMoveByAtMostTheClipsSensitivityAtEveryIteration() {
+        double c = DOMAIN.rowBound() / 4;
+        for (FrankWolfeParameters.StepSchedule schedule : FrankWolfeParameters.StepSchedule.values()) {
+            Pair pair = pair(400, 7, false);
+            FrankWolfeParameters p = FrankWolfeParameters.of(DOMAIN, RatingsRelation.USER, 200, 4).withSchedule(schedule)
+                    .withGradientClip(c);
+            FrankWolfeParameters ar = new FrankWolfeParameters(DOMAIN, RatingsRelation.USER_ADD_REMOVE, 200, 4, schedule,
+                    p.beta(), p.lanczosSteps(), c, p.ridge());
+            assertThat(PrivateFrankWolfeMechanism.sensitivity(p)).isEqualTo(PrivateFrankWolfeMechanism.firstSensitivity(p))
+                    .isCloseTo(Math.sqrt(2) * c * c, within(1e-9));
+            assertThat(PrivateFrankWolfeMechanism.sensitivity(ar)).isCloseTo(c * c, within(1e-9));
+            FrankWolfeRelease release = PrivateFrankWolfeMechanism.forRho(p, 1e3).run(pair.base(),
+                    TestNoiseSources.seeded(3)).release();
+            RatingsMatrix[] data = {pair.base(), pair.replaced(), pair.removed()};
+            double[][] y = new double[3][];
+            for (int k = 0; k < 3; k++) {
+                y[k] = new double[data[k].ratings()];
+            }
+            double[] basis = new double[0];
+            int r = 0;
+            for (int t = 0; t < 4; t++) {
+                double[][] w = new double[3][];
+                for (int k = 0; k < 3; k++) {
+                    w[k] = full(Grams.gram(data[k], Grams.clippedGradient(data[k], y[k], p.clip(t))), N);
+                }
+                double dReplace = frobeniusDiff(w[0], w[1]);
+                assertThat(dReplace).as("%s, t = %d", schedule, t)
+                        .isLessThanOrEqualTo(PrivateFrankWolfeMechanism.sensitivity(p));
+                assertThat(frobeniusDiff(w[0], w[2])).isLessThanOrEqualTo(PrivateFrankWolfeMechanism.sensitivity(ar));
+                if (t == 0) {
+                    assertThat(dReplace).isCloseTo(Math.sqrt(2) * c * c, within(1e-9));
+                }
+                double[] v = release.direction(t + 1);
+                if (schedule.usesRadius()) {
+                    for (int k = 0; k < 3; k++) {
+                        stepAll(data[k], y[k], v, release.lambdaPrime()[t], p, t + 1);
+                    }
+                } else if (TopEigen.norm(v) > 0) {
+                    basis = Directions.append(basis, r++, v, N);
+                    for (int k = 0; k < 3; k++) {
+                        for (int u = 0; u < data[k].users(); u++) {
+                            FrankWolfeLocal.refit(y[k], null, data[k].items(), data[k].values(), data[k].start(u),
+                                    data[k].end(u), basis, r, p.ridge());
+                        }
+                    }
+                }
+            }
         }
     }
 

@@ -30,11 +30,11 @@ class PrivateFrankWolfeTest {
         double l = SMALL.domain().rowBound();
         assertThat(PrivateFrankWolfeMechanism.sensitivity(p)).isCloseTo(4 * Math.sqrt(2) * l * l, within(1e-6));
         FrankWolfeParameters ar = new FrankWolfeParameters(p.domain(), RatingsRelation.USER_ADD_REMOVE,
-                p.nuclearRadius(), 5, p.schedule(), p.beta(), p.lanczosSteps());
+                p.nuclearRadius(), 5, p.schedule(), p.beta(), p.lanczosSteps(), p.gradientClip(), p.ridge());
         assertThat(PrivateFrankWolfeMechanism.sensitivity(ar)).isCloseTo(4 * l * l, within(1e-6));
         // RATING is calibrated as a replaced user.
         FrankWolfeParameters rating = new FrankWolfeParameters(p.domain(), RatingsRelation.RATING, p.nuclearRadius(), 5,
-                p.schedule(), p.beta(), p.lanczosSteps());
+                p.schedule(), p.beta(), p.lanczosSteps(), p.gradientClip(), p.ridge());
         assertThat(PrivateFrankWolfeMechanism.sensitivity(rating)).isEqualTo(PrivateFrankWolfeMechanism.sensitivity(p));
         PrivateFrankWolfeMechanism m = PrivateFrankWolfeMechanism.forApproxDp(p, 1, 1e-6);
         double expected = PrivateFrankWolfeMechanism.sensitivity(p) * Math.sqrt(5)
@@ -167,7 +167,120 @@ class PrivateFrankWolfeTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> FrankWolfeParameters.of(SMALL.domain(), RatingsRelation.USER, 1, 0))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> params(3).withGradientClip(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> params(3).withRidge(-1)).isInstanceOf(IllegalArgumentException.class);
+        // The paper's schedules need a radius; the fully corrective one needs none.
+        assertThatThrownBy(() -> FrankWolfeParameters.of(SMALL.domain(), RatingsRelation.USER, Double.NaN, 3))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(FrankWolfeParameters.defaults(SMALL.domain(), RatingsRelation.USER, 1).nuclearRadius()).isNaN();
         assertThat(params(4).stepSize(1)).isEqualTo(0.25);
         assertThat(params(4).withSchedule(FrankWolfeParameters.StepSchedule.STANDARD).stepSize(1)).isEqualTo(1.0);
+    }
+
+    static FrankWolfeParameters corrective(int t, double clip) {
+        return FrankWolfeParameters.of(SMALL.domain(), RatingsRelation.USER, 1, t)
+                .withSchedule(FrankWolfeParameters.StepSchedule.FULLY_CORRECTIVE).withGradientClip(clip);
+    }
+
+    @Test
+    void theClipSetsEveryReleasesSensitivity() {
+        double l = SMALL.domain().rowBound();
+        // C below L: every release, the first included, is calibrated to C² (√2·C² replacing a user).
+        FrankWolfeParameters quarter = params(5).withGradientClip(l / 4);
+        assertThat(PrivateFrankWolfeMechanism.firstSensitivity(quarter)).isCloseTo(Math.sqrt(2) * l * l / 16,
+                within(1e-9));
+        assertThat(PrivateFrankWolfeMechanism.sensitivity(quarter)).isCloseTo(Math.sqrt(2) * l * l / 16, within(1e-9));
+        // C between L and 2L: the first release keeps its bound L; the paper's later releases get C instead of 2L.
+        FrankWolfeParameters wide = params(5).withGradientClip(1.5 * l);
+        assertThat(PrivateFrankWolfeMechanism.firstSensitivity(wide)).isCloseTo(Math.sqrt(2) * l * l, within(1e-9));
+        assertThat(PrivateFrankWolfeMechanism.sensitivity(wide)).isCloseTo(Math.sqrt(2) * 2.25 * l * l, within(1e-9));
+        // A fully corrective residual is never longer than the ratings it fits: its bound is L, not 2L.
+        assertThat(PrivateFrankWolfeMechanism.sensitivity(corrective(5, 1.5 * l))).isCloseTo(Math.sqrt(2) * l * l,
+                within(1e-9));
+        assertThat(PrivateFrankWolfeMechanism.sensitivity(corrective(5, Double.POSITIVE_INFINITY)))
+                .isCloseTo(Math.sqrt(2) * l * l, within(1e-9));
+        // σ follows the sensitivity, and the whole run still spends exactly its budget.
+        PrivateFrankWolfeMechanism clipped = PrivateFrankWolfeMechanism.forApproxDp(quarter, 1, 1e-6);
+        PrivateFrankWolfeMechanism paper = PrivateFrankWolfeMechanism.forApproxDp(params(5), 1, 1e-6);
+        assertThat(clipped.sigma()).isCloseTo(paper.sigma() / 64, within(paper.sigma() * 1e-6));
+        assertThat(clipped.firstSigma()).isCloseTo(paper.firstSigma() / 16, within(paper.sigma() * 1e-6));
+        assertThat(clipped.privacyLoss().delta(1)).isLessThanOrEqualTo(1e-6).isGreaterThan(0.5e-6);
+    }
+
+    @Test
+    void fullyCorrectivePredictReplaysExactlyWhatTheMechanismComputed() {
+        PrivateFrankWolfeMechanism m = PrivateFrankWolfeMechanism.forRho(corrective(4, 1), 5);
+        RatingsMatrix data = RatingsMatrix.load(SMALL.train(), SMALL.domain());
+        PrivateFrankWolfeMechanism.Run run = m.run(data, TestNoiseSources.seeded(9));
+        FrankWolfeRelease release = run.release();
+        // The released directions are orthonormal (the zero ones excepted).
+        int n = SMALL.domain().items();
+        for (int a = 1; a <= 4; a++) {
+            for (int b = 1; b <= 4; b++) {
+                double dot = TopEigen.dot(release.direction(a), release.direction(b));
+                // Orthogonal; each of norm 1, or 0 when noise-dominated.
+                assertThat(a != b ? Math.abs(dot) : Math.min(dot, Math.abs(dot - 1))).isLessThan(1e-9);
+            }
+        }
+        for (int u = 0; u < data.users(); u++) {
+            UserRatings user = data.user(u);
+            double[] observed = new double[user.count()];
+            release.replay(user, observed);
+            assertArrayEquals(Arrays.copyOfRange(run.observed(), data.start(u), data.end(u)), observed);
+        }
+        assertThat(n).isEqualTo(40);
+    }
+
+    @Test
+    void noiseDominatedDirectionsAreReleasedAsZeroAndUnused() {
+        // Rank one, a strong budget: the first direction carries the data, the later ones are within the noise.
+        FrankWolfeRelease strong = PrivateFrankWolfeMechanism.forRho(corrective(4, 1), 50).release(SMALL.train(),
+                TestNoiseSources.seeded(4));
+        assertThat(TopEigen.norm(strong.direction(1))).isCloseTo(1, within(1e-12));
+        assertThat(strong.lambdaHat()[0]).isGreaterThan(strong.lambdaPrime()[0] - strong.lambdaHat()[0]);
+        for (int t = 2; t <= 4; t++) {
+            assertThat(strong.direction(t)).containsOnly(0.0);
+            // Zero because λ̂_t² ≤ b_t: λ̂_t ≤ √b_t = λ̂′_t − λ̂_t.
+            assertThat(strong.lambdaHat()[t - 1]).isLessThanOrEqualTo(strong.lambdaPrime()[t - 1]
+                    - strong.lambdaHat()[t - 1] + 1e-9);
+        }
+        assertThat(SMALL.rmse(strong)).isLessThan(0.3 * SMALL.trivialRmse());
+        // A tiny budget: every direction is noise-dominated, none is used, and every user gets the midpoint.
+        FrankWolfeRelease none = PrivateFrankWolfeMechanism.forApproxDp(corrective(3, 1), 0.01, 1e-6)
+                .release(SMALL.train(), TestNoiseSources.seeded(4));
+        assertThat(none.directions()).containsOnly(0.0);
+        assertThat(SMALL.rmse(none)).isEqualTo(SMALL.trivialRmse());
+    }
+
+    @Test
+    void defaultsFollowTheirPublicRules() {
+        RatingsDomain films = new RatingsDomain(100, 1, 5, 30);
+        assertThat(FrankWolfeParameters.defaultGradientClip(films)).isCloseTo(2 * Math.sqrt(30) / 4, within(1e-12));
+        // T = min(⌈s/2⌉, 2 + ⌈8μ⌉), μ from the budget.
+        int[] expected = {3, 3, 4, 6, 11};
+        double[] epsilons = {0.1, 0.5, 1, 2, 5};
+        for (int k = 0; k < epsilons.length; k++) {
+            assertThat(FrankWolfeParameters.defaultIterations(films, FrankWolfeParameters.mu(epsilons[k], 1e-6)))
+                    .as("ε = %s", epsilons[k]).isEqualTo(expected[k]);
+        }
+        assertThat(FrankWolfeParameters.defaultIterations(films, FrankWolfeParameters.mu(0.5))).isEqualTo(10);
+        assertThat(FrankWolfeParameters.defaultIterations(films, 1e6)).isEqualTo(15);
+        assertThat(FrankWolfeParameters.defaultIterations(new RatingsDomain(4, 1, 5, 3), 1e6)).isEqualTo(2);
+        assertThat(FrankWolfeParameters.defaultIterations(new RatingsDomain(6, 1, 5, 1), 1e6)).isEqualTo(1);
+        FrankWolfeParameters d = FrankWolfeParameters.defaults(films, RatingsRelation.USER, FrankWolfeParameters.mu(2, 1e-6));
+        assertThat(d.schedule()).isEqualTo(FrankWolfeParameters.StepSchedule.FULLY_CORRECTIVE);
+        assertThat(d.iterations()).isEqualTo(6);
+        assertThat(d.clip(0)).isEqualTo(d.clip(3)).isEqualTo(FrankWolfeParameters.defaultGradientClip(films));
+    }
+
+    @Test
+    void theDefaultsBeatTheGlobalMeanOnALowRankMatrix() {
+        // 8 000 users × 40 items, rank 2 on a 1..5 scale, 5–20 ratings each; ε = 2, δ = 1e-6, noise seed 1.
+        CompletionFixtures.Split s = CompletionFixtures.lowRank(8000, 40, 2, 5, 20, 2, 3);
+        FrankWolfeParameters d = FrankWolfeParameters.defaults(s.domain(), RatingsRelation.USER,
+                FrankWolfeParameters.mu(2, 1e-6));
+        double fw = s.rmse(PrivateFrankWolfeMechanism.forApproxDp(d, 2, 1e-6).release(s.train(),
+                TestNoiseSources.seeded(1)));
+        assertThat(fw).as("defaults against the global mean %s", s.globalMeanRmse()).isLessThan(0.5 * s.globalMeanRmse());
     }
 }
