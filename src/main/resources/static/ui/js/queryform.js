@@ -29,18 +29,38 @@ const probes = new Map();
  */
 export async function applicable(quotePath, specs) {
   if (!probes.has(quotePath)) {
-    probes.set(quotePath, Promise.all(specs.map(async (s) => {
-      try {
-        await api(quotePath, {method: 'POST', body: {kind: s.kinds[0], mechanism: s.mechanism}});
-        return null;
-      } catch (e) {
-        return refusesDataset(e) ? [s.mechanism, e.problem.detail || e.message] : null;
+    probes.set(quotePath, (async () => {
+      // One probe at a time: quotes are free work, bounded per key at once (429 beyond; docs/reliability.md),
+      // so parallel probes were refused and their mechanisms offered on every dataset kind.
+      const refusals = new Map();
+      for (const s of specs) {
+        const reason = await probe(quotePath, s);
+        if (reason !== null) refusals.set(s.mechanism, reason);
       }
-    })).then((refusals) => new Map(refusals.filter(Boolean))));
+      return refusals;
+    })());
   }
   const refused = await probes.get(quotePath);
   return {offered: specs.filter((s) => !refused.has(s.mechanism)),
     refused: specs.filter((s) => refused.has(s.mechanism)).map((s) => ({spec: s, reason: refused.get(s.mechanism)}))};
+}
+
+/** One probe: the refusal's text when the mechanism does not read this dataset, else null; waits out 429/503. */
+async function probe(quotePath, s) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await api(quotePath, {method: 'POST', body: {kind: s.kinds[0], mechanism: s.mechanism}});
+      return null;
+    } catch (e) {
+      if (refusesDataset(e)) return e.problem.detail || e.message;
+      if ((e.status === 429 || e.status === 503) && attempt < 5) {
+        const seconds = Number((e.problem && e.problem.retryAfterSeconds) || 1);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5, Math.max(0.2, seconds)) * 1000));
+        continue;
+      }
+      return null;
+    }
+  }
 }
 
 /**
