@@ -5,6 +5,7 @@ import io.privmat.mechanism.completion.CompletionModel;
 import io.privmat.mechanism.completion.FrankWolfeRelease;
 import io.privmat.mechanism.completion.SvdCompletionRelease;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -57,9 +58,15 @@ public final class CompletionModels {
                 var params = Completions.FrankWolfe.parameters(p, f, plan.spec().budget());
                 int t = params.iterations();
                 require(values, t * n + 2 * t);
+                // The noise bound the warnings compare with is the plan's (public); a stored model's facts may lack it.
+                Map<String, Object> known = facts;
+                if (!facts.containsKey("noiseSpectralBound") && plan.noise().get("noiseSpectralBound") != null) {
+                    known = new HashMap<>(facts);
+                    known.put("noiseSpectralBound", plan.noise().get("noiseSpectralBound"));
+                }
                 yield new FrankWolfeRelease(params, Arrays.copyOfRange(values, 0, t * n),
                         Arrays.copyOfRange(values, t * n, t * n + t), Arrays.copyOfRange(values, t * n + t, t * n + 2 * t),
-                        facts);
+                        known);
             }
             case "PRIVATE_SVD" -> {
                 var params = Completions.Svd.parameters(p, f);

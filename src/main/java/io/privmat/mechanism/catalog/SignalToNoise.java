@@ -283,8 +283,8 @@ public final class SignalToNoise {
         }
         return List.of(new NoiseWarning(NoiseWarning.Code.COMPONENTS_IN_NOISE, "spectrum", noise, level, top, used, t,
                 used + " of the " + t + " Frank–Wolfe steps released a direction (λ̂_t² above its release's noise "
-                + "bound " + fmt(noise) + "); the other steps' directions were noise-dominated and released as zero "
-                + "(fewer iterations, " + used + ", would spend the budget better)."));
+                + "bound " + fmt(noise) + "); the other steps' directions were released as zero: noise-dominated, or no "
+                + "new direction was left (fewer iterations, " + used + ", would spend the budget better)."));
     }
 
     private static NoiseWarning relabel(NoiseWarning w, String what) {

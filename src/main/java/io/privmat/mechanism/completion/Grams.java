@@ -1,5 +1,6 @@
 package io.privmat.mechanism.completion;
 
+import java.util.Arrays;
 import java.util.stream.IntStream;
 
 /** Gram matrices Σᵢ aᵢᵀaᵢ of sparse user rows, formed (n × n) or applied (O(|Ω|) per product). */
@@ -36,14 +37,20 @@ final class Grams {
         return a;
     }
 
-    /** Scales a[from, to) to norm ≤ clip. */
+    /**
+     * Scales a[from, to) to norm ≤ clip; a row whose norm is not finite (a NaN or infinite entry, or
+     * squares that overflow) becomes zero, which is within the clip too: the sensitivity argument holds
+     * for every row the local steps can produce (docs/adr/0011-a-failure-is-an-output.md).
+     */
     static void clipRow(double[] a, int from, int to, double clip) {
         double norm2 = 0;
         for (int p = from; p < to; p++) {
             norm2 += a[p] * a[p];
         }
         double norm = Math.sqrt(norm2);
-        if (norm > clip) {
+        if (!Double.isFinite(norm)) {
+            Arrays.fill(a, from, to, 0.0);
+        } else if (norm > clip) {
             double s = clip / norm;
             for (int p = from; p < to; p++) {
                 a[p] *= s;

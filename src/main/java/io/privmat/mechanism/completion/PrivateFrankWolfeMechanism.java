@@ -198,7 +198,7 @@ public final class PrivateFrankWolfeMechanism {
                 v = pair.vector();
                 top = pair.value();
             }
-            lambdaHat[it] = Math.sqrt(Math.max(0, top));
+            lambdaHat[it] = top > 0 && Double.isFinite(top) ? Math.sqrt(top) : 0; // post-processing; never NaN
             double spectralBound = noiseSpectralBound(it);
             lambdaPrime[it] = lambdaHat[it] + Math.sqrt(spectralBound);
             if (corrective) {

@@ -43,6 +43,9 @@ final class SmallSolve {
                 s -= l[k * r + i] * x[k];
             }
             x[i] = s / l[i * r + i];
+            if (!Double.isFinite(x[i])) {
+                return new double[r]; // a tiny pivot: no fit rather than an infinite one
+            }
         }
         return x;
     }

@@ -75,6 +75,9 @@ class ChargedLossRegressionTest {
         PARAMS.put("ORBIT_SAMPLING", List.of(Map.of("k", 1), Map.of("k", 3, "spectrum", "PEELING")));
         PARAMS.put("DYADIC_TREE", List.of(Map.of(), Map.of("treeLevels", 2), Map.of("k", 2)));
         PARAMS.put("FACTORIZATION", List.of(Map.of(), Map.of("bands", 1), Map.of("bands", 7, "nu", 0.1)));
+        // The default (fully corrective) schedule and the paper's, unclipped too (later steps at min(C, 2L)).
+        PARAMS.put("PRIVATE_FRANK_WOLFE", List.of(Map.of(), Map.of("schedule", "CONSTANT", "nuclearRadius", 4,
+                "iterations", 3), Map.of("schedule", "STANDARD", "nuclearRadius", 4, "gradientClip", 1e6, "iterations", 2)));
     }
 
     /** Stream layouts of the grid: rows per block or time blocks, windows of 1, 10 and 100 blocks. */

@@ -3,6 +3,7 @@ package io.privmat.mechanism.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.completion.CompletionModel;
 import io.privmat.mechanism.completion.FrankWolfeRelease;
 import io.privmat.mechanism.completion.RatingsDomain;
 import io.privmat.mechanism.completion.RatingsRelation;
@@ -358,6 +359,12 @@ class NoiseWarningsTest {
         Release weakRelease = weakFw.release(weakData, TestNoiseSources.seeded(75));
         assertThat(directionsKept(weakRelease)).isZero();
         noiseDominated(warnings(weakFw, weakRelease), "spectrum");
+        // A stored model restored without its facts (the owner's predictions) states the same noise bound.
+        CompletionModel stored = CompletionModels.restore(weakFw,
+                CompletionModels.values(((Release.Completion) weakRelease).model()), Map.of());
+        assertThat(warnings(weakFw, new Release.Completion(stored))).singleElement()
+                .satisfies(w -> assertThat(w.noiseLevel()).isPositive()
+                        .isEqualTo(warnings(weakFw, weakRelease).get(0).noiseLevel()));
         // Rank one (3000 users rating items 0–2 all at 5 or all at 1): the first step keeps the direction,
         // every user's refit leaves no residual, so the second step (T = min(⌈s/2⌉, …) = 2) is noise.
         List<int[]> sameItems = new ArrayList<>();

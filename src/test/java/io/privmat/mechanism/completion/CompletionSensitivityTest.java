@@ -219,6 +219,25 @@ class CompletionSensitivityTest {
     }
 
     @Test
+    void aRowThatIsNotFiniteIsClippedToZeroAndATinyPivotFitsNothing() {
+        // A NaN norm compares false with the clip, so such a row used to pass unclipped (and an infinite
+        // entry became NaN): its Gram entries then wiped every other user's sum at its items.
+        for (double bad : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            double[] a = {7, bad, 1, 2, 9};
+            Grams.clipRow(a, 1, 4, 0.5);
+            assertThat(a).containsExactly(7, 0, 0, 0, 9);
+        }
+        double[] huge = {1e200, 1e200};
+        Grams.clipRow(huge, 0, 2, 0.5); // squares overflow: zero is within the clip as well
+        assertThat(huge).containsExactly(0, 0);
+        double[] fine = {3, 4};
+        Grams.clipRow(fine, 0, 2, 0.5);
+        assertThat(fine[0]).isCloseTo(0.3, within(1e-15));
+        assertThat(fine[1]).isCloseTo(0.4, within(1e-15));
+        assertThat(SmallSolve.spd(new double[] {1e-320}, new double[] {1}, 1)).containsExactly(0);
+    }
+
+    @Test
     void svdGramMovesByAtMostItsSensitivity() {
         Pair pair = pair(300, 4, false);
         SvdCompletionParameters p = new SvdCompletionParameters(DOMAIN, RatingsRelation.USER, 2,
