@@ -52,7 +52,9 @@ final class EmbeddedPostgresServer {
                     EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                             .setPGStartupWait(Duration.ofSeconds(60))
                             .setRegisterShutdownHook(false)
-                            .setServerConfig("max_connections", "100")
+                            // One server per JVM: a test JVM keeps several Spring contexts alive, each with
+                            // its request pool (10) and job pool (4); 100 was exhausted ("too many clients").
+                            .setServerConfig("max_connections", "250")
                             .setServerConfig("fsync", "on")
                             // zonky defaults to synchronous_commit=off, which can lose committed ledger
                             // entries in a crash; every commit waits for its WAL flush (docs/reliability.md).
