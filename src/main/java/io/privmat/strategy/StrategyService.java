@@ -85,6 +85,9 @@ public class StrategyService {
     public record View(String id, String mechanism, Status status, double progress, Map<String, Object> info,
             @Nullable String error, @Nullable Reason reason, @Nullable Instant createdAt, long bytes) {}
 
+    /** What a task says of itself (to store its strategy again: {@link #keep}). */
+    private record Facts(String cacheKey, String mechanism, Map<String, Object> info) {}
+
     /** A computation that did not finish, remembered per replica. */
     private record Failure(Status status, Reason reason, String message, String mechanism, Map<String, Object> info) {}
 
@@ -117,6 +120,8 @@ public class StrategyService {
     private final Map<String, Integer> inlineByCaller = new HashMap<>();
     /** When this replica last recorded a use of a strategy (bounded; see {@link #touch}). */
     private final Map<String, Instant> touched = leastRecentlyUsed(4096);
+    /** The facts of tasks resolved on this replica (bounded; guarded by {@link #lock}). */
+    private final Map<String, Facts> tasks = leastRecentlyUsed(4096);
     private volatile boolean closing;
 
     /** A map in access order that drops its least recently used entry beyond {@code max} (not thread-safe). */
@@ -164,6 +169,9 @@ public class StrategyService {
      * @throws PrivmatException 429 or 503 (with Retry-After) when it cannot be queued
      */
     public byte[] resolve(PublicArtifacts.StrategyTask task, @Nullable Caller caller) {
+        synchronized (lock) {
+            tasks.put(task.id(), new Facts(task.cacheKey(), task.mechanism(), task.info()));
+        }
         byte[] hit = stored(task.id());
         if (hit != null) {
             return hit;
@@ -425,18 +433,7 @@ public class StrategyService {
         long start = System.nanoTime();
         byte[] bytes = task.compute().apply(control);
         long millis = (System.nanoTime() - start) / 1_000_000;
-        StrategyInfo info = StrategyCodec.decode(bytes).info();
-        Map<String, Object> doc = new LinkedHashMap<>(task.info());
-        doc.put("method", info.method());
-        doc.put("parameters", info.parameters());
-        doc.put("objective", finite(info.objective()));
-        doc.put("lowerBound", finite(info.lowerBound()));
-        doc.put("iterations", info.iterations());
-        doc.put("converged", info.converged());
-        Object queries = task.info().get("queries");
-        if (queries instanceof Number m && Double.isFinite(info.objective())) {
-            doc.put("expectedRmsePerUnitNoise", Math.sqrt(info.objective() / m.doubleValue()));
-        }
+        Map<String, Object> doc = document(task.info(), StrategyCodec.decode(bytes).info());
         doc.put("computeMillis", millis);
         Instant now = clock.instant();
         repository.insertIfAbsent(task.id(), task.cacheKey(), task.mechanism(), json.writeValueAsString(doc), bytes, now);
@@ -446,6 +443,52 @@ public class StrategyService {
             touched.put(task.id(), now);
         }
         return stored;
+    }
+
+    /** The stored info of a strategy: its task's facts and the strategy's own. */
+    private static Map<String, Object> document(Map<String, Object> taskInfo, StrategyInfo info) {
+        Map<String, Object> doc = new LinkedHashMap<>(taskInfo);
+        doc.put("method", info.method());
+        doc.put("parameters", info.parameters());
+        doc.put("objective", finite(info.objective()));
+        doc.put("lowerBound", finite(info.lowerBound()));
+        doc.put("iterations", info.iterations());
+        doc.put("converged", info.converged());
+        Object queries = taskInfo.get("queries");
+        if (queries instanceof Number m && Double.isFinite(info.objective())) {
+            doc.put("expectedRmsePerUnitNoise", Math.sqrt(info.objective() / m.doubleValue()));
+        }
+        return doc;
+    }
+
+    /**
+     * Makes sure that the strategy a release is about to name is stored, in the caller's transaction
+     * (the release's): records a use and locks its row until that transaction ends, so that a pruning
+     * pass waits and then sees the release; or, when a pass deleted it meanwhile (on any replica: this
+     * replica's memory copy outlives another's deletes), stores it again from the strategy the job
+     * measured with. Its bytes are the same: the encoding is lossless and the strategy a deterministic
+     * function of the public workload and options.
+     *
+     * @param mechanism the release's mechanism (OPTIMIZED or LOW_RANK_MECHANISM)
+     */
+    public void keep(String id, String mechanism, Strategy strategy) {
+        Instant now = clock.instant();
+        synchronized (lock) {
+            touched.put(id, now);
+        }
+        if (repository.lockAndTouch(id, now)) {
+            return;
+        }
+        Facts facts;
+        synchronized (lock) {
+            facts = tasks.get(id);
+        }
+        Map<String, Object> taskInfo = facts != null ? facts.info() : Map.of("mechanism", mechanism);
+        byte[] bytes = StrategyCodec.encode(strategy);
+        repository.insertLocked(id, facts != null ? facts.cacheKey() : "", facts != null ? facts.mechanism()
+                : mechanism, json.writeValueAsString(document(taskInfo, strategy.info())), bytes, now);
+        remember(id, bytes);
+        log.info("strategy {} stored again for a release that names it (it had been pruned)", id);
     }
 
     private static @Nullable Double finite(double v) {
