@@ -185,14 +185,11 @@ public class StrategyService {
             throw failedProblem(task.id(), failure);
         }
         Running r = running.get(task.id());
-        if (r != null) {
-            if (worker) {
-                return join(r);
-            }
-            throw notReady(r);
-        }
         if (worker) {
-            return computeHere(task, settings.maxComputeTime().toNanos());
+            return forWorker(task, r);
+        }
+        if (r != null) {
+            throw notReady(r);
         }
         if (task.small() && enterInline(caller)) {
             try {
@@ -493,6 +490,26 @@ public class StrategyService {
 
     private static @Nullable Double finite(double v) {
         return Double.isFinite(v) ? v : null;
+    }
+
+    /**
+     * A worker's strategy: it waits for the computation under way, or computes it on its own thread.
+     * A computation cancelled at its time limit (its own, or another caller's it waited for) is the
+     * job's planned failure, STRATEGY_FAILED (before data access: refunded), not an escape that
+     * leaves the job to the lease reaper; only the replica stopping still cancels (the job is then
+     * handed back like any job a stopping replica held).
+     */
+    private byte[] forWorker(PublicArtifacts.StrategyTask task, @Nullable Running r) {
+        try {
+            return r != null ? join(r) : computeHere(task, settings.maxComputeTime().toNanos());
+        } catch (CancellationException e) {
+            if (closing) {
+                throw e;
+            }
+            throw failedProblem(task.id(), new Failure(Status.CANCELLED, Reason.TIME_LIMIT, "cancelled: it did not "
+                    + "finish within the limit of " + settings.maxComputeTime().toSeconds() + " s per computation "
+                    + "(privmat.strategies.max-compute-time)", task.mechanism(), task.info()));
+        }
     }
 
     /** A worker waits for a queued or running computation, at most its time limit (then fails closed). */
