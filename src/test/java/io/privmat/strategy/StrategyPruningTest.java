@@ -81,6 +81,14 @@ class StrategyPruningTest extends FairUseApiTest {
         assertThat(quoteKey(dataset, "{\"type\":\"RANGES\",\"boxes\":[{\"x\":[3,20]},{\"x\":[2,9]}]}"))
                 .as("the same Gram, in another order: the same key").isEqualTo(free);
         assertThat(codec(free)).isEqualTo(before);
+        // Shared by both orders, its public view names the Gram, not either caller's workload.
+        JsonNode view = get("/v1/strategies/" + free).json();
+        assertThat(view.get("gramHash").asString()).matches("[0-9a-f]{64}");
+        assertThat(view.has("workloadHash") && !view.get("workloadHash").isNull()).as(view.toString()).isFalse();
+        assertThat(view.has("workloadKind") && !view.get("workloadKind").isNull()).as(view.toString()).isFalse();
+        assertThat(jdbc.queryForObject("SELECT info->>'workloadHash' IS NOT NULL OR info->>'workloadKind' IS NOT NULL FROM "
+                + "strategy WHERE id = ?",
+                Boolean.class, free)).as("nor does its stored info").isFalse();
         // Over the size cap, least recently used first, releases' strategies kept whatever the cap.
         assertThat(pruner.pruneBeyond(0)).contains(free).doesNotContain(needed);
     }
