@@ -89,7 +89,8 @@ public class StrategyService {
     private record Facts(String cacheKey, String mechanism, Map<String, Object> info) {}
 
     /** A computation that did not finish, remembered per replica. */
-    private record Failure(Status status, Reason reason, String message, String mechanism, Map<String, Object> info) {}
+    private record Failure(Status status, Reason reason, String message, String mechanism, Map<String, Object> info,
+            Instant at) {}
 
     /** A background computation, waiting or running. */
     private static final class Running {
@@ -177,11 +178,8 @@ public class StrategyService {
             return hit;
         }
         boolean worker = caller == null;
-        Failure failure;
-        synchronized (lock) {
-            failure = failed.get(task.id());
-        }
-        if (failure != null && !worker) {
+        Failure failure = worker ? null : failure(task.id());
+        if (failure != null) {
             throw failedProblem(task.id(), failure);
         }
         Running r = running.get(task.id());
@@ -214,6 +212,7 @@ public class StrategyService {
      * @throws PrivmatException 429 or 503 (with Retry-After) when it cannot be queued
      */
     public View start(PublicArtifacts.StrategyTask task, Caller caller) {
+        failure(task.id()); // forgets a TIME_LIMIT verdict older than time-limit-retry
         Optional<View> known = view(task.id());
         if (known.isPresent() && !(known.get().status() == Status.FAILED
                 || known.get().status() == Status.CANCELLED && known.get().reason() != Reason.TIME_LIMIT)) {
@@ -224,6 +223,23 @@ public class StrategyService {
         }
         submit(task, caller);
         return view(task.id()).orElseThrow();
+    }
+
+    /**
+     * The failure remembered for a strategy, if any; a TIME_LIMIT cancellation older than
+     * {@code time-limit-retry} is forgotten (the next request queues it again: a loaded replica, not
+     * the task, may have been too slow).
+     */
+    private @Nullable Failure failure(String id) {
+        synchronized (lock) {
+            Failure f = failed.get(id);
+            if (f != null && f.reason() == Reason.TIME_LIMIT
+                    && !f.at().plus(settings.timeLimitRetry()).isAfter(clock.instant())) {
+                failed.remove(id);
+                return null;
+            }
+            return f;
+        }
     }
 
     /** A strategy's state, if this replica or the database knows it. */
@@ -241,10 +257,7 @@ public class StrategyService {
             return Optional.of(new View(id, r.task.mechanism(), r.status, r.progress, r.task.info(), null, null, null,
                     0));
         }
-        Failure failure;
-        synchronized (lock) {
-            failure = failed.get(id);
-        }
+        Failure failure = failure(id);
         return failure == null ? Optional.empty() : Optional.of(new View(id, failure.mechanism(), failure.status(), 0,
                 failure.info(), failure.message(), failure.reason(), null, 0));
     }
@@ -354,7 +367,8 @@ public class StrategyService {
     private void fail(Running r, Status status, Reason reason, String message, Throwable cause) {
         synchronized (lock) {
             if (reason != Reason.SHUTDOWN) {
-                failed.put(r.task.id(), new Failure(status, reason, message, r.task.mechanism(), r.task.info()));
+                failed.put(r.task.id(), new Failure(status, reason, message, r.task.mechanism(), r.task.info(),
+                        clock.instant()));
             }
         }
         r.status = status;
@@ -508,7 +522,7 @@ public class StrategyService {
             }
             throw failedProblem(task.id(), new Failure(Status.CANCELLED, Reason.TIME_LIMIT, "cancelled: it did not "
                     + "finish within the limit of " + settings.maxComputeTime().toSeconds() + " s per computation "
-                    + "(privmat.strategies.max-compute-time)", task.mechanism(), task.info()));
+                    + "(privmat.strategies.max-compute-time)", task.mechanism(), task.info(), clock.instant()));
         }
     }
 
@@ -522,14 +536,14 @@ public class StrategyService {
             throw new CancellationException("interrupted while waiting for strategy " + r.task.id());
         } catch (TimeoutException e) {
             throw failedProblem(r.task.id(), new Failure(Status.CANCELLED, Reason.TIME_LIMIT, "not computed within "
-                    + "the time limit", r.task.mechanism(), r.task.info()));
+                    + "the time limit", r.task.mechanism(), r.task.info(), clock.instant()));
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof LinearQueryException l) {
                 throw LinearQueries.problem(l);
             }
             throw failedProblem(r.task.id(), new Failure(Status.FAILED, Reason.ERROR, cause == null ? "failed"
-                    : cause.getClass().getSimpleName(), r.task.mechanism(), r.task.info()));
+                    : cause.getClass().getSimpleName(), r.task.mechanism(), r.task.info(), clock.instant()));
         }
     }
 
