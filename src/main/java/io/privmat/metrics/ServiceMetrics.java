@@ -46,7 +46,7 @@ public class ServiceMetrics {
     /**
      * A job failed; {@code cause} is a class of failure, not a message: {@code sampler} (an exact
      * sampler gave up), {@code numerical} (a decomposition did not converge), {@code memory},
-     * {@code plan-mismatch}, {@code unknown-kind}, {@code worker-lost}, {@code other}.
+     * {@code plan-mismatch}, {@code strategy-failed}, {@code unknown-kind}, {@code worker-lost}, {@code other}.
      */
     public void failure(String kind, String mechanism, String cause) {
         Counter.builder("privmat.jobs.failures").description("Failed jobs by class of failure")

@@ -85,7 +85,15 @@ class QueryJobHandler implements JobHandler {
         Plan plan;
         try {
             plan = plans.rebuild(job.parameters());
-        } catch (PlanningException | IllegalArgumentException | ClassCastException | NullPointerException e) {
+        } catch (PlanningException e) {
+            if (e.reason() == PlanningException.Reason.STRATEGY_FAILED) {
+                // Free public work that did not finish (its time limit on this replica): before data access.
+                throw new PlanMismatchException("job " + job.id() + ": " + e.getMessage(), "STRATEGY_FAILED",
+                        e.getMessage() + " The job needs it before reading data; nothing was read.");
+            }
+            throw new PlanMismatchException("the stored plan of job " + job.id() + " does not rebuild: "
+                    + e.getClass().getSimpleName());
+        } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
             throw new PlanMismatchException("the stored plan of job " + job.id() + " does not rebuild: "
                     + e.getClass().getSimpleName());
         }

@@ -48,18 +48,27 @@ class ResultDocuments {
      */
     @FunctionalInterface
     interface Keep {
+        /**
+         * @param strategy an estimate's strategy (stored with the release when its meta names it), or null
+         */
         @org.jspecify.annotations.Nullable UUID store(ReleaseKind kind, String mechanism, Map<String, Object> meta,
-                int rows, int cols, double[] values, boolean float32);
+                int rows, int cols, double[] values, boolean float32,
+                io.privmat.mechanism.linear.@org.jspecify.annotations.Nullable Strategy strategy);
     }
 
     JobOutput render(Job job, Dataset dataset, Plan plan, Release release) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("jobId", job.id());
         String loss = json.writeValueAsString(QueryPlans.lossDocument(plan));
-        return render(body, dataset, plan, release, (kind, mechanism, meta, rows, cols, values, float32) -> {
+        return render(body, dataset, plan, release, (kind, mechanism, meta, rows, cols, values, float32, strategy) -> {
             UUID id = UUID.randomUUID();
-            releases.store(new NewRelease(id, dataset.id(), job.id(), kind, mechanism, job.parameters(), loss, meta,
-                    rows, cols, values, float32));
+            NewRelease stored = new NewRelease(id, dataset.id(), job.id(), kind, mechanism, job.parameters(), loss,
+                    meta, rows, cols, values, float32);
+            if (strategy == null) {
+                releases.store(stored);
+            } else {
+                releases.store(stored, strategy);
+            }
             return id;
         });
     }
@@ -70,7 +79,7 @@ class ResultDocuments {
      */
     Map<String, Object> dryRun(Dataset dataset, Plan plan, Release release) {
         Map<String, Object> body = new LinkedHashMap<>();
-        render(body, dataset, plan, release, (kind, mechanism, meta, rows, cols, values, float32) -> null);
+        render(body, dataset, plan, release, (kind, mechanism, meta, rows, cols, values, float32, strategy) -> null);
         return body;
     }
 
@@ -159,7 +168,7 @@ class ResultDocuments {
             // The raw noisy matrix is the mechanism's output: kept as a release that answers
             // directional variance for free (the same path as the sketches).
             UUID id = keep.store(ReleaseKind.COVARIANCE, plan.spec().mechanism(), c.storableMeta(), d, d, c.storable(),
-                    false);
+                    false, null);
             if (id != null) {
                 body.put("releaseId", id);
                 body.put("release", "/v1/releases/" + id);
@@ -234,7 +243,7 @@ class ResultDocuments {
         if (r.estimate() != null) {
             double[] xHat = r.estimate().values();
             putRelease(body, keep.store(ReleaseKind.HISTOGRAM_ESTIMATE, plan.spec().mechanism(), l.estimateMeta(), 1,
-                    xHat.length, xHat, false), ReleaseKind.HISTOGRAM_ESTIMATE);
+                    xHat.length, xHat, false, r.estimate().strategy()), ReleaseKind.HISTOGRAM_ESTIMATE);
         }
         return new JobOutput(json.writeValueAsString(body), "answers", new int[] {m}, r.answers());
     }
@@ -294,7 +303,7 @@ class ResultDocuments {
         }
         double[] values = CompletionModels.values(model);
         UUID id = keep.store(ReleaseKind.COMPLETION_MODEL, plan.spec().mechanism(), meta, 1, values.length, values,
-                false);
+                false, null);
         putRelease(body, id, ReleaseKind.COMPLETION_MODEL);
         if (id != null) {
             body.put("predictions", "/v1/jobs/" + body.get("jobId") + "/predictions");
@@ -313,8 +322,8 @@ class ResultDocuments {
 
     private JobOutput sketch(Keep keep, Release.Sketch s, Map<String, Object> body) {
         ReleaseKind kind = s.graph() ? ReleaseKind.GRAPH_SKETCH : ReleaseKind.MATRIX_SKETCH;
-        putRelease(body, keep.store(kind, s.sketchMechanism(), s.meta(), s.rows(), s.cols(), s.values(), s.graph()),
-                kind);
+        putRelease(body, keep.store(kind, s.sketchMechanism(), s.meta(), s.rows(), s.cols(), s.values(), s.graph(),
+                null), kind);
         body.put("meta", s.meta());
         return JobOutput.json(json.writeValueAsString(body));
     }

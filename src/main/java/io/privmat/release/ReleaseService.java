@@ -63,6 +63,7 @@ public class ReleaseService {
     };
 
     private final io.privmat.strategy.StrategyService strategies;
+    private final org.springframework.transaction.support.TransactionTemplate transactions;
     /** Estimates with their error models (the strategy's covariance), a few recent ones. */
     private final Map<UUID, io.privmat.mechanism.linear.Estimate> estimates = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -73,7 +74,9 @@ public class ReleaseService {
 
     public ReleaseService(ReleaseRepository repository, DatasetService datasets, Clock clock,
             @Value("${privmat.releases.cache-bytes:1073741824}") long cacheBytes,
-            io.privmat.strategy.StrategyService strategies) {
+            io.privmat.strategy.StrategyService strategies,
+            org.springframework.transaction.PlatformTransactionManager transactions) {
+        this.transactions = new org.springframework.transaction.support.TransactionTemplate(transactions);
         this.repository = repository;
         this.datasets = datasets;
         this.strategies = strategies;
@@ -85,6 +88,25 @@ public class ReleaseService {
     /** Stores a release (in the caller's transaction, or its own). */
     public void store(NewRelease release) {
         repository.insert(release, clock.instant());
+    }
+
+    /**
+     * Stores an estimate release together with the strategy it names (meta {@code strategyKey}), in
+     * one transaction (the caller's, or its own): the strategy is stored again if it was pruned after
+     * the job read it, so a stored estimate always has its strategy (its free queries need it).
+     *
+     * @param strategy the strategy the job measured with
+     */
+    public void store(NewRelease release, io.privmat.mechanism.linear.Strategy strategy) {
+        Object key = release.meta().get("strategyKey");
+        if (key == null) {
+            store(release);
+            return;
+        }
+        transactions.executeWithoutResult(s -> {
+            strategies.keep(key.toString(), release.mechanism(), strategy);
+            repository.insert(release, clock.instant());
+        });
     }
 
     /**

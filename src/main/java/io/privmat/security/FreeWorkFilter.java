@@ -16,7 +16,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * Bounds the free computations requests run on their own threads (issue 36; docs/reliability.md,
  * "Free work and storage"): quotes (planning, and a small strategy computed inline), strategy
- * requests, and every free query on a release (analytics post-processing a DP release: nothing is
+ * requests, query submissions (planned before their charge is reserved; they wait for a place),
+ * and every free query on a release (analytics post-processing a DP release: nothing is
  * charged, so nothing else limits them but the request rate). At most
  * {@code privmat.security.max-free-requests} run at once per replica,
  * {@code max-free-requests-per-key} of one API key and {@code max-free-requests-per-subject} of
@@ -33,6 +34,15 @@ class FreeWorkFilter extends OncePerRequestFilter {
      */
     private static final Pattern FREE = Pattern.compile("/v1/releases/[^/]+/[^/]+"
             + "|/v1/datasets/[^/]+/queries/(quote|inverse-quote|dry-run)|/v1/datasets/[^/]+/strategies");
+    /**
+     * POST /v1/datasets/{id}/queries: planned in full (workloads, strategies) before the budget check
+     * reserves its charge, so free work until then, and free altogether when refused (409). It takes a
+     * place like the others, but waits for one (at most {@link #SUBMISSION_WAIT_MILLIS}) instead of
+     * being refused at once: a client may send many submissions at once and expect each admitted or
+     * refused by the budget.
+     */
+    private static final Pattern SUBMISSION = Pattern.compile("/v1/datasets/[^/]+/queries");
+    static final long SUBMISSION_WAIT_MILLIS = 10_000;
     static final long RETRY_AFTER_SECONDS = 1;
 
     private final SecuritySettings settings;
@@ -48,14 +58,15 @@ class FreeWorkFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         Object attribute = request.getAttribute(ApiKeyAuthenticationFilter.CALLER_ATTRIBUTE);
+        boolean submission = SUBMISSION.matcher(request.getRequestURI()).matches();
         if (!(attribute instanceof Caller caller) || !"POST".equals(request.getMethod())
-                || !FREE.matcher(request.getRequestURI()).matches()) {
+                || !(submission || FREE.matcher(request.getRequestURI()).matches())) {
             chain.doFilter(request, response);
             return;
         }
         String key = caller.keyId().toString();
         String subject = caller.subject();
-        String refusal = enter(key, subject);
+        String refusal = submission ? enterWithin(key, subject, SUBMISSION_WAIT_MILLIS) : enter(key, subject);
         if (refusal != null) {
             Map<String, Object> p = new LinkedHashMap<>();
             p.put("retryAfterSeconds", RETRY_AFTER_SECONDS);
@@ -91,9 +102,29 @@ class FreeWorkFilter extends OncePerRequestFilter {
         return null;
     }
 
+    /** As {@link #enter}, waiting at most {@code millis} for a place. */
+    private synchronized @org.jspecify.annotations.Nullable String enterWithin(String key, String subject,
+            long millis) {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        while (true) {
+            String refusal = enter(key, subject);
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (refusal == null || left <= 0) {
+                return refusal;
+            }
+            try {
+                wait(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return refusal;
+            }
+        }
+    }
+
     private synchronized void leave(String key, String subject) {
         byKey.merge(key, -1, (a, b) -> a + b == 0 ? null : a + b);
         bySubject.merge(subject, -1, (a, b) -> a + b == 0 ? null : a + b);
         total--;
+        notifyAll();
     }
 }

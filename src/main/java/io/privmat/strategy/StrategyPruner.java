@@ -1,6 +1,7 @@
 package io.privmat.strategy;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
@@ -10,14 +11,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Deletes stored strategies nobody uses (issue 36: a free quote on each distinct small workload
  * stored one, never pruned). Every {@code privmat.strategies.prune-interval}: strategies no plan has
  * read for {@code retention}, then, least recently used first, those beyond {@code max-stored-bytes};
- * never one that a stored estimate release names (its free queries need it). Deleting is always
- * safe otherwise: the next request that needs a strategy computes the same bytes again. Every
- * replica runs it; the deletes are idempotent.
+ * never one that a stored estimate release names (its free queries need it). A job may hold a
+ * strategy (from its replica's memory) that a pass deletes: the job's release stores it again in
+ * the release's own transaction ({@link StrategyService#keep}), and a pass locks the rows it deletes
+ * and re-checks the releases after the locks, so a release never names a deleted strategy. Any other
+ * plan that needs a deleted strategy computes the same bytes again (the bytes are a deterministic
+ * function of the public workload and options). Every replica runs it; the deletes are idempotent.
  */
 @Component
 class StrategyPruner implements SmartLifecycle {
@@ -28,10 +34,13 @@ class StrategyPruner implements SmartLifecycle {
     private final StrategyService strategies;
     private final StrategySettings settings;
     private final Clock clock;
+    private final TransactionTemplate transactions;
     private volatile boolean running;
     private ScheduledExecutorService scheduler;
 
-    StrategyPruner(StrategyRepository repository, StrategyService strategies, StrategySettings settings, Clock clock) {
+    StrategyPruner(StrategyRepository repository, StrategyService strategies, StrategySettings settings, Clock clock,
+            PlatformTransactionManager transactions) {
+        this.transactions = new TransactionTemplate(transactions);
         this.repository = repository;
         this.strategies = strategies;
         this.settings = settings;
@@ -40,13 +49,20 @@ class StrategyPruner implements SmartLifecycle {
 
     /** One pass; the ids deleted. */
     List<String> prune() {
-        List<String> deleted = new ArrayList<>(repository.deleteUnusedSince(clock.instant().minus(settings.retention())));
-        deleted.addAll(repository.deleteBeyond(settings.maxStoredBytes().toBytes()));
+        Instant before = clock.instant().minus(settings.retention());
+        List<String> deleted = new ArrayList<>(transactions.execute(
+                s -> repository.deleteLocked(repository.unusedSince(before), before)));
+        deleted.addAll(pruneBeyond(settings.maxStoredBytes().toBytes()));
         strategies.forget(deleted);
         if (!deleted.isEmpty()) {
             log.info("pruned {} unused strategies", deleted.size());
         }
         return deleted;
+    }
+
+    /** Deletes, least recently used first, what no release names beyond {@code keepBytes}; the ids deleted. */
+    List<String> pruneBeyond(long keepBytes) {
+        return transactions.execute(s -> repository.deleteLocked(repository.beyond(keepBytes), null));
     }
 
     private void tick() {

@@ -4,12 +4,14 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
 
 /**
  * SQL of cached strategies (V020, V030). Rows are inserted once; only the time of last use changes,
- * and the pruning job deletes unused ones.
+ * and the pruning job deletes unused ones (a release being stored inserts its strategy again if it
+ * was deleted meanwhile: {@link StrategyService#keep}).
  */
 @Repository
 class StrategyRepository {
@@ -43,22 +45,60 @@ class StrategyRepository {
                 Timestamp.from(now));
     }
 
-    /** Deletes strategies unused since {@code before} that no stored estimate release names. */
-    List<String> deleteUnusedSince(Instant before) {
-        return jdbc.queryForList("DELETE FROM strategy s WHERE s.last_used_at < ? AND NOT EXISTS (SELECT 1 FROM "
-                + "release r WHERE r.meta->>'strategyKey' = s.id) RETURNING s.id",
-                String.class, Timestamp.from(before));
+    /**
+     * Records a use and locks the row until the caller's transaction ends (so that a pruning pass
+     * waits for it); false when the row is not there.
+     */
+    boolean lockAndTouch(String id, Instant now) {
+        return jdbc.update("UPDATE strategy SET last_used_at = GREATEST(last_used_at, ?) WHERE id = ?",
+                Timestamp.from(now), id) > 0;
     }
 
     /**
-     * Deletes, least recently used first, the strategies that no release names beyond the first
+     * Inserts, or records a use of the row another replica inserted meanwhile; either way the row is
+     * locked until the caller's transaction ends.
+     */
+    void insertLocked(String id, String cacheKey, String mechanism, String infoJson, byte[] codec, Instant now) {
+        jdbc.update("INSERT INTO strategy (id, cache_key, mechanism, info, codec, created_at, last_used_at) "
+                + "VALUES (?,?,?,?::jsonb,?,?,?) ON CONFLICT (id) DO UPDATE SET last_used_at = "
+                + "GREATEST(strategy.last_used_at, excluded.last_used_at)", id, cacheKey, mechanism, infoJson, codec,
+                Timestamp.from(now), Timestamp.from(now));
+    }
+
+    /** Candidates: strategies unused since {@code before} that no stored estimate release names. */
+    List<String> unusedSince(Instant before) {
+        return jdbc.queryForList("SELECT s.id FROM strategy s WHERE s.last_used_at < ? AND NOT EXISTS (SELECT 1 FROM "
+                + "release r WHERE r.meta->>'strategyKey' = s.id)", String.class, Timestamp.from(before));
+    }
+
+    /**
+     * Candidates: least recently used first, the strategies that no release names beyond the first
      * {@code keepBytes} bytes of them (most recently used first).
      */
-    List<String> deleteBeyond(long keepBytes) {
-        return jdbc.queryForList("DELETE FROM strategy WHERE id IN (SELECT id FROM (SELECT s.id, sum(octet_length("
-                + "s.codec)) OVER (ORDER BY s.last_used_at DESC, s.id) AS kept FROM strategy s WHERE NOT EXISTS "
-                + "(SELECT 1 FROM release r WHERE r.meta->>'strategyKey' = s.id)) t "
-                + "WHERE t.kept > ?) RETURNING id", String.class, keepBytes);
+    List<String> beyond(long keepBytes) {
+        return jdbc.queryForList("SELECT id FROM (SELECT s.id, sum(octet_length(s.codec)) OVER (ORDER BY "
+                + "s.last_used_at DESC, s.id) AS kept FROM strategy s WHERE NOT EXISTS (SELECT 1 FROM release r "
+                + "WHERE r.meta->>'strategyKey' = s.id)) t WHERE t.kept > ?", String.class, keepBytes);
+    }
+
+    /**
+     * Deletes candidates, in the caller's transaction: first locks their rows (waiting for a release
+     * being stored that holds one, see {@link #lockAndTouch}), then, in a statement whose snapshot
+     * is taken after the locks (READ COMMITTED), deletes those that are still not named by a
+     * release and, when {@code unusedBefore} is given, still unused since then.
+     */
+    List<String> deleteLocked(List<String> candidates, @Nullable Instant unusedBefore) {
+        if (candidates.isEmpty()) {
+            return List.of();
+        }
+        String[] ids = candidates.toArray(String[]::new);
+        jdbc.queryForList("SELECT id FROM strategy WHERE id = ANY(?) ORDER BY id FOR UPDATE", String.class,
+                (Object) ids);
+        String delete = "DELETE FROM strategy s WHERE s.id = ANY(?) AND NOT EXISTS (SELECT 1 FROM release r WHERE "
+                + "r.meta->>'strategyKey' = s.id)";
+        return unusedBefore == null ? jdbc.queryForList(delete + " RETURNING s.id", String.class, (Object) ids)
+                : jdbc.queryForList(delete + " AND s.last_used_at < ? RETURNING s.id", String.class, (Object) ids,
+                        Timestamp.from(unusedBefore));
     }
 
     Optional<byte[]> codec(String id) {

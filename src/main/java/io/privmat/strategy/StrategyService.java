@@ -85,8 +85,12 @@ public class StrategyService {
     public record View(String id, String mechanism, Status status, double progress, Map<String, Object> info,
             @Nullable String error, @Nullable Reason reason, @Nullable Instant createdAt, long bytes) {}
 
+    /** What a task says of itself (to store its strategy again: {@link #keep}). */
+    private record Facts(String cacheKey, String mechanism, Map<String, Object> info) {}
+
     /** A computation that did not finish, remembered per replica. */
-    private record Failure(Status status, Reason reason, String message, String mechanism, Map<String, Object> info) {}
+    private record Failure(Status status, Reason reason, String message, String mechanism, Map<String, Object> info,
+            Instant at) {}
 
     /** A background computation, waiting or running. */
     private static final class Running {
@@ -117,6 +121,8 @@ public class StrategyService {
     private final Map<String, Integer> inlineByCaller = new HashMap<>();
     /** When this replica last recorded a use of a strategy (bounded; see {@link #touch}). */
     private final Map<String, Instant> touched = leastRecentlyUsed(4096);
+    /** The facts of tasks resolved on this replica (bounded; guarded by {@link #lock}). */
+    private final Map<String, Facts> tasks = leastRecentlyUsed(4096);
     private volatile boolean closing;
 
     /** A map in access order that drops its least recently used entry beyond {@code max} (not thread-safe). */
@@ -164,27 +170,24 @@ public class StrategyService {
      * @throws PrivmatException 429 or 503 (with Retry-After) when it cannot be queued
      */
     public byte[] resolve(PublicArtifacts.StrategyTask task, @Nullable Caller caller) {
+        synchronized (lock) {
+            tasks.put(task.id(), new Facts(task.cacheKey(), task.mechanism(), task.info()));
+        }
         byte[] hit = stored(task.id());
         if (hit != null) {
             return hit;
         }
         boolean worker = caller == null;
-        Failure failure;
-        synchronized (lock) {
-            failure = failed.get(task.id());
-        }
-        if (failure != null && !worker) {
+        Failure failure = worker ? null : failure(task.id());
+        if (failure != null) {
             throw failedProblem(task.id(), failure);
         }
         Running r = running.get(task.id());
-        if (r != null) {
-            if (worker) {
-                return join(r);
-            }
-            throw notReady(r);
-        }
         if (worker) {
-            return computeHere(task, settings.maxComputeTime().toNanos());
+            return forWorker(task, r);
+        }
+        if (r != null) {
+            throw notReady(r);
         }
         if (task.small() && enterInline(caller)) {
             try {
@@ -209,6 +212,7 @@ public class StrategyService {
      * @throws PrivmatException 429 or 503 (with Retry-After) when it cannot be queued
      */
     public View start(PublicArtifacts.StrategyTask task, Caller caller) {
+        failure(task.id()); // forgets a TIME_LIMIT verdict older than time-limit-retry
         Optional<View> known = view(task.id());
         if (known.isPresent() && !(known.get().status() == Status.FAILED
                 || known.get().status() == Status.CANCELLED && known.get().reason() != Reason.TIME_LIMIT)) {
@@ -219,6 +223,23 @@ public class StrategyService {
         }
         submit(task, caller);
         return view(task.id()).orElseThrow();
+    }
+
+    /**
+     * The failure remembered for a strategy, if any; a TIME_LIMIT cancellation older than
+     * {@code time-limit-retry} is forgotten (the next request queues it again: a loaded replica, not
+     * the task, may have been too slow).
+     */
+    private @Nullable Failure failure(String id) {
+        synchronized (lock) {
+            Failure f = failed.get(id);
+            if (f != null && f.reason() == Reason.TIME_LIMIT
+                    && !f.at().plus(settings.timeLimitRetry()).isAfter(clock.instant())) {
+                failed.remove(id);
+                return null;
+            }
+            return f;
+        }
     }
 
     /** A strategy's state, if this replica or the database knows it. */
@@ -236,10 +257,7 @@ public class StrategyService {
             return Optional.of(new View(id, r.task.mechanism(), r.status, r.progress, r.task.info(), null, null, null,
                     0));
         }
-        Failure failure;
-        synchronized (lock) {
-            failure = failed.get(id);
-        }
+        Failure failure = failure(id);
         return failure == null ? Optional.empty() : Optional.of(new View(id, failure.mechanism(), failure.status(), 0,
                 failure.info(), failure.message(), failure.reason(), null, 0));
     }
@@ -349,7 +367,8 @@ public class StrategyService {
     private void fail(Running r, Status status, Reason reason, String message, Throwable cause) {
         synchronized (lock) {
             if (reason != Reason.SHUTDOWN) {
-                failed.put(r.task.id(), new Failure(status, reason, message, r.task.mechanism(), r.task.info()));
+                failed.put(r.task.id(), new Failure(status, reason, message, r.task.mechanism(), r.task.info(),
+                        clock.instant()));
             }
         }
         r.status = status;
@@ -425,18 +444,7 @@ public class StrategyService {
         long start = System.nanoTime();
         byte[] bytes = task.compute().apply(control);
         long millis = (System.nanoTime() - start) / 1_000_000;
-        StrategyInfo info = StrategyCodec.decode(bytes).info();
-        Map<String, Object> doc = new LinkedHashMap<>(task.info());
-        doc.put("method", info.method());
-        doc.put("parameters", info.parameters());
-        doc.put("objective", finite(info.objective()));
-        doc.put("lowerBound", finite(info.lowerBound()));
-        doc.put("iterations", info.iterations());
-        doc.put("converged", info.converged());
-        Object queries = task.info().get("queries");
-        if (queries instanceof Number m && Double.isFinite(info.objective())) {
-            doc.put("expectedRmsePerUnitNoise", Math.sqrt(info.objective() / m.doubleValue()));
-        }
+        Map<String, Object> doc = document(task.info(), StrategyCodec.decode(bytes).info());
         doc.put("computeMillis", millis);
         Instant now = clock.instant();
         repository.insertIfAbsent(task.id(), task.cacheKey(), task.mechanism(), json.writeValueAsString(doc), bytes, now);
@@ -448,8 +456,74 @@ public class StrategyService {
         return stored;
     }
 
+    /** The stored info of a strategy: its task's facts and the strategy's own. */
+    private static Map<String, Object> document(Map<String, Object> taskInfo, StrategyInfo info) {
+        Map<String, Object> doc = new LinkedHashMap<>(taskInfo);
+        doc.put("method", info.method());
+        doc.put("parameters", info.parameters());
+        doc.put("objective", finite(info.objective()));
+        doc.put("lowerBound", finite(info.lowerBound()));
+        doc.put("iterations", info.iterations());
+        doc.put("converged", info.converged());
+        Object queries = taskInfo.get("queries");
+        if (queries instanceof Number m && Double.isFinite(info.objective())) {
+            doc.put("expectedRmsePerUnitNoise", Math.sqrt(info.objective() / m.doubleValue()));
+        }
+        return doc;
+    }
+
+    /**
+     * Makes sure that the strategy a release is about to name is stored, in the caller's transaction
+     * (the release's): records a use and locks its row until that transaction ends, so that a pruning
+     * pass waits and then sees the release; or, when a pass deleted it meanwhile (on any replica: this
+     * replica's memory copy outlives another's deletes), stores it again from the strategy the job
+     * measured with. Its bytes are the same: the encoding is lossless and the strategy a deterministic
+     * function of the public workload and options.
+     *
+     * @param mechanism the release's mechanism (OPTIMIZED or LOW_RANK_MECHANISM)
+     */
+    public void keep(String id, String mechanism, Strategy strategy) {
+        Instant now = clock.instant();
+        synchronized (lock) {
+            touched.put(id, now);
+        }
+        if (repository.lockAndTouch(id, now)) {
+            return;
+        }
+        Facts facts;
+        synchronized (lock) {
+            facts = tasks.get(id);
+        }
+        Map<String, Object> taskInfo = facts != null ? facts.info() : Map.of("mechanism", mechanism);
+        byte[] bytes = StrategyCodec.encode(strategy);
+        repository.insertLocked(id, facts != null ? facts.cacheKey() : "", facts != null ? facts.mechanism()
+                : mechanism, json.writeValueAsString(document(taskInfo, strategy.info())), bytes, now);
+        remember(id, bytes);
+        log.info("strategy {} stored again for a release that names it (it had been pruned)", id);
+    }
+
     private static @Nullable Double finite(double v) {
         return Double.isFinite(v) ? v : null;
+    }
+
+    /**
+     * A worker's strategy: it waits for the computation under way, or computes it on its own thread.
+     * A computation cancelled at its time limit (its own, or another caller's it waited for) is the
+     * job's planned failure, STRATEGY_FAILED (before data access: refunded), not an escape that
+     * leaves the job to the lease reaper; only the replica stopping still cancels (the job is then
+     * handed back like any job a stopping replica held).
+     */
+    private byte[] forWorker(PublicArtifacts.StrategyTask task, @Nullable Running r) {
+        try {
+            return r != null ? join(r) : computeHere(task, settings.maxComputeTime().toNanos());
+        } catch (CancellationException e) {
+            if (closing) {
+                throw e;
+            }
+            throw failedProblem(task.id(), new Failure(Status.CANCELLED, Reason.TIME_LIMIT, "cancelled: it did not "
+                    + "finish within the limit of " + settings.maxComputeTime().toSeconds() + " s per computation "
+                    + "(privmat.strategies.max-compute-time)", task.mechanism(), task.info(), clock.instant()));
+        }
     }
 
     /** A worker waits for a queued or running computation, at most its time limit (then fails closed). */
@@ -462,14 +536,14 @@ public class StrategyService {
             throw new CancellationException("interrupted while waiting for strategy " + r.task.id());
         } catch (TimeoutException e) {
             throw failedProblem(r.task.id(), new Failure(Status.CANCELLED, Reason.TIME_LIMIT, "not computed within "
-                    + "the time limit", r.task.mechanism(), r.task.info()));
+                    + "the time limit", r.task.mechanism(), r.task.info(), clock.instant()));
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof LinearQueryException l) {
                 throw LinearQueries.problem(l);
             }
             throw failedProblem(r.task.id(), new Failure(Status.FAILED, Reason.ERROR, cause == null ? "failed"
-                    : cause.getClass().getSimpleName(), r.task.mechanism(), r.task.info()));
+                    : cause.getClass().getSimpleName(), r.task.mechanism(), r.task.info(), clock.instant()));
         }
     }
 

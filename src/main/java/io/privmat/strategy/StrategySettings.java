@@ -40,6 +40,9 @@ import org.springframework.util.unit.DataSize;
  * @param maxStoredBytes stored strategies that no release names are kept within this many bytes,
  *     least recently used deleted first
  * @param pruneInterval how often the pruning job runs (0: never)
+ * @param timeLimitRetry how long a computation cancelled at its time limit is remembered on a replica
+ *     (requests for it get 422 strategy-failed meanwhile); after it, the next request queues it again
+ *     (a slow replica, not the task, may have been the cause)
  */
 @ConfigurationProperties("privmat.strategies")
 public record StrategySettings(
@@ -60,7 +63,8 @@ public record StrategySettings(
         @DefaultValue("5s") Duration retryAfter,
         @DefaultValue("30d") Duration retention,
         @DefaultValue("1GB") DataSize maxStoredBytes,
-        @DefaultValue("1h") Duration pruneInterval) {
+        @DefaultValue("1h") Duration pruneInterval,
+        @DefaultValue("30m") Duration timeLimitRetry) {
 
     public StrategySettings {
         if (threads < 1 || queue < 0 || maxQueuedPerCaller < 0 || maxQueuedPerTenant < 0 || maxRunningPerCaller < 1

@@ -173,7 +173,8 @@ class LinearQueriesServiceBenchmark extends ApiTest {
             double first = quoteSeconds(dataset, q, 200);
             double second = quoteSeconds(dataset, q, 200);
             print(String.format(Locale.ROOT, "| %s | %s | %s | %d | %.2f s | %d | %.0f MB | %d | %.4g | %.0f ms | %.0f ms |",
-                    c.mechanism(), s.get("workloadKind").asString(), shape(c.sizes()), s.get("queries").asInt(), wall,
+                    c.mechanism(), JSON.readTree(c.workload()).get("type").asString(), shape(c.sizes()),
+                    s.get("queries").asInt(), wall,
                     s.get("computeMillis").asLong(), peak, s.get("bytes").asLong(),
                     s.get("expectedRmsePerUnitNoise").asDouble(), first * 1e3, second * 1e3));
         }

@@ -86,6 +86,11 @@ class PredictionAddressingTest extends ApiTest {
         }
         assertThat(get("/v1/jobs/" + job + "/user-predictions").status()).isEqualTo(400);
         assertThat(get("/v1/jobs/" + job + "/user-predictions?index=0&label=plain").status()).isEqualTo(400);
+        // Repeated, a parameter is refused (Spring would have joined the labels as "plain,plain").
+        Response twice = get("/v1/jobs/" + job + "/user-predictions?label=plain&label=plain");
+        assertThat(twice.status()).as(twice.toString()).isEqualTo(400);
+        assertThat(twice.json().get("detail").asString()).contains("label is given 2 times");
+        assertThat(get("/v1/jobs/" + job + "/user-predictions?index=0&index=1").status()).isEqualTo(400);
         // Analysts are refused, as for the other prediction endpoints.
         assertThat(sendAs(analystKey(), HttpRequest.newBuilder(uri("/v1/jobs/" + job + "/user-predictions?index=0"))
                 .GET()).status()).isIn(403, 404);

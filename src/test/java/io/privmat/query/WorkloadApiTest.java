@@ -1,7 +1,9 @@
 package io.privmat.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.privmat.problem.PrivmatException;
 import io.privmat.support.Npy;
 import io.privmat.support.ApiTest;
 import java.net.http.HttpRequest;
@@ -132,6 +134,28 @@ class WorkloadApiTest extends ApiTest {
                 .asString())).DELETE()).status()).isEqualTo(204);
         assertThat(jdbc.queryForObject("SELECT count(*) FROM workload_content WHERE sha256 = ?", Long.class, sha))
                 .isZero();
+    }
+
+    /**
+     * Review of issue 36, F5: a small stored payload (here 2 SPARSE entries standing for a 64 × 1024
+     * matrix) is decoded and checked against its address once per replica, not on every plan; a
+     * stored payload that changes is decoded and checked again, so a corrupted store is still refused.
+     */
+    @Test
+    void storedContentIsDecodedOnceAndCheckedAgainWhenItsBytesChange() {
+        Response r = upload("application/x-matrix-market", text("%%MatrixMarket matrix coordinate real general\n"
+                + "64 1024 2\n64 1024 0.59375\n1 7 3\n"), "");
+        assertThat(r.status()).as(r.toString()).isEqualTo(201);
+        assertThat(r.json().get("encoding").asString()).isEqualTo("SPARSE");
+        UUID id = UUID.fromString(r.json().get("id").asString());
+        double[] first = workloads.values(id);
+        assertThat(first).hasSize(64 * 1024);
+        assertThat(first[6]).isEqualTo(3);
+        assertThat(workloads.values(id)).as("not decoded again").isSameAs(first);
+        assertThat(jdbc.update("UPDATE workload_content SET payload = set_byte(payload, octet_length(payload) - 1, "
+                + "get_byte(payload, octet_length(payload) - 1) # 1) WHERE sha256 = (SELECT sha256 FROM workload "
+                + "WHERE id = ?)", id)).isEqualTo(1);
+        assertThatThrownBy(() -> workloads.values(id)).isInstanceOf(PrivmatException.class);
     }
 
     @Test

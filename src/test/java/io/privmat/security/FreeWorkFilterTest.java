@@ -5,14 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Issue 36, item 1: free computations on request threads (quotes, strategy requests, free queries on
- * releases) are bounded per key, per subject and per replica, refused at once with Retry-After
+ * Issue 36, item 1: free computations on request threads (quotes, strategy requests, submissions
+ * until their charge is reserved, free queries on releases) are bounded per key, per subject and per replica, refused at once with Retry-After
  * beyond; other requests are not counted.
  */
 class FreeWorkFilterTest {
@@ -73,7 +75,7 @@ class FreeWorkFilterTest {
         }
         // Not free work: not counted.
         assertThat(call(a1, "GET", "/v1/releases/" + UUID.randomUUID()).getStatus()).isEqualTo(200);
-        assertThat(call(a1, "POST", "/v1/datasets/" + UUID.randomUUID() + "/queries").getStatus()).isEqualTo(200);
+        assertThat(call(a1, "GET", "/v1/datasets/" + UUID.randomUUID() + "/queries").getStatus()).isEqualTo(200);
         hold(a2, "/v1/datasets/" + UUID.randomUUID() + "/strategies");
         MockHttpServletResponse subject = call(a3, "POST", "/v1/releases/" + UUID.randomUUID() + "/low-rank");
         assertThat(subject.getStatus()).as("two at a time per subject").isEqualTo(429);
@@ -89,5 +91,35 @@ class FreeWorkFilterTest {
             status = call(c, "POST", "/v1/releases/" + UUID.randomUUID() + "/cuts").getStatus();
         }
         assertThat(status).as("places are given back").isEqualTo(200);
+    }
+
+    /**
+     * Review of issue 36, F5: a submission is planned before its charge is reserved (and costs nothing
+     * when the budget refuses it), so it takes a place too; it waits for one rather than being refused.
+     */
+    @Test
+    void aSubmissionWaitsForAPlace() throws Exception {
+        Caller a = new Caller(UUID.randomUUID(), "analyst-a", Role.ANALYST);
+        hold(a, "/v1/datasets/" + UUID.randomUUID() + "/queries/quote");
+        AtomicBoolean planned = new AtomicBoolean();
+        AtomicInteger status = new AtomicInteger();
+        Thread submission = new Thread(() -> {
+            MockHttpServletResponse response = new MockHttpServletResponse();
+            try {
+                filter.doFilter(request(a, "POST", "/v1/datasets/" + UUID.randomUUID() + "/queries"), response,
+                        (req, res) -> planned.set(true));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            status.set(response.getStatus());
+        });
+        submission.start();
+        Thread.sleep(300);
+        assertThat(planned).as("the key's one place is taken: the submission waits").isFalse();
+        assertThat(submission.isAlive()).isTrue();
+        release.countDown();
+        submission.join(TimeUnit.SECONDS.toMillis(5));
+        assertThat(planned).as("then runs").isTrue();
+        assertThat(status.get()).isEqualTo(200);
     }
 }

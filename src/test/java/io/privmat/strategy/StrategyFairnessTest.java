@@ -139,5 +139,15 @@ class StrategyFairnessTest extends FairUseApiTest {
         assertThat(quote.json().get("type").asString()).endsWith("/strategy-failed");
         assertThat(quote.json().get("reason").asString()).isEqualTo("TIME_LIMIT");
         assertThat(jdbc.queryForObject("SELECT count(*) FROM strategy WHERE id = ?", Long.class, key)).isZero();
+        // Review of issue 36, F3: the verdict may be the replica's load, not the task's; after
+        // time-limit-retry (6 s here) the next request queues it again instead of refusing it.
+        Thread.sleep(6_500);
+        Response later = sendAs(otherAnalystKey(), HttpRequest.newBuilder(uri("/v1/datasets/" + data
+                + "/queries/quote")).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers
+                .ofString("{\"kind\":\"LINEAR_QUERIES\",\"mechanism\":\"OPTIMIZED\",\"rho\":0.1,\"params\":"
+                        + "{\"workload\":{\"type\":\"PREFIX\"}}}")));
+        assertThat(later.status()).as(later.toString()).isEqualTo(409);
+        assertThat(later.json().get("type").asString()).endsWith("/strategy-not-ready");
+        awaitSettled(key);
     }
 }

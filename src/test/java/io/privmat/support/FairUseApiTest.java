@@ -14,5 +14,7 @@ import org.springframework.test.context.TestPropertySource;
     // accepted but cannot finish in time.
     "privmat.strategies.threads=1", "privmat.strategies.queue=4", "privmat.strategies.max-queued-per-caller=1",
     "privmat.strategies.max-queued-per-tenant=2", "privmat.strategies.max-compute-time=2s",
-    "privmat.strategies.reference-rate=2e11", "privmat.strategies.prune-interval=0"})
+    "privmat.strategies.reference-rate=2e11", "privmat.strategies.prune-interval=0",
+    // A computation cancelled at its time limit is remembered 6 s (30 min by default), then queued again.
+    "privmat.strategies.time-limit-retry=6s"})
 public abstract class FairUseApiTest extends ApiTest {}

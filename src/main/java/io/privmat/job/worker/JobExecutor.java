@@ -173,9 +173,8 @@ public class JobExecutor {
         } catch (PlanMismatchException e) {
             // The stored plan no longer gives the reserved loss: fail closed before any row is read.
             log.error("job {} refused before data access: {}", job.id(), e.getMessage());
-            finishBeforeDataAccess(job.id(), worker, "PLAN_MISMATCH", "The stored plan does not rebuild into the "
-                    + "reserved privacy loss; nothing was read.");
-            finished(job, "FAILED", "plan-mismatch");
+            finishBeforeDataAccess(job.id(), worker, e.code(), e.publicMessage());
+            finished(job, "FAILED", e.code().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
             return;
         }
         if (!startDataAccess(job.id(), worker)) {

@@ -212,11 +212,14 @@ public final class LinearQueries extends Described {
         }
         Map<String, Object> info = new LinkedHashMap<>();
         info.put("mechanism", mechanism.name());
-        info.put("workloadHash", w.hash());
         if (mechanism == LinearMechanism.OPTIMIZED) {
+            // Keyed by the Gram: workloads of several callers share it, so nothing of the first
+            // caller's own workload (its hash, its kind) is recorded.
             info.put("gramHash", w.gramHash());
+        } else {
+            info.put("workloadHash", w.hash());
+            info.put("workloadKind", w.kind());
         }
-        info.put("workloadKind", w.kind());
         info.put("cells", n);
         info.put("queries", w.queries());
         info.put("options", options);

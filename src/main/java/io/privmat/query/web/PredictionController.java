@@ -74,8 +74,8 @@ class PredictionController {
             + "`label` is percent-encoded in the query (so '/', '..', '%' and control characters are fine), or "
             + "`index` is the user's position in the export (dense id order, from 0). Exactly one of the two.")
     @ApiResponse(responseCode = "200", description = "The user's predictions")
-    @ApiResponse(responseCode = "400", description = "Neither or both of label and index, or a label over 10 000 "
-            + "characters", content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "400", description = "Neither or both of label and index, either of them repeated, "
+            + "or a label over 10 000 characters", content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "404", description = "No such job for this caller, or no such user (the label is "
             + "not repeated)")
     @ApiResponse(responseCode = "422", description = "The job is not a DONE COMPLETION job")
@@ -83,7 +83,15 @@ class PredictionController {
             @io.swagger.v3.oas.annotations.Parameter(description = "The user's label, exactly as uploaded")
             @RequestParam(required = false) @Nullable String label,
             @io.swagger.v3.oas.annotations.Parameter(description = "The user's position in the export, from 0")
-            @RequestParam(required = false) @Nullable Integer index) {
+            @RequestParam(required = false) @Nullable Integer index, jakarta.servlet.http.HttpServletRequest request) {
+        for (String name : new String[] {"label", "index"}) {
+            String[] given = request.getParameterValues(name);
+            if (given != null && given.length > 1) {
+                // Spring would join repeated values ("a,b"), a label nobody asked for.
+                throw PrivmatException.invalidParameter(name, "given once", name + " is given " + given.length
+                        + " times; give exactly one label or one index");
+            }
+        }
         if ((label == null) == (index == null)) {
             throw PrivmatException.invalidParameter(label == null ? "label" : "index", "exactly one of label and index",
                     "give the user's label or its position in the export, not both and not neither");

@@ -53,6 +53,11 @@ class QueryController {
     @ApiResponse(responseCode = "404", description = "No such dataset")
     @ApiResponse(responseCode = "409", description = "Budget exhausted, or the dataset has no data")
     @ApiResponse(responseCode = "422", description = "Idempotency key reused, or mechanism not chargeable here")
+    @ApiResponse(responseCode = "429", description = "Rate limit exceeded, or this key or subject held its places "
+            + "for free computations (privmat.security.max-free-requests-per-key, -per-subject) for 10 s: a "
+            + "submission is planned before its charge is reserved and waits for a place (Retry-After)")
+    @ApiResponse(responseCode = "503", description = "The database is unavailable or overloaded, or the replica's "
+            + "places for free computations stayed taken for 10 s (Retry-After)")
     ResponseEntity<JobView> submit(@PathVariable UUID datasetId, @RequestBody QueryRequest request,
             @Parameter(description = "Makes retries safe: at most 200 printable characters")
             @RequestHeader(value = "Idempotency-Key", required = false) @Nullable String idempotencyKey) {

@@ -59,8 +59,12 @@ class StrategyController {
             @Schema(allowableValues = {"OPTIMIZED", "LOW_RANK_MECHANISM"}) String mechanism,
             @Schema(allowableValues = {"PENDING", "RUNNING", "DONE", "FAILED", "CANCELLED"}) String status,
             @Schema(description = "Fraction done, from iteration counts only (public)") double progress,
-            @Schema(description = "SHA-256 of the workload's canonical form") @Nullable String workloadHash,
-            @Nullable String workloadKind, @Nullable Integer cells, @Nullable Integer queries,
+            @Schema(description = "LOW_RANK_MECHANISM (keyed by its workload): SHA-256 of the workload's canonical "
+                    + "form") @Nullable String workloadHash,
+            @Schema(description = "LOW_RANK_MECHANISM: the workload's kind") @Nullable String workloadKind,
+            @Schema(description = "OPTIMIZED (keyed by the workload's Gram WᵀW, shared by every workload with the "
+                    + "same Gram): SHA-256 of the Gram in a canonical order") @Nullable String gramHash,
+            @Nullable Integer cells, @Nullable Integer queries,
             @Schema(description = "The optimiser's options (part of the key)") @Nullable String options,
             @Schema(description = "DONE: how it was built, e.g. OPTIMIZED/CONVEX, LOW_RANK") @Nullable String method,
             @Schema(description = "DONE: expected total squared error E‖Wx̂ − Wx‖² when each measurement's noise has "
@@ -87,8 +91,12 @@ class StrategyController {
         static StrategyView of(StrategyService.View v) {
             Map<String, Object> i = v.info();
             boolean done = v.status() == StrategyService.Status.DONE;
-            return new StrategyView(v.id(), v.mechanism(), v.status().name(), v.progress(), string(i, "workloadHash"),
-                    string(i, "workloadKind"), integer(i, "cells"), integer(i, "queries"), string(i, "options"),
+            // An OPTIMIZED strategy is shared by every workload with its Gram: another caller's workload hash
+            // and kind (stored before they were left out) are not shown.
+            boolean shared = "OPTIMIZED".equals(v.mechanism());
+            return new StrategyView(v.id(), v.mechanism(), v.status().name(), v.progress(),
+                    shared ? null : string(i, "workloadHash"), shared ? null : string(i, "workloadKind"),
+                    string(i, "gramHash"), integer(i, "cells"), integer(i, "queries"), string(i, "options"),
                     string(i, "method"), number(i, "objective"), number(i, "lowerBound"), integer(i, "iterations"),
                     i.get("converged") instanceof Boolean b ? b : null, number(i, "expectedRmsePerUnitNoise"),
                     i.get("computeMillis") instanceof Number n ? n.longValue() : null, done ? v.bytes() : null,
