@@ -3904,6 +3904,8 @@ class Strategy(Model):
     estimated_seconds: Optional[float] = None
     # DONE: √(objective/m), the expected per-query RMSE per unit of noise (noise standard deviation = sensitivity); multiply by the noise scale a budget gives (the quote states it as expectedRmsePerQuery)
     expected_rmse_per_unit_noise: Optional[float] = None
+    # OPTIMIZED (keyed by the workload's Gram WᵀW, shared by every workload with the same Gram): SHA-256 of the Gram in a canonical order
+    gram_hash: Optional[str] = None
     iterations: Optional[int] = None
     # The strategy's key: hex SHA-256 of (workload hash, mechanism, options)
     key: Optional[str] = None
@@ -3924,8 +3926,9 @@ class Strategy(Model):
     reason: Optional[str] = None
     # one of PENDING, RUNNING, DONE, FAILED, CANCELLED
     status: Optional[str] = None
-    # SHA-256 of the workload's canonical form
+    # LOW_RANK_MECHANISM (keyed by its workload): SHA-256 of the workload's canonical form
     workload_hash: Optional[str] = None
+    # LOW_RANK_MECHANISM: the workload's kind
     workload_kind: Optional[str] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -3939,6 +3942,7 @@ class Strategy(Model):
         ('estimated_bytes', 'estimatedBytes', None),
         ('estimated_seconds', 'estimatedSeconds', None),
         ('expected_rmse_per_unit_noise', 'expectedRmsePerUnitNoise', None),
+        ('gram_hash', 'gramHash', None),
         ('iterations', 'iterations', None),
         ('key', 'key', None),
         ('lower_bound', 'lowerBound', None),
