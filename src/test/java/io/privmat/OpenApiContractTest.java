@@ -2,6 +2,8 @@ package io.privmat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privmat.mechanism.catalog.MechanismCatalog;
+import io.privmat.mechanism.completion.RatingsRelation;
 import io.privmat.support.ApiTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -250,9 +252,9 @@ class OpenApiContractTest extends ApiTest {
                 .getBytes(StandardCharsets.UTF_8)).status()).isEqualTo(200);
         for (JsonNode query : queries) {
             String kind = query.path("kind").asString("");
-            boolean entryLevel = io.privmat.mechanism.catalog.MechanismCatalog.standard()
+            boolean entryLevel = MechanismCatalog.standard()
                     .find(query.path("mechanism").asString("")).map(m -> !m.ratingsRelations()
-                            .contains(io.privmat.mechanism.completion.RatingsRelation.USER)).orElse(false);
+                            .contains(RatingsRelation.USER)).orElse(false);
             String target = kind.equals("LINEAR_QUERIES") ? histogramId : kind.equals("COMPLETION") ? ratingsId
                     : entryLevel ? entryId : id;
             Response q = postJson("/v1/datasets/" + target + "/queries/quote", query.toString());

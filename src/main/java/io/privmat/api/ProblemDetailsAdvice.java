@@ -1,8 +1,9 @@
 package io.privmat.api;
 
+import io.privmat.privacy.PrivacyArgumentException;
+import io.privmat.problem.DatabaseFailures;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
-import io.privmat.privacy.PrivacyArgumentException;
 import java.net.URI;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -73,9 +74,9 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(Exception.class)
     ResponseEntity<Object> handleUnexpected(Exception e, WebRequest request) {
-        if (io.privmat.problem.DatabaseFailures.isUnavailable(e)) {
+        if (DatabaseFailures.isUnavailable(e)) {
             log.warn("database unavailable: {}", e.getClass().getName());
-            PrivmatException unavailable = io.privmat.problem.DatabaseFailures.unavailable(e);
+            PrivmatException unavailable = DatabaseFailures.unavailable(e);
             return problem(unavailable.type(), unavailable.getMessage(), unavailable.properties(), request);
         }
         // Log the type and where, never the message: it could carry data values.

@@ -1,12 +1,14 @@
 package io.privmat.dataset;
 
-import io.privmat.problem.PrivmatException;
-import io.privmat.problem.ProblemType;
 import io.privmat.dataset.ingest.Ingester;
-import io.privmat.dataset.ingest.UploadGate;
 import io.privmat.dataset.ingest.UploadFormat;
+import io.privmat.dataset.ingest.UploadGate;
 import io.privmat.dataset.ingest.UploadStats;
 import io.privmat.dataset.storage.DatasetRepository;
+import io.privmat.mechanism.completion.RatingsSource;
+import io.privmat.metrics.ServiceMetrics;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import java.io.InputStream;
@@ -41,10 +43,10 @@ public class DatasetService implements DatasetRows {
     private final ApplicationEventPublisher events;
     private final ExternalSettings external;
     private final ObjectProvider<ExternalEngine> engines;
-    private io.privmat.metrics.ServiceMetrics metrics = io.privmat.metrics.ServiceMetrics.NONE;
+    private ServiceMetrics metrics = ServiceMetrics.NONE;
 
     @org.springframework.beans.factory.annotation.Autowired(required = false)
-    void setMetrics(io.privmat.metrics.ServiceMetrics metrics) {
+    void setMetrics(ServiceMetrics metrics) {
         this.metrics = metrics;
     }
 
@@ -349,11 +351,11 @@ public class DatasetService implements DatasetRows {
     }
 
     @Override
-    public io.privmat.mechanism.completion.RatingsSource ratings(UUID datasetId) {
+    public RatingsSource ratings(UUID datasetId) {
         Dataset dataset = requireReady(datasetId, DatasetKind.RATINGS);
         int n = Math.toIntExact(dataset.cols());
         int cap = ((RatingsSchema) dataset.schema()).perUserCap();
-        return new io.privmat.mechanism.completion.RatingsSource() {
+        return new RatingsSource() {
             @Override
             public int items() {
                 return n;

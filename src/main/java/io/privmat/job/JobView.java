@@ -5,6 +5,9 @@ import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.privmat.api.JsonNumbers;
 import io.privmat.api.LossDocument;
 import io.privmat.api.ParametersDocument;
+import io.privmat.privacy.Tracks;
+import io.privmat.security.Caller;
+import io.privmat.security.Role;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.UUID;
@@ -44,7 +47,7 @@ public record JobView(
     public record Cost(@Schema(format = "double") Double rho, @Schema(format = "double") Double epsilon,
             @Schema(format = "double") Double delta) {
 
-        public static Cost of(io.privmat.privacy.Tracks t) {
+        public static Cost of(Tracks t) {
             return new Cost(JsonNumbers.charged(t.rho()), JsonNumbers.charged(t.epsilon()),
                     JsonNumbers.charged(t.delta()));
         }
@@ -63,7 +66,7 @@ public record JobView(
      * neither, on any dataset; the dataset's owner and the admin do. Analysts keep {@code createdAt},
      * their own submission time. docs/adr/0006-privacy-hardening.md says what polling still shows.
      */
-    public static JobView of(Job j, io.privmat.security.Caller caller) {
+    public static JobView of(Job j, Caller caller) {
         return of(j, caller, Instant.now());
     }
 
@@ -76,8 +79,8 @@ public record JobView(
      * depends on n where it is private, on sparsity and on a sampler's work); see
      * docs/adr/0005-mechanism-catalogue.md, "Progress and timing".
      */
-    public static JobView of(Job j, io.privmat.security.Caller caller, Instant now) {
-        boolean insider = caller.is(io.privmat.security.Role.ADMIN) || caller.subject().equals(j.datasetOwner());
+    public static JobView of(Job j, Caller caller, Instant now) {
+        boolean insider = caller.is(Role.ADMIN) || caller.subject().equals(j.datasetOwner());
         JobView v = of(j, insider ? eta(j, now) : null);
         if (insider) {
             return v;

@@ -3,11 +3,15 @@ package io.privmat.query;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetRows;
 import io.privmat.dataset.DatasetService;
+import io.privmat.dataset.RatingsSchema;
 import io.privmat.job.Job;
 import io.privmat.job.JobNotFoundException;
 import io.privmat.job.JobService;
 import io.privmat.mechanism.catalog.CompletionModels;
+import io.privmat.mechanism.catalog.MechanismCatalog;
+import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.Plan;
+import io.privmat.mechanism.catalog.ResultAccuracy;
 import io.privmat.mechanism.completion.CompletionModel;
 import io.privmat.mechanism.completion.RatingsSource;
 import io.privmat.mechanism.completion.RowSink;
@@ -76,12 +80,12 @@ public class PredictionService {
          * The model's noise warnings, as its job's result states them (docs/accuracy/warnings.md): a
          * released spectrum within its noise bound means predictions near the baseline for every user.
          */
-        public List<io.privmat.mechanism.catalog.NoiseWarning> warnings() {
-            io.privmat.mechanism.catalog.MechanismCatalog catalog = io.privmat.mechanism.catalog.MechanismCatalog
+        public List<NoiseWarning> warnings() {
+            MechanismCatalog catalog = MechanismCatalog
                     .standard();
             io.privmat.mechanism.catalog.Release release = new io.privmat.mechanism.catalog.Release.Completion(model);
             return catalog.warnings(plan, release, catalog.accuracy(plan, release,
-                    io.privmat.mechanism.catalog.ResultAccuracy.DEFAULT_LEVEL));
+                    ResultAccuracy.DEFAULT_LEVEL));
         }
     }
 
@@ -148,7 +152,7 @@ public class PredictionService {
 
     /** The item labels in item order (declared at creation; "0".."n−1" when only n was declared). */
     public List<String> itemLabels(Owned owned) {
-        io.privmat.dataset.RatingsSchema schema = (io.privmat.dataset.RatingsSchema) owned.dataset().schema();
+        RatingsSchema schema = (RatingsSchema) owned.dataset().schema();
         return schema.itemLabels();
     }
 

@@ -1,21 +1,31 @@
 package io.privmat.query;
 
-import io.privmat.problem.PrivmatException;
-import io.privmat.problem.ProblemType;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.DatasetStatus;
 import io.privmat.dataset.ExternalEngine;
 import io.privmat.dataset.HistogramSchema;
 import io.privmat.dataset.Neighbouring;
+import io.privmat.dataset.RatingsSchema;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.HistogramDomain;
+import io.privmat.mechanism.catalog.InverseQuote;
+import io.privmat.mechanism.catalog.LinearQueries;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.Plan;
+import io.privmat.mechanism.catalog.PlanLimit;
 import io.privmat.mechanism.catalog.PlanningException;
+import io.privmat.mechanism.catalog.PublicArtifacts;
 import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.catalog.RatingsFacts;
+import io.privmat.mechanism.completion.RatingsRelation;
+import io.privmat.mechanism.linear.ComputeBudget;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
+import io.privmat.security.Caller;
+import io.privmat.strategy.StrategyService;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
@@ -34,10 +44,10 @@ public class QueryPlans {
     private final MechanismCatalog catalog = MechanismCatalog.standard();
     private final JsonMapper json;
     private final WorkloadService workloads;
-    private final io.privmat.strategy.StrategyService strategies;
+    private final StrategyService strategies;
     private final ObjectProvider<ExternalEngine> engines;
 
-    QueryPlans(JsonMapper json, WorkloadService workloads, io.privmat.strategy.StrategyService strategies,
+    QueryPlans(JsonMapper json, WorkloadService workloads, StrategyService strategies,
             ObjectProvider<ExternalEngine> engines) {
         this.json = json;
         this.workloads = workloads;
@@ -60,14 +70,14 @@ public class QueryPlans {
             throw new PrivmatException(ProblemType.DATASET_NOT_READY,
                     "Dataset " + dataset.id() + " has no data yet; upload it first.", Map.of());
         }
-        if (dataset.schema() instanceof io.privmat.dataset.RatingsSchema r) {
+        if (dataset.schema() instanceof RatingsSchema r) {
             // Items, range, cap and relation are declared; the user count m is a fact only under RATING,
             // where Ω is public (docs/ratings.md). COMPLETION mechanisms take these facts, and the entry-level
             // low-rank ones under RATING only; the other matrix mechanisms refuse the shape (a missing rating
             // is not a zero).
-            io.privmat.mechanism.completion.RatingsRelation relation = r.relation(dataset.neighbouring());
-            return PublicFacts.ratings(new io.privmat.mechanism.catalog.RatingsFacts(r.domain(), relation),
-                    relation == io.privmat.mechanism.completion.RatingsRelation.RATING ? dataset.rows() : null,
+            RatingsRelation relation = r.relation(dataset.neighbouring());
+            return PublicFacts.ratings(new RatingsFacts(r.domain(), relation),
+                    relation == RatingsRelation.RATING ? dataset.rows() : null,
                     dataset.budget().mode());
         }
         boolean graph = dataset.kind() == DatasetKind.GRAPH;
@@ -88,7 +98,7 @@ public class QueryPlans {
     }
 
     /** Plans a request of this caller (whose quotas any free computation it needs counts against). */
-    Plan plan(Dataset dataset, QueryRequest request, io.privmat.security.Caller caller) {
+    Plan plan(Dataset dataset, QueryRequest request, Caller caller) {
         PublicFacts facts = plannable(dataset);
         try {
             return catalog.plan(request.kind(), request.mechanism(),
@@ -103,11 +113,11 @@ public class QueryPlans {
      * Artifacts for pricing mechanisms the caller did not ask for: a strategy is used only when small
      * (computed inline) or already computed; nothing is started in the background for them.
      */
-    private io.privmat.mechanism.catalog.PublicArtifacts computedOnly(io.privmat.security.Caller caller) {
-        io.privmat.mechanism.catalog.PublicArtifacts base = artifacts(caller);
-        return new io.privmat.mechanism.catalog.PublicArtifacts() {
+    private PublicArtifacts computedOnly(Caller caller) {
+        PublicArtifacts base = artifacts(caller);
+        return new PublicArtifacts() {
             @Override
-            public io.privmat.mechanism.linear.ComputeBudget strategyBudget() {
+            public ComputeBudget strategyBudget() {
                 return base.strategyBudget();
             }
 
@@ -119,7 +129,7 @@ public class QueryPlans {
             @Override
             public byte[] strategy(StrategyTask task) {
                 boolean done = strategies.view(task.id()).map(v -> v.status()
-                        == io.privmat.strategy.StrategyService.Status.DONE).orElse(false);
+                        == StrategyService.Status.DONE).orElse(false);
                 if (!task.small() && !done) {
                     throw new PlanningException(PlanningException.Reason.STRATEGY_NOT_READY, task.mechanism()
                             + "'s strategy for this workload is not computed yet (start it with a quote or "
@@ -134,7 +144,7 @@ public class QueryPlans {
      * The artifacts a request's plan resolves (a large strategy not yet computed answers 409), its free
      * computations counted against this caller's quotas.
      */
-    io.privmat.mechanism.catalog.PublicArtifacts artifacts(io.privmat.security.Caller caller) {
+    PublicArtifacts artifacts(Caller caller) {
         return new ServiceArtifacts(workloads, strategies, caller);
     }
 
@@ -142,12 +152,12 @@ public class QueryPlans {
      * The smallest budget at which {@code mechanism}'s quote meets {@code target} on this dataset
      * (docs/accuracy/inverse-quote.md): plans only, reads nothing.
      */
-    io.privmat.mechanism.catalog.InverseQuote.Answer inverse(Dataset dataset, String mechanism, QueryRequest request,
-            io.privmat.mechanism.catalog.InverseQuote.Target target, boolean requested, io.privmat.security.Caller caller,
-            io.privmat.mechanism.catalog.PlanLimit limit) {
+    InverseQuote.Answer inverse(Dataset dataset, String mechanism, QueryRequest request,
+            InverseQuote.Target target, boolean requested, Caller caller,
+            PlanLimit limit) {
         PublicFacts facts = plannable(dataset);
         try {
-            return io.privmat.mechanism.catalog.InverseQuote.smallest(catalog, request.kind(), mechanism,
+            return InverseQuote.smallest(catalog, request.kind(), mechanism,
                     request.delta(), request.params(), facts, requested ? artifacts(caller) : computedOnly(caller),
                     target, limit);
         } catch (PlanningException e) {
@@ -171,11 +181,11 @@ public class QueryPlans {
      * The strategy computation a LINEAR_QUERIES request (OPTIMIZED or LOW_RANK_MECHANISM) needs on
      * this dataset, to start ahead of a query. Plans and charges nothing.
      */
-    io.privmat.mechanism.catalog.PublicArtifacts.StrategyTask strategyTask(Dataset dataset, QueryRequest request,
-            io.privmat.security.Caller caller) {
+    PublicArtifacts.StrategyTask strategyTask(Dataset dataset, QueryRequest request,
+            Caller caller) {
         PublicFacts facts = facts(dataset);
         try {
-            return io.privmat.mechanism.catalog.LinearQueries.strategyTask(request.mechanism(), request.params(), facts,
+            return LinearQueries.strategyTask(request.mechanism(), request.params(), facts,
                     new ServiceArtifacts(workloads, strategies, caller));
         } catch (PlanningException e) {
             throw problem(e);

@@ -1,7 +1,5 @@
 package io.privmat.query;
 
-import io.privmat.problem.PrivmatException;
-import io.privmat.problem.ProblemType;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
 import io.privmat.job.Job;
@@ -10,13 +8,21 @@ import io.privmat.job.NewJob;
 import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.Reservation;
+import io.privmat.mechanism.catalog.Budget;
+import io.privmat.mechanism.catalog.ErrorStatement;
 import io.privmat.mechanism.catalog.InverseQuote;
-import io.privmat.mechanism.catalog.PlanLimit;
+import io.privmat.mechanism.catalog.MechanismDefinition;
+import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.Plan;
+import io.privmat.mechanism.catalog.PlanLimit;
+import io.privmat.mechanism.catalog.PublicFacts;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.PrivacyArgumentException;
 import io.privmat.privacy.Tracks;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.security.Caller;
+import io.privmat.strategy.StrategyService;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -57,8 +63,8 @@ public class QueryService {
     /** The cost of a query and the budget before and after it; charges nothing. */
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
             @Nullable Tracks remainingAfter, java.math.@Nullable BigDecimal largestPureEpsilonAfter,
-            java.util.List<io.privmat.mechanism.catalog.ErrorStatement> expectedError,
-            java.util.List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
+            java.util.List<ErrorStatement> expectedError,
+            java.util.List<NoiseWarning> warnings) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
@@ -77,7 +83,7 @@ public class QueryService {
     /** One mechanism's smallest budget for a target, priced on the dataset's tracks (null cost: unreachable). */
     public record Priced(InverseQuote.Answer answer, @Nullable Tracks cost, boolean admissible,
             @Nullable Tracks remainingAfter, @Nullable Double shareOfBudget,
-            java.util.List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
+            java.util.List<NoiseWarning> warnings) {}
 
     /** A mechanism of the kind whose quote cannot answer the target here, and why. */
     public record NotComparable(String mechanism, String reason) {}
@@ -121,10 +127,10 @@ public class QueryService {
         } catch (PlanLimit.Exhausted e) {
             throw FreePlanning.outOfTime("inverse quote");
         }
-        io.privmat.mechanism.catalog.PublicFacts facts = QueryPlans.facts(dataset);
+        PublicFacts facts = QueryPlans.facts(dataset);
         java.util.List<Priced> alternatives = new java.util.ArrayList<>();
         java.util.List<NotComparable> notComparable = new java.util.ArrayList<>();
-        for (io.privmat.mechanism.catalog.MechanismDefinition m : plans.catalog().forKind(
+        for (MechanismDefinition m : plans.catalog().forKind(
                 requested.answer().plan().spec().kind())) {
             if (m.name().equals(requested.answer().mechanism()) || !m.shapes().contains(facts.shape())
                     || !m.relations().contains(facts.relation()) || facts.ratings() != null
@@ -144,7 +150,7 @@ public class QueryService {
                     }
                 });
             }
-            java.math.BigDecimal delta = m.budgetForm() == io.privmat.mechanism.catalog.Budget.Form.PURE_EPSILON ? null
+            java.math.BigDecimal delta = m.budgetForm() == Budget.Form.PURE_EPSILON ? null
                     : query.delta();
             QueryRequest same = new QueryRequest(query.kind(), m.name(), null, delta, null, params);
             try {
@@ -191,8 +197,8 @@ public class QueryService {
      * Starts computing the public strategy of a LINEAR_QUERIES request (OPTIMIZED, LOW_RANK_MECHANISM)
      * on a dataset the caller sees; reads no data and charges nothing.
      */
-    public io.privmat.strategy.StrategyService.View startStrategy(UUID datasetId, QueryRequest request, Caller caller,
-            io.privmat.strategy.StrategyService strategies) {
+    public StrategyService.View startStrategy(UUID datasetId, QueryRequest request, Caller caller,
+            StrategyService strategies) {
         Dataset dataset = datasets.visible(datasetId, caller);
         return strategies.start(plans.strategyTask(dataset, request, caller), caller);
     }

@@ -1,19 +1,21 @@
 package io.privmat.query;
 
+import io.privmat.api.RegressionDocument;
 import io.privmat.dataset.Dataset;
+import io.privmat.dataset.RatingsSchema;
 import io.privmat.job.Job;
 import io.privmat.job.JobOutput;
+import io.privmat.mechanism.catalog.CompletionModels;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.Plan;
-import io.privmat.mechanism.catalog.ResultAccuracy;
-import io.privmat.api.RegressionDocument;
-import io.privmat.mechanism.catalog.CompletionModels;
 import io.privmat.mechanism.catalog.Release;
+import io.privmat.mechanism.catalog.ResultAccuracy;
 import io.privmat.mechanism.completion.AlsRelease;
 import io.privmat.mechanism.completion.CompletionModel;
 import io.privmat.mechanism.completion.FrankWolfeRelease;
 import io.privmat.mechanism.completion.SvdCompletionRelease;
 import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.linear.LinearQueryRelease;
 import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.release.NewRelease;
 import io.privmat.release.ReleaseKind;
@@ -226,7 +228,7 @@ class ResultDocuments {
      * deviations, the expected error the quote stated, and the estimate x̂ stored as a release.
      */
     private JobOutput linear(Keep keep, Plan plan, Release.LinearQueries l, Map<String, Object> body) {
-        io.privmat.mechanism.linear.LinearQueryRelease r = l.result();
+        LinearQueryRelease r = l.result();
         int m = r.answers().length;
         body.put("queries", m);
         boolean inline = m <= INLINE_LIMIT;
@@ -262,7 +264,7 @@ class ResultDocuments {
         meta.put("items", n);
         body.put("model", kind);
         body.put("items", n);
-        if (dataset.schema() instanceof io.privmat.dataset.RatingsSchema r && r.labels() != null
+        if (dataset.schema() instanceof RatingsSchema r && r.labels() != null
                 && r.labels().size() <= INLINE_LIMIT) {
             body.put("itemLabels", r.labels());
         }

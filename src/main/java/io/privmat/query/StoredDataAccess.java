@@ -4,8 +4,10 @@ import io.privmat.dataset.DatasetRows;
 import io.privmat.dataset.EdgeChunk;
 import io.privmat.dataset.MatrixChunk;
 import io.privmat.job.JobContext;
+import io.privmat.job.JobView;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.completion.RatingsSource;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.sketch.JlGraphSketch;
@@ -23,7 +25,7 @@ import java.util.function.Consumer;
  */
 final class StoredDataAccess implements DataAccess {
 
-    static final double READ_SHARE = io.privmat.job.JobView.READ_SHARE;
+    static final double READ_SHARE = JobView.READ_SHARE;
     /** Largest share of the maximum heap that decoded rows held between passes may take. */
     static final double HELD_SHARE_OF_HEAP = 0.25;
 
@@ -50,9 +52,9 @@ final class StoredDataAccess implements DataAccess {
      * number of passes; the user count is private except under RATING).
      */
     @Override
-    public io.privmat.mechanism.completion.RatingsSource ratings() {
-        io.privmat.mechanism.completion.RatingsSource source = rows.ratings(datasetId);
-        return new io.privmat.mechanism.completion.RatingsSource() {
+    public RatingsSource ratings() {
+        RatingsSource source = rows.ratings(datasetId);
+        return new RatingsSource() {
             @Override
             public int items() {
                 return source.items();

@@ -12,6 +12,7 @@ import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.NoiseSources;
+import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.privacy.AccountingMode;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -161,7 +162,7 @@ class Warmup implements DisposableBean {
         }
 
         @Override
-        public io.privmat.mechanism.sketch.JlGraphSketch.EdgeSource edges() {
+        public JlGraphSketch.EdgeSource edges() {
             throw new UnsupportedOperationException();
         }
     }

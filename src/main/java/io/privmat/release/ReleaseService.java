@@ -1,9 +1,8 @@
 package io.privmat.release;
 
-import io.privmat.problem.PrivmatException;
-import io.privmat.problem.ProblemType;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
+import io.privmat.dataset.HistogramSchema;
 import io.privmat.mechanism.analytics.AnalyticsArgumentException;
 import io.privmat.mechanism.analytics.LinearRegression;
 import io.privmat.mechanism.analytics.LowRankApproximation;
@@ -13,6 +12,14 @@ import io.privmat.mechanism.analytics.RegressionResult;
 import io.privmat.mechanism.analytics.SecondMoment;
 import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.SignalToNoise;
+import io.privmat.mechanism.linear.Box;
+import io.privmat.mechanism.linear.Domain;
+import io.privmat.mechanism.linear.Estimate;
+import io.privmat.mechanism.linear.FurtherAnswer;
+import io.privmat.mechanism.linear.LinearQueryException;
+import io.privmat.mechanism.linear.Strategies;
+import io.privmat.mechanism.linear.Strategy;
+import io.privmat.mechanism.linear.Workload;
 import io.privmat.mechanism.sketch.Interval;
 import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.mechanism.sketch.JlMatrixSketch;
@@ -21,7 +28,11 @@ import io.privmat.mechanism.sketch.QuadraticForms;
 import io.privmat.mechanism.window.WindowAnswers;
 import io.privmat.mechanism.window.WindowMechanismKind;
 import io.privmat.mechanism.window.WindowRelease;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.security.Caller;
+import io.privmat.security.Role;
+import io.privmat.strategy.StrategyService;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -62,19 +73,19 @@ public class ReleaseService {
         }
     };
 
-    private final io.privmat.strategy.StrategyService strategies;
+    private final StrategyService strategies;
     private final org.springframework.transaction.support.TransactionTemplate transactions;
     /** Estimates with their error models (the strategy's covariance), a few recent ones. */
-    private final Map<UUID, io.privmat.mechanism.linear.Estimate> estimates = new LinkedHashMap<>(16, 0.75f, true) {
+    private final Map<UUID, Estimate> estimates = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<UUID, io.privmat.mechanism.linear.Estimate> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<UUID, Estimate> eldest) {
             return size() > 8;
         }
     };
 
     public ReleaseService(ReleaseRepository repository, DatasetService datasets, Clock clock,
             @Value("${privmat.releases.cache-bytes:1073741824}") long cacheBytes,
-            io.privmat.strategy.StrategyService strategies,
+            StrategyService strategies,
             org.springframework.transaction.PlatformTransactionManager transactions) {
         this.transactions = new org.springframework.transaction.support.TransactionTemplate(transactions);
         this.repository = repository;
@@ -97,7 +108,7 @@ public class ReleaseService {
      *
      * @param strategy the strategy the job measured with
      */
-    public void store(NewRelease release, io.privmat.mechanism.linear.Strategy strategy) {
+    public void store(NewRelease release, Strategy strategy) {
         Object key = release.meta().get("strategyKey");
         if (key == null) {
             store(release);
@@ -120,7 +131,7 @@ public class ReleaseService {
         } catch (PrivmatException hidden) {
             throw notFound(id);
         }
-        boolean owner = caller.is(io.privmat.security.Role.OWNER);
+        boolean owner = caller.is(Role.OWNER);
         boolean submitter = repository.submitter(id).map(caller.subject()::equals).orElse(false);
         if (!owner && !submitter) {
             throw notFound(id);
@@ -246,13 +257,13 @@ public class ReleaseService {
     public static final long MAX_VECTOR_ENTRIES = 1L << 22;
 
     /** Further answers: qᵀx̂, its standard deviation, and the bias factor where the estimate is biased. */
-    public record LinearAnswers(List<io.privmat.mechanism.linear.FurtherAnswer> answers, boolean biased,
+    public record LinearAnswers(List<FurtherAnswer> answers, boolean biased,
             double noiseVariance, String strategyMethod, List<NoiseWarning> warnings) {
 
         /** Half-width of the intervals the warnings read: two standard deviations (≈ 95% for normal noise). */
         static final double STANDARD_DEVIATIONS = 2;
 
-        static List<NoiseWarning> warnings(List<io.privmat.mechanism.linear.FurtherAnswer> answers) {
+        static List<NoiseWarning> warnings(List<FurtherAnswer> answers) {
             return SignalToNoise.intervals("answers (± two standard deviations)", null, answers,
                     a -> a.value(), a -> a.value() - STANDARD_DEVIATIONS * a.standardDeviation(),
                     a -> a.value() + STANDARD_DEVIATIONS * a.standardDeviation());
@@ -274,10 +285,10 @@ public class ReleaseService {
         if ((boxes == null) == (vectors == null)) {
             throw PrivmatException.invalidParameter("boxes", "boxes, or queries", "give either boxes or queries");
         }
-        io.privmat.dataset.HistogramSchema schema = (io.privmat.dataset.HistogramSchema) datasets.get(
+        HistogramSchema schema = (HistogramSchema) datasets.get(
                 release.datasetId()).schema();
-        io.privmat.mechanism.linear.Estimate estimate = estimate(release, schema);
-        List<io.privmat.mechanism.linear.FurtherAnswer> out = new ArrayList<>();
+        Estimate estimate = estimate(release, schema);
+        List<FurtherAnswer> out = new ArrayList<>();
         try {
             if (boxes != null) {
                 if (boxes.isEmpty() || boxes.size() > MAX_BOXES) {
@@ -298,7 +309,7 @@ public class ReleaseService {
                     out.add(estimate.answer(finite(vectors.get(q), n, "queries[" + q + "]")));
                 }
             }
-        } catch (io.privmat.mechanism.linear.LinearQueryException e) {
+        } catch (LinearQueryException e) {
             throw PrivmatException.invalidParameter(e.field(), "inside the domain", e.getMessage());
         }
         Object biased = release.meta().get("biased");
@@ -306,8 +317,8 @@ public class ReleaseService {
                 String.valueOf(release.meta().get("strategyMethod")), LinearAnswers.warnings(out));
     }
 
-    private static io.privmat.mechanism.linear.Box box(@Nullable Map<String, List<Integer>> spec,
-            io.privmat.dataset.HistogramSchema schema, io.privmat.mechanism.linear.Domain domain, String name) {
+    private static Box box(@Nullable Map<String, List<Integer>> spec,
+            HistogramSchema schema, Domain domain, String name) {
         List<String> names = schema.names();
         int[] lo = new int[names.size()];
         int[] hi = new int[names.size()];
@@ -333,31 +344,31 @@ public class ReleaseService {
                 hi[a] = pair.get(1);
             }
         }
-        return io.privmat.mechanism.linear.Box.of(domain, lo, hi);
+        return Box.of(domain, lo, hi);
     }
 
     /** The stored estimate with its public error model, rebuilt from the release's meta and the strategy. */
-    private io.privmat.mechanism.linear.Estimate estimate(Release release, io.privmat.dataset.HistogramSchema schema) {
+    private Estimate estimate(Release release, HistogramSchema schema) {
         synchronized (estimates) {
-            io.privmat.mechanism.linear.Estimate hit = estimates.get(release.id());
+            Estimate hit = estimates.get(release.id());
             if (hit != null) {
                 return hit;
             }
         }
-        io.privmat.mechanism.linear.Domain domain = io.privmat.mechanism.linear.Domain.of(schema.sizes());
-        io.privmat.mechanism.linear.Workload cells = io.privmat.mechanism.linear.Workload.identity(domain);
+        Domain domain = Domain.of(schema.sizes());
+        Workload cells = Workload.identity(domain);
         String method = String.valueOf(release.meta().get("strategyMethod"));
-        io.privmat.mechanism.linear.Strategy strategy;
+        Strategy strategy;
         if (method.equals("IDENTITY")) {
-            strategy = io.privmat.mechanism.linear.Strategies.identity(cells);
+            strategy = Strategies.identity(cells);
         } else if (method.equals("HIERARCHICAL")) {
-            strategy = io.privmat.mechanism.linear.Strategies.hierarchical(cells);
+            strategy = Strategies.hierarchical(cells);
         } else {
             String key = String.valueOf(release.meta().get("strategyKey"));
             strategy = strategies.load(key).orElseThrow(() -> new PrivmatException(ProblemType.STRATEGY_NOT_FOUND,
                     "The strategy " + key + " of this estimate is not stored.", Map.of("strategyKey", key)));
         }
-        io.privmat.mechanism.linear.Estimate e = new io.privmat.mechanism.linear.Estimate(domain, strategy,
+        Estimate e = new Estimate(domain, strategy,
                 number(release.meta(), "noiseVariance"), (double[]) payload(release));
         synchronized (estimates) {
             estimates.put(release.id(), e);

@@ -1,6 +1,7 @@
 package io.privmat.security;
 
 import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.security.jdbc.ApiKeyRepository;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -45,7 +46,7 @@ public class ApiKeyService {
         Optional<String> other = repository.lockSubjectRoles(subject).stream()
                 .filter(r -> !r.equals(role.name())).findFirst();
         if (other.isPresent()) {
-            throw new PrivmatException(io.privmat.problem.ProblemType.SUBJECT_ROLE_CONFLICT, "This subject already "
+            throw new PrivmatException(ProblemType.SUBJECT_ROLE_CONFLICT, "This subject already "
                     + "belongs to keys of role " + other.get() + "; a subject has one role.",
                     java.util.Map.of("parameter", "subject", "existingRole", other.get()));
         }
@@ -96,7 +97,7 @@ public class ApiKeyService {
     }
 
     public ApiKey revoke(UUID id) {
-        ApiKey key = repository.find(id).orElseThrow(() -> new PrivmatException(io.privmat.problem.ProblemType.NOT_FOUND,
+        ApiKey key = repository.find(id).orElseThrow(() -> new PrivmatException(ProblemType.NOT_FOUND,
                 "No API key with id " + id + ".", java.util.Map.of()));
         repository.revoke(id, clock.instant());
         return repository.find(key.id()).orElseThrow();

@@ -10,6 +10,7 @@ import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.Reservation;
 import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.MechanismCatalog;
+import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.QueryKind;
@@ -95,7 +96,7 @@ public class SubscriptionService {
     /** The cost of a subscription and the budget before and after it; charges nothing. */
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
             @Nullable Tracks remainingAfter, @Nullable BigDecimal largestPureEpsilonAfter,
-            java.util.List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
+            java.util.List<NoiseWarning> warnings) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);

@@ -8,6 +8,7 @@ import io.privmat.mechanism.covariance.PostProcessing;
 import io.privmat.mechanism.covariance.WishartMechanism;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.linalg.LinearAlgebra;
+import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.NoiseSources;
@@ -174,7 +175,7 @@ class CovarianceAccuracyBenchmark {
 
     static double captured(double[] c, double[] v, int k) {
         double[] cv = new double[D * k];
-        io.privmat.mechanism.linalg.LinearAlgebraOps.multiply(c, D, D, v, k, cv);
+        LinearAlgebraOps.multiply(c, D, D, v, k, cv);
         double total = 0;
         for (int i = 0; i < D; i++) {
             for (int a = 0; a < k; a++) {

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.privmat.job.worker.WorkerPool;
 import io.privmat.query.QueryRequest;
 import io.privmat.query.QueryService;
+import io.privmat.security.Caller;
+import io.privmat.security.Role;
 import io.privmat.support.ApiTest;
+import io.privmat.support.Python;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,7 +25,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Tag;
-import io.privmat.support.Python;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
@@ -184,8 +186,8 @@ class JobEngineBenchmark extends ApiTest {
         try {
             QueryRequest one = new QueryRequest("COLUMN_SUMS", "GAUSSIAN", null, null, new BigDecimal("0.0001"), null);
             java.util.UUID id = java.util.UUID.fromString(dataset);
-            io.privmat.security.Caller who = new io.privmat.security.Caller(java.util.UUID.randomUUID(), "owner-a",
-                    io.privmat.security.Role.OWNER);
+            Caller who = new Caller(java.util.UUID.randomUUID(), "owner-a",
+                    Role.OWNER);
             List<Double> http = new ArrayList<>();
             List<Double> service = new ArrayList<>();
             List<Double> flush = new ArrayList<>();
@@ -221,8 +223,8 @@ class JobEngineBenchmark extends ApiTest {
             CountDownLatch go = new CountDownLatch(1);
             QueryRequest request = new QueryRequest("COLUMN_SUMS", "GAUSSIAN", null, null, new BigDecimal("0.0001"), null);
             java.util.UUID datasetId = java.util.UUID.fromString(dataset);
-            io.privmat.security.Caller owner = new io.privmat.security.Caller(java.util.UUID.randomUUID(), "owner-a",
-                    io.privmat.security.Role.OWNER);
+            Caller owner = new Caller(java.util.UUID.randomUUID(), "owner-a",
+                    Role.OWNER);
             List<java.util.concurrent.Future<?>> cf = new ArrayList<>();
             for (int t = 0; t < 32; t++) {
                 cf.add(contenders.submit(() -> {

@@ -3,6 +3,7 @@ package io.privmat.bench;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.linalg.LinearAlgebra;
+import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.lowrank.HardtRothMechanism;
 import io.privmat.mechanism.lowrank.NoisyPowerMechanism;
@@ -104,7 +105,7 @@ class LowRankAccuracyBenchmark {
         double[] values;
         if (d > m) {
             double[] g = new double[m * m];
-            io.privmat.mechanism.linalg.LinearAlgebraOps.multiplyTransB(x, m, d, x, m, g);
+            LinearAlgebraOps.multiplyTransB(x, m, d, x, m, g);
             values = LinearAlgebra.eigen(g, m).values();
         } else {
             GramAccumulator acc = new GramAccumulator(d);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.privmat.support.ApiTest;
+import io.privmat.support.Npy;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -217,7 +218,7 @@ class UploadTest extends ApiTest {
     }
 
     static byte[] npy(String descr, String shape, boolean fortran, ByteOrder order, int itemSize, double... values) {
-        return io.privmat.support.Npy.bytes(descr, shape, fortran, order, itemSize, values);
+        return Npy.bytes(descr, shape, fortran, order, itemSize, values);
     }
 
     @ParameterizedTest

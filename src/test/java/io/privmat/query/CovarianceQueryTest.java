@@ -3,6 +3,7 @@ package io.privmat.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.privmat.api.JsonNumbers;
 import io.privmat.support.ApiTest;
 import java.net.http.HttpRequest;
 import java.nio.ByteBuffer;
@@ -156,7 +157,7 @@ class CovarianceQueryTest extends ApiTest {
         JsonNode quote = postJson("/v1/datasets/" + id + "/queries/quote",
                 "{\"kind\":\"PCA\",\"mechanism\":\"WISHART\",\"epsilon\":1,\"delta\":1e-7,\"params\":{\"k\":1}}").json();
         assertThat(quote.get("cost").get("rho").decimalValue()).isEqualByComparingTo("0.5");
-        assertThat(quote.get("cost").get("delta").doubleValue()).isEqualTo(io.privmat.api.JsonNumbers.charged(new java.math.BigDecimal("1e-7")));
+        assertThat(quote.get("cost").get("delta").doubleValue()).isEqualTo(JsonNumbers.charged(new java.math.BigDecimal("1e-7")));
         assertThat(quote.get("admissible").asBoolean()).isTrue();
         String pure = dataset("REPLACE_ONE", "{\"epsilon\":2,\"delta\":0,\"accounting\":\"PURE\"}");
         assertThat(postJson("/v1/datasets/" + pure + "/queries/quote",

@@ -2,6 +2,9 @@ package io.privmat.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privmat.problem.PrivmatException;
+import io.privmat.security.Caller;
+import io.privmat.security.Role;
 import io.privmat.support.ApiTest;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -131,8 +134,8 @@ class DryRunApiTest extends ApiTest {
                         "{\"name\":\"gate\",\"subject\":\"owner-a\",\"role\":\"OWNER\"}")));
         assertThat(created.status()).as(created.toString()).isEqualTo(201);
         String key = created.json().get("key").asString();
-        io.privmat.security.Caller caller = new io.privmat.security.Caller(java.util.UUID.fromString(
-                created.json().get("id").asString()), "owner-a", io.privmat.security.Role.OWNER);
+        Caller caller = new Caller(java.util.UUID.fromString(
+                created.json().get("id").asString()), "owner-a", Role.OWNER);
         String sums = "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.5}";
         String inverse = "{\"query\":{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\"},\"target\":{\"quantity\":"
                 + "\"columnSums\",\"metric\":\"rmsePerEntry\",\"value\":4}}";
@@ -154,12 +157,12 @@ class DryRunApiTest extends ApiTest {
         assertThat(inv.apply(key).status()).isEqualTo(200);
         java.util.List<FreePlanning.Permit> taken = new java.util.ArrayList<>();
         try {
-            io.privmat.problem.PrivmatException full = null;
+            PrivmatException full = null;
             while (full == null) {
                 try {
-                    taken.add(gate.enter("a test", new io.privmat.security.Caller(java.util.UUID.randomUUID(),
-                            "filler", io.privmat.security.Role.ANALYST)));
-                } catch (io.privmat.problem.PrivmatException e) {
+                    taken.add(gate.enter("a test", new Caller(java.util.UUID.randomUUID(),
+                            "filler", Role.ANALYST)));
+                } catch (PrivmatException e) {
                     full = e;
                 }
             }

@@ -2,6 +2,14 @@ package io.privmat.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetService;
+import io.privmat.mechanism.catalog.InverseQuote;
+import io.privmat.mechanism.catalog.PlanLimit;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
+import io.privmat.security.Caller;
+import io.privmat.security.Role;
 import io.privmat.support.ApiTest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -101,7 +109,7 @@ class InverseQuoteApiTest extends ApiTest {
     @org.springframework.beans.factory.annotation.Autowired
     private QueryService queries;
     @org.springframework.beans.factory.annotation.Autowired
-    private io.privmat.dataset.DatasetService datasets;
+    private DatasetService datasets;
 
     /**
      * Attack 32, F1: one request's plans are bounded across the requested search and the
@@ -112,20 +120,20 @@ class InverseQuoteApiTest extends ApiTest {
     @Test
     void thePlanLimitCutsTheSearchesShortAndSaysSo() {
         String id = readyMatrix(ZCDP, "REPLACE_ONE");
-        io.privmat.security.Caller caller = new io.privmat.security.Caller(java.util.UUID.randomUUID(), "owner-a",
-                io.privmat.security.Role.OWNER);
-        io.privmat.dataset.Dataset dataset = datasets.visible(java.util.UUID.fromString(id), caller);
+        Caller caller = new Caller(java.util.UUID.randomUUID(), "owner-a",
+                Role.OWNER);
+        Dataset dataset = datasets.visible(java.util.UUID.fromString(id), caller);
         QueryRequest query = new QueryRequest("PCA", "ANALYZE_GAUSS", null, new java.math.BigDecimal("1e-7"), null,
                 java.util.Map.of("k", 1));
-        io.privmat.mechanism.catalog.InverseQuote.Target target = new io.privmat.mechanism.catalog.InverseQuote.Target(
+        InverseQuote.Target target = new InverseQuote.Target(
                 "eigenvalues", "absPerEigenvalue", 0.95, 2000);
         QueryService.Inverse full = queries.inverseQuote(dataset, query, target, caller,
-                io.privmat.mechanism.catalog.PlanLimit.none());
+                PlanLimit.none());
         assertThat(full.requested().answer().smallest()).isTrue();
         assertThat(full.alternatives()).isNotEmpty();
 
         QueryService.Inverse cut = queries.inverseQuote(dataset, query, target, caller,
-                io.privmat.mechanism.catalog.PlanLimit.of(1, Long.MAX_VALUE / 4));
+                PlanLimit.of(1, Long.MAX_VALUE / 4));
         var requested = cut.requested().answer();
         assertThat(requested.reachable()).isTrue();
         assertThat(requested.smallest()).isFalse();
@@ -137,9 +145,9 @@ class InverseQuoteApiTest extends ApiTest {
         assertThat(cut.notComparable().stream().map(QueryService.NotComparable::mechanism))
                 .containsAll(full.alternatives().stream().map(p -> p.answer().mechanism()).toList());
 
-        assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(io.privmat.problem.PrivmatException.class,
-                () -> queries.inverseQuote(dataset, query, target, caller, io.privmat.mechanism.catalog.PlanLimit.of(1, 1)))
-                .type()).isEqualTo(io.privmat.problem.ProblemType.SERVICE_UNAVAILABLE);
+        assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(PrivmatException.class,
+                () -> queries.inverseQuote(dataset, query, target, caller, PlanLimit.of(1, 1)))
+                .type()).isEqualTo(ProblemType.SERVICE_UNAVAILABLE);
         assertThat(ledgerEntries(id)).isZero();
     }
 }

@@ -3,6 +3,7 @@ package io.privmat.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.privmat.api.JsonNumbers;
 import io.privmat.support.ApiTest;
 import java.net.http.HttpRequest;
 import java.nio.ByteBuffer;
@@ -127,7 +128,7 @@ class LowRankQueryTest extends ApiTest {
         String q = "{\"kind\":\"LOW_RANK\",\"mechanism\":\"HARDT_ROTH\",\"epsilon\":20,\"delta\":4e-6,"
                 + "\"params\":{\"k\":1,\"oversampling\":2,\"coherence\":2}}";
         JsonNode quote = postJson("/v1/datasets/" + id + "/queries/quote", q).json();
-        assertThat(quote.get("cost").get("delta").doubleValue()).isEqualTo(io.privmat.api.JsonNumbers.charged(new java.math.BigDecimal("1e-6")));
+        assertThat(quote.get("cost").get("delta").doubleValue()).isEqualTo(JsonNumbers.charged(new java.math.BigDecimal("1e-6")));
         assertThat(quote.get("noise").get("pruningThreshold").asDouble()).isLessThan(1);
         JsonNode result = runQuery(id, q);
         assertThat(result.get("loss").get("charged").get("notion").asString()).isEqualTo(

@@ -10,6 +10,7 @@ import io.privmat.job.JobContext;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.completion.RatingsSource;
 import io.privmat.privacy.AccountingMode;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +52,7 @@ class PublicProgressTest {
         }
 
         @Override
-        public io.privmat.mechanism.completion.RatingsSource ratings(UUID datasetId) {
+        public RatingsSource ratings(UUID datasetId) {
             throw new UnsupportedOperationException();
         }
 

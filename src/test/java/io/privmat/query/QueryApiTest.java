@@ -3,6 +3,7 @@ package io.privmat.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.privmat.api.JsonNumbers;
 import io.privmat.support.ApiTest;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -161,7 +162,7 @@ class QueryApiTest extends ApiTest {
                 "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"epsilon\":0.25,\"delta\":1e-7}").json();
         assertThat(job.get("cost").get("epsilon").decimalValue()).isEqualByComparingTo("0.25");
         // The exact charge 1e-7 is shown as the smallest double at or above it (README, "Numbers").
-        assertThat(job.get("cost").get("delta").doubleValue()).isEqualTo(io.privmat.api.JsonNumbers.charged(new java.math.BigDecimal("1e-7")));
+        assertThat(job.get("cost").get("delta").doubleValue()).isEqualTo(JsonNumbers.charged(new java.math.BigDecimal("1e-7")));
         Response rho = postJson("/v1/datasets/" + basic + "/queries", GAUSS_RHO);
         assertThat(rho.status()).isEqualTo(422);
         assertThat(rho.json().get("type").asString()).isEqualTo("https://privmat.io/problems/incompatible-accounting");

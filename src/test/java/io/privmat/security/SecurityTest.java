@@ -2,6 +2,8 @@ package io.privmat.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privmat.config.NativeBlasReport;
+import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.support.ApiTest;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -258,9 +260,9 @@ class SecurityTest extends ApiTest {
         JsonNode blas = info.json().get("blas");
         assertThat(blas.propertyNames()).contains("source", "implementation", "reason", "native", "binding", "mode")
                 .isSubsetOf("source", "implementation", "reason", "native", "binding", "mode", "library", "problem");
-        assertThat(blas.get("binding").asString()).isEqualTo(io.privmat.mechanism.linalg.LinearAlgebra.implementation());
-        assertThat(blas.get("native").asBoolean()).isEqualTo(io.privmat.mechanism.linalg.LinearAlgebra.isNative());
-        assertThat(blas.get("source").asString()).isEqualTo(io.privmat.config.NativeBlasReport.facts().get("source"));
+        assertThat(blas.get("binding").asString()).isEqualTo(LinearAlgebra.implementation());
+        assertThat(blas.get("native").asBoolean()).isEqualTo(LinearAlgebra.isNative());
+        assertThat(blas.get("source").asString()).isEqualTo(NativeBlasReport.facts().get("source"));
         assertThat(blas.get("reason").asString()).isNotBlank();
         assertThat(blas.get("implementation").asString()).isNotBlank();
         // Which user runs the service is not shown: the home directory reads as ~.

@@ -3,6 +3,7 @@ package io.privmat.strategy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.support.FairUseApiTest;
+import io.privmat.support.Npy;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,7 @@ class StrategyFairnessTest extends FairUseApiTest {
                 + "\"budget\":{\"epsilon\":1,\"delta\":1e-6},\"attributes\":" + attributes + "}");
         assertThat(r.status()).as(r.toString()).isEqualTo(201);
         String id = r.json().get("id").asString();
-        assertThat(put("/v1/datasets/" + id + "/data", "application/x-npy", io.privmat.support.Npy.bytes("<f8",
+        assertThat(put("/v1/datasets/" + id + "/data", "application/x-npy", Npy.bytes("<f8",
                 "(" + cells(attributes) + ",)", false, java.nio.ByteOrder.LITTLE_ENDIAN, 8,
                 new double[cells(attributes)])).status()).isEqualTo(200);
         for (String analyst : List.of(ANALYST, "analyst-b")) {

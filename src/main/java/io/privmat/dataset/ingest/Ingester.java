@@ -3,7 +3,9 @@ package io.privmat.dataset.ingest;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.HistogramSchema;
+import io.privmat.dataset.ParsedEdges;
 import io.privmat.dataset.ParsedMatrix;
+import io.privmat.dataset.RatingsSchema;
 import io.privmat.dataset.storage.DatasetRepository;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
@@ -84,7 +86,7 @@ public class Ingester {
         }
         if (dataset.kind() == DatasetKind.RATINGS) {
             byte delimiter = format == UploadFormat.TSV ? (byte) '\t' : (byte) ',';
-            return RatingsParser.parse(in, delimiter, header, (io.privmat.dataset.RatingsSchema) dataset.schema(),
+            return RatingsParser.parse(in, delimiter, header, (RatingsSchema) dataset.schema(),
                     repository, dataset.id(), chunkBytes, settings.maxRatings(), format.name(), counted::count);
         }
         double bound = dataset.rowNormBound() == null ? Double.NaN : dataset.rowNormBound();
@@ -137,7 +139,7 @@ public class Ingester {
      * Reads a batch of weighted edge events into memory (an edge stream's append; nothing is stored):
      * CSV or TSV {@code u,v[,w]} with labels of the declared vertex set, at most {@code maxEdges}.
      */
-    public io.privmat.dataset.ParsedEdges readEdges(UploadFormat format, @Nullable Boolean header, Received body,
+    public ParsedEdges readEdges(UploadFormat format, @Nullable Boolean header, Received body,
             java.util.Map<String, Integer> vertexIds, int maxEdges) {
         UploadStream counted = body.counted;
         InputStream in = new BufferedInputStream(body.in, 1 << 16);

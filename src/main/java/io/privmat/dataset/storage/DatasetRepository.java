@@ -2,9 +2,14 @@ package io.privmat.dataset.storage;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.DatasetSchema;
 import io.privmat.dataset.DatasetStatus;
 import io.privmat.dataset.EdgeChunk;
+import io.privmat.dataset.Grant;
 import io.privmat.dataset.MatrixChunk;
+import io.privmat.dataset.Neighbouring;
+import io.privmat.privacy.AccountingMode;
+import io.privmat.privacy.Budget;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.io.IOException;
@@ -104,7 +109,7 @@ public class DatasetRepository {
     @SuppressWarnings("unchecked")
     private static io.privmat.dataset.@Nullable DatasetSchema schema(DatasetKind kind, @Nullable String document) {
         return document == null ? null
-                : io.privmat.dataset.DatasetSchema.fromDocument(kind, JSON.readValue(document, Map.class));
+                : DatasetSchema.fromDocument(kind, JSON.readValue(document, Map.class));
     }
 
     /**
@@ -150,13 +155,13 @@ public class DatasetRepository {
         Array labels = rs.getArray("column_labels");
         java.sql.Timestamp uploaded = rs.getTimestamp("uploaded_at");
         return new Dataset(rs.getObject("id", UUID.class), rs.getString("name"), rs.getString("owner"), kind,
-                io.privmat.dataset.Neighbouring.valueOf(rs.getString("neighbouring")),
+                Neighbouring.valueOf(rs.getString("neighbouring")),
                 rs.getObject("row_norm_bound", Double.class), DatasetStatus.valueOf(rs.getString("status")),
                 rs.getObject("rows", Long.class), rs.getObject("cols", Long.class), rs.getObject("nnz", Long.class),
                 rs.getObject("clipped_rows", Long.class), rs.getString("source_format"), rs.getString("storage"),
                 rs.getObject("upload_bytes", Long.class),
-                new io.privmat.privacy.Budget(rs.getBigDecimal("budget_epsilon"), rs.getBigDecimal("budget_delta"),
-                        io.privmat.privacy.AccountingMode.valueOf(rs.getString("accounting")),
+                new Budget(rs.getBigDecimal("budget_epsilon"), rs.getBigDecimal("budget_delta"),
+                        AccountingMode.valueOf(rs.getString("accounting")),
                         rs.getBigDecimal("approx_delta_fraction")),
                 rs.getTimestamp("created_at").toInstant(), uploaded == null ? null : uploaded.toInstant(),
                 schema(kind, rs.getString("declaration")),
@@ -242,7 +247,7 @@ public class DatasetRepository {
         return grants().deleteGrant(id, analyst) > 0;
     }
 
-    public List<io.privmat.dataset.Grant> grants(UUID id) {
+    public List<Grant> grants(UUID id) {
         return grants().findByDatasetIdOrderByGrantedAtAscAnalystAsc(id).stream().map(DatasetGrantEntity::toGrant)
                 .toList();
     }

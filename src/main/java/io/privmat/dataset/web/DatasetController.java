@@ -1,8 +1,10 @@
 package io.privmat.dataset.web;
 
-import io.privmat.problem.PrivmatException;
+import io.privmat.api.Paging;
+import io.privmat.api.TextChecks;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.DatasetSchema;
 import io.privmat.dataset.DatasetService;
 import io.privmat.dataset.Grant;
 import io.privmat.dataset.Neighbouring;
@@ -10,6 +12,7 @@ import io.privmat.dataset.NewDataset;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.Budget;
 import io.privmat.privacy.PrivacyArgumentException;
+import io.privmat.problem.PrivmatException;
 import io.privmat.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -62,7 +65,7 @@ class DatasetController {
     @GetMapping
     @Operation(operationId = "listDatasets", summary = "List datasets", description = "Oldest first, paged by offset and limit.")
     DatasetPage list(@RequestParam(defaultValue = "0") int offset, @RequestParam(defaultValue = "50") int limit) {
-        io.privmat.api.Paging.check("offset", offset, limit, 500);
+        Paging.check("offset", offset, limit, 500);
         Caller caller = Caller.current();
         return new DatasetPage(datasets.list(caller, offset, limit).stream().map(d -> DatasetView.of(d, caller)).toList(),
                 offset, limit, datasets.count(caller));
@@ -96,7 +99,7 @@ class DatasetController {
             + "the dataset, quote and submit queries on it. Idempotent.")
     @ApiResponse(responseCode = "201", description = "Granted")
     ResponseEntity<Grant> grant(@PathVariable UUID id, @RequestBody GrantRequest request) {
-        String analyst = io.privmat.api.TextChecks.name("analyst", request.analyst(), 200);
+        String analyst = TextChecks.name("analyst", request.analyst(), 200);
         Grant grant = datasets.grant(id, analyst, Caller.current());
         // The subject as one encoded path segment ('<', spaces and '/' are allowed in subjects).
         return ResponseEntity.created(URI.create("/v1/datasets/" + id + "/grants/"
@@ -172,7 +175,7 @@ class DatasetController {
     }
 
     private static NewDataset validate(CreateDatasetRequest r, String owner) {
-        String name = io.privmat.api.TextChecks.name("name", r.name(), 200);
+        String name = TextChecks.name("name", r.name(), 200);
         DatasetKind kind = parseEnum("kind", r.kind(), DatasetKind.class, null);
         Neighbouring neighbouring = parseEnum("neighbouring", r.neighbouring(), Neighbouring.class,
                 Neighbouring.REPLACE_ONE);
@@ -191,9 +194,9 @@ class DatasetController {
                     : "rowNormBound does not apply to a " + kind + " (one record adds 1 to one cell)");
         }
         List<String> vertices = VertexUniverse.validate(kind, r.vertices());
-        io.privmat.dataset.DatasetSchema external = ExternalDeclaration.validate(kind, r.external(), neighbouring);
-        io.privmat.dataset.DatasetSchema ratings = RatingsDeclaration.validate(kind, r.ratings(), neighbouring);
-        io.privmat.dataset.DatasetSchema schema = kind == DatasetKind.STREAM
+        DatasetSchema external = ExternalDeclaration.validate(kind, r.external(), neighbouring);
+        DatasetSchema ratings = RatingsDeclaration.validate(kind, r.ratings(), neighbouring);
+        DatasetSchema schema = kind == DatasetKind.STREAM
                 ? StreamDeclaration.validate(r.stream(), vertices == null ? null : vertices.size(), neighbouring)
                 : external != null ? external : ratings != null ? ratings
                 : HistogramAttributes.validate(kind, r.attributes());

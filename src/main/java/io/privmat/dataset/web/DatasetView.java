@@ -1,15 +1,19 @@
 package io.privmat.dataset.web;
 
+import io.privmat.api.JsonNumbers;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.ExternalSchema;
 import io.privmat.dataset.HistogramSchema;
-import io.privmat.dataset.StreamSchema;
 import io.privmat.dataset.Neighbouring;
+import io.privmat.dataset.RatingsSchema;
+import io.privmat.dataset.StreamSchema;
+import io.privmat.mechanism.completion.RatingsRelation;
+import io.privmat.mechanism.window.BlockRule;
 import io.privmat.privacy.Budget;
 import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import io.swagger.v3.oas.annotations.media.Schema;
-import io.privmat.api.JsonNumbers;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -120,11 +124,11 @@ public record DatasetView(
         // A ratings dataset's user count m and its |Ω| are public only under RATING, where Ω itself is
         // public; under USER one user's presence changes both (docs/ratings.md, "Visibility").
         boolean omegaPublic = false;
-        if (d.schema() instanceof io.privmat.dataset.RatingsSchema r) {
-            io.privmat.mechanism.completion.RatingsRelation relation = r.relation(d.neighbouring());
-            omegaPublic = relation == io.privmat.mechanism.completion.RatingsRelation.RATING;
+        if (d.schema() instanceof RatingsSchema r) {
+            RatingsRelation relation = r.relation(d.neighbouring());
+            omegaPublic = relation == RatingsRelation.RATING;
             unit = omegaPublic ? "one rating (its value, within [min, max]; which users rated which items is public)"
-                    : relation == io.privmat.mechanism.completion.RatingsRelation.USER_ADD_REMOVE
+                    : relation == RatingsRelation.USER_ADD_REMOVE
                     ? "one user with all of their ratings (added or removed)"
                     : "one user's ratings (at most perUserCap, replaced by any others)";
             ratingsView = new RatingsView(r.items(), r.labels(), r.min(), r.max(), r.perUserCap(), r.declared().name(),
@@ -136,7 +140,7 @@ public record DatasetView(
         if (stream) {
             unit = d.schema() instanceof StreamSchema s && s.graph() ? "one edge event (weight in [0, 1])"
                     : "one row (L2 norm at most rowNormBound)";
-            if (d.schema() instanceof StreamSchema s && s.blockRule() == io.privmat.mechanism.window.BlockRule.TIME
+            if (d.schema() instanceof StreamSchema s && s.blockRule() == BlockRule.TIME
                     && d.neighbouring() == Neighbouring.REPLACE_ONE) {
                 unit += ", replaced by any other with any event time (possibly in another block)";
             }
@@ -147,13 +151,13 @@ public record DatasetView(
         Long rows = owner || (nPublic && !stream && !ratings) || d.kind() == DatasetKind.GRAPH || omegaPublic ? d.rows()
                 : null;
         StreamView streamView = d.schema() instanceof StreamSchema s ? new StreamView(s.blockRule().name(), s.graph(),
-                s.blockRule() == io.privmat.mechanism.window.BlockRule.ROW_COUNT ? s.blockRows() : null,
-                s.blockRule() == io.privmat.mechanism.window.BlockRule.TIME ? s.blockSeconds() : null,
+                s.blockRule() == BlockRule.ROW_COUNT ? s.blockRows() : null,
+                s.blockRule() == BlockRule.TIME ? s.blockSeconds() : null,
                 s.windowBlocks(), s.windowRows(), s.horizonBlocks(), d.createdAt()) : null;
         List<Attribute> attributes = d.schema() instanceof HistogramSchema h ? h.attributes().stream()
                 .map(a -> new Attribute(a.name(), a.size(), a.labels())).toList() : null;
         Long cols = d.cols(); // d (and a graph's vertex set) is public
-        ExternalView externalView = d.schema() instanceof io.privmat.dataset.ExternalSchema e ? new ExternalView(
+        ExternalView externalView = d.schema() instanceof ExternalSchema e ? new ExternalView(
                 owner ? e.location() : null, e.format().name(), e.columns(), e.declaredRows()) : null;
         return new DatasetView(d.id(), d.name(), d.owner(), d.kind().name(), d.neighbouring().name(), unit,
                 d.rowNormBound(), d.kind() == DatasetKind.GRAPH ? 1.0 : null, d.status().name(), rows, cols,

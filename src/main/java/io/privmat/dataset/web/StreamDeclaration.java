@@ -1,5 +1,6 @@
 package io.privmat.dataset.web;
 
+import io.privmat.dataset.Neighbouring;
 import io.privmat.dataset.StreamSchema;
 import io.privmat.mechanism.window.BlockRule;
 import io.privmat.problem.PrivmatException;
@@ -15,7 +16,7 @@ final class StreamDeclaration {
      * @param neighbouring the declared relation: ADD_REMOVE needs time blocks (see below)
      */
     static StreamSchema validate(CreateDatasetRequest.@Nullable StreamRequest s, @Nullable Integer vertices,
-            io.privmat.dataset.Neighbouring neighbouring) {
+            Neighbouring neighbouring) {
         if (s == null) {
             throw PrivmatException.invalidParameter("stream", "an object", "a STREAM needs its block structure: "
                     + "{\"columns\": d, \"blockRows\": b or \"blockSeconds\": s, \"windowBlocks\": w, "
@@ -40,7 +41,7 @@ final class StreamDeclaration {
                     "a stream needs exactly one of stream.blockRows and stream.blockSeconds");
         }
         BlockRule rule = s.blockRows() != null ? BlockRule.ROW_COUNT : BlockRule.TIME;
-        if (rule == BlockRule.ROW_COUNT && neighbouring == io.privmat.dataset.Neighbouring.ADD_REMOVE) {
+        if (rule == BlockRule.ROW_COUNT && neighbouring == Neighbouring.ADD_REMOVE) {
             // With blocks of b rows, removing a row shifts every later row into an earlier block, so
             // every later block changes: the sensitivity of a real removal is unbounded. Only "a row
             // replaced by another (or by a zero row)" keeps one block's change bounded, which is

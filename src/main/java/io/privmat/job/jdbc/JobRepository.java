@@ -1,6 +1,7 @@
 package io.privmat.job.jdbc;
 
 import io.privmat.job.Job;
+import io.privmat.job.JobFilter;
 import io.privmat.job.JobOutput;
 import io.privmat.job.JobResult;
 import io.privmat.job.JobState;
@@ -235,7 +236,7 @@ public class JobRepository {
      * null: every job (admin); otherwise jobs submitted by that subject, plus, when {@code ownerScope},
      * jobs on datasets that subject owns.
      */
-    public List<Job> list(io.privmat.job.JobFilter filter, @Nullable String visibleTo, boolean ownerScope, int offset,
+    public List<Job> list(JobFilter filter, @Nullable String visibleTo, boolean ownerScope, int offset,
             int limit) {
         List<Object> args = new java.util.ArrayList<>();
         String where = where(filter, visibleTo, ownerScope, args);
@@ -246,14 +247,14 @@ public class JobRepository {
     }
 
     /** The number of jobs {@link #list} pages through. */
-    public long count(io.privmat.job.JobFilter filter, @Nullable String visibleTo, boolean ownerScope) {
+    public long count(JobFilter filter, @Nullable String visibleTo, boolean ownerScope) {
         List<Object> args = new java.util.ArrayList<>();
         String where = where(filter, visibleTo, ownerScope, args);
         Long n = jdbc.queryForObject("SELECT count(*) FROM job" + where, Long.class, args.toArray());
         return n == null ? 0 : n;
     }
 
-    private static String where(io.privmat.job.JobFilter filter, @Nullable String visibleTo, boolean ownerScope,
+    private static String where(JobFilter filter, @Nullable String visibleTo, boolean ownerScope,
             List<Object> args) {
         List<String> clauses = new java.util.ArrayList<>();
         if (visibleTo != null) {

@@ -1,10 +1,16 @@
 package io.privmat.job.web;
 
+import io.privmat.api.JsonNumbers;
+import io.privmat.api.Npy;
+import io.privmat.api.Paging;
+import io.privmat.api.TextChecks;
 import io.privmat.job.JobFilter;
 import io.privmat.job.JobResult;
-import io.privmat.job.JobState;
 import io.privmat.job.JobService;
+import io.privmat.job.JobState;
 import io.privmat.job.JobView;
+import io.privmat.problem.PrivmatException;
+import io.privmat.problem.ProblemType;
 import io.privmat.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -51,11 +57,11 @@ class JobController {
             @RequestParam(required = false) @Nullable JobState state,
             @RequestParam(required = false) @Nullable String submitter,
             @RequestParam(defaultValue = "0") int offset, @RequestParam(defaultValue = "50") int limit) {
-        io.privmat.api.Paging.check("offset", offset, limit, 500);
+        Paging.check("offset", offset, limit, 500);
         Caller caller = Caller.current();
         // A subject never has control characters (a NUL cannot even reach PostgreSQL): a 400, not a 500.
         JobFilter filter = new JobFilter(datasetId, state, submitter == null ? null
-                : io.privmat.api.TextChecks.name("submitter", submitter, 200));
+                : TextChecks.name("submitter", submitter, 200));
         java.time.Instant now = clock.instant();
         return new JobPage(jobs.list(caller, filter, offset, limit).stream().map(j -> JobView.of(j, caller, now))
                 .toList(), offset, limit, jobs.count(caller, filter));
@@ -93,7 +99,7 @@ class JobController {
         boolean npy = accept != null && accept.contains(NPY) && !accept.contains(MediaType.APPLICATION_JSON_VALUE);
         if (npy) {
             if (result.arrayLittleEndianFloat64() == null || result.arrayShape() == null) {
-                throw new io.privmat.problem.PrivmatException(io.privmat.problem.ProblemType.NOT_ACCEPTABLE,
+                throw new PrivmatException(ProblemType.NOT_ACCEPTABLE,
                         "This result has no array to serve as .npy; ask for application/json.", java.util.Map.of());
             }
             return ResponseEntity.ok().contentType(MediaType.parseMediaType(NPY))
@@ -101,10 +107,10 @@ class JobController {
                     .body(npy(result.arrayShape(), result.arrayLittleEndianFloat64()));
         }
         return ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON)
-                .body(io.privmat.api.JsonNumbers.resultDocument(result.json()).getBytes(StandardCharsets.UTF_8));
+                .body(JsonNumbers.resultDocument(result.json()).getBytes(StandardCharsets.UTF_8));
     }
 
     static byte[] npy(int[] shape, byte[] data) {
-        return io.privmat.api.Npy.of(shape, data);
+        return Npy.of(shape, data);
     }
 }

@@ -11,6 +11,7 @@ import io.privmat.job.PlanMismatchException;
 import io.privmat.job.jdbc.JobDatabase;
 import io.privmat.job.jdbc.JobRepository;
 import io.privmat.ledger.BudgetService;
+import io.privmat.metrics.ServiceMetrics;
 import io.privmat.problem.DatabaseFailures;
 import java.time.Clock;
 import java.time.Instant;
@@ -59,10 +60,10 @@ public class JobExecutor {
     private final Map<UUID, Long> leases = new ConcurrentHashMap<>();
     private volatile boolean stopping;
     private volatile Retry.Sleeper sleeper = Thread::sleep;
-    private io.privmat.metrics.ServiceMetrics metrics = io.privmat.metrics.ServiceMetrics.NONE;
+    private ServiceMetrics metrics = ServiceMetrics.NONE;
 
     @Autowired(required = false)
-    public void setMetrics(io.privmat.metrics.ServiceMetrics metrics) {
+    public void setMetrics(ServiceMetrics metrics) {
         this.metrics = metrics;
     }
 

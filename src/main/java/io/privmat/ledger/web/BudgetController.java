@@ -3,11 +3,13 @@ package io.privmat.ledger.web;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.privmat.api.JsonNumbers;
 import io.privmat.api.LossDocument;
+import io.privmat.api.Paging;
 import io.privmat.api.ParametersDocument;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
 import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
+import io.privmat.ledger.EntryType;
 import io.privmat.ledger.LedgerEntry;
 import io.privmat.ledger.TrackView;
 import io.privmat.privacy.ApproxDp;
@@ -15,6 +17,7 @@ import io.privmat.privacy.Budget;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.ZcdpFilter;
 import io.privmat.security.Caller;
+import io.privmat.security.Role;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -77,10 +80,10 @@ class BudgetController {
             @RequestParam(defaultValue = "100") int limit) {
         Caller caller = Caller.current();
         datasets.requireLedgerReadable(datasetId, caller);
-        io.privmat.api.Paging.check("after", after, limit, 1000);
+        Paging.check("after", after, limit, 1000);
         // Analysts see their own entries only (other analysts' subjects, jobs and parameters are not
         // theirs to see); the owner and ADMIN see all. The budget totals stay dataset-wide.
-        boolean own = caller.is(io.privmat.security.Role.ANALYST);
+        boolean own = caller.is(Role.ANALYST);
         List<EntryView> entries = (own ? budget.entriesOf(datasetId, caller.subject(), after, limit)
                 : budget.entries(datasetId, after, limit)).stream().map(e -> EntryView.of(e, own)).toList();
         Long next = entries.size() == limit ? entries.get(entries.size() - 1).id() : null;
@@ -128,7 +131,7 @@ class BudgetController {
                     + "submission): a COMMIT or REFUND is written by the worker, at a time that depends on other "
                     + "jobs' running times and so on the data") @Nullable Instant createdAt) {
         static EntryView of(LedgerEntry e, boolean analyst) {
-            boolean shown = !analyst || e.type() == io.privmat.ledger.EntryType.RESERVE;
+            boolean shown = !analyst || e.type() == EntryType.RESERVE;
             return new EntryView(e.id(), e.jobId(), e.type().name(), e.kind(), e.mechanism(),
                     JsonNumbers.parametersDocument(e.parameters()), JsonNumbers.lossDocument(e.loss()),
                     JsonNumbers.charged(e.rho()), JsonNumbers.charged(e.epsilon()), JsonNumbers.charged(e.delta()),

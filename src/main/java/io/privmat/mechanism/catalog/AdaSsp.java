@@ -1,7 +1,9 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.analytics.LinearRegression;
+import io.privmat.mechanism.analytics.RegressionResult;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.regression.AdaSspMechanism;
 import io.privmat.privacy.ApproxDp;
@@ -62,7 +64,7 @@ public final class AdaSsp extends Described {
         double[] z = new double[d];
         z[predictors[0]] = half;
         z[response] = half;
-        if (facts.relation() == io.privmat.mechanism.NeighbouringRelation.ADD_REMOVE) {
+        if (facts.relation() == NeighbouringRelation.ADD_REMOVE) {
             return List.of(new NeighbouringChange.AddedRow(z));
         }
         double[] flipped = z.clone();
@@ -188,7 +190,7 @@ public final class AdaSsp extends Described {
      */
     @Override
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
-        io.privmat.mechanism.analytics.RegressionResult r = ((Release.Regression) release).result();
+        RegressionResult r = ((Release.Regression) release).result();
         List<IntervalSet> intervals = new ArrayList<>();
         if (finite(r.lower()) && finite(r.upper())) {
             intervals.add(new IntervalSet("coefficients", ErrorBasis.BOUND, r.level(), r.estimate(), r.lower(),

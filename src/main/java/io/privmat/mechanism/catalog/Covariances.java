@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.covariance.CovarianceRelease;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,13 +38,13 @@ final class Covariances {
      * cannot be told from 0), at least the first; post-processing of the released values
      * (docs/mechanisms/catalogue.md, "Defaults").
      */
-    static io.privmat.mechanism.covariance.CovarianceRelease top(io.privmat.mechanism.covariance.CovarianceRelease r,
+    static CovarianceRelease top(CovarianceRelease r,
             double bound) {
         int k = LowRanks.aboveNoise(r.eigenvalues(), bound);
         if (k >= r.k()) {
             return r;
         }
-        return new io.privmat.mechanism.covariance.CovarianceRelease(r.d(), r.covariance(),
+        return new CovarianceRelease(r.d(), r.covariance(),
                 java.util.Arrays.copyOf(r.eigenvalues(), k), LowRanks.columns(r.components(), r.d(), r.k(), k), k,
                 r.noiseDominated());
     }
@@ -92,7 +93,7 @@ final class Covariances {
      */
     static ResultAccuracy gramResult(Release.Covariance c, double level, double spectral, double frobenius,
             double upper, String noise) {
-        io.privmat.mechanism.covariance.CovarianceRelease r = c.result();
+        CovarianceRelease r = c.result();
         double[] ev = r.eigenvalues();
         double[] lo = new double[ev.length];
         double[] hi = new double[ev.length];

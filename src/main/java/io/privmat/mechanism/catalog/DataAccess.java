@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.completion.RatingsSource;
 import io.privmat.mechanism.lowrank.GramOperator;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.sketch.JlGraphSketch;
@@ -39,7 +40,7 @@ public interface DataAccess {
     }
 
     /** A ratings dataset's users, one pass per {@code forEachUser}. */
-    default io.privmat.mechanism.completion.RatingsSource ratings() {
+    default RatingsSource ratings() {
         throw new UnsupportedOperationException("this data holds no ratings");
     }
 

@@ -6,6 +6,7 @@ import io.privmat.mechanism.completion.RatingsRelation;
 import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.lowrank.HardtRothMechanism;
 import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
+import io.privmat.mechanism.noise.NoiseSource;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -83,7 +84,7 @@ final class EntryLowRanks {
             return noise;
         }
 
-        static Release factors(EntryLevelLowRank mechanism, DataAccess data, io.privmat.mechanism.noise.NoiseSource
+        static Release factors(EntryLevelLowRank mechanism, DataAccess data, NoiseSource
                 random, QueryKind kind) {
             return LowRanks.factors(mechanism.release(data.ratings(), random).usersByItems(), kind);
         }

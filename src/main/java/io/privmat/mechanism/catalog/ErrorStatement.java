@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.linear.ExpectedError;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -52,7 +53,7 @@ public record ErrorStatement(String quantity, String metric, double value, @Null
      * exact per-query RMSE of the answers (and, for a low-rank strategy, the residual ‖W − BL‖_F whose
      * data-dependent bias it leaves out), for a catalogue value wrapping those strategies.
      */
-    public static java.util.List<ErrorStatement> of(io.privmat.mechanism.linear.ExpectedError e) {
+    public static java.util.List<ErrorStatement> of(ExpectedError e) {
         ErrorStatement rmse = new ErrorStatement("answers", "rmsePerQuery", e.perQueryRmse(), null, ErrorBasis.EXACT,
                 "√(E‖Wx̂ − Wx‖²/m) from the noise variance " + e.noiseVariance() + " propagated exactly through the "
                 + "strategy (" + e.sensitivityNorm() + " sensitivity " + e.sensitivity() + ")");

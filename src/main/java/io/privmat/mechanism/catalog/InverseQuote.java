@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.PrivacyArgumentException;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -249,7 +250,7 @@ public final class InverseQuote {
                 if (delta != null) {
                     yield Searched.EPSILON;
                 }
-                if (facts.mode() != io.privmat.privacy.AccountingMode.ZCDP) {
+                if (facts.mode() != AccountingMode.ZCDP) {
                     throw PlanningException.invalid("delta", "(0, 0.01]", m.name() + " on a " + facts.mode()
                             + " dataset is calibrated to epsilon with delta: give delta; the inverse quote searches "
                             + "epsilon at that delta (rho alone is searched on ZCDP datasets)");

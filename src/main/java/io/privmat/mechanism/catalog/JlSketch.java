@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.mechanism.sketch.JlMatrixSketch;
 import io.privmat.mechanism.sketch.JlParameters;
@@ -33,7 +34,7 @@ public final class JlSketch extends Described {
         return facts.shape() == DataShape.GRAPH
                 ? new Sensitivity("graph Laplacian", "Frobenius", 2,
                         "one edge of weight w ≤ 1 changes L by w(e_u − e_v)(e_u − e_v)ᵀ, of Frobenius norm 2w")
-                : new Sensitivity("XᵀX", "Frobenius", io.privmat.mechanism.Sensitivities.gramFrobenius(
+                : new Sensitivity("XᵀX", "Frobenius", Sensitivities.gramFrobenius(
                         facts.rowNormBound(), facts.relation()), "as for ANALYZE_GAUSS; the JL analysis uses B²");
     }
 

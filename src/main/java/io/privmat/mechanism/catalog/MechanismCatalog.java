@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.linear.LinearMechanism;
 import io.privmat.privacy.PrivacyArgumentException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -33,12 +34,12 @@ public final class MechanismCatalog {
             new WindowBlocks(),
             new WindowDyadicTree(),
             new WindowFactorization(),
-            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.LAPLACE_IDENTITY),
-            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.GAUSSIAN_IDENTITY),
-            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.LAPLACE_WORKLOAD),
-            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.HIERARCHICAL),
-            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.LOW_RANK_MECHANISM),
-            new LinearQueries(io.privmat.mechanism.linear.LinearMechanism.OPTIMIZED)), java.util.stream.Stream.concat(Completions.ALL.stream(),
+            new LinearQueries(LinearMechanism.LAPLACE_IDENTITY),
+            new LinearQueries(LinearMechanism.GAUSSIAN_IDENTITY),
+            new LinearQueries(LinearMechanism.LAPLACE_WORKLOAD),
+            new LinearQueries(LinearMechanism.HIERARCHICAL),
+            new LinearQueries(LinearMechanism.LOW_RANK_MECHANISM),
+            new LinearQueries(LinearMechanism.OPTIMIZED)), java.util.stream.Stream.concat(Completions.ALL.stream(),
             EntryLowRanks.ALL.stream())).toList();
 
     private static final MechanismCatalog STANDARD = new MechanismCatalog(ALL);

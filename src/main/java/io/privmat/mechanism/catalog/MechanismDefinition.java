@@ -1,6 +1,7 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.completion.RatingsRelation;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +35,8 @@ public interface MechanismDefinition {
      * mechanisms (RATING calibrated as USER); RATING only for the entry-level ones, which need Ω and the
      * user count m public. Planning on another relation is refused before anything is charged.
      */
-    default Set<io.privmat.mechanism.completion.RatingsRelation> ratingsRelations() {
-        return java.util.EnumSet.allOf(io.privmat.mechanism.completion.RatingsRelation.class);
+    default Set<RatingsRelation> ratingsRelations() {
+        return java.util.EnumSet.allOf(RatingsRelation.class);
     }
 
     /** Which budget fields it takes. */

@@ -1,6 +1,9 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.completion.RatingsDomain;
+import io.privmat.mechanism.completion.RatingsRelation;
+import io.privmat.mechanism.window.BlockRule;
 import io.privmat.privacy.AccountingMode;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
@@ -85,14 +88,14 @@ public record MechanismSpec(int version, QueryKind kind, String mechanism, Budge
                 ((java.util.List<Number>) d.get("sizes")).stream().map(Number::intValue).toList());
         Map<String, Object> st = (Map<String, Object>) f.get("stream");
         StreamLayout stream = st == null ? null : new StreamLayout(
-                io.privmat.mechanism.window.BlockRule.valueOf((String) st.get("blockRule")),
+                BlockRule.valueOf((String) st.get("blockRule")),
                 ((Number) st.get("blockRows")).intValue(), ((Number) st.get("windowBlocks")).intValue(),
                 ((Number) st.get("horizonBlocks")).longValue(), (Boolean) st.get("graph"));
         Map<String, Object> ra = (Map<String, Object>) f.get("ratings");
-        RatingsFacts ratings = ra == null ? null : new RatingsFacts(new io.privmat.mechanism.completion.RatingsDomain(
+        RatingsFacts ratings = ra == null ? null : new RatingsFacts(new RatingsDomain(
                 ((Number) ra.get("items")).intValue(), ((Number) ra.get("min")).doubleValue(),
                 ((Number) ra.get("max")).doubleValue(), ((Number) ra.get("perUserCap")).intValue()),
-                io.privmat.mechanism.completion.RatingsRelation.valueOf((String) ra.get("relation")));
+                RatingsRelation.valueOf((String) ra.get("relation")));
         PublicFacts facts = new PublicFacts(DataShape.valueOf((String) f.get("shape")), ((Number) f.get("cols")).intValue(),
                 rows == null ? null : ((Number) rows).longValue(), ((Number) f.get("rowNormBound")).doubleValue(),
                 NeighbouringRelation.valueOf((String) f.get("relation")), AccountingMode.valueOf((String) f.get("accounting")),

@@ -1,6 +1,7 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.completion.RatingsRelation;
 import io.privmat.privacy.AccountingMode;
 import org.jspecify.annotations.Nullable;
 
@@ -53,7 +54,7 @@ public record PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, 
                 throw new IllegalArgumentException("ratings facts: cols must be n, the bound L, the relation "
                         + ratings.rowRelation());
             }
-            if ((publicRows != null) != (ratings.relation() == io.privmat.mechanism.completion.RatingsRelation.RATING)) {
+            if ((publicRows != null) != (ratings.relation() == RatingsRelation.RATING)) {
                 throw new IllegalArgumentException("the user count is a fact under RATING only");
             }
         }

@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
 import java.util.EnumSet;
 import java.util.List;
@@ -69,7 +70,7 @@ public final class RandomizedResponse extends Described {
      * above the Weyl bound σ(√m + √d + t) (shrunk ones: above 0, shrinkage zeroes the noise-level ones);
      * at least the first. Post-processing of the released values.
      */
-    static io.privmat.mechanism.lowrank.Factorization resolved(io.privmat.mechanism.lowrank.Factorization f,
+    static Factorization resolved(Factorization f,
             double bound) {
         return LowRanks.trim(f, LowRanks.aboveNoise(f.s(), f.facts().containsKey("shrinkage") ? 0 : bound));
     }

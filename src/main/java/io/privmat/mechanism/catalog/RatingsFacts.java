@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.completion.RatingsDomain;
 import io.privmat.mechanism.completion.RatingsRelation;
 import java.util.Objects;
@@ -16,7 +17,7 @@ public record RatingsFacts(RatingsDomain domain, RatingsRelation relation) {
     }
 
     /** The row-level relation the facts carry: USER and RATING → REPLACE_ONE, USER_ADD_REMOVE → ADD_REMOVE. */
-    public io.privmat.mechanism.NeighbouringRelation rowRelation() {
+    public NeighbouringRelation rowRelation() {
         return relation.userRelation();
     }
 }

@@ -1,7 +1,9 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.analytics.RegressionResult;
+import io.privmat.mechanism.completion.CompletionModel;
 import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.linear.LinearQueryRelease;
 import io.privmat.mechanism.lowrank.Factorization;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -38,12 +40,12 @@ public sealed interface Release {
      * {@code estimateMeta} holds the public facts that rebuild its error model (declared in
      * {@link FactVocabulary#RELEASE_META}).
      */
-    record LinearQueries(io.privmat.mechanism.linear.LinearQueryRelease result, Map<String, Object> estimateMeta)
+    record LinearQueries(LinearQueryRelease result, Map<String, Object> estimateMeta)
             implements Release {}
 
     /**
      * COMPLETION: the global model (what analysts get: item directions or factors and a spectrum),
      * from which each user's completed row is computed with that user's own ratings only.
      */
-    record Completion(io.privmat.mechanism.completion.CompletionModel model) implements Release {}
+    record Completion(CompletionModel model) implements Release {}
 }

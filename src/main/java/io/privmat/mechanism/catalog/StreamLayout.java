@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.window.BlockRule;
 import io.privmat.mechanism.window.WindowParameters;
 
@@ -20,7 +21,7 @@ public record StreamLayout(BlockRule blockRule, int blockRows, int windowBlocks,
     }
 
     /** The window parameters for d (or the vertex count), B and the relation. */
-    public WindowParameters parameters(int cols, double rowNormBound, io.privmat.mechanism.NeighbouringRelation relation) {
+    public WindowParameters parameters(int cols, double rowNormBound, NeighbouringRelation relation) {
         return new WindowParameters(cols, rowNormBound, blockRule, blockRows, windowBlocks, horizonBlocks, relation,
                 graph);
     }

@@ -1,6 +1,7 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.analytics.Tails;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.NoiseSources;
@@ -9,6 +10,7 @@ import io.privmat.mechanism.window.WindowMechanism;
 import io.privmat.mechanism.window.WindowMechanismKind;
 import io.privmat.mechanism.window.WindowParameters;
 import io.privmat.mechanism.window.WindowRelease;
+import io.privmat.privacy.PrivacyArgumentException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -86,7 +88,7 @@ public abstract class WindowDefinition extends Described {
         try {
             return budget.isRho() ? WindowMechanism.forRho(kind, p, budget.rhoDown(), options(params))
                     : WindowMechanism.forApproxDp(kind, p, budget.epsilonDown(), budget.deltaDown(), options(params));
-        } catch (io.privmat.privacy.PrivacyArgumentException e) {
+        } catch (PrivacyArgumentException e) {
             throw e;
         } catch (IllegalArgumentException e) {
             String option = e.getMessage() != null && e.getMessage().startsWith("treeLevels") ? "params.treeLevels"
@@ -294,7 +296,7 @@ public abstract class WindowDefinition extends Described {
         int d = plan.spec().facts().cols();
         if (plan.spec().kind() == QueryKind.SKETCH) {
             return List.of(new ErrorStatement("directionalVariance", "absPerAnswer",
-                    io.privmat.mechanism.analytics.Tails.normalUpper(nu / 2) * tau, 1 - nu, ErrorBasis.EXACT,
+                    Tails.normalUpper(nu / 2) * tau, 1 - nu, ErrorBasis.EXACT,
                     "xᵀEx ~ N(0, τ²) for a unit x, first full window (plus grid rounding)"));
         }
         int k = plan.spec().params().optionalInteger("k") == null ? d : plan.spec().params().integer("k");

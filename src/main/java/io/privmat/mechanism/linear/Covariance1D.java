@@ -1,5 +1,6 @@
 package io.privmat.mechanism.linear;
 
+import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -87,7 +88,7 @@ interface Covariance1D {
 
         @Override
         public void apply(double[] in, int count, double[] out) {
-            io.privmat.mechanism.linalg.LinearAlgebraOps.multiply(in, count, n, k, n, out);
+            LinearAlgebraOps.multiply(in, count, n, k, n, out);
         }
 
         @Override

@@ -2,6 +2,7 @@ package io.privmat.mechanism.lowrank;
 
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
+import io.privmat.mechanism.linalg.NumericalFailureException;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.NoiseSource;
@@ -21,7 +22,7 @@ final class Dense {
         // here would only add one more rows × cols array (docs/mechanisms/low-rank.md, memory).
         DMatrixRMaj m = DMatrixRMaj.wrap(rows, cols, qr.inputModified() ? a.clone() : a);
         if (!qr.decompose(m)) {
-            throw new io.privmat.mechanism.linalg.NumericalFailureException("QR failed");
+            throw new NumericalFailureException("QR failed");
         }
         return qr.getQ(null, true).getData();
     }

@@ -3,6 +3,7 @@ package io.privmat.mechanism.lowrank;
 import io.privmat.mechanism.LaplaceVectorMechanism;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.covariance.BinghamAcceptance;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.covariance.EigenSamplingMechanism;
 import io.privmat.mechanism.covariance.GrassmannSampler;
@@ -95,7 +96,7 @@ public final class OrbitSamplingMechanism {
      * proposal cap): one vector Bingham draw for PROJECTION (k = 1), k draws when PEELING.
      */
     public double failureProbabilityBound() {
-        return (spectrum == Spectrum.PEELING ? k : 1) * io.privmat.mechanism.covariance.BinghamAcceptance.FAILURE_BOUND;
+        return (spectrum == Spectrum.PEELING ? k : 1) * BinghamAcceptance.FAILURE_BOUND;
     }
 
     /** PROJECTION: the eigenvalue noise on XᵀX (discrete Laplace, ε/4); PEELING uses eigenvector sampling's. */

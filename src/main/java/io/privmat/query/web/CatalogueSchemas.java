@@ -1,11 +1,14 @@
 package io.privmat.query.web;
 
 import io.privmat.mechanism.catalog.Budget;
+import io.privmat.mechanism.catalog.DataShape;
+import io.privmat.mechanism.catalog.ErrorBasis;
 import io.privmat.mechanism.catalog.FactVocabulary;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.MechanismDefinition;
 import io.privmat.mechanism.catalog.Param;
 import io.privmat.mechanism.catalog.QueryKind;
+import io.privmat.mechanism.completion.RatingsRelation;
 import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.media.ArraySchema;
 import io.swagger.v3.oas.models.media.BooleanSchema;
@@ -52,7 +55,7 @@ class CatalogueSchemas {
                 String name = pascal(m.name());
                 schemas.put(name + "Params", paramsSchema(m));
                 schemas.put(name + "Query", querySchema(m, name));
-                if (m.shapes().equals(java.util.Set.of(io.privmat.mechanism.catalog.DataShape.STREAM))) {
+                if (m.shapes().equals(java.util.Set.of(DataShape.STREAM))) {
                     continue; // window mechanisms answer subscriptions (SubscriptionRequest), not one-shot queries
                 }
                 request.addOneOfItem(new Schema<>().$ref(REF + name + "Query"));
@@ -214,7 +217,7 @@ class CatalogueSchemas {
         s.description(m.summary() + " Answers " + m.kinds().stream().sorted().map(Enum::name).toList()
                 + "; neighbouring relations " + m.relations().stream().sorted().map(Enum::name).toList() + "."
                 + (m.ratingsRelations().containsAll(java.util.EnumSet.allOf(
-                        io.privmat.mechanism.completion.RatingsRelation.class)) ? ""
+                        RatingsRelation.class)) ? ""
                         : " Reads RATINGS datasets of ratings relation " + m.ratingsRelations().stream().sorted()
                                 .map(Enum::name).toList() + " only."));
         StringSchema kind = new StringSchema();
@@ -436,7 +439,7 @@ class CatalogueSchemas {
     @SuppressWarnings({"rawtypes", "unchecked"})
     private static void accuracy(Map<String, Schema> schemas) {
         ArraySchema vector = new ArraySchema().items(new NumberSchema());
-        List<String> bases = java.util.Arrays.stream(io.privmat.mechanism.catalog.ErrorBasis.values()).map(Enum::name)
+        List<String> bases = java.util.Arrays.stream(ErrorBasis.values()).map(Enum::name)
                 .toList();
         schemas.put("IntervalSet", new ObjectSchema().description("Intervals for the entries of one released "
                 + "quantity, each holding with probability ≥ level on its own; each contains its estimate (clamped "

@@ -1,6 +1,7 @@
 package io.privmat.query.web;
 
 import io.privmat.api.Npy;
+import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.problem.PrivmatException;
 import io.privmat.query.PredictionService;
 import io.privmat.security.Caller;
@@ -51,7 +52,7 @@ class PredictionController {
             @Schema(description = "n predictions on the rating scale, clamped to [min, max], in item order")
             double[] predictions,
             @Schema(description = "The model's noise warnings, as its job's result states them "
-                    + "(docs/accuracy/warnings.md)") java.util.List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
+                    + "(docs/accuracy/warnings.md)") java.util.List<NoiseWarning> warnings) {}
 
     @GetMapping(path = "/{id}/users/{user}/predictions", produces = MediaType.APPLICATION_JSON_VALUE)
     @Operation(operationId = "getUserPredictions", summary = "One user's completed row (the data owner only)",

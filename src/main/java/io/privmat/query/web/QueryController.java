@@ -1,11 +1,16 @@
 package io.privmat.query.web;
 
-import io.privmat.problem.PrivmatException;
+import io.privmat.api.JsonNumbers;
 import io.privmat.job.JobView;
 import io.privmat.ledger.TrackView;
 import io.privmat.mechanism.catalog.ErrorStatement;
+import io.privmat.mechanism.catalog.InverseQuote;
 import io.privmat.mechanism.catalog.NoiseWarning;
+import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.privacy.AccountingMode;
+import io.privmat.problem.PrivmatException;
+import io.privmat.query.DryRuns;
+import io.privmat.query.QueryPlans;
 import io.privmat.query.QueryRequest;
 import io.privmat.query.QueryService;
 import io.privmat.security.Caller;
@@ -36,9 +41,9 @@ import org.springframework.web.bind.annotation.RestController;
 class QueryController {
 
     private final QueryService queries;
-    private final io.privmat.query.DryRuns dryRuns;
+    private final DryRuns dryRuns;
 
-    QueryController(QueryService queries, io.privmat.query.DryRuns dryRuns) {
+    QueryController(QueryService queries, DryRuns dryRuns) {
         this.queries = queries;
         this.dryRuns = dryRuns;
     }
@@ -80,7 +85,7 @@ class QueryController {
         return new QuoteView(q.plan().spec().kind().name(), q.plan().spec().mechanism(), q.accounting(), TrackView.charged(q.cost(), mode),
                 q.admissible(), TrackView.available(q.remaining(), mode),
                 q.remainingAfter() == null ? null : TrackView.available(q.remainingAfter(), mode),
-                io.privmat.api.JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise(), q.expectedError(),
+                JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise(), q.expectedError(),
                 q.warnings());
     }
 
@@ -113,11 +118,11 @@ class QueryController {
             throw PrivmatException.invalidParameter(t == null ? "target" : t.metric() == null ? "target.metric"
                     : "target.value", "a target {quantity, metric, value, level}", "target needs a metric and a value");
         }
-        io.privmat.mechanism.catalog.InverseQuote.Target target;
+        InverseQuote.Target target;
         try {
-            target = new io.privmat.mechanism.catalog.InverseQuote.Target(t.quantity(), t.metric(), t.level(), t.value());
-        } catch (io.privmat.mechanism.catalog.PlanningException e) {
-            throw io.privmat.query.QueryPlans.problem(e);
+            target = new InverseQuote.Target(t.quantity(), t.metric(), t.level(), t.value());
+        } catch (PlanningException e) {
+            throw QueryPlans.problem(e);
         }
         QueryService.Inverse inverse = queries.inverseQuote(datasetId, request.query(), target, Caller.current());
         AccountingMode mode = AccountingMode.valueOf(inverse.accounting());
@@ -154,7 +159,7 @@ class QueryController {
                     + "users (RATINGS). Default: the dataset's own count where it is public, else 1000 (10 edges "
                     + "per vertex for a graph)") @org.springframework.web.bind.annotation.RequestParam(required = false)
             @Nullable Long standInSize) {
-        io.privmat.query.DryRuns.DryRun run = dryRuns.run(datasetId, request, standInSize, Caller.current());
+        DryRuns.DryRun run = dryRuns.run(datasetId, request, standInSize, Caller.current());
         AccountingMode mode = AccountingMode.valueOf(run.accounting());
         Map<String, Object> st = run.standIn();
         return new DryRunView(true, new StandInView(number(st.get("rows")), number(st.get("edges")),

@@ -1,5 +1,7 @@
 package io.privmat.query.web;
 
+import io.privmat.api.Paging;
+import io.privmat.api.TextChecks;
 import io.privmat.query.Workload;
 import io.privmat.query.WorkloadService;
 import io.privmat.security.Caller;
@@ -90,7 +92,7 @@ class WorkloadController {
             @Parameter(description = "A display name, 1–200 characters") @RequestParam(defaultValue = "workload") String name,
             @Parameter(description = "CSV/TSV: true if the first line is a header; absent: detect")
             @RequestParam(required = false) @Nullable Boolean header, HttpServletRequest request) throws IOException {
-        String checked = io.privmat.api.TextChecks.name("name", name, 200);
+        String checked = TextChecks.name("name", name, 200);
         WorkloadService.Created c = workloads.create(Caller.current(), checked, request.getContentType(),
                 request.getContentLengthLong(), header, request.getInputStream());
         Workload w = c.workload();
@@ -101,7 +103,7 @@ class WorkloadController {
     @GetMapping
     @Operation(operationId = "listWorkloads", summary = "The workloads this caller uploaded, oldest first")
     WorkloadPage list(@RequestParam(defaultValue = "0") int offset, @RequestParam(defaultValue = "50") int limit) {
-        io.privmat.api.Paging.check("offset", offset, limit, 500);
+        Paging.check("offset", offset, limit, 500);
         Caller caller = Caller.current();
         return new WorkloadPage(workloads.list(caller, offset, limit).stream().map(WorkloadView::of).toList(), offset,
                 limit, workloads.count(caller));

@@ -1,16 +1,19 @@
 package io.privmat.release.web;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.privmat.api.JsonNumbers;
 import io.privmat.api.LossDocument;
+import io.privmat.api.ParametersDocument;
 import io.privmat.mechanism.analytics.Bounds;
 import io.privmat.mechanism.analytics.LowRankApproximation;
 import io.privmat.mechanism.analytics.PrincipalComponents;
 import io.privmat.mechanism.analytics.RegressionResult;
-import io.privmat.api.ParametersDocument;
+import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.problem.PrivmatException;
 import io.privmat.release.Release;
 import io.privmat.release.ReleaseService;
 import io.privmat.security.Caller;
+import io.privmat.security.Role;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -53,10 +56,10 @@ class ReleaseController {
             @Schema(description = "When the job stored it; owner only (for an analyst it would time the job, whose "
                     + "running time depends on the data)") @Nullable Instant createdAt) {
         static ReleaseView of(Release r, Caller caller) {
-            boolean owner = caller.is(io.privmat.security.Role.OWNER);
+            boolean owner = caller.is(Role.OWNER);
             return new ReleaseView(r.id(), r.datasetId(), r.jobId(), r.kind().name(), r.mechanism(),
-                    io.privmat.api.JsonNumbers.parametersDocument(r.parameters()),
-                    io.privmat.api.JsonNumbers.lossDocument(r.loss()), r.meta(), r.rows(), r.cols(), owner ? r.createdAt() : null);
+                    JsonNumbers.parametersDocument(r.parameters()),
+                    JsonNumbers.lossDocument(r.loss()), r.meta(), r.rows(), r.cols(), owner ? r.createdAt() : null);
         }
     }
 
@@ -81,7 +84,7 @@ class ReleaseController {
     record AnswersView(List<AnswerView> answers,
             @Schema(description = "Each interval holds with at least this probability (1 − nu)") double confidence,
             @Schema(description = "NOISE_DOMINATED when most intervals contain 0 (docs/accuracy/warnings.md); "
-                    + "computed from the release alone") List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
+                    + "computed from the release alone") List<NoiseWarning> warnings) {}
 
     @GetMapping("/{id}")
     @Operation(operationId = "getRelease", summary = "Get a release's provenance")
@@ -136,7 +139,7 @@ class ReleaseController {
             @Schema(description = "The strategy the estimate was made with") String strategyMethod,
             @Schema(description = "Whether the estimate is biased (answers then state a biasFactor)") boolean biased,
             @Schema(description = "NOISE_DOMINATED when most answers are within two standard deviations of 0 "
-                    + "(docs/accuracy/warnings.md)") List<io.privmat.mechanism.catalog.NoiseWarning> warnings) {}
+                    + "(docs/accuracy/warnings.md)") List<NoiseWarning> warnings) {}
 
     @PostMapping(path = "/{id}/linear-queries", consumes = MediaType.APPLICATION_JSON_VALUE)
     @ApiResponse(responseCode = "200", description = "The answers, computed from the release alone (nothing charged)")

@@ -1,5 +1,7 @@
 package io.privmat.security.web;
 
+import io.privmat.api.Paging;
+import io.privmat.api.TextChecks;
 import io.privmat.problem.PrivmatException;
 import io.privmat.security.ApiKey;
 import io.privmat.security.ApiKeyService;
@@ -86,7 +88,7 @@ class ApiKeyController {
     @GetMapping
     @Operation(operationId = "listApiKeys", summary = "List API keys (prefixes only)")
     List<KeyView> list(@RequestParam(defaultValue = "0") int offset, @RequestParam(defaultValue = "100") int limit) {
-        io.privmat.api.Paging.check("offset", offset, limit, 1000);
+        Paging.check("offset", offset, limit, 1000);
         return keys.list(offset, limit).stream().map(KeyView::of).toList();
     }
 
@@ -97,6 +99,6 @@ class ApiKeyController {
     }
 
     private static String text(String parameter, @Nullable String value) {
-        return io.privmat.api.TextChecks.name(parameter, value, 200);
+        return TextChecks.name(parameter, value, 200);
     }
 }

@@ -1,5 +1,6 @@
 package io.privmat.security.web;
 
+import io.privmat.api.Paging;
 import io.privmat.security.AuditEvent;
 import io.privmat.security.jdbc.AuditRepository;
 import io.swagger.v3.oas.annotations.Operation;
@@ -31,7 +32,7 @@ class AuditController {
     @GetMapping
     @Operation(operationId = "listAuditEvents", summary = "Audit events, oldest first", description = "Keyset-paged: pass the last id as 'after'.")
     AuditPage page(@RequestParam(defaultValue = "0") long after, @RequestParam(defaultValue = "100") int limit) {
-        io.privmat.api.Paging.check("after", after, limit, 1000);
+        Paging.check("after", after, limit, 1000);
         List<AuditEvent> events = audit.page(after, limit);
         return new AuditPage(events, events.size() == limit ? events.get(events.size() - 1).id() : null);
     }

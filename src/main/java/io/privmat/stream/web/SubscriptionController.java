@@ -2,6 +2,7 @@ package io.privmat.stream.web;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import io.privmat.api.JsonNumbers;
 import io.privmat.api.LossDocument;
 import io.privmat.api.Paging;
 import io.privmat.api.ParametersDocument;
@@ -12,6 +13,8 @@ import io.privmat.job.Job;
 import io.privmat.job.JobService;
 import io.privmat.job.JobView;
 import io.privmat.ledger.TrackView;
+import io.privmat.mechanism.catalog.NoiseWarning;
+import io.privmat.mechanism.catalog.WindowDefinition;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.window.BlockRule;
 import io.privmat.privacy.AccountingMode;
@@ -24,8 +27,6 @@ import io.privmat.stream.StreamSettings;
 import io.privmat.stream.Subscription;
 import io.privmat.stream.SubscriptionRelease;
 import io.privmat.stream.SubscriptionService;
-import io.privmat.mechanism.catalog.NoiseWarning;
-import io.privmat.mechanism.catalog.WindowDefinition;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -112,8 +113,8 @@ class SubscriptionController {
 
         static SubscriptionView of(Subscription s, Job job, Map<String, Object> noise) {
             return new SubscriptionView(s.id(), s.datasetId(), s.jobId(), s.kind(), s.mechanism(), s.state().name(),
-                    s.errorCode(), io.privmat.api.JsonNumbers.parametersDocument(s.spec()), JobView.Cost.of(job.cost()),
-                    io.privmat.api.JsonNumbers.lossDocument(s.loss()), noise, s.firstBlock(), s.completedBlocks(), s.createdAt(),
+                    s.errorCode(), JsonNumbers.parametersDocument(s.spec()), JobView.Cost.of(job.cost()),
+                    JsonNumbers.lossDocument(s.loss()), noise, s.firstBlock(), s.completedBlocks(), s.createdAt(),
                     s.cancelledAt(), "/v1/subscriptions/" + s.id() + "/releases");
         }
     }
@@ -213,7 +214,7 @@ class SubscriptionController {
         return new QuoteView(q.plan().spec().kind().name(), q.plan().spec().mechanism(), q.accounting(),
                 TrackView.charged(q.cost(), mode), q.admissible(), TrackView.available(q.remaining(), mode),
                 q.remainingAfter() == null ? null : TrackView.available(q.remainingAfter(), mode),
-                io.privmat.api.JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise(), q.warnings());
+                JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise(), q.warnings());
     }
 
     @GetMapping(path = "/v1/datasets/{datasetId}/subscriptions", produces = MediaType.APPLICATION_JSON_VALUE)

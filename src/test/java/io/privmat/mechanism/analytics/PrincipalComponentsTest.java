@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.privmat.mechanism.linalg.LinearAlgebra;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -96,7 +97,7 @@ class PrincipalComponentsTest {
             probe[0] = 1;
             probe[1] = -2;
             LowRankApproximation.Result r = LowRankApproximation.of(m, 1, List.of(probe), 0.95);
-            double[] truthValues = io.privmat.mechanism.linalg.LinearAlgebra.eigen(gram, D).values();
+            double[] truthValues = LinearAlgebra.eigen(gram, D).values();
             Bounds top = r.eigenvalues().get(0);
             assertThat(truthValues[0]).as(kind + " top eigenvalue").isBetween(top.lower(), top.upper());
             // ‖C − Ĉ₁‖₂ within its bound.
@@ -109,7 +110,7 @@ class PrincipalComponentsTest {
             assertThat(NoiseModelTest.spectral(approx, D)).as(kind + " approximation error")
                     .isLessThanOrEqualTo(r.approximationErrorBound());
             // The released direction is within the sin Θ bound of the true top eigenvector.
-            double[] trueTop = io.privmat.mechanism.linalg.LinearAlgebra.eigen(gram, D).topVectors(1);
+            double[] trueTop = LinearAlgebra.eigen(gram, D).topVectors(1);
             double cos = 0;
             for (int i = 0; i < D; i++) {
                 cos += trueTop[i] * r.components()[i];

@@ -3,10 +3,14 @@ package io.privmat.mechanism.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.completion.RatingsDomain;
+import io.privmat.mechanism.completion.RatingsRelation;
+import io.privmat.mechanism.window.BlockRule;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.ApproxDp;
 import io.privmat.privacy.ApproxZcdp;
 import io.privmat.privacy.BoundedRangeDp;
+import io.privmat.privacy.GaussianComposition;
 import io.privmat.privacy.GaussianLoss;
 import io.privmat.privacy.PrivacyLoss;
 import io.privmat.privacy.PureDp;
@@ -82,9 +86,9 @@ class ChargedLossRegressionTest {
 
     /** Stream layouts of the grid: rows per block or time blocks, windows of 1, 10 and 100 blocks. */
     private static final List<StreamLayout> STREAMS = List.of(
-            new StreamLayout(io.privmat.mechanism.window.BlockRule.ROW_COUNT, 100, 10, 1000, false),
-            new StreamLayout(io.privmat.mechanism.window.BlockRule.TIME, 0, 100, Long.MAX_VALUE, false),
-            new StreamLayout(io.privmat.mechanism.window.BlockRule.ROW_COUNT, 1, 1, 1, false));
+            new StreamLayout(BlockRule.ROW_COUNT, 100, 10, 1000, false),
+            new StreamLayout(BlockRule.TIME, 0, 100, Long.MAX_VALUE, false),
+            new StreamLayout(BlockRule.ROW_COUNT, 1, 1, 1, false));
 
     @Test
     void chargedLossesAreUnchanged() throws IOException {
@@ -145,7 +149,7 @@ class ChargedLossRegressionTest {
                         }
                     }
                     out.add(PublicFacts.stream(64, Math.sqrt(2), NeighbouringRelation.REPLACE_ONE, mode,
-                            new StreamLayout(io.privmat.mechanism.window.BlockRule.ROW_COUNT, 100, 10, 1000, true)));
+                            new StreamLayout(BlockRule.ROW_COUNT, 100, 10, 1000, true)));
                     continue;
                 }
                 if (shape == DataShape.GRAPH) {
@@ -156,8 +160,8 @@ class ChargedLossRegressionTest {
                     for (NeighbouringRelation r : m.relations().stream().sorted().toList()) {
                         out.add(RatingsData.facts(r, mode));
                     }
-                    out.add(PublicFacts.ratings(new RatingsFacts(new io.privmat.mechanism.completion.RatingsDomain(
-                            400, 1, 5, 80), io.privmat.mechanism.completion.RatingsRelation.RATING), 50_000L, mode));
+                    out.add(PublicFacts.ratings(new RatingsFacts(new RatingsDomain(
+                            400, 1, 5, 80), RatingsRelation.RATING), 50_000L, mode));
                     continue;
                 }
                 if (shape == DataShape.HISTOGRAM) {
@@ -242,7 +246,7 @@ class ChargedLossRegressionTest {
         if (loss instanceof BoundedRangeDp r) {
             return "boundedRange(" + r.epsilon() + ")";
         }
-        if (loss instanceof io.privmat.privacy.GaussianComposition c) {
+        if (loss instanceof GaussianComposition c) {
             return "gaussianComposition(" + c.rho() + "; " + c.parts() + " parts)";
         }
         GaussianLoss g = (GaussianLoss) loss;

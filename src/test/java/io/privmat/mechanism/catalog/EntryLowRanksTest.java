@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import io.privmat.mechanism.completion.EntryLevelLowRank;
+import io.privmat.mechanism.completion.RatingsDomain;
 import io.privmat.mechanism.completion.RatingsRelation;
 import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.noise.TestNoiseSources;
@@ -89,13 +90,13 @@ class EntryLowRanksTest {
                     assertThat(e.reason()).isEqualTo(PlanningException.Reason.WRONG_DATASET_KIND);
                     assertThat(e.getMessage()).contains("relation RATING", "m is not public");
                 });
-        PublicFacts large = PublicFacts.ratings(new RatingsFacts(new io.privmat.mechanism.completion.RatingsDomain(
+        PublicFacts large = PublicFacts.ratings(new RatingsFacts(new RatingsDomain(
                 1000, 1, 5, 10), RatingsRelation.RATING), 25_001L, AccountingMode.ZCDP);
         assertThatThrownBy(() -> MechanismCatalog.standard().plan("LOW_RANK", "HARDT_ROTH_RATING", HR_BUDGET,
                 Map.of("k", 1), large)).isInstanceOfSatisfying(PlanningException.class,
                 e -> assertThat(e.reason()).isEqualTo(PlanningException.Reason.DATASET_TOO_LARGE));
         // At the limit (25 000 × 1 000, a shape of §(c)) it plans.
-        PublicFacts atLimit = PublicFacts.ratings(new RatingsFacts(new io.privmat.mechanism.completion.RatingsDomain(
+        PublicFacts atLimit = PublicFacts.ratings(new RatingsFacts(new RatingsDomain(
                 1000, 1, 5, 10), RatingsRelation.RATING), 25_000L, AccountingMode.ZCDP);
         assertThat(MechanismCatalog.standard().plan("LOW_RANK", "HARDT_ROTH_RATING", HR_BUDGET, Map.of("k", 3,
                 "oversampling", 2), atLimit).noise().get("orientation")).isEqualTo("ITEMS_AS_ROWS");

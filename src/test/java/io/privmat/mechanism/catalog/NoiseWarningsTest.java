@@ -12,6 +12,8 @@ import io.privmat.mechanism.sketch.Interval;
 import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.mechanism.sketch.JlMatrixSketch;
 import io.privmat.mechanism.sketch.JlParameters;
+import io.privmat.mechanism.sketch.QuadraticForms;
+import io.privmat.mechanism.window.BlockRule;
 import io.privmat.privacy.AccountingMode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -304,7 +306,7 @@ class NoiseWarningsTest {
             Map<String, Object> m = s.meta();
             level = 1 - ((Number) m.get("nu")).doubleValue();
             for (double[] x : vectors) {
-                out.add(io.privmat.mechanism.sketch.QuadraticForms.wishart(s.values(), s.cols(),
+                out.add(QuadraticForms.wishart(s.values(), s.cols(),
                         ((Number) m.get("degrees")).longValue(), ((Number) m.get("b2")).doubleValue(),
                         ((Number) m.get("granularity")).doubleValue(), 1 - level, x));
             }
@@ -430,7 +432,7 @@ class NoiseWarningsTest {
     @Test
     void windows() {
         for (int n : new int[] {20, 2000}) {
-            StreamLayout layout = new StreamLayout(io.privmat.mechanism.window.BlockRule.ROW_COUNT, n, 2, 10, false);
+            StreamLayout layout = new StreamLayout(BlockRule.ROW_COUNT, n, 2, 10, false);
             PublicFacts facts = PublicFacts.stream(5, 1.0, NeighbouringRelation.REPLACE_ONE, AccountingMode.ZCDP,
                     layout);
             boolean weak = n == 20;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.ApproxDp;
 import io.privmat.privacy.ApproxZcdp;
+import io.privmat.privacy.GaussianComposition;
 import io.privmat.privacy.GaussianLoss;
 import io.privmat.privacy.PureDp;
 import io.privmat.privacy.Zcdp;
@@ -72,7 +73,7 @@ class PrivacyMapTest {
         PrivacyMap run = PrivacyMap.compose(List.of(inner, PrivacyMap.of(b)))
                 .calibratedTo(new ApproxDp(BigDecimal.ONE, new BigDecimal("1e-6")));
         BigDecimal rho = a.rho().multiply(BigDecimal.valueOf(3)).add(b.rho());
-        assertThat(run.gaussian()).isEqualTo(new io.privmat.privacy.GaussianComposition(rho, 4));
+        assertThat(run.gaussian()).isEqualTo(new GaussianComposition(rho, 4));
         assertThat(run.charged(AccountingMode.GDP)).isEqualTo(run.gaussian());
         // Every other mode is charged what it was before the Gaussian view existed.
         assertThat(run.charged(AccountingMode.ZCDP)).isEqualTo(new Zcdp(rho));

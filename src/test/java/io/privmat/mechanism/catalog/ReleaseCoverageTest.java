@@ -8,10 +8,12 @@ import static io.privmat.mechanism.catalog.IntervalCoverageTest.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.mechanism.sketch.Interval;
 import io.privmat.mechanism.sketch.JlMatrixSketch;
 import io.privmat.mechanism.sketch.QuadraticForms;
+import io.privmat.mechanism.window.BlockRule;
 import io.privmat.privacy.AccountingMode;
 import java.math.BigDecimal;
 import java.util.Map;
@@ -35,7 +37,7 @@ class ReleaseCoverageTest {
         double[] axis = new double[D];
         axis[0] = 1;
         // The eigenvector of the smallest eigenvalue: the data's least variance.
-        var eig = io.privmat.mechanism.linalg.LinearAlgebra.eigen(gram, D);
+        var eig = LinearAlgebra.eigen(gram, D);
         double[] least = new double[D];
         for (int i = 0; i < D; i++) {
             least[i] = eig.vectors()[i * D + D - 1];
@@ -198,7 +200,7 @@ class ReleaseCoverageTest {
         InMemoryData data = InMemoryData.matrix(matrix(n, D, 15));
         double[] gram = data.gram(false).gram();
         PublicFacts facts = PublicFacts.stream(D, 1.0, NeighbouringRelation.REPLACE_ONE, AccountingMode.ZCDP,
-                new StreamLayout(io.privmat.mechanism.window.BlockRule.ROW_COUNT, n, 4, 100, false));
+                new StreamLayout(BlockRule.ROW_COUNT, n, 4, 100, false));
         Plan plan = plan("BLOCKS", "COVARIANCE", new Budget(null, null, new BigDecimal("0.5")), Map.of(), facts);
         IntervalCoverageTest.statement(plan, data, "covariance", "frobeniusNorm",
                 r -> IntervalCoverageTest.frobenius(((Release.Covariance) r).result().covariance(), gram), 15_000).check();

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.covariance.BinghamAcceptance;
+import io.privmat.mechanism.covariance.EigenSamplingMechanism;
 import io.privmat.privacy.AccountingMode;
+import io.privmat.privacy.PrivacyArgumentException;
 import java.math.BigDecimal;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -45,9 +47,9 @@ class SamplerPolicyTest {
         assertThatThrownBy(() -> CATALOG.plan("TOP_SINGULAR_VECTORS", "ORBIT_SAMPLING", EPSILON, Map.of("k", 1),
                 facts(5001))).isInstanceOf(PlanningException.class).hasMessageContaining("5000");
         // The mechanism itself refuses past the sampler's proven range, whatever the caller.
-        assertThatThrownBy(() -> io.privmat.mechanism.covariance.EigenSamplingMechanism.of(16385, 1, 1,
+        assertThatThrownBy(() -> EigenSamplingMechanism.of(16385, 1, 1,
                 NeighbouringRelation.REPLACE_ONE, BigDecimal.ONE))
-                .isInstanceOf(io.privmat.privacy.PrivacyArgumentException.class)
+                .isInstanceOf(PrivacyArgumentException.class)
                 .hasMessageContaining("at most 16384 columns");
     }
 

@@ -2,6 +2,7 @@ package io.privmat.mechanism.linear;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privmat.mechanism.NeighbouringRelation;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -89,9 +90,9 @@ class StrategyBudgetTest {
         // One strategy serves both, each with its own expected error (its own query order).
         LinearBudget rho = new LinearBudget.Rho(0.5);
         LinearQueryPlan pa = LinearQueryPlan.of(ab, LinearMechanism.OPTIMIZED, rho,
-                io.privmat.mechanism.NeighbouringRelation.ADD_REMOVE, s);
+                NeighbouringRelation.ADD_REMOVE, s);
         LinearQueryPlan pb = LinearQueryPlan.of(ba, LinearMechanism.OPTIMIZED, rho,
-                io.privmat.mechanism.NeighbouringRelation.ADD_REMOVE, s);
+                NeighbouringRelation.ADD_REMOVE, s);
         assertThat(pb.expectedError().totalSquaredError())
                 .isCloseTo(pa.expectedError().totalSquaredError(), org.assertj.core.api.Assertions.within(1e-9));
         assertThat(pb.standardDeviations()[0]).as("ba lists ab's third box first").isEqualTo(pa.standardDeviations()[2]);

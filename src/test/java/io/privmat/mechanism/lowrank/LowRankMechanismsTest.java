@@ -7,19 +7,22 @@ import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.HardtRoth;
 import io.privmat.mechanism.catalog.NoisyPower;
+import io.privmat.mechanism.covariance.BinghamAcceptance;
 import io.privmat.mechanism.covariance.GrassmannSampler;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.linalg.LinearAlgebra;
+import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.privacy.ApproxZcdp;
 import io.privmat.privacy.Conversions;
 import io.privmat.privacy.GaussianCalibration;
+import io.privmat.privacy.PrivacyArgumentException;
 import io.privmat.privacy.Zcdp;
-import java.math.BigDecimal;
-import java.util.SplittableRandom;
 import io.privmat.support.LowRankFixtures;
 import io.privmat.support.MatrixAssertions;
+import java.math.BigDecimal;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class LowRankMechanismsTest {
@@ -220,8 +223,8 @@ class LowRankMechanismsTest {
         assertThat(inTop3(f.v(), d, 3)).isGreaterThan(2.5);
         // Weyl: |σ₁(Ã) − σ₁(A)| ≤ ‖N‖₂ ≤ σ(√m + √d + 3) ≈ 1.2 (σ ≈ 0.032) with overwhelming probability.
         double[] rowGram = new double[m * m];
-        io.privmat.mechanism.linalg.LinearAlgebraOps.multiplyTransB(x, m, d, x, m, rowGram);
-        double sigma1 = Math.sqrt(io.privmat.mechanism.linalg.LinearAlgebra.eigen(rowGram, m).values()[0]);
+        LinearAlgebraOps.multiplyTransB(x, m, d, x, m, rowGram);
+        double sigma1 = Math.sqrt(LinearAlgebra.eigen(rowGram, m).values()[0]);
         assertThat(f.s()[0]).isCloseTo(sigma1, within(rr.sigma() * (Math.sqrt(m) + Math.sqrt(d) + 3)));
     }
 
@@ -333,14 +336,14 @@ class LowRankMechanismsTest {
         for (String eps : new String[] {"0.002", "5"}) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> OrbitSamplingMechanism.of(d, 2, 1,
                     NeighbouringRelation.REPLACE_ONE, new BigDecimal(eps), OrbitSamplingMechanism.Spectrum.PROJECTION))
-                    .isInstanceOf(io.privmat.privacy.PrivacyArgumentException.class);
+                    .isInstanceOf(PrivacyArgumentException.class);
         }
         // Dimensions past the data-independent acceptance bound are refused for both spectra.
-        int tooWide = io.privmat.mechanism.covariance.BinghamAcceptance.maxDimension() + 1;
+        int tooWide = BinghamAcceptance.maxDimension() + 1;
         for (OrbitSamplingMechanism.Spectrum spectrum : OrbitSamplingMechanism.Spectrum.values()) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> OrbitSamplingMechanism.of(tooWide, 1, 1,
                     NeighbouringRelation.REPLACE_ONE, BigDecimal.ONE, spectrum))
-                    .isInstanceOf(io.privmat.privacy.PrivacyArgumentException.class);
+                    .isInstanceOf(PrivacyArgumentException.class);
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.covariance.BinghamAcceptance;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.linalg.LinearAlgebra;
@@ -88,7 +89,7 @@ class OrbitCovarianceMechanismTest {
         assertThat(m.release(c, Double.POSITIVE_INFINITY, TestNoiseSources.seeded(4)).covariance())
                 .containsExactly(m.release(c, Double.POSITIVE_INFINITY, TestNoiseSources.seeded(4)).covariance());
         // Above the dimension where the sampler's proven acceptance bound keeps its cap finite: refused.
-        int tooWide = io.privmat.mechanism.covariance.BinghamAcceptance.maxDimension() + 1;
+        int tooWide = BinghamAcceptance.maxDimension() + 1;
         assertThatThrownBy(() -> OrbitCovarianceMechanism.of(tooWide, 2, 1.0, NeighbouringRelation.ADD_REMOVE,
                 BigDecimal.ONE)).isInstanceOf(PrivacyArgumentException.class).extracting("parameter").isEqualTo("cols");
         // Eigenvalue noise: Laplace with the L1 sensitivity 2B² (replace-one) at ε/4.

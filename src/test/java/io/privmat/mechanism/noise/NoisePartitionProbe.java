@@ -1,5 +1,6 @@
 package io.privmat.mechanism.noise;
 
+import io.privmat.config.NativeBlas;
 import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
 import io.privmat.support.LowRankFixtures;
@@ -15,7 +16,7 @@ public final class NoisePartitionProbe {
     private NoisePartitionProbe() {}
 
     public static void main(String[] args) {
-        io.privmat.config.NativeBlas.install();
+        NativeBlas.install();
         System.out.println("cpus " + Runtime.getRuntime().availableProcessors());
         System.out.println(digests());
     }

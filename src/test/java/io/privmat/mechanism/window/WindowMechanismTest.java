@@ -10,6 +10,7 @@ import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.linalg.LinearAlgebra;
+import io.privmat.privacy.PrivacyArgumentException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +61,7 @@ class WindowMechanismTest {
         WindowParameters p = WindowParameters.rows(784, 1, 100, 100, 1000, AR);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> WindowMechanism.forRho(
                 WindowMechanismKind.FACTORIZATION, p, 1e-4, WindowMechanism.Options.DEFAULT))
-                .isInstanceOf(io.privmat.privacy.PrivacyArgumentException.class);
+                .isInstanceOf(PrivacyArgumentException.class);
         assertThat(WindowMechanism.forRho(WindowMechanismKind.FACTORIZATION, p, 1e-3, WindowMechanism.Options.DEFAULT)
                 .privacyLoss().rho()).isLessThanOrEqualTo(new BigDecimal("0.001"));
         assertThat(WindowMechanism.forRho(WindowMechanismKind.BLOCKS, p, 1e-5, WindowMechanism.Options.DEFAULT)
