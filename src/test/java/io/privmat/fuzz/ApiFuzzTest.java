@@ -186,7 +186,7 @@ class ApiFuzzTest extends ApiTest {
                     StandardCharsets.UTF_8)).status()).isEqualTo(200);
             Response completion = postJson("/v1/datasets/" + ratings + "/queries", "{\"kind\":\"COMPLETION\","
                     + "\"mechanism\":\"PRIVATE_FRANK_WOLFE\",\"epsilon\":8,\"delta\":1e-6,\"params\":"
-                    + "{\"nuclearRadius\":10,\"iterations\":2}}");
+                    + "{\"iterations\":2}}");
             completionJob = awaitJob(completion.json().get("id").asString()).get("id").asString();
             stream = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,\"stream\":"
                     + "{\"columns\":3,\"blockRows\":4,\"windowBlocks\":2,\"horizonBlocks\":100},\"budget\":"

@@ -38,7 +38,7 @@ class PredictionAddressingTest extends ApiTest {
         assertThat(up.json().get("rows").asLong()).isEqualTo(LABELS.size());
         // The owner may query its own dataset.
         Response job = postJson("/v1/datasets/" + id + "/queries", "{\"kind\":\"COMPLETION\",\"mechanism\":"
-                + "\"PRIVATE_FRANK_WOLFE\",\"epsilon\":8,\"delta\":1e-6,\"params\":{\"nuclearRadius\":10,\"iterations\":2}}");
+                + "\"PRIVATE_FRANK_WOLFE\",\"epsilon\":8,\"delta\":1e-6,\"params\":{\"iterations\":2}}");
         assertThat(job.status()).as(job.toString()).isEqualTo(202);
         String jobId = job.json().get("id").asString();
         assertThat(awaitJob(jobId).get("state").asString()).isEqualTo("DONE");
