@@ -11,6 +11,9 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,6 +24,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -169,6 +174,32 @@ class ArchitectureTest {
         }));
         assertThat(unexpected.toString()).as("arrows not in the allowed table; the graph is %s", graph).isEmpty();
         assertThat(cycle(graph)).as("a cycle between capabilities").isEmpty();
+    }
+
+    /**
+     * Code names project classes through imports, so that a file's dependencies are all in its head
+     * (issue 31: 166 inline {@code io.privmat.…} names hid them). Comments may name classes in full. One
+     * exception, while two classes share the name {@code Release}: PredictionService uses both.
+     */
+    @Test
+    void codeNamesProjectClassesByImportNotInline() throws IOException {
+        Pattern inline = Pattern.compile("(?<![\\w.\"])io\\.privmat\\.(?:[a-z][a-z0-9]*\\.)+[A-Z]");
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                List<String> lines = Files.readAllLines(file);
+                for (int i = 0; i < lines.size(); i++) {
+                    String line = lines.get(i).strip();
+                    boolean comment = line.startsWith("*") || line.startsWith("//") || line.startsWith("/*");
+                    boolean head = line.startsWith("import ") || line.startsWith("package ");
+                    if (!comment && !head && inline.matcher(line).find()
+                            && !(file.endsWith("PredictionService.java") && line.contains("catalog.Release"))) {
+                        found.add(file + ":" + (i + 1) + ": " + line);
+                    }
+                }
+            }
+        }
+        assertThat(found).as("inline fully qualified project names (import them)").isEmpty();
     }
 
     /** A cycle of the graph as "a -> b -> a", or "" when there is none (depth-first search). */
