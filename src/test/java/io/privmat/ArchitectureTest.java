@@ -35,10 +35,10 @@ class ArchitectureTest {
     private static final Set<String> CAPABILITIES =
             Set.of("privacy", "mechanism", "dataset", "ledger", "job", "query", "release", "security", "api", "config", "problem",
                     "metrics", "ui",
-                    "stream", "strategy", "spark", "hashing");
+                    "stream", "strategy", "spark", "hashing", "concurrent");
 
     /** Leaves every capability may use (docs/architecture.md, "The allowed arrows"): JDK only. */
-    static final Set<String> LEAVES = Set.of("hashing");
+    static final Set<String> LEAVES = Set.of("hashing", "concurrent");
 
     private static JavaClasses classes;
 
@@ -62,7 +62,7 @@ class ArchitectureTest {
     void privacyDependsOnTheJdkOnly() {
         classes().that().resideInAPackage("io.privmat.privacy..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.privmat.privacy..",
-                        "io.privmat.hashing..", "org.jspecify..")
+                        "io.privmat.hashing..", "io.privmat.concurrent..", "org.jspecify..")
                 .check(classes);
     }
 
@@ -70,7 +70,7 @@ class ArchitectureTest {
     void mechanismUsesOnlyPrivacyAndLinearAlgebra() {
         classes().that().resideInAPackage("io.privmat.mechanism..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "javax.crypto..", "io.privmat.mechanism..",
-                        "io.privmat.privacy..", "io.privmat.hashing..", "org.ejml..", "dev.ludovic.netlib..", "org.netlib.util..", "org.jspecify..")
+                        "io.privmat.privacy..", "io.privmat.hashing..", "io.privmat.concurrent..", "org.ejml..", "dev.ludovic.netlib..", "org.netlib.util..", "org.jspecify..")
                 .allowEmptyShould(true)
                 .check(classes);
     }
