@@ -3,6 +3,7 @@ package io.privmat.stream;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
 import io.privmat.dataset.StreamSchema;
+import io.privmat.hashing.Sha256;
 import io.privmat.job.JobService;
 import io.privmat.job.NewJob;
 import io.privmat.ledger.BudgetAccount;
@@ -31,11 +32,7 @@ import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import io.privmat.stream.jdbc.StreamRepository;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -123,7 +120,7 @@ public class SubscriptionService {
         Plan plan = plan(dataset, request);
         String caller = who.subject();
         String specJson = json.writeValueAsString(plan.spec().toMap());
-        String requestHash = sha256(specJson);
+        String requestHash = Sha256.hex(specJson);
         if (idempotencyKey != null) {
             Optional<Created> replay = replay(datasetId, caller, idempotencyKey, requestHash);
             if (replay.isPresent()) {
@@ -343,14 +340,6 @@ public class SubscriptionService {
         }
     }
 
-    static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     private static PrivmatException notFound(UUID id) {
         return new PrivmatException(ProblemType.SUBSCRIPTION_NOT_FOUND, "No subscription with id " + id + ".",

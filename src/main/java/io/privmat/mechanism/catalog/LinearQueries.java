@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.hashing.Sha256;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.linear.ComputeBudget;
@@ -19,12 +20,8 @@ import io.privmat.mechanism.linear.StrategyCodec;
 import io.privmat.mechanism.linear.StrategyCost;
 import io.privmat.mechanism.linear.Workload;
 import io.privmat.privacy.PureDp;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -227,7 +224,7 @@ public final class LinearQueries extends Described {
             info.put("estimatedSeconds", budget.seconds(cost.flops()));
         }
         info.put("estimatedBytes", cost.bytes());
-        return new PublicArtifacts.StrategyTask(sha256(cacheKey), cacheKey, mechanism.name(), small, cost, info,
+        return new PublicArtifacts.StrategyTask(Sha256.hex(cacheKey), cacheKey, mechanism.name(), small, cost, info,
                 control -> StrategyCodec.encode(mechanism == LinearMechanism.OPTIMIZED
                         ? Strategies.optimized(w, optimizer, control)
                         : Strategies.lowRank(w, LowRankOptions.defaults(), control)));
@@ -289,14 +286,6 @@ public final class LinearQueries extends Described {
                 artifacts.strategyBudget());
     }
 
-    static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     /** A refused workload or strategy as a planning problem: TOO_LARGE → 422, the others → 400. */
     public static PlanningException problem(LinearQueryException e) {
