@@ -91,7 +91,8 @@ class NativeBlasTest {
         assumeThat(selection.mode()).isEqualTo("auto");
         assertThat(selection.source()).isEqualTo("bundled");
         assertThat(selection.reason()).contains("is not an optimised BLAS");
-        assertThat(NativeBlasReport.facts()).containsEntry("source", "bundled").containsEntry("native", true);
+        assertThat(NativeBlasReport.facts().source()).isEqualTo("bundled");
+        assertThat(NativeBlasReport.facts().nativeBlas()).isTrue();
     }
 
     @Test
@@ -102,9 +103,11 @@ class NativeBlasTest {
         assertThat(selection.library()).endsWith("libopenblas.so.0");
         assertThat(LinearAlgebra.isNative()).as(LinearAlgebra.implementation()).isTrue();
         assertThat(LinearAlgebra.implementation()).isEqualTo("JNIBLAS/JNILAPACK");
-        assertThat(NativeBlasReport.facts()).containsEntry("source", "bundled").containsEntry("native", true)
-                .containsEntry("reason", "auto: there is no system libblas.so.3 and liblapack.so.3; using the bundled "
-                        + "OpenBLAS");
+        NativeBlasReport.Facts facts = NativeBlasReport.facts();
+        assertThat(facts.source()).isEqualTo("bundled");
+        assertThat(facts.nativeBlas()).isTrue();
+        assertThat(facts.reason()).isEqualTo("auto: there is no system libblas.so.3 and liblapack.so.3; using the "
+                + "bundled OpenBLAS");
     }
 
     @Test
