@@ -207,23 +207,12 @@ public final class LinearQueries extends Described {
         } else {
             small = n <= INLINE_LOW_RANK_MAX_CELLS;
         }
-        Map<String, Object> info = new LinkedHashMap<>();
-        info.put("mechanism", mechanism.name());
-        if (mechanism == LinearMechanism.OPTIMIZED) {
-            // Keyed by the Gram: workloads of several callers share it, so nothing of the first
-            // caller's own workload (its hash, its kind) is recorded.
-            info.put("gramHash", w.gramHash());
-        } else {
-            info.put("workloadHash", w.hash());
-            info.put("workloadKind", w.kind());
-        }
-        info.put("cells", n);
-        info.put("queries", w.queries());
-        info.put("options", options);
-        if (!Double.isInfinite(budget.maxFlops())) {
-            info.put("estimatedSeconds", budget.seconds(cost.flops()));
-        }
-        info.put("estimatedBytes", cost.bytes());
+        // OPTIMIZED is keyed by the Gram: workloads of several callers share it, so nothing of the
+        // first caller's own workload (its hash, its kind) is recorded.
+        boolean gram = mechanism == LinearMechanism.OPTIMIZED;
+        PublicArtifacts.TaskInfo info = new PublicArtifacts.TaskInfo(mechanism.name(), gram ? w.gramHash() : null,
+                gram ? null : w.hash(), gram ? null : w.kind(), n, w.queries(), options,
+                Double.isInfinite(budget.maxFlops()) ? null : budget.seconds(cost.flops()), cost.bytes());
         return new PublicArtifacts.StrategyTask(Sha256.hex(cacheKey), cacheKey, mechanism.name(), small, cost, info,
                 control -> StrategyCodec.encode(mechanism == LinearMechanism.OPTIMIZED
                         ? Strategies.optimized(w, optimizer, control)
