@@ -3,6 +3,7 @@ package io.privmat.stream.web;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.MechanismDefinition;
+import io.privmat.mechanism.catalog.NoiseFacts;
 import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.media.ComposedSchema;
 import io.swagger.v3.oas.models.media.Discriminator;
