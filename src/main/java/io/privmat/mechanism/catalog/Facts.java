@@ -119,13 +119,6 @@ public final class Facts {
         values.forEach((fact, value) -> action.accept(fact.name(), value));
     }
 
-    /** The facts as an ordered, unmodifiable name → value map (for a document that is still a map). */
-    public Map<String, Object> asMap() {
-        Map<String, Object> out = new LinkedHashMap<>();
-        forEach(out::put);
-        return Collections.unmodifiableMap(out);
-    }
-
     private static <T> Entry<T> entry(Fact<T> fact, Object value) {
         return new Entry<>(fact, fact.fromJson(value));
     }
@@ -143,7 +136,10 @@ public final class Facts {
 
     @Override
     public String toString() {
-        return vocabulary.name() + asMap();
+        StringBuilder out = new StringBuilder(vocabulary.name()).append('{');
+        forEach((name, value) -> out.append(out.charAt(out.length() - 1) == '{' ? "" : ", ").append(name).append('=')
+                .append(value));
+        return out.append('}').toString();
     }
 
     /** Builds facts in the order they are put. */
