@@ -67,7 +67,8 @@ public class PredictionService {
                 + "for the model of a finished completion.", Map.of("jobId", jobId.toString())));
         Release release = stored.getKey();
         Plan plan = plans.rebuild(release.parameters());
-        CompletionModel model = CompletionModels.restore(plan, stored.getValue(), Facts.empty(CompletionFacts.VOCABULARY));
+        CompletionModel model = CompletionModels.restore(plan, stored.getValue(),
+                Facts.empty(CompletionFacts.VOCABULARY));
         return new Owned(dataset, model, plan);
     }
 

@@ -307,8 +307,8 @@ class ResultDocuments {
             putInline(body, name, main, n, r);
         }
         double[] values = CompletionModels.values(model);
-        UUID id = keep.store(ReleaseKind.COMPLETION_MODEL, plan.spec().mechanism(), meta.build(), 1, values.length, values,
-                false, null);
+        UUID id = keep.store(ReleaseKind.COMPLETION_MODEL, plan.spec().mechanism(), meta.build(), 1,
+                values.length, values, false, null);
         putRelease(body, id, ReleaseKind.COMPLETION_MODEL);
         if (id != null) {
             body.put("predictions", "/v1/jobs/" + body.get("jobId") + "/predictions");

@@ -190,7 +190,8 @@ public class ReleaseService {
             return QuadraticForms.wishart(data, d, meta.get(ReleaseMeta.DEGREES), meta.get(ReleaseMeta.B2),
                     meta.get(ReleaseMeta.GRANULARITY), nu, x);
         }
-        return QuadraticForms.analyzeGauss(data, d, meta.get(ReleaseMeta.SIGMA), meta.get(ReleaseMeta.GRANULARITY), nu, x);
+        return QuadraticForms.analyzeGauss(data, d, meta.get(ReleaseMeta.SIGMA),
+                meta.get(ReleaseMeta.GRANULARITY), nu, x);
     }
 
     /**
@@ -442,8 +443,9 @@ public class ReleaseService {
                     new NoiseModel.Gaussian(meta.get(ReleaseMeta.SIGMA), meta.get(ReleaseMeta.GRANULARITY)));
         }
         if (meta.has(ReleaseMeta.DEGREES)) {
-            return new SecondMoment(d, (double[]) payload(release), new NoiseModel.Wishart(meta.get(ReleaseMeta.DEGREES),
-                    meta.get(ReleaseMeta.B2), meta.get(ReleaseMeta.GRANULARITY)));
+            return new SecondMoment(d, (double[]) payload(release),
+                    new NoiseModel.Wishart(meta.get(ReleaseMeta.DEGREES), meta.get(ReleaseMeta.B2),
+                            meta.get(ReleaseMeta.GRANULARITY)));
         }
         if (meta.has(ReleaseMeta.R) && meta.has(ReleaseMeta.FLOOR)) {
             synchronized (derived) {
@@ -561,7 +563,8 @@ public class ReleaseService {
 
     private static JlParameters jl(Facts meta) {
         return new JlParameters(meta.get(ReleaseMeta.R), meta.get(ReleaseMeta.FLOOR), meta.get(ReleaseMeta.EPSILON),
-                meta.get(ReleaseMeta.DELTA), meta.get(ReleaseMeta.ETA), meta.get(ReleaseMeta.NU), meta.get(ReleaseMeta.B2));
+                meta.get(ReleaseMeta.DELTA), meta.get(ReleaseMeta.ETA), meta.get(ReleaseMeta.NU),
+                meta.get(ReleaseMeta.B2));
     }
 
     /** Label → vertex id of a graph, cached (a few recent graphs). */

@@ -166,7 +166,8 @@ public final class AnalyzeGauss extends Described {
         int d = plan.spec().facts().cols();
         int k = plan.spec().params().optionalInteger("k") == null ? d : plan.spec().params().integer("k");
         boolean center = plan.spec().params().bool("center");
-        double frobenius = center ? b[1] : Accuracies.symmetricGaussianFrobeniusRms(plan.noise().get(NoiseFacts.SIGMA), d);
+        double frobenius = center ? b[1]
+                : Accuracies.symmetricGaussianFrobeniusRms(plan.noise().get(NoiseFacts.SIGMA), d);
         return Covariances.gramQuote(plan.spec().kind(), k, b[0], frobenius, center ? ResultAccuracy.DEFAULT_LEVEL : null,
                 center ? ErrorBasis.BOUND : ErrorBasis.EXACT, "E = (G + Gᵀ)/2, G i.i.d. N(0, σ²)");
     }

@@ -97,8 +97,8 @@ public final class RandomizedResponse extends Described {
     @Override
     public List<ErrorStatement> expectedError(Plan plan) {
         PublicFacts facts = plan.spec().facts();
-        return LowRankAccuracy.randomizedResponse(plan.noise().get(NoiseFacts.SIGMA), Math.toIntExact(facts.publicRows()),
-                facts.cols(), ResultAccuracy.DEFAULT_LEVEL);
+        return LowRankAccuracy.randomizedResponse(plan.noise().get(NoiseFacts.SIGMA),
+                Math.toIntExact(facts.publicRows()), facts.cols(), ResultAccuracy.DEFAULT_LEVEL);
     }
 
     @Override

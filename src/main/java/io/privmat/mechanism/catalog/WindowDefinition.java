@@ -200,7 +200,8 @@ public abstract class WindowDefinition extends Described {
         noise.put(NoiseFacts.L2_SENSITIVITY, m.privacyLoss().l2Sensitivity());
         noise.put(NoiseFacts.RELEASES_PER_ROW, m.releasesPerRow());
         describe(noise, m);
-        noise.put(NoiseFacts.FULL_WINDOW_NOISE_VARIANCE, m.noiseVariance(Math.min(p.windowBlocks(), p.horizonBlocks()) - 1));
+        noise.put(NoiseFacts.FULL_WINDOW_NOISE_VARIANCE,
+                m.noiseVariance(Math.min(p.windowBlocks(), p.horizonBlocks()) - 1));
         noise.put(NoiseFacts.MAX_STATE_BYTES, m.maxStateBytes());
         noise.put(NoiseFacts.NU, nu);
         PrivacyMap privacy = PrivacyMap.calibrated(m.privacyLoss(), budget);

@@ -104,7 +104,8 @@ public final class NoisyPowerMechanism {
         // 5‖G‖₂ ≤ ε(σ_k − σ_{k+1}); ‖G‖₂ ≤ σ(√d + √k + t) per iteration, union bound over L at 95%.
         double t = Math.sqrt(2 * Math.log(2.0 * iterations / 0.05));
         facts.put(FactorizationFacts.NOISE_SPECTRAL_NORM_BOUND95, plan.sigma() * (Math.sqrt(d) + Math.sqrt(k) + t));
-        facts.put(FactorizationFacts.ERROR_BOUND, "Hardt–Price: ‖(I − VVᵀ)U_k‖₂ ≤ 5·noiseSpectralNormBound95/(λ_k − λ_{k+1}) of C = XᵀX "
+        facts.put(FactorizationFacts.ERROR_BOUND,
+                "Hardt–Price: ‖(I − VVᵀ)U_k‖₂ ≤ 5·noiseSpectralNormBound95/(λ_k − λ_{k+1}) of C = XᵀX "
                 + "after L = O(λ_k/(λ_k − λ_{k+1})·log d) iterations, with probability ≥ 0.95");
         return sortDescending(new Factorization(null, s, x, 0, d, k, facts.build()));
     }

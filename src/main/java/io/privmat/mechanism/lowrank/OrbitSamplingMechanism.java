@@ -138,7 +138,8 @@ public final class OrbitSamplingMechanism {
             CovarianceRelease r = EigenSamplingMechanism.of(d, k, rowBound, relation, epsilon)
                     .release(gram, upperClamp / (rowBound * rowBound), false, random);
             double[] s = Arrays.stream(r.eigenvalues()).map(x -> Math.sqrt(Math.max(x, 0))).toArray();
-            facts.put(FactorizationFacts.GUARANTEE, "pure epsilon-DP by composition of k+1 steps (peeling); MV-inspired");
+            facts.put(FactorizationFacts.GUARANTEE,
+                    "pure epsilon-DP by composition of k+1 steps (peeling); MV-inspired");
             return new Factorization(null, s, r.components(), 0, d, k, facts.build());
         }
         double eps = epsilon.doubleValue();
@@ -174,8 +175,10 @@ public final class OrbitSamplingMechanism {
         }
         facts.put(FactorizationFacts.EPSILON_EIGENVALUES, eps1);
         facts.put(FactorizationFacts.EPSILON_SUBSPACE, eps2);
-        facts.put(FactorizationFacts.GUARANTEE, "pure epsilon-DP; the subspace is MV Algorithm 1 with Λ = P_k, sampled exactly");
-        facts.put(FactorizationFacts.NOTE, "the k columns span the private subspace; s are the released top-k eigenvalues' roots, "
+        facts.put(FactorizationFacts.GUARANTEE,
+                "pure epsilon-DP; the subspace is MV Algorithm 1 with Λ = P_k, sampled exactly");
+        facts.put(FactorizationFacts.NOTE,
+                "the k columns span the private subspace; s are the released top-k eigenvalues' roots, "
                 + "not tied to individual columns");
         return new Factorization(null, s, u, 0, d, k, facts.build());
     }

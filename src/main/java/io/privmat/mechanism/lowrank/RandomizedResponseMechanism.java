@@ -176,7 +176,8 @@ public final class RandomizedResponseMechanism {
         facts.put(FactorizationFacts.L2_SENSITIVITY, plan.loss().l2Sensitivity());
         double t = Math.sqrt(2 * Math.log(2 / 0.05));
         facts.put(FactorizationFacts.NOISE_SPECTRAL_NORM_BOUND95, plan.sigma() * (Math.sqrt(m) + Math.sqrt(d) + t));
-        facts.put(FactorizationFacts.ERROR_BOUND, "‖A − Âₖ‖₂ ≤ σₖ₊₁(A) + 2·noiseSpectralNormBound95 with probability ≥ 0.95 "
+        facts.put(FactorizationFacts.ERROR_BOUND,
+                "‖A − Âₖ‖₂ ≤ σₖ₊₁(A) + 2·noiseSpectralNormBound95 with probability ≥ 0.95 "
                 + "(before shrinkage)");
         return facts;
     }
