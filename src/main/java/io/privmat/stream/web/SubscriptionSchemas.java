@@ -70,7 +70,7 @@ class SubscriptionSchemas {
         if (owner == null || owner.getProperties() == null || !owner.getProperties().containsKey(property)) {
             throw new IllegalStateException(schema + "." + property + " is not in the contract");
         }
-        owner.getProperties().put(property, new Schema<>().$ref(REF + "NoiseFacts")
+        owner.getProperties().put(property, new Schema<>().$ref(REF + NoiseFacts.VOCABULARY.name())
                 .description("Public facts about the noise"));
     }
 
