@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
  * Public facts of one vocabulary, typed by their {@link Fact} constants and kept in the order they
  * were put (the order they are rendered in). Immutable; {@link #with} and {@link #toBuilder} make
  * changed copies (e.g. the shrinkage facts post-processing adds). Rendered to JSON by the api layer,
- * parsed back from a stored document by {@link #parse}.
+ * parsed back from a stored document by {@link #parse}. It has no bean getters: a JSON mapper
+ * without that serializer writes it as {@code {}}, so every mapper that writes facts must carry it.
  */
 public final class Facts {
 
@@ -84,10 +85,6 @@ public final class Facts {
 
     public boolean has(Fact<?> fact) {
         return values.containsKey(fact);
-    }
-
-    public boolean isEmpty() {
-        return values.isEmpty();
     }
 
     public int size() {
