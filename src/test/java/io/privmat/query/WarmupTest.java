@@ -2,6 +2,7 @@ package io.privmat.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privmat.api.FactsJson;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -9,7 +10,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 class WarmupTest {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonMapper JSON = JsonMapper.builder().addModule(FactsJson.module()).build();
 
     @Test
     void theKernelsRunOnTheSyntheticMatrixUpToTheResultDocument() {
