@@ -156,7 +156,8 @@ class EndToEndBenchmark extends ApiTest {
         }
     }
 
-    private static double numpy(String mode, Path npy) {
+    /** One round of src/bench/python/end_to_end_numpy.py ({@code pca} or {@code rr}) on {@code npy}, in seconds. */
+    static double numpy(String mode, Path npy) {
         Python.Run run = Python.run(Path.of("src/bench/python"), Map.of(), Duration.ofMinutes(5),
                 "end_to_end_numpy.py", mode, npy.toString(), "10", "5");
         assertThat(run.exitCode()).as(run.output()).isZero();

@@ -19,6 +19,7 @@ import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.query.StoredRows;
 import io.privmat.support.ApiTest;
 import io.privmat.support.FashionMnist;
+import io.privmat.support.Python;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
@@ -56,15 +57,21 @@ import org.springframework.test.context.TestPropertySource;
  * pass one streaming query read and decoded on the job's thread (as main read it), and "after", the
  * job's read path ({@code StoredDataAccess.rows}: a reader one chunk ahead, the first pass's chunks
  * kept for the second); also the number of stored-chunk queries the job's path makes.</li>
- * <li>The mechanism itself on both paths (production ChaCha20), and the whole job over HTTP
- * (submit → result document).</li>
+ * <li>The mechanism itself on both paths (production ChaCha20), two passes replaying the noise; the
+ * mechanism drawing the noise once and holding the noisy rows (one pass of the job's read path, what
+ * the job runs where the rows fit a quarter of the heap; checked to give the same release for a
+ * seed); the whole job over HTTP (submit → result document); and numpy's input perturbation on the
+ * same .npy (src/bench/python/end_to_end_numpy.py rr, as in {@link EndToEndBenchmark}), alternating
+ * in every round.</li>
  * <li>The exact sampler on one thread for the release's grid plan: with the production ChaCha20
  * source, with the same keystream words drawn beforehand and replayed from memory (the sampling
  * arithmetic alone; the samples are checked equal), and the keystream alone; bytes allocated per
  * sample. For comparison only, the JDK's ChaCha20 and AES/CTR (AES-NI) keystream rates.</li>
  * </ol>
  * Run: {@code ./mvnw -o test -Pbenchmark -Dtest=RandomizedResponseBreakdownBenchmark}
- * ({@code -Dprivmat.bench.rounds=…}, default 3); writes target/benchmarks/rr-breakdown.txt.
+ * ({@code -Dprivmat.bench.rounds=…}, default 3; {@code -Dprivmat.bench.phases=false} times only the
+ * two-pass and one-draw releases, the job and numpy, without the phases, the "before" read path and
+ * the sampler); writes target/benchmarks/rr-breakdown.txt.
  * docs/benchmarks.md, "Randomized response end to end".
  */
 @Tag("benchmark")
@@ -88,6 +95,7 @@ class RandomizedResponseBreakdownBenchmark extends ApiTest {
     void breakdown() throws Exception {
         Assumptions.assumeTrue(FashionMnist.available(), "Fashion-MNIST is not installed");
         int rounds = Integer.getInteger("privmat.bench.rounds", 3);
+        boolean phases = !"false".equals(System.getProperty("privmat.bench.phases"));
         report.append(String.format(Locale.ROOT, "%d cores; load average before: %s%n",
                 Runtime.getRuntime().availableProcessors(), GramKernelBenchmark.loadAverage()));
         Path npy = FashionMnistUploadBenchmark.writeNpy(ROWS).toAbsolutePath();
@@ -126,48 +134,77 @@ class RandomizedResponseBreakdownBenchmark extends ApiTest {
         assertThat(Arrays.equals(replicaV, rr.release(before.get(), TestNoiseSources.seeded(3)).v())
                 && Arrays.equals(replicaV, rr.release(after.get(), TestNoiseSources.seeded(3)).v()))
                 .as("the timed steps are the mechanism's, on either read path").isTrue();
+        Supplier<RowStream> onePass = () -> StoredRows.of(datasets, counted, dataset).rows(1);
+        assertThat(rr.releaseHoldingNoise(onePass.get(), TestNoiseSources.seeded(3)).v())
+                .as("one draw, the same release").containsExactly(replicaV);
+        Python.assumeAvailable();
+        report.append(String.format(Locale.ROOT, "max heap %d MiB; the job's path holds the rows between passes, so draws "
+                + "once: %s%n", Runtime.getRuntime().maxMemory() >> 20,
+                StoredRows.of(datasets, counted, dataset).holdsRows(2)));
 
         List<Phases> phasesBefore = new ArrayList<>();
         List<Phases> phasesAfter = new ArrayList<>();
         List<Double> mechanismBefore = new ArrayList<>();
         List<Double> mechanismAfter = new ArrayList<>();
+        List<Double> mechanismOnce = new ArrayList<>();
         List<Double> jobs = new ArrayList<>();
+        List<Double> numpy = new ArrayList<>();
         job(id); // warm-up
+        EndToEndBenchmark.numpy("rr", npy); // warm-up: page cache, numpy's import
         for (int r = 0; r < rounds; r++) {
-            phasesBefore.add(timedReplica(rr, before, d));
-            phasesAfter.add(timedReplica(rr, after, d));
-            long t = System.nanoTime();
-            rr.release(before.get(), NoiseSources.secure());
-            mechanismBefore.add(seconds(t));
+            long t;
+            if (phases) {
+                phasesBefore.add(timedReplica(rr, before, d));
+                phasesAfter.add(timedReplica(rr, after, d));
+                t = System.nanoTime();
+                rr.release(before.get(), NoiseSources.secure());
+                mechanismBefore.add(seconds(t));
+            }
             t = System.nanoTime();
             rr.release(after.get(), NoiseSources.secure());
             mechanismAfter.add(seconds(t));
+            t = System.nanoTime();
+            rr.releaseHoldingNoise(onePass.get(), NoiseSources.secure());
+            mechanismOnce.add(seconds(t));
             jobs.add(job(id));
+            numpy.add(EndToEndBenchmark.numpy("rr", npy));
             report.append(String.format(Locale.ROOT, "round %d done, load %s%n", r, GramKernelBenchmark.loadAverage()));
         }
         report.append(String.format(Locale.ROOT, "%nRANDOMIZED_RESPONSE k = %d on %d × %d, %d chunks, grid σ² = %d steps²"
                 + " (%d exact samples per pass); medians of %d rounds, seconds; before = each pass one streaming query "
                 + "read and decoded on the job's thread (main), after = the job's read path (StoredDataAccess.rows)%n",
                 K, ROWS, d, check.chunks, rr.plan().sigmaSquaredNum(), (long) ROWS * d, rounds));
-        report.append(String.format(Locale.ROOT, "  %-62s %7s %7s%n", "", "before", "after"));
-        phase("pass 1: waiting for chunks (PostgreSQL read + decode)", phasesBefore, phasesAfter, p -> p.read1);
-        phase("pass 1: exact noise (2 cores)", phasesBefore, phasesAfter, p -> p.noise1);
-        phase("pass 1: Gram of the noisy block (dsyrk)", phasesBefore, phasesAfter, p -> p.gram);
-        phase("eigendecomposition (784 × 784)", phasesBefore, phasesAfter, p -> p.eigen);
-        phase("pass 2: waiting for chunks", phasesBefore, phasesAfter, p -> p.read2);
-        phase("pass 2: exact noise (2 cores, replayed)", phasesBefore, phasesAfter, p -> p.noise2);
-        phase("pass 2: u = Ã·v·diag(1/s)", phasesBefore, phasesAfter, p -> p.product);
-        phase("the timed steps together", phasesBefore, phasesAfter, p -> p.total);
-        report.append(String.format(Locale.ROOT, "  %-62s %7.2f %7.2f  %s | %s%n",
-                "RandomizedResponseMechanism.release", BenchStats.median(mechanismBefore), BenchStats.median(mechanismAfter),
-                rounded(mechanismBefore), rounded(mechanismAfter)));
-        report.append(String.format(Locale.ROOT, "  %-62s %7s %7.2f  %s%n", "the job over HTTP, submit → result document",
-                "", BenchStats.median(jobs), rounded(jobs)));
+        if (phases) {
+            report.append(String.format(Locale.ROOT, "  %-62s %7s %7s%n", "", "before", "after"));
+            phases(phasesBefore, phasesAfter);
+        }
+        if (phases) {
+            report.append(String.format(Locale.ROOT, "  %-62s %7.2f %7.2f  %s | %s%n",
+                    "RandomizedResponseMechanism.release (two passes)", BenchStats.median(mechanismBefore),
+                    BenchStats.median(mechanismAfter), rounded(mechanismBefore), rounded(mechanismAfter)));
+        } else {
+            report.append(String.format(Locale.ROOT, "  %-62s %7s %7.2f  %s%n", "RandomizedResponseMechanism.release "
+                    + "(two passes)", "", BenchStats.median(mechanismAfter), rounded(mechanismAfter)));
+        }
+        report.append(String.format(Locale.ROOT, "  %-62s %7s %7.2f  %s%n",
+                "RandomizedResponseMechanism.releaseHoldingNoise (one draw)", "", BenchStats.median(mechanismOnce),
+                rounded(mechanismOnce)));
+        report.append(String.format(Locale.ROOT, "  %-62s %7s %7.2f  %s%n", "the job over HTTP (one draw), submit → "
+                + "result document", "", BenchStats.median(jobs), rounded(jobs)));
+        report.append(String.format(Locale.ROOT, "  %-62s %7s %7.2f  %s%n", "numpy: load + clip + noise + Gram + eigh + U",
+                "", BenchStats.median(numpy), rounded(numpy)));
         report.append(String.format(Locale.ROOT, "  job beyond the release (plan check, JSON, u's .npy stored): %.2f s%n",
-                BenchStats.median(jobs) - BenchStats.median(mechanismAfter)));
+                BenchStats.median(jobs) - BenchStats.median(mechanismOnce)));
+        double np = BenchStats.median(numpy);
+        report.append(String.format(Locale.ROOT, "  ratios of medians to numpy: job %.2f; mechanism one draw %.2f, "
+                + "two passes (job's read path) %.2f; one draw / two passes %.2f%n", BenchStats.median(jobs) / np,
+                BenchStats.median(mechanismOnce) / np, BenchStats.median(mechanismAfter) / np,
+                BenchStats.median(mechanismOnce) / BenchStats.median(mechanismAfter)));
 
-        sampler(rr.plan());
-        keystreams();
+        if (phases) {
+            sampler(rr.plan());
+            keystreams();
+        }
         report.append(String.format(Locale.ROOT, "load average after: %s%n", GramKernelBenchmark.loadAverage()));
         System.out.println(report);
         Path out = Path.of("target/benchmarks/rr-breakdown.txt");
@@ -431,6 +468,18 @@ class RandomizedResponseBreakdownBenchmark extends ApiTest {
         long start = System.nanoTime();
         runQuery(dataset, RR, Duration.ofMinutes(10));
         return seconds(start);
+    }
+
+    /** The phase lines of the report: medians before | after. */
+    private void phases(List<Phases> phasesBefore, List<Phases> phasesAfter) {
+        phase("pass 1: waiting for chunks (PostgreSQL read + decode)", phasesBefore, phasesAfter, p -> p.read1);
+        phase("pass 1: exact noise (2 cores)", phasesBefore, phasesAfter, p -> p.noise1);
+        phase("pass 1: Gram of the noisy block (dsyrk)", phasesBefore, phasesAfter, p -> p.gram);
+        phase("eigendecomposition (784 × 784)", phasesBefore, phasesAfter, p -> p.eigen);
+        phase("pass 2: waiting for chunks", phasesBefore, phasesAfter, p -> p.read2);
+        phase("pass 2: exact noise (2 cores, replayed)", phasesBefore, phasesAfter, p -> p.noise2);
+        phase("pass 2: u = Ã·v·diag(1/s)", phasesBefore, phasesAfter, p -> p.product);
+        phase("the timed steps together", phasesBefore, phasesAfter, p -> p.total);
     }
 
     private void phase(String label, List<Phases> before, List<Phases> after, ToDoubleFunction<Phases> time) {

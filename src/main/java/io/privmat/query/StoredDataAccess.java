@@ -169,9 +169,21 @@ final class StoredDataAccess implements DataAccess {
 
     /** Whether {@link #rows} keeps the dense blocks between passes (from public values only). */
     private boolean holds(int passes) {
-        Long m = facts.publicRows();
-        return passes > 1 && m != null
-                && (double) m * facts.cols() * Double.BYTES <= Runtime.getRuntime().maxMemory() * HELD_SHARE_OF_HEAP;
+        return holds(passes, facts.publicRows(), facts.cols(), Runtime.getRuntime().maxMemory());
+    }
+
+    @Override
+    public boolean holdsRows(int passes) {
+        return holds(passes);
+    }
+
+    /**
+     * The rule of {@link #holds(int)}: more than one pass, a public row count m, and m·d float64 values
+     * within {@link #HELD_SHARE_OF_HEAP} of the maximum heap. Its arguments are all public.
+     */
+    static boolean holds(int passes, Long publicRows, int cols, long maxHeap) {
+        return passes > 1 && publicRows != null
+                && (double) publicRows * cols * Double.BYTES <= maxHeap * HELD_SHARE_OF_HEAP;
     }
 
     @Override

@@ -102,6 +102,31 @@ class StoredDataAccessReadTest {
         assertThat(rows.reads).hasValue(2);
     }
 
+    /**
+     * Whether the rows are held between passes (and so whether randomized response draws its noise
+     * once, holding its noisy rows instead) is a function of public values only: the passes, the
+     * public row count, d and the maximum heap; two datasets with the same public facts and different
+     * rows get the same answer.
+     */
+    @Test
+    void holdingTheRowsIsDecidedFromPublicValuesOnly() {
+        long heap = 4L * 70 * D * Double.BYTES; // a quarter of it is exactly 70 rows of D float64
+        assertThat(StoredDataAccess.holds(2, 70L, D, heap)).isTrue();
+        assertThat(StoredDataAccess.holds(2, 71L, D, heap)).isFalse();
+        assertThat(StoredDataAccess.holds(2, 70L, D, heap - 1)).isFalse();
+        assertThat(StoredDataAccess.holds(1, 70L, D, heap)).as("one pass holds nothing").isFalse();
+        assertThat(StoredDataAccess.holds(2, null, D, Long.MAX_VALUE)).as("a private row count").isFalse();
+        PublicFacts replace = new PublicFacts(DataShape.MATRIX, D, 70L, 1, NeighbouringRelation.REPLACE_ONE,
+                AccountingMode.ZCDP);
+        for (int chunks : new int[] {1, 7}) {
+            StoredDataAccess data = new StoredDataAccess(UUID.randomUUID(), new Counting(chunks),
+                    new PublicProgressTest.Recorder(), replace);
+            assertThat(data.holdsRows(2)).isEqualTo(StoredDataAccess.holds(2, 70L, D, Runtime.getRuntime().maxMemory()))
+                    .isTrue();
+            assertThat(data.holdsRows(1)).isFalse();
+        }
+    }
+
     @Test
     void everyPassReadsWhenTheRowCountIsPrivate() {
         Counting rows = new Counting(7);

@@ -22,6 +22,17 @@ public interface DataAccess {
     RowStream rows(int passes);
 
     /**
+     * Whether {@link #rows(int)} keeps the clean rows in memory between its passes when asked for
+     * {@code passes}: decided from public values only (the public row count, d, the engine's
+     * memory), never from the data. A mechanism that would read the rows twice only to replay its
+     * noise may then read once and hold its noisy rows instead: the same memory
+     * (docs/mechanisms/low-rank.md, "Randomized response").
+     */
+    default boolean holdsRows(int passes) {
+        return false;
+    }
+
+    /**
      * Y = XᵀX·V for a d × k V (the power methods' streamed statistic when d exceeds the Gram limit),
      * one pass over the rows per application, at most {@code passes} applications. By default
      * streamed from {@link #rows(int)}; an engine that holds the rows elsewhere runs each

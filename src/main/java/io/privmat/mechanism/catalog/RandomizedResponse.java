@@ -2,6 +2,7 @@ package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
+import io.privmat.mechanism.noise.NoiseSource;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -53,8 +54,19 @@ public final class RandomizedResponse extends Described {
         noise.put(NoiseFacts.L2_SENSITIVITY, sensitivity(kind, params, facts).value());
         double bound = LowRankAccuracy.gordon(rr.sigma(), m, d, ResultAccuracy.DEFAULT_LEVEL);
         return new Plan(spec(kind, budget, params, facts), PrivacyMap.calibrated(rr.privacyLoss(), budget), noise,
-                Input.ROW_STREAM, (data, random) -> LowRanks.factors(auto ? resolved(rr.release(data.rows(2), random),
-                        bound) : rr.release(data.rows(2), random), kind));
+                Input.ROW_STREAM, (data, random) -> {
+                    Factorization f = release(rr, data, random);
+                    return LowRanks.factors(auto ? resolved(f, bound) : f, kind);
+                });
+    }
+
+    /**
+     * Where the data would keep the clean rows between two passes (public values only:
+     * {@link DataAccess#holdsRows}), one pass holding the noisy rows instead, the noise drawn once;
+     * else two passes replaying it. The same release either way (docs/mechanisms/low-rank.md).
+     */
+    static Factorization release(RandomizedResponseMechanism rr, DataAccess data, NoiseSource random) {
+        return data.holdsRows(2) ? rr.releaseHoldingNoise(data.rows(1), random) : rr.release(data.rows(2), random);
     }
 
     /**

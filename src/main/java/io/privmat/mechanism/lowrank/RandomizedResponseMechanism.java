@@ -10,6 +10,8 @@ import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.GaussianCalibration;
 import io.privmat.privacy.GaussianLoss;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Randomized response (input perturbation), the baseline every low-rank mechanism must beat
@@ -19,7 +21,9 @@ import io.privmat.privacy.GaussianLoss;
  * by another of norm ≤ B; REPLACE_ONE only, since the output has one row per record), exact
  * discrete Gaussian noise on a grid. <b>Post-processing</b>: rank-k truncated SVD via the Gram of
  * the noisy rows (pass 1) and u = Â·v·diag(1/s) (pass 2, replaying the same secret noise stream),
- * so memory stays O(d² + m·k) instead of O(m·d). <b>Error</b>: ‖A − Â_k‖₂ ≤ σ_{k+1}(A) + 2‖N‖₂ with
+ * so memory stays O(d² + m·k) instead of O(m·d); or, where the caller would hold the clean rows
+ * between the passes anyway, the noisy rows held instead and the noise drawn once
+ * ({@link #releaseHoldingNoise}, the same release). <b>Error</b>: ‖A − Â_k‖₂ ≤ σ_{k+1}(A) + 2‖N‖₂ with
  * ‖N‖₂ ≤ σ(√m + √d + t) with probability ≥ 1 − 2e^{−t²/2} (reported for ν = 0.05).
  *
  * <p>Optionally ({@link #withShrinkage()}) the released singular values are shrunk by the known
@@ -81,20 +85,44 @@ public final class RandomizedResponseMechanism {
         return plan;
     }
 
+    /**
+     * The release reading the rows twice: pass 2 replays the secret noise stream, so only one block of
+     * the noisy matrix is held at a time.
+     */
     public Factorization release(RowStream rows, NoiseSource random) {
-        if (d > m) {
-            return releaseWide(rows, random);
-        }
+        return d > m ? releaseWide(rows, random) : releaseTall(rows, random, false);
+    }
+
+    /**
+     * The same release (the same noise for the same source, bit for bit: the same draws, the same
+     * Gram, the same products) reading the rows once and drawing the noise once: the noisy rows are
+     * held, m·d values, in place of the clean rows a caller would otherwise hold between the passes.
+     * For a caller whose choice between the two depends only on public values (m, d, the heap);
+     * docs/mechanisms/low-rank.md, "Randomized response", one draw.
+     */
+    public Factorization releaseHoldingNoise(RowStream rows, NoiseSource random) {
+        return d > m ? releaseWide(rows, random) : releaseTall(rows, random, true);
+    }
+
+    /**
+     * d ≤ m: the Gram of the noisy rows in pass 1, u = Ã·v·diag(1/s) block by block after it, from
+     * the held noisy blocks or from a second pass replaying the noise (identical values).
+     */
+    private Factorization releaseTall(RowStream rows, NoiseSource random, boolean holdNoise) {
         NoiseSource.Replayable noise = random.replayable();
         GramAccumulator gram = new GramAccumulator(d);
         NoiseSource first = noise.open();
-        // One buffer for the noisy rows of a block, reused by both passes: the noisy m × d matrix is
-        // never held, only a block of it (docs/mechanisms/low-rank.md, memory).
+        List<double[]> held = new ArrayList<>();
+        // Without holdNoise, one buffer for the noisy rows of a block, reused by both passes: the
+        // noisy m × d matrix is never held, only a block of it (docs/mechanisms/low-rank.md, memory).
         double[][] noisy = {new double[0]};
         rows.forEachBlock((block, count, firstRow) -> {
-            noisy[0] = atLeast(noisy[0], count * d);
+            noisy[0] = holdNoise ? new double[count * d] : atLeast(noisy[0], count * d);
             GridNoise.addGaussianParallel(plan, block, 0, count * d, noisy[0], first.split());
             gram.addRows(noisy[0], 0, count);
+            if (holdNoise) {
+                held.add(noisy[0]);
+            }
         });
         SymmetricEigen e = LinearAlgebra.eigen(gram.result(), d);
         double[] s = new double[k];
@@ -103,19 +131,28 @@ public final class RandomizedResponseMechanism {
         }
         double[] v = e.topVectors(k);
         double[] u = new double[m * k];
-        NoiseSource second = noise.open();
         int[] at = {0};
-        rows.forEachBlock((block, count, firstRow) -> {
-            noisy[0] = atLeast(noisy[0], count * d);
-            GridNoise.addGaussianParallel(plan, block, 0, count * d, noisy[0], second.split());
+        RowStream.BlockVisitor leftFactor = (block, count, firstRow) -> {
             // u's rows of this block = Ã_block·v, written in place, then scaled by 1/s.
-            LinearAlgebraOps.multiply(noisy[0], count, d, v, k, u, at[0] * k);
+            LinearAlgebraOps.multiply(block, count, d, v, k, u, at[0] * k);
             for (int i = at[0] * k; i < (at[0] + count) * k; i++) {
                 int j = i % k;
                 u[i] = s[j] > 0 ? u[i] / s[j] : 0;
             }
             at[0] += count;
-        });
+        };
+        if (holdNoise) {
+            for (double[] block : held) {
+                leftFactor.block(block, block.length / d, at[0]);
+            }
+        } else {
+            NoiseSource second = noise.open();
+            rows.forEachBlock((block, count, firstRow) -> {
+                noisy[0] = atLeast(noisy[0], count * d);
+                GridNoise.addGaussianParallel(plan, block, 0, count * d, noisy[0], second.split());
+                leftFactor.block(noisy[0], count, firstRow);
+            });
+        }
         return finish(u, s, v);
     }
 

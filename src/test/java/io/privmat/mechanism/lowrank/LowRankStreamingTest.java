@@ -13,6 +13,7 @@ import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.support.LowRankFixtures;
 import java.math.BigDecimal;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -108,6 +109,50 @@ class LowRankStreamingTest {
         assertThat(Dense.thinQ(inPlace, M, l)).containsExactly(q);
         assertThat(inPlace).as("thinQ leaves its input unchanged").containsExactly(noisyY);
         assertThat(q).isNotEmpty();
+    }
+
+    /**
+     * Randomized response drawing the noise once and holding the noisy rows (what a job does where
+     * the clean rows would be held between the passes) releases exactly what the two-pass release
+     * does for the same seeded stream, reading the rows once instead of twice: tall with uneven
+     * blocks, with shrinkage, and wide (where both already held the noisy matrix).
+     */
+    @Test
+    void randomizedResponseDrawingOnceReleasesWhatTheTwoPassReleaseDoes() {
+        double[] x = rows();
+        RandomizedResponseMechanism tall = RandomizedResponseMechanism.forRho(M, D, K, 1, 20);
+        for (RandomizedResponseMechanism rr : List.of(tall, tall.withShrinkage())) {
+            int[] passes = new int[2];
+            Factorization twice = rr.release(counted(LowRankFixtures.stream(x, M, D, BLOCK), passes, 0),
+                    TestNoiseSources.seeded(5));
+            Factorization once = rr.releaseHoldingNoise(counted(LowRankFixtures.stream(x, M, D, BLOCK), passes, 1),
+                    TestNoiseSources.seeded(5));
+            assertThat(passes).containsExactly(2, 1);
+            assertSameRelease(once, twice);
+            // The seed matters: another stream gives another release.
+            assertThat(rr.releaseHoldingNoise(LowRankFixtures.stream(x, M, D, BLOCK), TestNoiseSources.seeded(6)).v())
+                    .isNotEqualTo(once.v());
+        }
+        int wideM = 40;
+        RandomizedResponseMechanism wide = RandomizedResponseMechanism.forRho(wideM, D * 3, K, 1, 20);
+        double[] w = Arrays.copyOf(x, wideM * D * 3);
+        assertSameRelease(wide.releaseHoldingNoise(LowRankFixtures.stream(w, wideM, D * 3, 7), TestNoiseSources.seeded(2)),
+                wide.release(LowRankFixtures.stream(w, wideM, D * 3, 7), TestNoiseSources.seeded(2)));
+    }
+
+    private static void assertSameRelease(Factorization a, Factorization b) {
+        assertThat(a.u()).containsExactly(b.u());
+        assertThat(a.s()).containsExactly(b.s());
+        assertThat(a.v()).containsExactly(b.v());
+        assertThat(a.facts()).isEqualTo(b.facts());
+    }
+
+    /** {@code rows}, counting its passes in {@code passes[slot]}. */
+    private static RowStream counted(RowStream rows, int[] passes, int slot) {
+        return visitor -> {
+            passes[slot]++;
+            rows.forEachBlock(visitor);
+        };
     }
 
     /** One block of all rows (a stream that hands out the whole matrix). */
