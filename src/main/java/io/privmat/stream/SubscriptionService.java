@@ -21,6 +21,7 @@ import io.privmat.mechanism.window.WindowAnswers;
 import io.privmat.mechanism.window.WindowMechanismKind;
 import io.privmat.mechanism.window.WindowParameters;
 import io.privmat.mechanism.window.WindowRelease;
+import io.privmat.plan.PlanDocuments;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.Tracks;
 import io.privmat.problem.PrivmatException;
@@ -31,11 +32,7 @@ import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import io.privmat.stream.jdbc.StreamRepository;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +42,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.util.RawValue;
 
 /**
  * Standing queries on streams (docs/adr/0008-streams.md).
@@ -72,6 +69,7 @@ public class SubscriptionService {
     private final JobService jobs;
     private final TransactionTemplate tx;
     private final JsonMapper json;
+    private final PlanDocuments documents;
     private final Clock clock;
     private final StreamSettings settings;
     private final Map<UUID, Plan> plans = new LinkedHashMap<>(16, 0.75f, true) {
@@ -82,13 +80,15 @@ public class SubscriptionService {
     };
 
     public SubscriptionService(DatasetService datasets, StreamRepository repository, BudgetService budget,
-            JobService jobs, TransactionTemplate tx, JsonMapper json, Clock clock, StreamSettings settings) {
+            JobService jobs, TransactionTemplate tx, JsonMapper json, PlanDocuments documents, Clock clock,
+            StreamSettings settings) {
         this.datasets = datasets;
         this.repository = repository;
         this.budget = budget;
         this.jobs = jobs;
         this.tx = tx;
         this.json = json;
+        this.documents = documents;
         this.clock = clock;
         this.settings = settings;
     }
@@ -122,15 +122,15 @@ public class SubscriptionService {
         Dataset dataset = datasets.visible(datasetId, who);
         Plan plan = plan(dataset, request);
         String caller = who.subject();
-        String specJson = json.writeValueAsString(plan.spec().toMap());
-        String requestHash = sha256(specJson);
+        PlanDocuments.Written written = documents.write(plan);
+        String specJson = written.specJson();
         if (idempotencyKey != null) {
-            Optional<Created> replay = replay(datasetId, caller, idempotencyKey, requestHash);
+            Optional<Created> replay = replay(datasetId, caller, idempotencyKey, written);
             if (replay.isPresent()) {
                 return replay.get();
             }
         }
-        String lossJson = json.writeValueAsString(QueryPlans.lossDocument(plan));
+        String lossJson = written.lossJson();
         UUID jobId = UUID.randomUUID();
         UUID id = UUID.randomUUID();
         try {
@@ -157,23 +157,25 @@ public class SubscriptionService {
                         plan.spec().mechanism(), specJson, lossJson, SubscriptionState.ACTIVE, first, 0,
                         clock.instant(), null, null);
                 jobs.recordSubscription(new NewJob(jobId, datasetId, dataset.owner(), JOB_KIND, plan.spec().mechanism(),
-                        specJson, requestHash, idempotencyKey, caller, lossJson, cost), description(s, dataset, plan));
+                        specJson, written.requestHash(), idempotencyKey, caller, lossJson, cost),
+                        description(s, dataset, plan, lossJson));
                 repository.insertSubscription(s, NoiseSources.newStreamKey());
                 return s;
             });
             return new Created(repository.find(created.id()).orElseThrow(), false);
         } catch (DuplicateKeyException race) {
             // A concurrent creation with the same key won; its transaction holds the only charge.
-            return replay(datasetId, caller, idempotencyKey, requestHash).orElseThrow(() -> race);
+            return replay(datasetId, caller, idempotencyKey, written).orElseThrow(() -> race);
         }
     }
 
-    private Optional<Created> replay(UUID datasetId, String caller, @Nullable String key, String requestHash) {
+    private Optional<Created> replay(UUID datasetId, String caller, @Nullable String key,
+            PlanDocuments.Written request) {
         if (key == null) {
             return Optional.empty();
         }
         return jobs.findByIdempotencyKey(datasetId, caller, key).map(job -> {
-            if (!job.requestHash().equals(requestHash) || !job.kind().equals(JOB_KIND)) {
+            if (!request.sameRequest(job.requestHash()) || !job.kind().equals(JOB_KIND)) {
                 throw new PrivmatException(ProblemType.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key was used for a "
                         + "different request on this dataset; use a new key.", Map.of("jobId", job.id().toString()));
             }
@@ -182,7 +184,7 @@ public class SubscriptionService {
     }
 
     /** The job's result document: what was subscribed, where to follow it. */
-    private String description(Subscription s, Dataset dataset, Plan plan) {
+    private String description(Subscription s, Dataset dataset, Plan plan, String lossJson) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("jobId", s.jobId());
         body.put("datasetId", dataset.id());
@@ -190,7 +192,7 @@ public class SubscriptionService {
         body.put("mechanism", s.mechanism());
         body.put("neighbouring", dataset.neighbouring().name());
         body.put("rowNormBound", StreamFacts.rowBound(dataset));
-        body.put("loss", QueryPlans.lossDocument(plan));
+        body.put("loss", new RawValue(lossJson));
         body.put("noise", plan.noise());
         body.put("subscriptionId", s.id());
         body.put("queryKind", s.kind());
@@ -265,10 +267,7 @@ public class SubscriptionService {
                 return hit;
             }
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> doc = json.readerFor(LinkedHashMap.class)
-                .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).readValue(s.spec());
-        Plan plan = MechanismCatalog.standard().rebuild(doc);
+        Plan plan = documents.rebuild(s.spec());
         synchronized (plans) {
             plans.put(s.id(), plan);
         }
@@ -340,15 +339,6 @@ public class SubscriptionService {
     void clear() {
         synchronized (plans) {
             plans.clear();
-        }
-    }
-
-    static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 
