@@ -59,8 +59,10 @@ public record LossDocument(@Nullable Entry mechanism, @Nullable Entry charged) {
             if (loss instanceof GaussianLoss g) {
                 return new Entry(g.notion(), null, g.l2Sensitivity(), g.sigma(), g.rho(), null, g.mu(), null);
             }
-            GaussianComposition c = (GaussianComposition) loss;
-            return new Entry(c.notion(), null, null, null, c.rho(), null, c.mu(), c.parts());
+            if (loss instanceof GaussianComposition c) {
+                return new Entry(c.notion(), null, null, null, c.rho(), null, c.mu(), c.parts());
+            }
+            throw new IllegalArgumentException("a loss without a stored form: " + loss.notion());
         }
 
         /**
