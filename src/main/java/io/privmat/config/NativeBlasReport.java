@@ -1,9 +1,10 @@
 package io.privmat.config;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.privmat.mechanism.linalg.LinearAlgebra;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.info.InfoContributor;
@@ -24,28 +25,31 @@ public class NativeBlasReport {
     private static final AtomicBoolean LOGGED = new AtomicBoolean();
 
     /**
-     * The facts shown on /actuator/info and in the start-up line: {@code source} (system, bundled,
-     * configured, java), {@code implementation} (e.g. OpenBLAS 0.3.30), {@code reason}, {@code native},
-     * {@code binding} (netlib's classes), {@code mode}, and {@code library} and {@code problem} when known.
+     * The facts shown on /actuator/info (in this order; {@code library} and {@code problem} left out
+     * when unknown) and in the start-up line.
+     *
+     * @param source system, bundled, configured, or java
+     * @param implementation e.g. OpenBLAS 0.3.30
+     * @param nativeBlas whether a native library is bound; shown as {@code native}
+     * @param binding netlib's classes
+     * @param library the native library's path, the home directory written as {@code ~}
      */
-    public static Map<String, Object> facts() {
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Facts(String source, String implementation, String reason,
+            @JsonProperty("native") boolean nativeBlas, String binding, String mode, @Nullable String library,
+            @Nullable String problem) {}
+
+    /** The facts of the backend this JVM bound. */
+    public static Facts facts() {
         NativeBlas.Selection selection = NativeBlas.install();
         boolean nativeBlas = LinearAlgebra.isNative();
-        Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("source", nativeBlas ? selection.source() : "java");
-        facts.put("implementation", nativeBlas ? selection.implementation() : NativeBlas.PURE_JAVA);
-        facts.put("reason", nativeBlas || selection.library() == null ? selection.reason()
-                : selection.reason() + "; netlib could not load it and runs its pure-Java BLAS");
-        facts.put("native", nativeBlas);
-        facts.put("binding", LinearAlgebra.implementation());
-        facts.put("mode", selection.mode());
-        if (selection.library() != null && nativeBlas) {
-            facts.put("library", homeShortened(selection.library()));
-        }
-        if (selection.problem() != null) {
-            facts.put("problem", selection.problem());
-        }
-        return facts;
+        return new Facts(nativeBlas ? selection.source() : "java",
+                nativeBlas ? selection.implementation() : NativeBlas.PURE_JAVA,
+                nativeBlas || selection.library() == null ? selection.reason()
+                        : selection.reason() + "; netlib could not load it and runs its pure-Java BLAS",
+                nativeBlas, LinearAlgebra.implementation(), selection.mode(),
+                selection.library() != null && nativeBlas ? homeShortened(selection.library()) : null,
+                selection.problem());
     }
 
     /** The path with the user's home directory written as {@code ~} (which user runs the service is not shown). */
@@ -61,13 +65,13 @@ public class NativeBlasReport {
     public void logOnce() {
         if (LOGGED.compareAndSet(false, true)) {
             NativeBlas.Selection selection = NativeBlas.install();
-            Map<String, Object> facts = facts();
+            Facts facts = facts();
             if (LinearAlgebra.isNative()) {
-                LOG.info("BLAS/LAPACK: {}, {} ({}); library {}", facts.get("implementation"), facts.get("source"),
-                        facts.get("reason"), selection.library() == null ? "from the loader path" : selection.library());
+                LOG.info("BLAS/LAPACK: {}, {} ({}); library {}", facts.implementation(), facts.source(),
+                        facts.reason(), selection.library() == null ? "from the loader path" : selection.library());
             } else {
-                LOG.warn("BLAS/LAPACK: {} (matrix mechanisms run about 10x slower): {}{}", facts.get("implementation"),
-                        facts.get("reason"), facts.containsKey("problem") ? "; " + facts.get("problem") : "");
+                LOG.warn("BLAS/LAPACK: {} (matrix mechanisms run about 10x slower): {}{}", facts.implementation(),
+                        facts.reason(), facts.problem() != null ? "; " + facts.problem() : "");
             }
         }
     }

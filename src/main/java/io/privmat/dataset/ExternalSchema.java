@@ -1,9 +1,7 @@
 package io.privmat.dataset;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * @param columns the d column names forming a row, in order
  * @param declaredRows n under REPLACE_ONE; null under ADD_REMOVE
  */
-public record ExternalSchema(String location, Format format, List<String> columns, @Nullable Long declaredRows)
+public record ExternalSchema(String location, Format format, List<String> columns,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Long declaredRows)
         implements DatasetSchema {
 
     /** Most columns an EXTERNAL dataset may declare. */
@@ -45,24 +44,5 @@ public record ExternalSchema(String location, Format format, List<String> column
     /** d. */
     public int d() {
         return columns.size();
-    }
-
-    @Override
-    public Map<String, Object> toDocument() {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("location", location);
-        doc.put("format", format.name());
-        doc.put("columns", columns);
-        if (declaredRows != null) {
-            doc.put("declaredRows", declaredRows);
-        }
-        return doc;
-    }
-
-    @SuppressWarnings("unchecked")
-    static ExternalSchema fromDocument(Map<String, Object> doc) {
-        Object rows = doc.get("declaredRows");
-        return new ExternalSchema((String) doc.get("location"), Format.valueOf((String) doc.get("format")),
-                new ArrayList<>((List<String>) doc.get("columns")), rows == null ? null : ((Number) rows).longValue());
     }
 }

@@ -1,9 +1,9 @@
 package io.privmat.dataset;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +28,8 @@ public record HistogramSchema(List<Attribute> attributes) implements DatasetSche
      *
      * @param labels the names of its values in code order, or null when values are codes only
      */
-    public record Attribute(String name, int size, @Nullable List<String> labels) {
+    public record Attribute(String name, int size,
+            @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<String> labels) {
 
         public Attribute {
             labels = labels == null ? null : List.copyOf(labels);
@@ -90,34 +91,6 @@ public record HistogramSchema(List<Attribute> attributes) implements DatasetSche
     /** The attribute names in declared order. */
     public List<String> names() {
         return attributes.stream().map(Attribute::name).toList();
-    }
-
-    @Override
-    public Map<String, Object> toDocument() {
-        List<Map<String, Object>> list = new ArrayList<>();
-        for (Attribute a : attributes) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", a.name());
-            m.put("size", a.size());
-            if (a.labels() != null) {
-                m.put("labels", a.labels());
-            }
-            list.add(m);
-        }
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("attributes", list);
-        return doc;
-    }
-
-    @SuppressWarnings("unchecked")
-    static HistogramSchema fromDocument(Map<String, Object> document) {
-        List<Attribute> attributes = new ArrayList<>();
-        for (Object o : (List<Object>) document.get("attributes")) {
-            Map<String, Object> m = (Map<String, Object>) o;
-            attributes.add(new Attribute((String) m.get("name"), ((Number) m.get("size")).intValue(),
-                    (List<String>) m.get("labels")));
-        }
-        return new HistogramSchema(attributes);
     }
 
     /**

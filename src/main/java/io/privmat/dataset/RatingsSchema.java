@@ -1,11 +1,11 @@
 package io.privmat.dataset;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.privmat.mechanism.completion.RatingsDomain;
 import io.privmat.mechanism.completion.RatingsRelation;
 import java.util.AbstractList;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.RandomAccess;
@@ -22,10 +22,11 @@ import org.jspecify.annotations.Nullable;
  * @param min the smallest rating
  * @param max the largest rating
  * @param perUserCap s, the most ratings one user contributes
- * @param declared USER (one user's ratings is the unit) or RATING (one rating is the unit)
+ * @param declared USER (one user's ratings is the unit) or RATING (one rating is the unit); stored
+ *     as {@code relation}
  */
-public record RatingsSchema(int items, @Nullable List<String> labels, double min, double max, int perUserCap,
-        Declared declared) implements DatasetSchema {
+public record RatingsSchema(int items, @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<String> labels,
+        double min, double max, int perUserCap, @JsonProperty("relation") Declared declared) implements DatasetSchema {
 
     /** Most items a RATINGS dataset may declare. */
     public static final int MAX_ITEMS = 1 << 20;
@@ -128,27 +129,5 @@ public record RatingsSchema(int items, @Nullable List<String> labels, double min
         public int size() {
             return n;
         }
-    }
-
-    @Override
-    public Map<String, Object> toDocument() {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("items", items);
-        if (labels != null) {
-            doc.put("labels", labels);
-        }
-        doc.put("min", min);
-        doc.put("max", max);
-        doc.put("perUserCap", perUserCap);
-        doc.put("relation", declared.name());
-        return doc;
-    }
-
-    @SuppressWarnings("unchecked")
-    static RatingsSchema fromDocument(Map<String, Object> doc) {
-        List<String> labels = (List<String>) doc.get("labels");
-        return new RatingsSchema(((Number) doc.get("items")).intValue(), labels == null ? null : new ArrayList<>(labels),
-                ((Number) doc.get("min")).doubleValue(), ((Number) doc.get("max")).doubleValue(),
-                ((Number) doc.get("perUserCap")).intValue(), Declared.valueOf((String) doc.get("relation")));
     }
 }

@@ -1,8 +1,6 @@
 package io.privmat.dataset;
 
 import io.privmat.mechanism.window.BlockRule;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * A stream's declared block structure, public and fixed at creation: rows of {@code d} values (or
@@ -38,25 +36,5 @@ public record StreamSchema(int d, boolean graph, BlockRule blockRule, int blockR
     /** W = w·b rows in a full window under ROW_COUNT; null under TIME (the count is private). */
     public Long windowRows() {
         return blockRule == BlockRule.ROW_COUNT ? (long) windowBlocks * blockRows : null;
-    }
-
-    @Override
-    public Map<String, Object> toDocument() {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("d", d);
-        doc.put("graph", graph);
-        doc.put("blockRule", blockRule.name());
-        doc.put("blockRows", blockRows);
-        doc.put("blockSeconds", blockSeconds);
-        doc.put("windowBlocks", windowBlocks);
-        doc.put("horizonBlocks", horizonBlocks);
-        return doc;
-    }
-
-    static StreamSchema fromDocument(Map<String, Object> doc) {
-        return new StreamSchema(((Number) doc.get("d")).intValue(), (Boolean) doc.get("graph"),
-                BlockRule.valueOf((String) doc.get("blockRule")), ((Number) doc.get("blockRows")).intValue(),
-                ((Number) doc.get("blockSeconds")).longValue(), ((Number) doc.get("windowBlocks")).intValue(),
-                ((Number) doc.get("horizonBlocks")).longValue());
     }
 }

@@ -1,17 +1,13 @@
 package io.privmat.plan;
 
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
 import tools.jackson.databind.JsonNode;
 
 /**
  * Canonical text of a document (sorted keys, plain decimals without trailing zeros, integers as
- * integers) and its SHA-256: the request hash that idempotency keys are checked against. The text is
+ * integers): its SHA-256 is the request hash that idempotency keys are checked against. The text is
  * the one query jobs have always been hashed by, so stored hashes keep matching.
  */
 final class Canonical {
@@ -22,19 +18,6 @@ final class Canonical {
         StringBuilder out = new StringBuilder();
         write(value, out);
         return out.toString();
-    }
-
-    static String sha256(JsonNode value) {
-        return sha256(text(value));
-    }
-
-    static String sha256(String text) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static void write(JsonNode value, StringBuilder out) {

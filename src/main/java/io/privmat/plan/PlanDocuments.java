@@ -1,5 +1,6 @@
 package io.privmat.plan;
 
+import io.privmat.hashing.Sha256;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PublicArtifacts;
@@ -47,14 +48,14 @@ public class PlanDocuments {
          * those hashes still match the same request.
          */
         public boolean sameRequest(String storedHash) {
-            return storedHash.equals(requestHash) || storedHash.equals(Canonical.sha256(specJson));
+            return storedHash.equals(requestHash) || storedHash.equals(Sha256.hex(specJson));
         }
     }
 
     /** Writes a plan's documents, each once. */
     public Written write(Plan plan) {
         SpecDocument spec = SpecDocument.of(plan.spec());
-        return new Written(WRITER.writeValueAsString(spec), Canonical.sha256(WRITER.valueToTree(spec)),
+        return new Written(WRITER.writeValueAsString(spec), Sha256.hex(Canonical.text(WRITER.valueToTree(spec))),
                 lossJson(plan));
     }
 

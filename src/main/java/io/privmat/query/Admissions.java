@@ -1,19 +1,16 @@
 package io.privmat.query;
 
+import io.privmat.concurrent.GroupCommit;
+import io.privmat.concurrent.GroupCommit.Outcome;
 import io.privmat.job.Job;
 import io.privmat.job.JobService;
 import io.privmat.job.NewJob;
 import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.Reservation;
 import io.privmat.privacy.Budget;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -31,7 +28,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * <p>If the batch's transaction fails (a dataset deleted meanwhile, the database unavailable),
  * nothing of it was written and each of its submissions is retried alone, so that one failure is
  * reported to its own submitter only. A refusal (budget exhausted) is one submission's outcome and
- * does not abort the others.
+ * does not abort the others. The batching is {@link GroupCommit}'s, one lane per dataset.
  */
 @Component
 class Admissions {
@@ -41,34 +38,20 @@ class Admissions {
     private final BudgetService budget;
     private final JobService jobs;
     private final TransactionTemplate tx;
-    private final Map<UUID, Lane> lanes = new ConcurrentHashMap<>();
+    private final GroupCommit<Pending, Job> lanes;
 
     Admissions(BudgetService budget, JobService jobs, TransactionTemplate tx) {
         this.budget = budget;
         this.jobs = jobs;
         this.tx = tx;
+        this.lanes = GroupCommit.perLane("admission", MAX_BATCH, p -> p.reservation().datasetId(),
+                (first, next) -> next.reservation().budget().equals(first.reservation().budget()),
+                GroupCommit.Interrupts.LEAVE_IF_WAITING,
+                batch -> batch.size() == 1 ? admit(batch) : admitOrRetryAlone(batch));
     }
 
     /** A submission to admit: its reservation and its job. */
     record Pending(Reservation reservation, NewJob job) {}
-
-    /** One submission waiting in its dataset's lane. */
-    private static final class Waiter {
-        final Pending pending;
-        boolean done;
-        @Nullable Job job;
-        @Nullable RuntimeException failure;
-
-        Waiter(Pending pending) {
-            this.pending = pending;
-        }
-    }
-
-    /** The submissions of one dataset waiting for the running admission transaction. */
-    private static final class Lane {
-        final ArrayDeque<Waiter> waiting = new ArrayDeque<>();
-        boolean busy;
-    }
 
     /**
      * Admits one submission now, in its own transaction (no batching): for submissions with an
@@ -77,111 +60,25 @@ class Admissions {
      * @throws io.privmat.ledger.BudgetExhaustedException when the budget cannot pay it
      */
     Job admitAlone(Pending pending) {
-        return admit(List.of(pending)).get(0).result();
+        return Objects.requireNonNull(admit(List.of(pending)).get(0).result());
     }
 
     /** Admits a submission together with whatever else is waiting on its dataset. */
     Job admit(Pending pending) {
-        UUID datasetId = pending.reservation().datasetId();
-        Lane lane = lanes.computeIfAbsent(datasetId, k -> new Lane());
-        Waiter self = new Waiter(pending);
-        List<Waiter> batch = new ArrayList<>();
-        synchronized (lane) {
-            lane.waiting.add(self);
-        }
-        boolean interrupted = false;
-        while (true) {
-            synchronized (lane) {
-                while (!self.done && lane.busy) {
-                    try {
-                        lane.wait();
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                        if (lane.waiting.remove(self)) {
-                            Thread.currentThread().interrupt();
-                            throw new IllegalStateException("interrupted before admission", e);
-                        }
-                        // Already taken into a running batch: its outcome is coming.
-                    }
-                }
-                if (self.done) {
-                    if (interrupted) {
-                        Thread.currentThread().interrupt();
-                    }
-                    return outcome(self);
-                }
-                lane.busy = true;
-                batch.clear();
-                Budget first = lane.waiting.peek().pending.reservation().budget();
-                while (!lane.waiting.isEmpty() && batch.size() < MAX_BATCH
-                        && lane.waiting.peek().pending.reservation().budget().equals(first)) {
-                    batch.add(lane.waiting.poll());
-                }
-            }
-            List<Outcome> outcomes = null;
-            RuntimeException batchFailure = null;
-            try {
-                outcomes = batch.size() == 1 ? admit(List.of(batch.get(0).pending)) : admitOrRetryAlone(batch);
-            } catch (RuntimeException e) {
-                batchFailure = e;
-            } catch (Error e) {
-                // Every waiter of the batch (the leader too) gets the failure, not a missing outcome.
-                batchFailure = new IllegalStateException("admission failed: " + e, e);
-            } finally {
-                synchronized (lane) {
-                    for (int i = 0; i < batch.size(); i++) {
-                        Waiter w = batch.get(i);
-                        if (outcomes != null) {
-                            w.job = outcomes.get(i).job;
-                            w.failure = outcomes.get(i).failure;
-                        } else {
-                            w.failure = batchFailure;
-                        }
-                        w.done = true;
-                    }
-                    lane.busy = false;
-                    lane.notifyAll();
-                    if (lane.waiting.isEmpty()) {
-                        // Idle: forget the lane (one per dataset ever seen would only grow). A submission
-                        // that took it just before still runs on it; one that arrives after gets a new
-                        // lane; two lanes of one dataset only batch less, the account row lock in the
-                        // database still serialises their admissions.
-                        lanes.remove(batch.get(0).pending.reservation().datasetId(), lane);
-                    }
-                }
-            }
-        }
-    }
-
-    private static Job outcome(Waiter w) {
-        if (w.failure != null) {
-            throw w.failure;
-        }
-        return Objects.requireNonNull(w.job);
-    }
-
-    /** A job admitted, or why not. */
-    private record Outcome(@Nullable Job job, @Nullable RuntimeException failure) {
-        Job result() {
-            if (failure != null) {
-                throw failure;
-            }
-            return Objects.requireNonNull(job);
-        }
+        return Objects.requireNonNull(lanes.submit(pending));
     }
 
     /** The batch in one transaction; if that fails, each submission alone. */
-    private List<Outcome> admitOrRetryAlone(List<Waiter> batch) {
-        List<Pending> pending = batch.stream().map(w -> w.pending).toList();
+    private List<Outcome<Job>> admitOrRetryAlone(List<Pending> pending) {
         try {
             return admit(pending);
         } catch (RuntimeException e) {
-            List<Outcome> alone = new ArrayList<>(pending.size());
+            List<Outcome<Job>> alone = new ArrayList<>(pending.size());
             for (Pending p : pending) {
                 try {
                     alone.add(admit(List.of(p)).get(0));
                 } catch (RuntimeException single) {
-                    alone.add(new Outcome(null, single));
+                    alone.add(Outcome.failed(single));
                 }
             }
             return alone;
@@ -192,7 +89,7 @@ class Admissions {
      * Reserves and enqueues submissions of one dataset (one budget) in one transaction. A refusal is
      * that submission's outcome; any other failure aborts the transaction and is thrown.
      */
-    private List<Outcome> admit(List<Pending> pending) {
+    private List<Outcome<Job>> admit(List<Pending> pending) {
         Reservation head = pending.get(0).reservation();
         return tx.execute(s -> {
             List<BudgetService.Admission> admissions = budget.reserveAll(head.datasetId(), head.budget(),
@@ -207,10 +104,10 @@ class Admissions {
                 }
             }
             List<Job> stored = admitted.isEmpty() ? List.of() : jobs.enqueueAll(admitted);
-            List<Outcome> outcomes = new ArrayList<>(pending.size());
+            List<Outcome<Job>> outcomes = new ArrayList<>(pending.size());
             int next = 0;
             for (BudgetService.Admission a : admissions) {
-                outcomes.add(a.admitted() ? new Outcome(stored.get(next++), null) : new Outcome(null, a.refusal()));
+                outcomes.add(a.admitted() ? Outcome.of(stored.get(next++)) : Outcome.failed(a.refusal()));
             }
             return outcomes;
         });

@@ -16,7 +16,6 @@ import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.Tracks;
 import io.privmat.problem.PrivmatException;
 import io.privmat.security.Caller;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -55,8 +54,16 @@ public class DryRuns {
      * dataset's own public facts; when the real query would be refused there (a limit that depends on
      * the public count), {@code cost} is null and {@code realRefusal} says why.
      */
-    public record DryRun(Map<String, Object> result, Map<String, Object> standIn, String accounting,
+    public record DryRun(Map<String, Object> result, StandIn standIn, String accounting,
             @Nullable Tracks cost, boolean admissible, @Nullable String realRefusal) {}
+
+    /**
+     * What the stand-in is.
+     *
+     * @param sizeRule how its size was chosen: requested, the dataset's public count, or a default
+     * @param note what it was computed from, and what its numbers do not say
+     */
+    public record StandIn(StandInData.Description data, String sizeRule, String note) {}
 
     /**
      * @param size the stand-in's rows (MATRIX), edges (GRAPH), records (HISTOGRAM) or users (RATINGS);
@@ -75,7 +82,7 @@ public class DryRuns {
         } catch (PlanningException e) {
             throw QueryPlans.problem(e);
         }
-        Map<String, Object> standIn = new LinkedHashMap<>();
+        String sizeRule;
         long chosen;
         if (size != null) {
             if (size < 1 || size > max) {
@@ -83,18 +90,17 @@ public class DryRuns {
                         + max + "] for this dataset");
             }
             chosen = size;
-            standIn.put("sizeRule", "requested");
+            sizeRule = "requested";
         } else if (facts.shape() != DataShape.GRAPH && facts.publicRows() != null) {
             chosen = Math.min(facts.publicRows(), max);
-            standIn.put("sizeRule", chosen == facts.publicRows() ? "the dataset's public count"
-                    : "the dataset's public count, capped at " + max);
+            sizeRule = chosen == facts.publicRows() ? "the dataset's public count"
+                    : "the dataset's public count, capped at " + max;
         } else {
             chosen = facts.shape() == DataShape.GRAPH ? Math.min(max, 10L * facts.cols())
                     : Math.min(max, StandInData.DEFAULT_SIZE);
-            standIn.put("sizeRule", "default: the dataset's count is private (" + privateCount(facts)
-                    + "), so a public stand-in "
+            sizeRule = "default: the dataset's count is private (" + privateCount(facts) + "), so a public stand-in "
                     + (facts.shape() == DataShape.GRAPH ? "of 10 edges per vertex" : "of " + StandInData.DEFAULT_SIZE)
-                    + " is used; set standInSize to try another");
+                    + " is used; set standInSize to try another";
         }
         try (FreePlanning.Permit permit = gate.enter("the dry run", caller)) {
             PublicFacts stand = withSize(facts, chosen);
@@ -131,11 +137,11 @@ public class DryRuns {
                 throw FreePlanning.outOfTime("dry run");
             }
             Release release = plan.release(data, NoiseSources.secure());
-            standIn.putAll(data.describe());
-            standIn.put("note", "computed on synthetic data made from the dataset's public facts only (shape, "
-                    + "bounds, domain" + (facts.publicRows() != null && facts.shape() != DataShape.GRAPH
-                    ? ", the public count" : "") + "); the dataset's rows were not read, nothing was charged or "
-                    + "stored, and the numbers say nothing about the real data: only the shape and the noise");
+            StandIn standIn = new StandIn(data.describe(), sizeRule, "computed on synthetic data made from the "
+                    + "dataset's public facts only (shape, bounds, domain" + (facts.publicRows() != null
+                    && facts.shape() != DataShape.GRAPH ? ", the public count" : "") + "); the dataset's rows were "
+                    + "not read, nothing was charged or stored, and the numbers say nothing about the real data: only "
+                    + "the shape and the noise");
             return new DryRun(documents.dryRun(dataset, plan, release), standIn, dataset.budget().mode().name(), cost,
                     admissible, realRefusal);
         }

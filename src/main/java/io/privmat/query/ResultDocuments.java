@@ -224,7 +224,15 @@ class ResultDocuments {
     }
 
     private JobOutput regression(Release.Regression r, Map<String, Object> body) {
-        body.putAll(RegressionDocument.of(r.result()));
+        RegressionDocument doc = RegressionDocument.of(r.result());
+        body.put("response", doc.response());
+        body.put("predictors", doc.predictors());
+        body.put("ridge", doc.ridge());
+        body.put("ridgeRule", doc.ridgeRule());
+        body.put("estimand", doc.estimand());
+        body.put("level", doc.level());
+        body.put("intervals", doc.intervals());
+        body.put("coefficients", doc.coefficients());
         body.put("released", r.facts());
         double[] estimate = r.result().estimate();
         return new JobOutput(json.writeValueAsString(body), "coefficients", new int[] {estimate.length}, estimate);

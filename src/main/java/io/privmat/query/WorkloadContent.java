@@ -1,10 +1,9 @@
 package io.privmat.query;
 
+import io.privmat.hashing.Sha256;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * A workload matrix's stored form (migration V029): DENSE, rows × cols little-endian float64 in
@@ -78,16 +77,12 @@ record WorkloadContent(String sha256, int rows, int cols, String encoding, long 
     }
 
     static String sha256(int rows, int cols, double[] values) {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            ByteBuffer head = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(rows).putInt(cols);
-            digest.update(head.array());
-            ByteBuffer b = ByteBuffer.allocate(values.length * 8).order(ByteOrder.LITTLE_ENDIAN);
-            b.asDoubleBuffer().put(values);
-            digest.update(b.array());
-            return HexFormat.of().formatHex(digest.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        MessageDigest digest = Sha256.digest();
+        ByteBuffer head = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(rows).putInt(cols);
+        digest.update(head.array());
+        ByteBuffer b = ByteBuffer.allocate(values.length * 8).order(ByteOrder.LITTLE_ENDIAN);
+        b.asDoubleBuffer().put(values);
+        digest.update(b.array());
+        return Sha256.hex(digest);
     }
 }

@@ -8,7 +8,6 @@ import io.privmat.mechanism.linear.LinearQueryException;
 import io.privmat.mechanism.linear.OptimizationControl;
 import io.privmat.mechanism.linear.Strategy;
 import io.privmat.mechanism.linear.StrategyCodec;
-import io.privmat.mechanism.linear.StrategyInfo;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import io.privmat.security.Caller;
@@ -82,15 +81,15 @@ public class StrategyService {
      *     lowerBound, iterations, converged, expectedRmsePerUnitNoise, computeMillis)
      * @param reason FAILED or CANCELLED: why
      */
-    public record View(String id, String mechanism, Status status, double progress, Map<String, Object> info,
+    public record View(String id, String mechanism, Status status, double progress, StrategyDocument info,
             @Nullable String error, @Nullable Reason reason, @Nullable Instant createdAt, long bytes) {}
 
     /** What a task says of itself (to store its strategy again: {@link #keep}). */
-    private record Facts(String cacheKey, String mechanism, Map<String, Object> info) {}
+    private record Facts(String cacheKey, String mechanism, StrategyDocument info) {}
 
     /** A computation that did not finish, remembered per replica. */
-    private record Failure(Status status, Reason reason, String message, String mechanism, Map<String, Object> info,
-            Instant at) {}
+    private record Failure(Status status, Reason reason, String message, String mechanism,
+            PublicArtifacts.TaskInfo info, Instant at) {}
 
     /** A background computation, waiting or running. */
     private static final class Running {
@@ -171,7 +170,7 @@ public class StrategyService {
      */
     public byte[] resolve(PublicArtifacts.StrategyTask task, @Nullable Caller caller) {
         synchronized (lock) {
-            tasks.put(task.id(), new Facts(task.cacheKey(), task.mechanism(), task.info()));
+            tasks.put(task.id(), new Facts(task.cacheKey(), task.mechanism(), StrategyDocument.of(task.info())));
         }
         byte[] hit = stored(task.id());
         if (hit != null) {
@@ -247,19 +246,17 @@ public class StrategyService {
         Optional<StrategyRepository.Row> row = repository.find(id);
         if (row.isPresent()) {
             StrategyRepository.Row s = row.get();
-            @SuppressWarnings("unchecked")
-            Map<String, Object> info = json.readValue(s.infoJson(), LinkedHashMap.class);
-            return Optional.of(new View(s.id(), s.mechanism(), Status.DONE, 1, info, null, null, s.createdAt(),
-                    s.bytes()));
+            return Optional.of(new View(s.id(), s.mechanism(), Status.DONE, 1,
+                    json.readValue(s.infoJson(), StrategyDocument.class), null, null, s.createdAt(), s.bytes()));
         }
         Running r = running.get(id);
         if (r != null) {
-            return Optional.of(new View(id, r.task.mechanism(), r.status, r.progress, r.task.info(), null, null, null,
-                    0));
+            return Optional.of(new View(id, r.task.mechanism(), r.status, r.progress,
+                    StrategyDocument.of(r.task.info()), null, null, null, 0));
         }
         Failure failure = failure(id);
         return failure == null ? Optional.empty() : Optional.of(new View(id, failure.mechanism(), failure.status(), 0,
-                failure.info(), failure.message(), failure.reason(), null, 0));
+                StrategyDocument.of(failure.info()), failure.message(), failure.reason(), null, 0));
     }
 
     /** A stored strategy, decoded (for rebuilding an estimate's error model). */
@@ -444,8 +441,8 @@ public class StrategyService {
         long start = System.nanoTime();
         byte[] bytes = task.compute().apply(control);
         long millis = (System.nanoTime() - start) / 1_000_000;
-        Map<String, Object> doc = document(task.info(), StrategyCodec.decode(bytes).info());
-        doc.put("computeMillis", millis);
+        StrategyDocument doc = StrategyDocument.of(task.info()).computed(StrategyCodec.decode(bytes).info(),
+                millis);
         Instant now = clock.instant();
         repository.insertIfAbsent(task.id(), task.cacheKey(), task.mechanism(), json.writeValueAsString(doc), bytes, now);
         byte[] stored = repository.codec(task.id()).orElse(bytes);
@@ -454,22 +451,6 @@ public class StrategyService {
             touched.put(task.id(), now);
         }
         return stored;
-    }
-
-    /** The stored info of a strategy: its task's facts and the strategy's own. */
-    private static Map<String, Object> document(Map<String, Object> taskInfo, StrategyInfo info) {
-        Map<String, Object> doc = new LinkedHashMap<>(taskInfo);
-        doc.put("method", info.method());
-        doc.put("parameters", info.parameters());
-        doc.put("objective", finite(info.objective()));
-        doc.put("lowerBound", finite(info.lowerBound()));
-        doc.put("iterations", info.iterations());
-        doc.put("converged", info.converged());
-        Object queries = taskInfo.get("queries");
-        if (queries instanceof Number m && Double.isFinite(info.objective())) {
-            doc.put("expectedRmsePerUnitNoise", Math.sqrt(info.objective() / m.doubleValue()));
-        }
-        return doc;
     }
 
     /**
@@ -494,16 +475,12 @@ public class StrategyService {
         synchronized (lock) {
             facts = tasks.get(id);
         }
-        Map<String, Object> taskInfo = facts != null ? facts.info() : Map.of("mechanism", mechanism);
+        StrategyDocument taskInfo = facts != null ? facts.info() : StrategyDocument.mechanism(mechanism);
         byte[] bytes = StrategyCodec.encode(strategy);
         repository.insertLocked(id, facts != null ? facts.cacheKey() : "", facts != null ? facts.mechanism()
-                : mechanism, json.writeValueAsString(document(taskInfo, strategy.info())), bytes, now);
+                : mechanism, json.writeValueAsString(taskInfo.computed(strategy.info(), null)), bytes, now);
         remember(id, bytes);
         log.info("strategy {} stored again for a release that names it (it had been pruned)", id);
-    }
-
-    private static @Nullable Double finite(double v) {
-        return Double.isFinite(v) ? v : null;
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.ludovic.netlib.blas.BLAS;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
 /** The BLAS/LAPACK binding: on a machine without a system BLAS, the bundled OpenBLAS is native. */
 class NativeBlasTest {
@@ -91,7 +92,8 @@ class NativeBlasTest {
         assumeThat(selection.mode()).isEqualTo("auto");
         assertThat(selection.source()).isEqualTo("bundled");
         assertThat(selection.reason()).contains("is not an optimised BLAS");
-        assertThat(NativeBlasReport.facts()).containsEntry("source", "bundled").containsEntry("native", true);
+        assertThat(NativeBlasReport.facts().source()).isEqualTo("bundled");
+        assertThat(NativeBlasReport.facts().nativeBlas()).isTrue();
     }
 
     @Test
@@ -102,9 +104,11 @@ class NativeBlasTest {
         assertThat(selection.library()).endsWith("libopenblas.so.0");
         assertThat(LinearAlgebra.isNative()).as(LinearAlgebra.implementation()).isTrue();
         assertThat(LinearAlgebra.implementation()).isEqualTo("JNIBLAS/JNILAPACK");
-        assertThat(NativeBlasReport.facts()).containsEntry("source", "bundled").containsEntry("native", true)
-                .containsEntry("reason", "auto: there is no system libblas.so.3 and liblapack.so.3; using the bundled "
-                        + "OpenBLAS");
+        NativeBlasReport.Facts facts = NativeBlasReport.facts();
+        assertThat(facts.source()).isEqualTo("bundled");
+        assertThat(facts.nativeBlas()).isTrue();
+        assertThat(facts.reason()).isEqualTo("auto: there is no system libblas.so.3 and liblapack.so.3; using the "
+                + "bundled OpenBLAS");
     }
 
     @Test
@@ -118,5 +122,16 @@ class NativeBlasTest {
         assertThat(eigen.values()[0]).isCloseTo(3, org.assertj.core.data.Offset.offset(1e-12));
         assertThat(eigen.values()[1]).isCloseTo(1, org.assertj.core.data.Offset.offset(1e-12));
         assertThat(LinearAlgebra.cholesky(new double[] {4, 2, 2, 5}, 2)).containsExactly(2, 0, 1, 2);
+    }
+
+    /** The /actuator/info section: its members in the documented order, native under its JSON name. */
+    @Test
+    void theFactsRenderInTheirDocumentedOrder() {
+        NativeBlasReport.Facts f = new NativeBlasReport.Facts("bundled", "OpenBLAS 0.3.30", "auto: r", true,
+                "JNIBLAS/JNILAPACK", "auto", "~/lib/libopenblas.so.0", null);
+        assertThat(JsonMapper.builder().build().writeValueAsString(f)).isEqualTo(
+                "{\"source\":\"bundled\",\"implementation\":\"OpenBLAS 0.3.30\",\"reason\":\"auto: r\","
+                        + "\"native\":true,\"binding\":\"JNIBLAS/JNILAPACK\",\"mode\":\"auto\","
+                        + "\"library\":\"~/lib/libopenblas.so.0\"}");
     }
 }

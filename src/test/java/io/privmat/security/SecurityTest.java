@@ -262,7 +262,7 @@ class SecurityTest extends ApiTest {
                 .isSubsetOf("source", "implementation", "reason", "native", "binding", "mode", "library", "problem");
         assertThat(blas.get("binding").asString()).isEqualTo(LinearAlgebra.implementation());
         assertThat(blas.get("native").asBoolean()).isEqualTo(LinearAlgebra.isNative());
-        assertThat(blas.get("source").asString()).isEqualTo(NativeBlasReport.facts().get("source"));
+        assertThat(blas.get("source").asString()).isEqualTo(NativeBlasReport.facts().source());
         assertThat(blas.get("reason").asString()).isNotBlank();
         assertThat(blas.get("implementation").asString()).isNotBlank();
         // Which user runs the service is not shown: the home directory reads as ~.

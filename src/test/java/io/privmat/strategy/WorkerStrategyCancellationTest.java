@@ -10,7 +10,6 @@ import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import io.privmat.support.FairUseApiTest;
 import java.util.HexFormat;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -34,7 +33,7 @@ class WorkerStrategyCancellationTest extends FairUseApiTest {
         ThreadLocalRandom.current().nextBytes(id);
         String key = HexFormat.of().formatHex(id);
         return new PublicArtifacts.StrategyTask(key, "test/" + key, "OPTIMIZED", false, new StrategyCost(1, 1, 1, 8),
-                Map.of("mechanism", "OPTIMIZED"), control -> {
+                new PublicArtifacts.TaskInfo("OPTIMIZED", key, null, null, 1, 1, "", null, 8), control -> {
                     while (!control.cancelled().getAsBoolean()) {
                         try {
                             Thread.sleep(20);

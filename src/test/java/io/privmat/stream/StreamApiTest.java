@@ -3,13 +3,11 @@ package io.privmat.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.privmat.hashing.Sha256;
 import io.privmat.plan.PlanDocuments;
 import io.privmat.support.ApiTest;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -326,7 +324,7 @@ class StreamApiTest extends ApiTest {
         PlanDocuments documents = new PlanDocuments();
         String spec = documents.specJson(documents.rebuild(jdbc.queryForObject(
                 "SELECT parameters::text FROM job WHERE id = ?::uuid", String.class, jobId)));
-        String earlier = HexFormat.of().formatHex(sha256(spec));
+        String earlier = Sha256.hex(spec);
         assertThat(jdbc.update("UPDATE job SET request_hash = ? WHERE id = ?::uuid", earlier, jobId)).isEqualTo(1);
         Response retried = postJson("/v1/datasets/" + id + "/subscriptions", request, "sub-1");
         assertThat(retried.status()).as(retried.toString()).isEqualTo(200);
@@ -335,14 +333,6 @@ class StreamApiTest extends ApiTest {
                 .isEqualTo(1);
         assertThat(postJson("/v1/datasets/" + id + "/subscriptions",
                 "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.02}", "sub-1").status()).isEqualTo(422);
-    }
-
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /**

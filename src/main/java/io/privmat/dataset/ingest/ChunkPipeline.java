@@ -1,9 +1,6 @@
 package io.privmat.dataset.ingest;
 
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import io.privmat.concurrent.HandOff;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,24 +8,20 @@ import org.jspecify.annotations.Nullable;
  * (docs/benchmarks.md, upload section). At most one piece of work is in flight, so memory stays
  * at two chunk buffers; a failure on either side reaches the request thread, and {@link #close()}
  * returns only once the writer is idle, so the transaction is rolled back after its last write,
- * never during one (nothing half-written).
+ * never during one (nothing half-written). The hand-off is {@link HandOff#toSecondThread}'s (the
+ * reads of stored chunks use the same one).
  */
 final class ChunkPipeline implements AutoCloseable {
 
-    private final @Nullable ExecutorService writer;
-    private @Nullable Future<?> inFlight;
+    private final @Nullable HandOff<Runnable> writer;
 
-    private ChunkPipeline(@Nullable ExecutorService writer) {
+    private ChunkPipeline(@Nullable HandOff<Runnable> writer) {
         this.writer = writer;
     }
 
     /** Writes on a second thread. */
     static ChunkPipeline threaded() {
-        return new ChunkPipeline(Executors.newSingleThreadExecutor(task -> {
-            Thread thread = new Thread(task, "upload-writer");
-            thread.setDaemon(true);
-            return thread;
-        }));
+        return new ChunkPipeline(HandOff.toSecondThread("upload-writer", 0, Runnable::run));
     }
 
     /**
@@ -41,56 +34,27 @@ final class ChunkPipeline implements AutoCloseable {
 
     /** Waits for the previous work (rethrowing its failure), then starts {@code work} on the writer thread. */
     void submit(Runnable work) {
-        await();
         if (writer == null) {
             work.run();
         } else {
-            inFlight = writer.submit(work);
+            writer.put(work);
         }
     }
 
-    /** Waits for the work in flight, if any, and rethrows its failure. */
+    /**
+     * Waits for the work in flight, if any, and rethrows its failure; waits through interrupts (kept),
+     * since the writer uses the transaction's connection.
+     */
     void await() {
-        Future<?> work = inFlight;
-        if (work == null) {
-            return;
-        }
-        inFlight = null;
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    work.get();
-                    return;
-                } catch (InterruptedException e) {
-                    // The writer uses the transaction's connection: wait for it whatever happens.
-                    interrupted = true;
-                } catch (ExecutionException e) {
-                    Throwable cause = e.getCause();
-                    if (cause instanceof RuntimeException runtime) {
-                        throw runtime;
-                    }
-                    if (cause instanceof Error error) {
-                        throw error;
-                    }
-                    throw new IllegalStateException(cause);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+        if (writer != null) {
+            writer.flush();
         }
     }
 
     @Override
     public void close() {
-        try {
-            await();
-        } finally {
-            if (writer != null) {
-                writer.shutdown();
-            }
+        if (writer != null) {
+            writer.close();
         }
     }
 }

@@ -106,10 +106,14 @@ public class DatasetRepository {
         datasets().setColumnLabels(id, labels.toArray(String[]::new));
     }
 
-    @SuppressWarnings("unchecked")
-    private static io.privmat.dataset.@Nullable DatasetSchema schema(DatasetKind kind, @Nullable String document) {
-        return document == null ? null
-                : DatasetSchema.fromDocument(kind, JSON.readValue(document, Map.class));
+    /** A stored declaration read back (the schema record of the kind; its constructor validates it). */
+    static io.privmat.dataset.@Nullable DatasetSchema schema(DatasetKind kind, @Nullable String document) {
+        return document == null ? null : JSON.readValue(document, DatasetSchema.documentType(kind));
+    }
+
+    /** The declaration document stored with a dataset: the schema record's components in order. */
+    static String document(DatasetSchema schema) {
+        return JSON.writeValueAsString(schema);
     }
 
     /**
@@ -119,7 +123,7 @@ public class DatasetRepository {
      */
     public void insert(Dataset d) {
         DatasetEntity entity = new DatasetEntity(d,
-                d.schema() == null ? null : JSON.writeValueAsString(d.schema().toDocument()));
+                d.schema() == null ? null : document(d.schema()));
         datasets().saveAndFlush(entity);
         detach(entity);
     }

@@ -7,9 +7,8 @@ import io.privmat.job.JobSettings;
 import io.privmat.ledger.BudgetService;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.support.JdbcTransactionManager;
@@ -94,18 +93,20 @@ public class JobDatabase implements DisposableBean {
         return ConnectionProbe.within(pool, waitMillis);
     }
 
+    /**
+     * The pool's sizes, for health details: its name and maximum, and its connections in use, idle
+     * and awaited once the pool has started (null before).
+     */
+    public record Figures(String pool, int max, @Nullable Usage usage) {}
+
+    /** Connections in use, idle, and threads waiting for one. */
+    public record Usage(int active, int idle, int waiting) {}
+
     /** Pool figures for health details: sizes only. */
-    public Map<String, Object> figures() {
-        Map<String, Object> out = new LinkedHashMap<>();
+    public Figures figures() {
         var mx = pool.getHikariPoolMXBean();
-        out.put("pool", pool.getPoolName());
-        out.put("max", pool.getMaximumPoolSize());
-        if (mx != null) {
-            out.put("active", mx.getActiveConnections());
-            out.put("idle", mx.getIdleConnections());
-            out.put("waiting", mx.getThreadsAwaitingConnection());
-        }
-        return out;
+        return new Figures(pool.getPoolName(), pool.getMaximumPoolSize(), mx == null ? null
+                : new Usage(mx.getActiveConnections(), mx.getIdleConnections(), mx.getThreadsAwaitingConnection()));
     }
 
     @Override

@@ -25,6 +25,12 @@ class JobDatabaseReadiness implements HealthIndicator {
     public Health health() {
         Health.Builder health = database.connectionWithin(waitMillis) ? Health.up()
                 : Health.down().withDetail("reason", "no connection within " + waitMillis + " ms");
-        return health.withDetails(database.figures()).build();
+        JobDatabase.Figures figures = database.figures();
+        health.withDetail("pool", figures.pool()).withDetail("max", figures.max());
+        if (figures.usage() != null) {
+            health.withDetail("active", figures.usage().active()).withDetail("idle", figures.usage().idle())
+                    .withDetail("waiting", figures.usage().waiting());
+        }
+        return health.build();
     }
 }

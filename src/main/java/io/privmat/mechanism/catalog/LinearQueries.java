@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.hashing.Sha256;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.linear.ComputeBudget;
@@ -19,12 +20,8 @@ import io.privmat.mechanism.linear.StrategyCodec;
 import io.privmat.mechanism.linear.StrategyCost;
 import io.privmat.mechanism.linear.Workload;
 import io.privmat.privacy.PureDp;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -210,24 +207,13 @@ public final class LinearQueries extends Described {
         } else {
             small = n <= INLINE_LOW_RANK_MAX_CELLS;
         }
-        Map<String, Object> info = new LinkedHashMap<>();
-        info.put("mechanism", mechanism.name());
-        if (mechanism == LinearMechanism.OPTIMIZED) {
-            // Keyed by the Gram: workloads of several callers share it, so nothing of the first
-            // caller's own workload (its hash, its kind) is recorded.
-            info.put("gramHash", w.gramHash());
-        } else {
-            info.put("workloadHash", w.hash());
-            info.put("workloadKind", w.kind());
-        }
-        info.put("cells", n);
-        info.put("queries", w.queries());
-        info.put("options", options);
-        if (!Double.isInfinite(budget.maxFlops())) {
-            info.put("estimatedSeconds", budget.seconds(cost.flops()));
-        }
-        info.put("estimatedBytes", cost.bytes());
-        return new PublicArtifacts.StrategyTask(sha256(cacheKey), cacheKey, mechanism.name(), small, cost, info,
+        // OPTIMIZED is keyed by the Gram: workloads of several callers share it, so nothing of the
+        // first caller's own workload (its hash, its kind) is recorded.
+        boolean gram = mechanism == LinearMechanism.OPTIMIZED;
+        PublicArtifacts.TaskInfo info = new PublicArtifacts.TaskInfo(mechanism.name(), gram ? w.gramHash() : null,
+                gram ? null : w.hash(), gram ? null : w.kind(), n, w.queries(), options,
+                Double.isInfinite(budget.maxFlops()) ? null : budget.seconds(cost.flops()), cost.bytes());
+        return new PublicArtifacts.StrategyTask(Sha256.hex(cacheKey), cacheKey, mechanism.name(), small, cost, info,
                 control -> StrategyCodec.encode(mechanism == LinearMechanism.OPTIMIZED
                         ? Strategies.optimized(w, optimizer, control)
                         : Strategies.lowRank(w, LowRankOptions.defaults(), control)));
@@ -289,14 +275,6 @@ public final class LinearQueries extends Described {
                 artifacts.strategyBudget());
     }
 
-    static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     /** A refused workload or strategy as a planning problem: TOO_LARGE → 422, the others → 400. */
     public static PlanningException problem(LinearQueryException e) {

@@ -3,8 +3,8 @@ package io.privmat.mechanism.catalog;
 import io.privmat.mechanism.linear.ComputeBudget;
 import io.privmat.mechanism.linear.OptimizationControl;
 import io.privmat.mechanism.linear.StrategyCost;
-import java.util.Map;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Public artifacts a plan may need besides the request and the dataset's public facts, resolved by
@@ -61,7 +61,27 @@ public interface PublicArtifacts {
      *     encoded strategy
      */
     record StrategyTask(String id, String cacheKey, String mechanism, boolean small, StrategyCost cost,
-            Map<String, Object> info, Function<OptimizationControl, byte[]> compute) {}
+            TaskInfo info, Function<OptimizationControl, byte[]> compute) {}
+
+    /**
+     * Public facts about a strategy task, shown while it is computed and stored with its strategy.
+     *
+     * @param mechanism OPTIMIZED or LOW_RANK_MECHANISM
+     * @param gramHash OPTIMIZED (keyed by the Gram, shared by the workloads of several callers): the
+     *     SHA-256 of WᵀW; null otherwise
+     * @param workloadHash LOW_RANK_MECHANISM: the workload's hash; null for OPTIMIZED, which records
+     *     nothing of the first caller's own workload
+     * @param workloadKind LOW_RANK_MECHANISM: the workload's kind; null for OPTIMIZED
+     * @param cells the domain's cells n
+     * @param queries the workload's queries m
+     * @param options the canonical options (part of the cache key)
+     * @param estimatedSeconds the computation's time at the reference rate; null when the budget it
+     *     was built for has no operation limit
+     * @param estimatedBytes the computation's peak memory
+     */
+    record TaskInfo(String mechanism, @Nullable String gramHash, @Nullable String workloadHash,
+            @Nullable String workloadKind, int cells, int queries, String options, @Nullable Double estimatedSeconds,
+            long estimatedBytes) {}
 
     /** No stored workloads; strategies computed on the calling thread. */
     static PublicArtifacts inline() {

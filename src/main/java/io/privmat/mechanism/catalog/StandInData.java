@@ -112,17 +112,29 @@ public final class StandInData implements DataAccess {
         };
     }
 
-    /** What the stand-in is, in words and numbers, for the dry run's result (all public). */
-    public Map<String, Object> describe() {
+    /**
+     * What a stand-in is, for the dry run's result (all public): its size in its shape's unit (the
+     * other three null) and how it was generated.
+     *
+     * @param rows MATRIX: its rows
+     * @param edges GRAPH: its edges
+     * @param records HISTOGRAM: its records
+     * @param users RATINGS: its users
+     */
+    public record Description(@Nullable Long rows, @Nullable Long edges, @Nullable Long records, @Nullable Long users,
+            String generator) {}
+
+    /** What the stand-in is, in words and numbers. */
+    public Description describe() {
         return switch (facts.shape()) {
-            case MATRIX -> Map.of("rows", rowCount, "generator", "each row (1, …, 1)/√d plus Gaussian variation of "
-                    + "variance 1/j along axis j, scaled to a norm uniform in [B/2, B]");
-            case GRAPH -> Map.of("edges", edgeList.length / 2, "generator", "two halves of the vertices, an edge four "
-                    + "times likelier inside a half than across, weight 1");
-            case HISTOGRAM -> Map.of("records", (long) Arrays.stream(counts).sum(), "generator", "records spread over "
-                    + "the cells in proportions from a flat Dirichlet");
-            default -> Map.of("users", ((InMemoryRatings) ratings).users(), "generator", "each user rates 1..s items "
-                    + "along one of two opposite tastes plus noise, inside the rating range");
+            case MATRIX -> new Description((long) rowCount, null, null, null, "each row (1, …, 1)/√d plus Gaussian "
+                    + "variation of variance 1/j along axis j, scaled to a norm uniform in [B/2, B]");
+            case GRAPH -> new Description(null, (long) edgeList.length / 2, null, null, "two halves of the vertices, "
+                    + "an edge four times likelier inside a half than across, weight 1");
+            case HISTOGRAM -> new Description(null, null, (long) Arrays.stream(counts).sum(), null, "records spread "
+                    + "over the cells in proportions from a flat Dirichlet");
+            default -> new Description(null, null, null, (long) ((InMemoryRatings) ratings).users(), "each user rates "
+                    + "1..s items along one of two opposite tastes plus noise, inside the rating range");
         };
     }
 

@@ -1,5 +1,6 @@
 package io.privmat.mechanism.linear;
 
+import io.privmat.hashing.Sha256;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -68,7 +69,7 @@ final class DenseWorkload extends Workload {
         for (double v : w) {
             bytes.putLong(Double.doubleToLongBits(v));
         }
-        return "custom;domain=" + domain().canonical() + ";m=" + m + ";matrix-sha256=" + sha256Hex(bytes.array());
+        return "custom;domain=" + domain().canonical() + ";m=" + m + ";matrix-sha256=" + Sha256.hex(bytes.array());
     }
 
     @Override

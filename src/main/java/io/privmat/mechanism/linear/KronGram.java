@@ -1,13 +1,12 @@
 package io.privmat.mechanism.linear;
 
+import io.privmat.hashing.Sha256;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -103,39 +102,35 @@ record KronGram(int[] shape, List<Factor[]> terms) {
      * Gram's identity for the strategy cache). A dense factor enters with all its values.
      */
     String hash() {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            ByteBuffer b = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
-            b.putInt(shape.length);
-            for (int s : shape) {
-                b.putInt(s);
-            }
-            for (Factor[] term : terms) {
-                for (Factor f : term) {
-                    if (b.remaining() < 32) {
-                        digest.update(b.array(), 0, b.position());
-                        b.clear();
-                    }
-                    b.put((byte) kind(f)).putInt(f.n());
-                    if (f instanceof Generated g) {
-                        b.putInt(g.generator().ordinal());
-                    } else if (f instanceof Interval r) {
-                        b.putInt(r.lo()).putInt(r.hi());
-                    } else {
-                        digest.update(b.array(), 0, b.position());
-                        b.clear();
-                        double[] g = ((Dense) f).g();
-                        ByteBuffer values = ByteBuffer.allocate(g.length * 8).order(ByteOrder.LITTLE_ENDIAN);
-                        values.asDoubleBuffer().put(g);
-                        digest.update(values.array());
-                    }
+        MessageDigest digest = Sha256.digest();
+        ByteBuffer b = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt(shape.length);
+        for (int s : shape) {
+            b.putInt(s);
+        }
+        for (Factor[] term : terms) {
+            for (Factor f : term) {
+                if (b.remaining() < 32) {
+                    digest.update(b.array(), 0, b.position());
+                    b.clear();
+                }
+                b.put((byte) kind(f)).putInt(f.n());
+                if (f instanceof Generated g) {
+                    b.putInt(g.generator().ordinal());
+                } else if (f instanceof Interval r) {
+                    b.putInt(r.lo()).putInt(r.hi());
+                } else {
+                    digest.update(b.array(), 0, b.position());
+                    b.clear();
+                    double[] g = ((Dense) f).g();
+                    ByteBuffer values = ByteBuffer.allocate(g.length * 8).order(ByteOrder.LITTLE_ENDIAN);
+                    values.asDoubleBuffer().put(g);
+                    digest.update(values.array());
                 }
             }
-            digest.update(b.array(), 0, b.position());
-            return HexFormat.of().formatHex(digest.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by the JDK", e);
         }
+        digest.update(b.array(), 0, b.position());
+        return Sha256.hex(digest);
     }
 
     private static int kind(Factor f) {

@@ -1,5 +1,6 @@
 package io.privmat.mechanism.linear;
 
+import io.privmat.hashing.Sha256;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +52,7 @@ final class RangeWorkload extends BoxWorkload {
             bytes.putInt(los[i]).putInt(his[i]);
         }
         return "ranges;domain=" + domain().canonical() + ";m=" + m + ";boxes-sha256="
-                + sha256Hex(bytes.array());
+                + Sha256.hex(bytes.array());
     }
 
     @Override

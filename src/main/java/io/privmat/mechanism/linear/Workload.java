@@ -1,8 +1,6 @@
 package io.privmat.mechanism.linear;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.privmat.hashing.Sha256;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -54,7 +52,7 @@ public abstract sealed class Workload permits BoxWorkload, DenseWorkload {
     public final String hash() {
         String h = hash;
         if (h == null) {
-            h = sha256Hex(canonical().getBytes(StandardCharsets.UTF_8));
+            h = Sha256.hex(canonical());
             hash = h;
         }
         return h;
@@ -228,19 +226,6 @@ public abstract sealed class Workload permits BoxWorkload, DenseWorkload {
         for (int a = start; a < d; a++) {
             current[depth] = a;
             combinations(d, k, a + 1, current, depth + 1, out);
-        }
-    }
-
-    static String sha256Hex(byte[] bytes) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(bytes);
-            StringBuilder b = new StringBuilder(64);
-            for (byte x : digest) {
-                b.append(Character.forDigit((x >> 4) & 15, 16)).append(Character.forDigit(x & 15, 16));
-            }
-            return b.toString();
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by the JDK", e);
         }
     }
 

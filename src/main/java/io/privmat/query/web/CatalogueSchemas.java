@@ -9,6 +9,7 @@ import io.privmat.mechanism.catalog.MechanismDefinition;
 import io.privmat.mechanism.catalog.Param;
 import io.privmat.mechanism.catalog.QueryKind;
 import io.privmat.mechanism.completion.RatingsRelation;
+import io.privmat.query.QueryRequest;
 import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.media.ArraySchema;
 import io.swagger.v3.oas.models.media.BooleanSchema;
@@ -261,25 +262,18 @@ class CatalogueSchemas {
         return n;
     }
 
-    /** A request for this mechanism that a READY dataset with the default budget admits. */
-    static Map<String, Object> example(MechanismDefinition m) {
-        Map<String, Object> e = new LinkedHashMap<>();
+    /**
+     * A request for this mechanism that a READY dataset with the default budget admits (its absent
+     * members are left out of the example).
+     */
+    static QueryRequest example(MechanismDefinition m) {
         QueryKind kind = m.kinds().stream().sorted().findFirst().orElseThrow();
-        e.put("kind", kind.name());
-        e.put("mechanism", m.name());
-        switch (m.budgetForm()) {
-            case GAUSSIAN -> e.put("rho", new BigDecimal("0.005"));
-            case PURE_EPSILON, PURE_OR_GAUSSIAN -> e.put("epsilon", new BigDecimal("0.1"));
-            case APPROXIMATE -> {
-                e.put("epsilon", new BigDecimal("0.1"));
-                e.put("delta", new BigDecimal("1e-8"));
-            }
-        }
+        BigDecimal epsilon = m.budgetForm() == Budget.Form.GAUSSIAN ? null : new BigDecimal("0.1");
+        BigDecimal delta = m.budgetForm() == Budget.Form.APPROXIMATE ? new BigDecimal("1e-8") : null;
+        BigDecimal rho = m.budgetForm() == Budget.Form.GAUSSIAN ? new BigDecimal("0.005") : null;
         Map<String, Object> params = m.exampleParams(kind);
-        if (!params.isEmpty()) {
-            e.put("params", new java.util.TreeMap<>(params));
-        }
-        return e;
+        return new QueryRequest(kind.name(), m.name(), epsilon, delta, rho,
+                params.isEmpty() ? null : new java.util.TreeMap<>(params));
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})

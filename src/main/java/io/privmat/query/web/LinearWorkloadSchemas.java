@@ -39,7 +39,7 @@ final class LinearWorkloadSchemas {
         ObjectSchema box = new ObjectSchema();
         box.additionalProperties(interval);
         box.description("One box: attribute name → [lo, hi]; attributes not named span their whole domain");
-        Map<String, Object> boxExample = new java.util.LinkedHashMap<>(); // ordered: the contract is compared as text
+        Map<String, List<Integer>> boxExample = new java.util.LinkedHashMap<>(); // ordered: compared as text
         boxExample.put("age", List.of(0, 3));
         boxExample.put("region", List.of(1, 1));
         box.example(io.swagger.v3.core.util.Json.mapper().valueToTree(boxExample)); // an object, not its toString

@@ -7,6 +7,7 @@ import io.privmat.mechanism.catalog.ErrorStatement;
 import io.privmat.mechanism.catalog.InverseQuote;
 import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.PlanningException;
+import io.privmat.mechanism.catalog.StandInData;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.problem.PrivmatException;
 import io.privmat.query.DryRuns;
@@ -161,16 +162,11 @@ class QueryController {
             @Nullable Long standInSize) {
         DryRuns.DryRun run = dryRuns.run(datasetId, request, standInSize, Caller.current());
         AccountingMode mode = AccountingMode.valueOf(run.accounting());
-        Map<String, Object> st = run.standIn();
-        return new DryRunView(true, new StandInView(number(st.get("rows")), number(st.get("edges")),
-                number(st.get("records")), number(st.get("users")), String.valueOf(st.get("sizeRule")),
-                String.valueOf(st.get("generator")), String.valueOf(st.get("note"))), run.accounting(),
+        StandInData.Description st = run.standIn().data();
+        return new DryRunView(true, new StandInView(st.rows(), st.edges(), st.records(), st.users(),
+                run.standIn().sizeRule(), st.generator(), run.standIn().note()), run.accounting(),
                 run.cost() == null ? null : TrackView.charged(run.cost(), mode), run.admissible(), run.realRefusal(),
                 run.result());
-    }
-
-    private static @Nullable Long number(@Nullable Object o) {
-        return o instanceof Number n ? n.longValue() : null;
     }
 
     /** What a dry run's stand-in is (public: its size is public or chosen by the caller). */

@@ -5,6 +5,7 @@ import io.privmat.problem.ProblemType;
 import io.privmat.query.QueryRequest;
 import io.privmat.query.QueryService;
 import io.privmat.security.Caller;
+import io.privmat.strategy.StrategyDocument;
 import io.privmat.strategy.StrategyService;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -89,31 +90,17 @@ class StrategyController {
             @Nullable Instant createdAt) {
 
         static StrategyView of(StrategyService.View v) {
-            Map<String, Object> i = v.info();
+            StrategyDocument i = v.info();
             boolean done = v.status() == StrategyService.Status.DONE;
             // An OPTIMIZED strategy is shared by every workload with its Gram: another caller's workload hash
             // and kind (stored before they were left out) are not shown.
             boolean shared = "OPTIMIZED".equals(v.mechanism());
             return new StrategyView(v.id(), v.mechanism(), v.status().name(), v.progress(),
-                    shared ? null : string(i, "workloadHash"), shared ? null : string(i, "workloadKind"),
-                    string(i, "gramHash"), integer(i, "cells"), integer(i, "queries"), string(i, "options"),
-                    string(i, "method"), number(i, "objective"), number(i, "lowerBound"), integer(i, "iterations"),
-                    i.get("converged") instanceof Boolean b ? b : null, number(i, "expectedRmsePerUnitNoise"),
-                    i.get("computeMillis") instanceof Number n ? n.longValue() : null, done ? v.bytes() : null,
-                    v.error(), v.reason() == null ? null : v.reason().name(), number(i, "estimatedSeconds"),
-                    i.get("estimatedBytes") instanceof Number b ? b.longValue() : null, v.createdAt());
-        }
-
-        private static @Nullable String string(Map<String, Object> m, String k) {
-            return m.get(k) instanceof String s ? s : null;
-        }
-
-        private static @Nullable Integer integer(Map<String, Object> m, String k) {
-            return m.get(k) instanceof Number n ? n.intValue() : null;
-        }
-
-        private static @Nullable Double number(Map<String, Object> m, String k) {
-            return m.get(k) instanceof Number n ? n.doubleValue() : null;
+                    shared ? null : i.workloadHash(), shared ? null : i.workloadKind(), i.gramHash(), i.cells(),
+                    i.queries(), i.options(), i.method(), i.objective(), i.lowerBound(), i.iterations(), i.converged(),
+                    i.expectedRmsePerUnitNoise(), i.computeMillis(), done ? v.bytes() : null, v.error(),
+                    v.reason() == null ? null : v.reason().name(), i.estimatedSeconds(), i.estimatedBytes(),
+                    v.createdAt());
         }
     }
 

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.privmat.api.JsonNumbers;
 import io.privmat.api.LossDocument;
 import io.privmat.api.ParametersDocument;
+import io.privmat.api.RegressionDocument;
 import io.privmat.mechanism.analytics.Bounds;
 import io.privmat.mechanism.analytics.LowRankApproximation;
 import io.privmat.mechanism.analytics.PrincipalComponents;
-import io.privmat.mechanism.analytics.RegressionResult;
 import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.problem.PrivmatException;
 import io.privmat.release.Release;
@@ -172,38 +172,6 @@ class ReleaseController {
                     + "release's noise implies; not settable for JL sketches)") @Nullable Double ridge,
             @Schema(description = LEVEL) @Nullable Double level) {}
 
-    /** One coefficient. */
-    @Schema(name = "RegressionCoefficient")
-    record CoefficientView(@Schema(description = "The predictor column") int column, double estimate,
-            @Schema(description = "Lower end of the interval the result's `intervals` names; null when the release "
-                    + "implies no finite bound") @Nullable Double lower,
-            @Schema(description = "Upper end; null when unbounded") @Nullable Double upper,
-            @Schema(description = "First-order normal approximation (no guarantee; calibration in "
-                    + "docs/accuracy/analytics.md)") double approximateLower,
-            double approximateUpper, double approximateStandardError) {}
-
-    /** A regression answer. */
-    @Schema(name = "ReleaseRegression")
-    record RegressionView(int response, List<Integer> predictors,
-            @Schema(description = "The ridge λ used, relative to the data's own XᵀX") double ridge, String ridgeRule,
-            @Schema(description = "What the intervals cover") String estimand, double level,
-            @Schema(description = "SIMULTANEOUS_BOUND: all coefficients' [lower, upper] hold together with "
-                    + "probability ≥ level; EXACT_T: each interval has coverage exactly level",
-                    allowableValues = {"SIMULTANEOUS_BOUND", "EXACT_T"}) String intervals,
-            List<CoefficientView> coefficients) {
-
-        static RegressionView of(RegressionResult r) {
-            List<CoefficientView> cs = new ArrayList<>();
-            for (int j = 0; j < r.estimate().length; j++) {
-                cs.add(new CoefficientView(r.predictors()[j], r.estimate()[j], finite(r.lower()[j]),
-                        finite(r.upper()[j]), r.approximateLower()[j], r.approximateUpper()[j],
-                        r.approximateStandardError()[j]));
-            }
-            return new RegressionView(r.response(), java.util.Arrays.stream(r.predictors()).boxed().toList(), r.ridge(),
-                    r.ridgeRule(), r.estimand(), r.level(), r.intervals().name(), cs);
-        }
-    }
-
     /** An estimate with its interval. */
     @Schema(name = "EstimateWithBounds")
     record BoundsView(double estimate, double lower,
@@ -286,7 +254,7 @@ class ReleaseController {
     @ApiResponse(responseCode = "409", description = "The release holds no second-moment matrix (a graph sketch)")
     @Operation(operationId = "releaseRegression", summary = "Linear regression of one column on others from a "
             + "covariance-type release, with an interval per coefficient (free)")
-    RegressionView regression(@PathVariable UUID id, @RequestBody RegressionRequest request) {
+    RegressionDocument regression(@PathVariable UUID id, @RequestBody RegressionRequest request) {
         if (request.response() == null) {
             throw PrivmatException.invalidParameter("response", "a column index", "response is required");
         }
@@ -302,7 +270,7 @@ class ReleaseController {
                 predictors[j] = c;
             }
         }
-        return RegressionView.of(releases.regression(id, Caller.current(), request.response(), predictors,
+        return RegressionDocument.of(releases.regression(id, Caller.current(), request.response(), predictors,
                 request.ridge(), level(request.level())));
     }
 

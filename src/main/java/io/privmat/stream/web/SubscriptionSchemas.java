@@ -8,7 +8,6 @@ import io.swagger.v3.oas.models.media.ComposedSchema;
 import io.swagger.v3.oas.models.media.Discriminator;
 import io.swagger.v3.oas.models.media.Schema;
 import java.math.BigDecimal;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -46,11 +45,8 @@ class SubscriptionSchemas {
                     + "answers over each window (COVARIANCE, PCA or SKETCH), its budget for the whole stream (rho, or "
                     + "epsilon with delta) and its typed params. The cost is computed from these public values and the "
                     + "stream's declaration, and charged once.");
-            Map<String, Object> example = new LinkedHashMap<>();
-            example.put("kind", "COVARIANCE");
-            example.put("mechanism", "FACTORIZATION");
-            example.put("rho", new BigDecimal("0.005"));
-            request.example(Json.mapper().valueToTree(example));
+            request.example(Json.mapper().valueToTree(new SubscriptionController.SubscriptionRequest("COVARIANCE",
+                    "FACTORIZATION", null, null, new BigDecimal("0.005"), null)));
             schemas.put("SubscriptionRequest", request);
             refer(schemas, "Subscription", "noise");
             refer(schemas, "SubscriptionQuote", "noise");

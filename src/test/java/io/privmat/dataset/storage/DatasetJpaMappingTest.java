@@ -61,7 +61,7 @@ class DatasetJpaMappingTest extends ApiTest {
         assertThat(after.columnLabels()).isNull();
         Map<String, Object> row = jdbc.queryForMap("SELECT kind, accounting, status, budget_epsilon::text AS eps, "
                 + "declaration = ?::jsonb AS same_document FROM dataset WHERE id = ?",
-                JSON.writeValueAsString(d.schema().toDocument()), d.id());
+                DatasetRepository.document(d.schema()), d.id());
         assertThat(row).containsEntry("kind", "HISTOGRAM").containsEntry("accounting", "BASIC")
                 .containsEntry("status", "EMPTY").containsEntry("eps", "1.50").containsEntry("same_document", true);
     }

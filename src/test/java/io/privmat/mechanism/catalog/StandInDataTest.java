@@ -40,7 +40,8 @@ class StandInDataTest {
         assertThat(seen[0]).isEqualTo(300);
         double[] g = data.gram(true).gram();
         assertThat(g[0]).as("trace term of a non-empty matrix").isPositive();
-        assertThat(data.describe()).containsEntry("rows", 300);
+        assertThat(data.describe().rows()).isEqualTo(300L);
+        assertThat(data.describe().edges()).isNull();
         assertThat(StandInData.maxSize(facts)).isEqualTo(StandInData.MAX_ENTRIES / 7);
         assertThatThrownBy(() -> StandInData.of(facts, StandInData.MAX_ENTRIES, TestNoiseSources.seeded(1)))
                 .isInstanceOf(IllegalArgumentException.class);

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * (docs/mechanisms/covariance.md, "Sampler failure"): each step of its proof checked against the
  * sampler's own code, the bound checked by Monte Carlo on adversarial spectra (fixed seeds, one-sided
  * with four standard errors), and its sharpness on the corner A = diag(0, L, …, L). The long sweep up to
- * q = 1000 is {@link BinghamAcceptanceBenchmark}.
+ * q = 1000 is BinghamAcceptanceBenchmark (src/bench/java, the benchmark source set).
  */
 class BinghamAcceptanceTest {
 

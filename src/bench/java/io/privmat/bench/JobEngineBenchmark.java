@@ -31,7 +31,7 @@ import org.springframework.test.context.TestPropertySource;
 
 /**
  * End-to-end job engine numbers on this machine: latency from submission to stored result,
- * throughput with concurrent clients (in this JVM, and in another process: src/test/python/
+ * throughput with concurrent clients (in this JVM, and in another process: src/bench/python/
  * admission_load.py, with the CPU time each admission costs the service's JVM, PostgreSQL and the
  * clients), and ledger admissions per second under 32-way contention on one dataset. Run:
  * {@code ./mvnw test -Pbenchmark -Dtest=JobEngineBenchmark}; {@code -Dprivmat.bench.queries=…}
@@ -136,7 +136,7 @@ class JobEngineBenchmark extends ApiTest {
                 total / admitSeconds, total / allSeconds, percentile(lat, 0.5), percentile(lat, 0.99)));
         }
 
-        // E: the same admissions from 8 clients in another process (src/test/python/admission_load.py,
+        // E: the same admissions from 8 clients in another process (src/bench/python/admission_load.py,
         // keep-alive connections), first with this replica's workers stopped (admission alone), then with
         // them running the backlog; CPU per admission of the service's JVM, PostgreSQL and the clients.
         // A first round, not reported, compiles the path (admissionsOnly skips A and B).
@@ -149,7 +149,7 @@ class JobEngineBenchmark extends ApiTest {
                 long jvm0 = Cpu.jvmNanos();
                 long pg0 = Cpu.postgresNanos(jdbc);
                 Python.Run run = Python.run(Path.of("."), java.util.Map.of(), java.time.Duration.ofMinutes(5),
-                        "src/test/python/admission_load.py", Integer.toString(port), key(), dataset,
+                        "src/bench/python/admission_load.py", Integer.toString(port), key(), dataset,
                         Integer.toString(total), "8", QUERY);
                 long jvm1 = Cpu.jvmNanos();
                 long pg1 = Cpu.postgresNanos(jdbc);

@@ -26,7 +26,7 @@ import org.springframework.test.context.TestPropertySource;
  * in the same run (issue 21's table): Fashion-MNIST 60 000 × 784 uploaded once as float64 .npy
  * (rows clipped to norm 1), then PCA with ANALYZE_GAUSS (k = 10, ε = 1, δ = 1e-6) — the first ten
  * jobs after start one after another (cold), then rounds alternating a job with numpy
- * (src/test/python/end_to_end_numpy.py: load + clip + Gram + noise + eigh) — and LOW_RANK with
+ * (src/bench/python/end_to_end_numpy.py: load + clip + Gram + noise + eigh) — and LOW_RANK with
  * RANDOMIZED_RESPONSE (k = 10) alternating with numpy's input perturbation by the same Gram route.
  * A job is timed from the submit to its result document received (status polled every 20 ms); the
  * numpy round from before its load to its result (the interpreter's start excluded).
@@ -157,7 +157,7 @@ class EndToEndBenchmark extends ApiTest {
     }
 
     private static double numpy(String mode, Path npy) {
-        Python.Run run = Python.run(Path.of("src/test/python"), Map.of(), Duration.ofMinutes(5),
+        Python.Run run = Python.run(Path.of("src/bench/python"), Map.of(), Duration.ofMinutes(5),
                 "end_to_end_numpy.py", mode, npy.toString(), "10", "5");
         assertThat(run.exitCode()).as(run.output()).isZero();
         String line = run.output().lines().filter(l -> l.startsWith("seconds ")).findFirst().orElseThrow();

@@ -1,6 +1,6 @@
 """Reference for EndToEndBenchmark: what a PCA or a low-rank query computes, in numpy.
 
-Run by src/test/java/io/privmat/bench/EndToEndBenchmark.java, one round per call:
+Run by src/bench/java/io/privmat/bench/EndToEndBenchmark.java, one round per call:
     python3 end_to_end_numpy.py pca|rr <matrix.npy> <k> <sigma>
 pca: load the float64 .npy, clip every row to L2 norm <= 1, Gram X.T @ X, add symmetric Gaussian
      noise (upper triangle drawn, mirrored), eigh, the top-k eigenvectors (Analyze Gauss's work).

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * alternating: the native backend the service binds ({@link NativeBlas}; on a machine without
  * system OpenBLAS the bundled one) through {@link GramAccumulator} over 4 MiB chunks as streamed;
  * the pure-Java fallback as the service ran it before (netlib's Java BLAS dsyrk, rows split over
- * two threads); and numpy {@code X.T @ X} (src/test/python/gram_numpy.py), if python3 with numpy
+ * two threads); and numpy {@code X.T @ X} (src/bench/python/gram_numpy.py), if python3 with numpy
  * is available. Run: {@code ./mvnw test -Pbenchmark -Dtest=GramKernelBenchmark}. Prints medians
  * and writes target/benchmarks/gram.txt.
  */
@@ -65,7 +65,7 @@ class GramKernelBenchmark {
         line(report, "native dsyrk via GramAccumulator (668-row chunks)", nativeTimes);
         line(report, "pure-Java dsyrk (netlib JavaBLAS, 2 threads)", javaTimes);
         if (numpy) {
-            line(report, "numpy X.T @ X (src/test/python/gram_numpy.py)", numpyTimes);
+            line(report, "numpy X.T @ X (src/bench/python/gram_numpy.py)", numpyTimes);
             report.append(String.format(Locale.ROOT, "ratio native / numpy (medians): %.2f; pure Java / numpy: %.2f%n",
                     BenchStats.median(nativeTimes) / BenchStats.median(numpyTimes), BenchStats.median(javaTimes) / BenchStats.median(numpyTimes)));
         } else {
@@ -118,7 +118,7 @@ class GramKernelBenchmark {
     }
 
     private static double numpyGram() throws Exception {
-        Process p = new ProcessBuilder("python3", "src/test/python/gram_numpy.py", Integer.toString(N),
+        Process p = new ProcessBuilder("python3", "src/bench/python/gram_numpy.py", Integer.toString(N),
                 Integer.toString(D)).redirectErrorStream(true).start();
         String seconds = null;
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {

@@ -1,6 +1,6 @@
 """Reference for GramKernelBenchmark: numpy's X.T @ X on a 60000 x 784 float64 matrix.
 
-Run by src/test/java/io/privmat/bench/GramKernelBenchmark.java, one round per call. Prints one
+Run by src/bench/java/io/privmat/bench/GramKernelBenchmark.java, one round per call. Prints one
 line: "seconds <t>" for the timed product (the matrix is built before the timer starts).
 """
 import sys
