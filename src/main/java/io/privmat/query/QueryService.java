@@ -69,15 +69,10 @@ public class QueryService {
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
         Plan plan = plans.plan(dataset, request, caller);
-        BudgetFilter filter = dataset.budget().filter();
-        Tracks cost = filter.cost(plan.chargedLoss());
-        BudgetAccount account = budget.account(datasetId, dataset.budget());
-        boolean admissible = filter.admits(account.spent(), cost);
-        Tracks remaining = filter.remaining(account.spent());
-        Tracks after = account.spent().plus(cost);
-        return new Quote(plan, dataset.budget().mode().name(), cost, admissible, remaining,
-                admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null,
-                plans.catalog().expectedError(plan), plans.catalog().warnings(plan));
+        BudgetService.Price price = budget.price(datasetId, dataset.budget(), plan.chargedLoss());
+        return new Quote(plan, dataset.budget().mode().name(), price.cost(), price.admissible(), price.remaining(),
+                price.remainingAfter(), price.largestPureEpsilonAfter(), plans.catalog().expectedError(plan),
+                plans.catalog().warnings(plan));
     }
 
     /** One mechanism's smallest budget for a target, priced on the dataset's tracks (null cost: unreachable). */

@@ -5,7 +5,6 @@ import io.privmat.dataset.DatasetService;
 import io.privmat.dataset.StreamSchema;
 import io.privmat.job.JobService;
 import io.privmat.job.NewJob;
-import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.Reservation;
 import io.privmat.mechanism.catalog.Budget;
@@ -22,7 +21,6 @@ import io.privmat.mechanism.window.WindowMechanismKind;
 import io.privmat.mechanism.window.WindowParameters;
 import io.privmat.mechanism.window.WindowRelease;
 import io.privmat.plan.PlanDocuments;
-import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.Tracks;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
@@ -101,14 +99,9 @@ public class SubscriptionService {
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
         Plan plan = plan(dataset, request);
-        BudgetFilter filter = dataset.budget().filter();
-        Tracks cost = filter.cost(plan.chargedLoss());
-        BudgetAccount account = budget.account(datasetId, dataset.budget());
-        boolean admissible = filter.admits(account.spent(), cost);
-        Tracks after = account.spent().plus(cost);
-        return new Quote(plan, dataset.budget().mode().name(), cost, admissible, filter.remaining(account.spent()),
-                admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null,
-                MechanismCatalog.standard().warnings(plan));
+        BudgetService.Price price = budget.price(datasetId, dataset.budget(), plan.chargedLoss());
+        return new Quote(plan, dataset.budget().mode().name(), price.cost(), price.admissible(), price.remaining(),
+                price.remainingAfter(), price.largestPureEpsilonAfter(), MechanismCatalog.standard().warnings(plan));
     }
 
     /** A created subscription, and whether it is an idempotent replay of an earlier creation. */
