@@ -2062,6 +2062,23 @@ class LedgerEntry(Model):
 
 
 @dataclass
+class LedgerHead(Model):
+    """LedgerHead"""
+
+    # The stored hash of the last entry (SHA-256, hexadecimal); null without entries
+    head: Optional[str] = None
+    # The id of the last entry
+    head_entry: Optional[int] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('head', 'head', None),
+        ('head_entry', 'headEntry', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
 class LedgerPage(Model):
     """LedgerPage"""
 
@@ -2074,6 +2091,38 @@ class LedgerPage(Model):
         ('entries', 'entries', ('list', ('model', 'LedgerEntry'))),
         ('next', 'next', None),
         ('total', 'total', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class LedgerVerification(Model):
+    """LedgerVerification"""
+
+    # Entries read
+    entries: Optional[int] = None
+    # The first entry that breaks the chain; null if none does (a totals mismatch or a missing exported head names no entry)
+    first_bad_entry: Optional[int] = None
+    # The stored hash of the last entry (SHA-256, hexadecimal); null without entries
+    head: Optional[str] = None
+    # The id of the last entry
+    head_entry: Optional[int] = None
+    # The chain is intact, the totals equal the sums of the entries and the exported head, if given, is in the chain
+    ok: Optional[bool] = None
+    # Why the verification failed; null when ok
+    reason: Optional[str] = None
+    # Whether the totals were compared: false once the dataset is deleted (its account goes with it)
+    totals_checked: Optional[bool] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('entries', 'entries', None),
+        ('first_bad_entry', 'firstBadEntry', None),
+        ('head', 'head', None),
+        ('head_entry', 'headEntry', None),
+        ('ok', 'ok', None),
+        ('reason', 'reason', None),
+        ('totals_checked', 'totalsChecked', None),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -4563,6 +4612,14 @@ OPERATIONS: dict[str, Operation] = {
         (('datasetId', 'path'), ('after', 'query'), ('limit', 'query')),
         (), ('application/json',), ('model', 'LedgerPage'),
         'The ledger entries, oldest first'),
+    'getLedgerHead': Operation('getLedgerHead', 'GET', '/v1/datasets/{datasetId}/ledger/head',
+        (('datasetId', 'path'),),
+        (), ('application/json',), ('model', 'LedgerHead'),
+        "The ledger's head hash, to export"),
+    'verifyLedger': Operation('verifyLedger', 'GET', '/v1/datasets/{datasetId}/ledger/verify',
+        (('datasetId', 'path'), ('head', 'query')),
+        (), ('application/json',), ('model', 'LedgerVerification'),
+        "Verify the ledger's hash chain and the account's totals"),
     'submit': Operation('submit', 'POST', '/v1/datasets/{datasetId}/queries',
         (('datasetId', 'path'), ('Idempotency-Key', 'header')),
         ('application/json',), ('application/json',), ('model', 'Job'),

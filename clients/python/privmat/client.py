@@ -232,6 +232,15 @@ class Client:
             if not page.entries or after is None:
                 return
 
+    def verify_ledger(self, dataset: Any, head: Optional[str] = None) -> models.LedgerVerification:
+        """OWNER or ADMIN: the ledger's hash chain and totals checked; ``head``, a head exported earlier,
+        must still be in the chain."""
+        return self.call("verifyLedger", datasetId=dataset, head=head)
+
+    def ledger_head(self, dataset: Any) -> models.LedgerHead:
+        """OWNER or ADMIN: the last entry's hash, to keep outside the service and verify against later."""
+        return self.call("getLedgerHead", datasetId=dataset)
+
     # --- queries -----------------------------------------------------------------------------
     @staticmethod
     def query(kind: str, mechanism: str, *, rho: Optional[float] = None, epsilon: Optional[float] = None,

@@ -201,6 +201,19 @@ class ClientTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             c.call("getBudget")
 
+    def test_verify_ledger_passes_the_exported_head_and_types_the_verdict(self):
+        verdict = {"ok": False, "entries": 6, "head": "ab" * 32, "headEntry": 12, "firstBadEntry": 9,
+                   "reason": "entry 9: its content does not match its hash: the entry was edited",
+                   "totalsChecked": True}
+        c, fake = self.client((200, verdict, "application/json"))
+        v = c.verify_ledger("d1", head="cd" * 32)
+        self.assertEqual("http://svc:1/v1/datasets/d1/ledger/verify?head=" + "cd" * 32, fake.requests[0].full_url)
+        self.assertIsInstance(v, models.LedgerVerification)
+        self.assertEqual((False, 9, 12), (v.ok, v.first_bad_entry, v.head_entry))
+        c, fake = self.client((200, {"head": "ab" * 32, "headEntry": 12}, "application/json"))
+        self.assertEqual("ab" * 32, c.ledger_head("d1").head)
+        self.assertEqual("http://svc:1/v1/datasets/d1/ledger/head", fake.requests[0].full_url)
+
     def test_nested_lists_are_written_as_npy_by_the_standard_library(self):
         data = privmat.client._npy_of_lists([[0.5, 1], [2, -3.25]])
         self.assertEqual(b"\x93NUMPY\x01\x00", data[:8])

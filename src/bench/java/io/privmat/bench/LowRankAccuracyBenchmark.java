@@ -1,6 +1,7 @@
 package io.privmat.bench;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.catalog.FactorizationFacts;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
@@ -154,7 +155,7 @@ class LowRankAccuracyBenchmark {
                     Factorization b = HardtRothMechanism.of(m, n, K, 5, 1, 4, BigDecimal.valueOf(EPSILONS[e]),
                             new BigDecimal("1e-6")).release(stream(x, m, n), TestNoiseSources.seeded(200 + 10L * e + t));
                     hr[e] += LowRankFixtures.relativeError(x, b) / TRIALS;
-                    pruned += ((Number) b.facts().get("prunedFraction")).doubleValue() / TRIALS;
+                    pruned += b.facts().get(FactorizationFacts.PRUNED_FRACTION) / TRIALS;
                 }
                 out.append(String.format(Locale.ROOT, "| %s | %.4f | %.4f | %.4f |%n", EPSILONS[e], rr[e], hr[e], pruned));
             }
@@ -357,7 +358,7 @@ class LowRankAccuracyBenchmark {
             Factorization b = HardtRothMechanism.of(m, n, K, p, 1, mu0, BigDecimal.valueOf(eps),
                     new BigDecimal("1e-6")).release(stream(x, m, n), TestNoiseSources.seeded(seed * 100 + 50 + t));
             r[0] += LowRankFixtures.relativeError(x, b) / TRIALS;
-            r[1] += ((Number) b.facts().get("prunedFraction")).doubleValue() / TRIALS;
+            r[1] += b.facts().get(FactorizationFacts.PRUNED_FRACTION) / TRIALS;
         }
         return r;
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -199,6 +200,39 @@ public class BudgetService {
     @Transactional(readOnly = true)
     public long entryCountOf(UUID datasetId, String caller) {
         return repository.countOf(datasetId, caller);
+    }
+
+    /** Entries read per round trip by {@link #verify}: what bounds its memory, whatever the ledger's length. */
+    static final int VERIFY_PAGE = 1000;
+
+    /**
+     * Verifies a dataset's hash chain and its account's totals (docs/accounting.md, "Tamper
+     * evidence"): reads every entry once, in pages of {@value #VERIFY_PAGE}, all in one read-only
+     * snapshot (so that entries appended meanwhile neither break the sums nor the chain), and
+     * recomputes each hash in Java.
+     *
+     * @param exportedHead a head exported earlier that the chain must still contain, or null
+     */
+    @Transactional(readOnly = true, isolation = Isolation.REPEATABLE_READ)
+    public LedgerChain.Result verify(UUID datasetId, byte @org.jspecify.annotations.Nullable [] exportedHead) {
+        LedgerChain.Check check = new LedgerChain.Check(exportedHead);
+        long after = 0;
+        while (true) {
+            List<LedgerChain.Chained> page = repository.chained(datasetId, after, VERIFY_PAGE);
+            page.forEach(check::accept);
+            if (page.size() < VERIFY_PAGE) {
+                break;
+            }
+            after = page.get(page.size() - 1).entry().id();
+        }
+        BudgetAccount account = repository.find(datasetId).orElse(null);
+        return account == null ? check.result(null, null) : check.result(account.committed(), account.reserved());
+    }
+
+    /** The dataset's last entry with its stored hash (unverified), if it has entries. */
+    @Transactional(readOnly = true)
+    public java.util.Optional<LedgerChain.Chained> head(UUID datasetId) {
+        return repository.head(datasetId);
     }
 
     /** [committed, reserved] recomputed from the entries (for audits and tests). */

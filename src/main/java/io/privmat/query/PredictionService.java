@@ -7,7 +7,9 @@ import io.privmat.dataset.RatingsSchema;
 import io.privmat.job.Job;
 import io.privmat.job.JobNotFoundException;
 import io.privmat.job.JobService;
+import io.privmat.mechanism.catalog.CompletionFacts;
 import io.privmat.mechanism.catalog.CompletionModels;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.Plan;
@@ -65,7 +67,8 @@ public class PredictionService {
                 + "for the model of a finished completion.", Map.of("jobId", jobId.toString())));
         Release release = stored.getKey();
         Plan plan = plans.rebuild(release.parameters());
-        CompletionModel model = CompletionModels.restore(plan, stored.getValue(), Map.of());
+        CompletionModel model = CompletionModels.restore(plan, stored.getValue(),
+                Facts.empty(CompletionFacts.VOCABULARY));
         return new Owned(dataset, model, plan);
     }
 

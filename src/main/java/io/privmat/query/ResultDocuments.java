@@ -6,9 +6,12 @@ import io.privmat.dataset.RatingsSchema;
 import io.privmat.job.Job;
 import io.privmat.job.JobOutput;
 import io.privmat.mechanism.catalog.CompletionModels;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.MechanismCatalog;
+import io.privmat.mechanism.catalog.NoiseFacts;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.Release;
+import io.privmat.mechanism.catalog.ReleaseMeta;
 import io.privmat.mechanism.catalog.ResultAccuracy;
 import io.privmat.mechanism.completion.AlsRelease;
 import io.privmat.mechanism.completion.CompletionModel;
@@ -57,7 +60,7 @@ class ResultDocuments {
         /**
          * @param strategy an estimate's strategy (stored with the release when its meta names it), or null
          */
-        @org.jspecify.annotations.Nullable UUID store(ReleaseKind kind, String mechanism, Map<String, Object> meta,
+        @org.jspecify.annotations.Nullable UUID store(ReleaseKind kind, String mechanism, Facts meta,
                 int rows, int cols, double[] values, boolean float32,
                 io.privmat.mechanism.linear.@org.jspecify.annotations.Nullable Strategy strategy);
     }
@@ -254,7 +257,7 @@ class ResultDocuments {
         }
         body.put("expectedRmsePerQuery", r.expectedError().perQueryRmse());
         body.put("expectedTotalSquaredError", r.expectedError().totalSquaredError());
-        if (plan.noise().containsKey("residualFrobenius")) {
+        if (plan.noise().has(NoiseFacts.RESIDUAL_FROBENIUS)) {
             body.put("residualFrobenius", r.expectedError().residualFrobenius());
         }
         if (r.estimate() != null) {
@@ -274,9 +277,9 @@ class ResultDocuments {
             Map<String, Object> body) {
         int n = plan.spec().facts().cols();
         String kind = CompletionModels.kind(model);
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put("model", kind);
-        meta.put("items", n);
+        Facts.Builder meta = Facts.builder(ReleaseMeta.VOCABULARY);
+        meta.put(ReleaseMeta.MODEL, kind);
+        meta.put(ReleaseMeta.ITEMS, n);
         body.put("model", kind);
         body.put("items", n);
         if (dataset.schema() instanceof RatingsSchema r && r.labels() != null
@@ -289,7 +292,7 @@ class ResultDocuments {
         String name;
         if (model instanceof FrankWolfeRelease f) {
             int t = f.parameters().iterations();
-            meta.put("iterations", t);
+            meta.put(ReleaseMeta.ITERATIONS, t);
             body.put("iterations", t);
             body.put("spectrum", f.lambdaHat());
             body.put("spectrumUpperBounds", f.lambdaPrime());
@@ -299,7 +302,7 @@ class ResultDocuments {
             putInline(body, name, main, t, n);
         } else if (model instanceof SvdCompletionRelease s) {
             int r = s.parameters().rank();
-            meta.put("rank", r);
+            meta.put(ReleaseMeta.RANK, r);
             body.put("rank", r);
             body.put("eigenvalues", s.eigenvalues());
             main = s.directions();
@@ -309,8 +312,8 @@ class ResultDocuments {
         } else {
             AlsRelease a = (AlsRelease) model;
             int r = a.parameters().rank();
-            meta.put("rank", r);
-            meta.put("iterations", a.parameters().iterations());
+            meta.put(ReleaseMeta.RANK, r);
+            meta.put(ReleaseMeta.ITERATIONS, a.parameters().iterations());
             body.put("rank", r);
             body.put("iterations", a.parameters().iterations());
             main = a.itemFactors();
@@ -319,8 +322,8 @@ class ResultDocuments {
             putInline(body, name, main, n, r);
         }
         double[] values = CompletionModels.values(model);
-        UUID id = keep.store(ReleaseKind.COMPLETION_MODEL, plan.spec().mechanism(), meta, 1, values.length, values,
-                false, null);
+        UUID id = keep.store(ReleaseKind.COMPLETION_MODEL, plan.spec().mechanism(), meta.build(), 1,
+                values.length, values, false, null);
         putRelease(body, id, ReleaseKind.COMPLETION_MODEL);
         if (id != null) {
             body.put("predictions", "/v1/jobs/" + body.get("jobId") + "/predictions");

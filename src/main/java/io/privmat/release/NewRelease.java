@@ -1,6 +1,6 @@
 package io.privmat.release;
 
-import java.util.Map;
+import io.privmat.mechanism.catalog.Facts;
 import java.util.UUID;
 
 /**
@@ -10,5 +10,5 @@ import java.util.UUID;
  * @param float32 store as float32 (large graph sketches; a deterministic post-processing) or float64
  */
 public record NewRelease(UUID id, UUID datasetId, UUID jobId, ReleaseKind kind, String mechanism,
-        String parametersJson, String lossJson, Map<String, Object> meta, int rows, int cols, double[] data,
+        String parametersJson, String lossJson, Facts meta, int rows, int cols, double[] data,
         boolean float32) {}

@@ -1,15 +1,15 @@
 package io.privmat.release;
 
+import io.privmat.api.FactsJson;
+import io.privmat.mechanism.catalog.ReleaseMeta;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Repository;
-import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /** SQL of releases. */
@@ -63,7 +63,7 @@ class ReleaseRepository {
                 + "WHERE r.id = ? AND j.state = 'DONE'", (rs, i) -> new Release(rs.getObject("id", UUID.class),
                 rs.getObject("dataset_id", UUID.class), rs.getObject("job_id", UUID.class),
                 ReleaseKind.valueOf(rs.getString("kind")), rs.getString("mechanism"), rs.getString("parameters"),
-                rs.getString("loss"), json.readValue(rs.getString("meta"), new TypeReference<Map<String, Object>>() {}),
+                rs.getString("loss"), FactsJson.read(json, ReleaseMeta.VOCABULARY, rs.getString("meta")),
                 rs.getInt("rows"), rs.getInt("cols"), rs.getString("encoding"),
                 rs.getTimestamp("created_at").toInstant()), id).stream().findFirst();
     }

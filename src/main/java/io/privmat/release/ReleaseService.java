@@ -10,7 +10,9 @@ import io.privmat.mechanism.analytics.NoiseModel;
 import io.privmat.mechanism.analytics.PrincipalComponents;
 import io.privmat.mechanism.analytics.RegressionResult;
 import io.privmat.mechanism.analytics.SecondMoment;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.NoiseWarning;
+import io.privmat.mechanism.catalog.ReleaseMeta;
 import io.privmat.mechanism.catalog.SignalToNoise;
 import io.privmat.mechanism.linear.Box;
 import io.privmat.mechanism.linear.Domain;
@@ -109,13 +111,13 @@ public class ReleaseService {
      * @param strategy the strategy the job measured with
      */
     public void store(NewRelease release, Strategy strategy) {
-        Object key = release.meta().get("strategyKey");
+        String key = release.meta().find(ReleaseMeta.STRATEGY_KEY);
         if (key == null) {
             store(release);
             return;
         }
         transactions.executeWithoutResult(s -> {
-            strategies.keep(key.toString(), release.mechanism(), strategy);
+            strategies.keep(key, release.mechanism(), strategy);
             repository.insert(release, clock.instant());
         });
     }
@@ -146,8 +148,8 @@ public class ReleaseService {
     public record Answers(List<Interval> intervals, double confidence, List<NoiseWarning> warnings) {
 
         static Answers of(String quantity, List<Interval> intervals, Release release) {
-            Object nu = release.meta().get("nu");
-            double confidence = nu instanceof Number n ? 1 - n.doubleValue() : 0.95;
+            Double nu = release.meta().find(ReleaseMeta.NU);
+            double confidence = nu != null ? 1 - nu : 0.95;
             return new Answers(intervals, confidence, SignalToNoise.intervals(quantity, confidence, intervals,
                     Interval::estimate, Interval::lower, Interval::upper));
         }
@@ -176,8 +178,8 @@ public class ReleaseService {
     }
 
     private static Interval answer(Release release, double[] data, int d, double[] x) {
-        Map<String, Object> meta = release.meta();
-        double nu = number(meta, "nu");
+        Facts meta = release.meta();
+        double nu = meta.get(ReleaseMeta.NU);
         if (isWindow(release)) {
             return WindowAnswers.directionalVariance(window(release, data), x, nu);
         }
@@ -185,10 +187,11 @@ public class ReleaseService {
             return JlMatrixSketch.directionalVariance(data, d, jl(meta), x);
         }
         if (release.mechanism().equals("WISHART")) {
-            return QuadraticForms.wishart(data, d, (long) number(meta, "degrees"), number(meta, "b2"),
-                    number(meta, "granularity"), nu, x);
+            return QuadraticForms.wishart(data, d, meta.get(ReleaseMeta.DEGREES), meta.get(ReleaseMeta.B2),
+                    meta.get(ReleaseMeta.GRANULARITY), nu, x);
         }
-        return QuadraticForms.analyzeGauss(data, d, number(meta, "sigma"), number(meta, "granularity"), nu, x);
+        return QuadraticForms.analyzeGauss(data, d, meta.get(ReleaseMeta.SIGMA),
+                meta.get(ReleaseMeta.GRANULARITY), nu, x);
     }
 
     /**
@@ -312,9 +315,9 @@ public class ReleaseService {
         } catch (LinearQueryException e) {
             throw PrivmatException.invalidParameter(e.field(), "inside the domain", e.getMessage());
         }
-        Object biased = release.meta().get("biased");
+        Boolean biased = release.meta().find(ReleaseMeta.BIASED);
         return new LinearAnswers(out, Boolean.TRUE.equals(biased), estimate.noiseVariance(),
-                String.valueOf(release.meta().get("strategyMethod")), LinearAnswers.warnings(out));
+                String.valueOf(release.meta().find(ReleaseMeta.STRATEGY_METHOD)), LinearAnswers.warnings(out));
     }
 
     private static Box box(@Nullable Map<String, List<Integer>> spec,
@@ -357,19 +360,19 @@ public class ReleaseService {
         }
         Domain domain = Domain.of(schema.sizes());
         Workload cells = Workload.identity(domain);
-        String method = String.valueOf(release.meta().get("strategyMethod"));
+        String method = String.valueOf(release.meta().find(ReleaseMeta.STRATEGY_METHOD));
         Strategy strategy;
         if (method.equals("IDENTITY")) {
             strategy = Strategies.identity(cells);
         } else if (method.equals("HIERARCHICAL")) {
             strategy = Strategies.hierarchical(cells);
         } else {
-            String key = String.valueOf(release.meta().get("strategyKey"));
+            String key = String.valueOf(release.meta().find(ReleaseMeta.STRATEGY_KEY));
             strategy = strategies.load(key).orElseThrow(() -> new PrivmatException(ProblemType.STRATEGY_NOT_FOUND,
                     "The strategy " + key + " of this estimate is not stored.", Map.of("strategyKey", key)));
         }
         Estimate e = new Estimate(domain, strategy,
-                number(release.meta(), "noiseVariance"), (double[]) payload(release));
+                release.meta().get(ReleaseMeta.NOISE_VARIANCE), (double[]) payload(release));
         synchronized (estimates) {
             estimates.put(release.id(), e);
         }
@@ -433,17 +436,18 @@ public class ReleaseService {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is a graph sketch: it answers "
                     + "cut queries, not analytics of a second-moment matrix.", Map.of());
         }
-        Map<String, Object> meta = release.meta();
+        Facts meta = release.meta();
         int d = release.cols();
-        if (meta.containsKey("sigma")) {
+        if (meta.has(ReleaseMeta.SIGMA)) {
             return new SecondMoment(d, (double[]) payload(release),
-                    new NoiseModel.Gaussian(number(meta, "sigma"), number(meta, "granularity")));
+                    new NoiseModel.Gaussian(meta.get(ReleaseMeta.SIGMA), meta.get(ReleaseMeta.GRANULARITY)));
         }
-        if (meta.containsKey("degrees")) {
-            return new SecondMoment(d, (double[]) payload(release), new NoiseModel.Wishart((long) number(meta, "degrees"),
-                    number(meta, "b2"), number(meta, "granularity")));
+        if (meta.has(ReleaseMeta.DEGREES)) {
+            return new SecondMoment(d, (double[]) payload(release),
+                    new NoiseModel.Wishart(meta.get(ReleaseMeta.DEGREES), meta.get(ReleaseMeta.B2),
+                            meta.get(ReleaseMeta.GRANULARITY)));
         }
-        if (meta.containsKey("r") && meta.containsKey("floor")) {
+        if (meta.has(ReleaseMeta.R) && meta.has(ReleaseMeta.FLOOR)) {
             synchronized (derived) {
                 SecondMoment hit = derived.get(release.id());
                 if (hit != null) {
@@ -451,7 +455,7 @@ public class ReleaseService {
                 }
             }
             SecondMoment m = SecondMoment.ofSketch((double[]) payload(release), release.rows(), d,
-                    number(meta, "floor"));
+                    meta.get(ReleaseMeta.FLOOR));
             long size = (long) d * d * 8;
             synchronized (derived) {
                 var it = derived.entrySet().iterator();
@@ -493,17 +497,17 @@ public class ReleaseService {
      * noise (τ² per unit direction, the rounding bound), which the intervals are computed from.
      */
     private static WindowRelease window(Release release, double[] data) {
-        Map<String, Object> meta = release.meta();
-        Object rows = meta.get("windowRows");
-        return new WindowRelease(WindowMechanismKind.valueOf(release.mechanism()), (long) number(meta, "block"),
-                (long) number(meta, "firstBlock"), rows instanceof Number n ? n.longValue() : -1, release.cols(), data,
-                number(meta, "noiseVariance"), number(meta, "roundingBound"));
+        Facts meta = release.meta();
+        Long rows = meta.find(ReleaseMeta.WINDOW_ROWS);
+        return new WindowRelease(WindowMechanismKind.valueOf(release.mechanism()), meta.get(ReleaseMeta.BLOCK),
+                meta.get(ReleaseMeta.FIRST_BLOCK), rows != null ? rows : -1, release.cols(), data,
+                meta.get(ReleaseMeta.NOISE_VARIANCE), meta.get(ReleaseMeta.ROUNDING_BOUND));
     }
 
     /** Cuts of an edge stream's window: 1_Tᵀ L̂ 1_T for the smaller side T, with its interval. */
     private Answers windowCuts(Release release, List<List<String>> sets, Map<String, Integer> ids) {
         WindowRelease window = window(release, (double[]) payload(release));
-        double nu = number(release.meta(), "nu");
+        double nu = release.meta().get(ReleaseMeta.NU);
         List<Interval> answers = new ArrayList<>(sets.size());
         for (int q = 0; q < sets.size(); q++) {
             boolean[] side = new boolean[release.cols()];
@@ -557,17 +561,10 @@ public class ReleaseService {
         return r.cols();
     }
 
-    private static JlParameters jl(Map<String, Object> meta) {
-        return new JlParameters((int) number(meta, "r"), number(meta, "floor"), number(meta, "epsilon"),
-                number(meta, "delta"), number(meta, "eta"), number(meta, "nu"), number(meta, "b2"));
-    }
-
-    private static double number(Map<String, Object> meta, String key) {
-        Object v = meta.get(key);
-        if (v instanceof Number n) {
-            return n.doubleValue();
-        }
-        throw new IllegalStateException("release metadata lacks " + key);
+    private static JlParameters jl(Facts meta) {
+        return new JlParameters(meta.get(ReleaseMeta.R), meta.get(ReleaseMeta.FLOOR), meta.get(ReleaseMeta.EPSILON),
+                meta.get(ReleaseMeta.DELTA), meta.get(ReleaseMeta.ETA), meta.get(ReleaseMeta.NU),
+                meta.get(ReleaseMeta.B2));
     }
 
     /** Label → vertex id of a graph, cached (a few recent graphs). */

@@ -99,6 +99,9 @@ class SecurityConfiguration {
                                 .hasAnyRole(OWNER, ANALYST)
                         // The privacy record: also for ADMIN (audit), and for owners after deletion.
                         .requestMatchers(HttpMethod.GET, "/v1/datasets/*/ledger").hasAnyRole(OWNER, ANALYST, ADMIN)
+                        // Its verification and head: the owner and ADMIN, who see every entry anyway.
+                        .requestMatchers(HttpMethod.GET, "/v1/datasets/*/ledger/verify", "/v1/datasets/*/ledger/head")
+                        .hasAnyRole(OWNER, ADMIN)
                         // The job list: each role sees its own scope (JobService.list).
                         .requestMatchers(HttpMethod.GET, "/v1/jobs").hasAnyRole(OWNER, ANALYST, ADMIN)
                         .requestMatchers(HttpMethod.GET, "/v1/jobs/*", "/v1/jobs/*/result").hasAnyRole(OWNER, ANALYST)

@@ -1,6 +1,7 @@
 package io.privmat.stream;
 
 import io.privmat.dataset.Dataset;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.QueryKind;
 import io.privmat.mechanism.catalog.Release;
@@ -126,7 +127,7 @@ class BlockReleaser {
             repository.setCompletedBlocks(s.id(), next.completedBlocks());
             WindowRelease r = step.release();
             UUID releaseId = UUID.randomUUID();
-            Map<String, Object> meta = WindowDefinition.releaseMeta(p, r, rt.nu());
+            Facts meta = WindowDefinition.releaseMeta(p, r, rt.nu());
             releases.store(new NewRelease(releaseId, dataset.id(), s.jobId(), p.graph() ? ReleaseKind.WINDOW_LAPLACIAN
                     : ReleaseKind.WINDOW_COVARIANCE, s.mechanism(), s.spec(), s.loss(), meta, p.d(), p.d(), r.window(),
                     false));

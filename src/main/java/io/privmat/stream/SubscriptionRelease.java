@@ -1,7 +1,7 @@
 package io.privmat.stream;
 
+import io.privmat.mechanism.catalog.Facts;
 import java.time.Instant;
-import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
@@ -11,4 +11,4 @@ import org.jspecify.annotations.Nullable;
  * components, as JSON) and the release's public facts.
  */
 public record SubscriptionRelease(UUID subscriptionId, long block, long streamBlock, UUID releaseId,
-        @Nullable String answer, Map<String, Object> meta, Instant createdAt) {}
+        @Nullable String answer, Facts meta, Instant createdAt) {}

@@ -8,11 +8,13 @@ import io.privmat.job.NewJob;
 import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.Reservation;
 import io.privmat.mechanism.catalog.Budget;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.QueryKind;
+import io.privmat.mechanism.catalog.ReleaseMeta;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.noise.NoiseSources;
 import io.privmat.mechanism.window.BlockRule;
@@ -317,12 +319,12 @@ public class SubscriptionService {
         if (QueryKind.valueOf(s.kind()) == QueryKind.COVARIANCE) {
             Plan plan = plan(s);
             WindowParameters p = plan.spec().facts().stream().parameters(plan.spec().facts());
-            Map<String, Object> meta = r.meta();
-            Object rows = meta.get("windowRows");
+            Facts meta = r.meta();
+            Long rows = meta.find(ReleaseMeta.WINDOW_ROWS);
             WindowRelease window = new WindowRelease(WindowMechanismKind.valueOf(s.mechanism()), r.block(),
-                    ((Number) meta.get("firstBlock")).longValue(), rows instanceof Number n ? n.longValue() : -1, p.d(),
-                    repository.releasePayload(r.releaseId()), ((Number) meta.get("noiseVariance")).doubleValue(),
-                    ((Number) meta.get("roundingBound")).doubleValue());
+                    meta.get(ReleaseMeta.FIRST_BLOCK), rows != null ? rows : -1, p.d(),
+                    repository.releasePayload(r.releaseId()), meta.get(ReleaseMeta.NOISE_VARIANCE),
+                    meta.get(ReleaseMeta.ROUNDING_BOUND));
             covariance = WindowAnswers.covariance(p, window, p.d(), true);
         }
         return new Detail(r, covariance);

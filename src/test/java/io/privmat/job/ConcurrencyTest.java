@@ -95,6 +95,21 @@ class ConcurrencyTest extends ApiTest {
         assertThat(after.get("spent").get("epsilon").decimalValue()).isLessThanOrEqualTo(new BigDecimal("2"));
         assertThat(jdbc.queryForObject("SELECT count(*) FROM ledger_entry WHERE dataset_id = ?::uuid AND "
                 + "entry_type = 'COMMIT'", Long.class, dataset)).isEqualTo(expected);
+        // The concurrent entries form one hash chain of every entry, and the totals are its sums.
+        assertChain(dataset, 2L * expected);
+    }
+
+    /**
+     * The dataset's ledger verifies (docs/accounting.md, "Tamper evidence") as one chain of exactly
+     * {@code entries} entries, and no ledger in the database forks.
+     */
+    private void assertChain(String dataset, long entries) {
+        JsonNode v = get("/v1/datasets/" + dataset + "/ledger/verify").json();
+        assertThat(v.get("ok").asBoolean()).as(v.toString()).isTrue();
+        assertThat(v.get("entries").asLong()).isEqualTo(entries);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM ledger_entry WHERE dataset_id = ?::uuid", Long.class,
+                dataset)).isEqualTo(entries);
+        io.privmat.support.LedgerInvariants.checkChains(jdbc);
     }
 
     @Test
@@ -133,6 +148,31 @@ class ConcurrencyTest extends ApiTest {
             }
             long owners = rows.stream().map(r -> r.get("lease_owner")).distinct().count();
             assertThat(owners).as("both replicas ran jobs").isEqualTo(2);
+            assertChain(dataset, 240);
+
+            // 64 concurrent submissions, half to each replica, while both replicas' workers commit
+            // earlier ones: every entry of the dataset still joins one chain (no fork).
+            ExecutorService pool = Executors.newFixedThreadPool(16);
+            CountDownLatch go = new CountDownLatch(1);
+            List<java.util.concurrent.Future<String>> submitted = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                int target = i % 2 == 0 ? port : otherPort;
+                submitted.add(pool.submit(() -> {
+                    go.await();
+                    HttpResponse<String> r = client.send(HttpRequest.newBuilder(
+                                    URI.create("http://localhost:" + target + "/v1/datasets/" + dataset + "/queries"))
+                            .header("Content-Type", "application/json").header("Authorization", "Bearer " + key())
+                            .POST(HttpRequest.BodyPublishers.ofString(QUERY)).build(), HttpResponse.BodyHandlers.ofString());
+                    assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+                    return JSON.readTree(r.body()).get("id").asString();
+                }));
+            }
+            go.countDown();
+            for (var f : submitted) {
+                assertThat(awaitJob(f.get(2, TimeUnit.MINUTES)).get("state").asString()).isEqualTo("DONE");
+            }
+            pool.shutdown();
+            assertChain(dataset, 240 + 2 * 64);
         }
     }
 }

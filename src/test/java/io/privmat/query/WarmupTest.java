@@ -2,6 +2,7 @@ package io.privmat.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privmat.api.FactsJson;
 import io.privmat.plan.PlanDocuments;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 class WarmupTest {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final JsonMapper JSON = JsonMapper.builder().addModule(FactsJson.module()).build();
 
     @Test
     void theKernelsRunOnTheSyntheticMatrixUpToTheResultDocument() {

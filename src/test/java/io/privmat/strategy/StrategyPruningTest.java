@@ -2,13 +2,14 @@ package io.privmat.strategy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privmat.mechanism.catalog.Facts;
+import io.privmat.mechanism.catalog.ReleaseMeta;
 import io.privmat.mechanism.linear.Strategy;
 import io.privmat.release.NewRelease;
 import io.privmat.release.ReleaseKind;
 import io.privmat.release.ReleaseService;
 import io.privmat.support.FairUseApiTest;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -144,7 +145,7 @@ class StrategyPruningTest extends FairUseApiTest {
         String jobId = result.get("jobId").asString();
         String key = quoteKey(dataset, "{\"type\":\"RANGES\",\"boxes\":[{\"x\":[1,9]},{\"x\":[4,21]}]}");
         Strategy strategy = strategies.load(key).orElseThrow();
-        Map<String, Object> meta = Map.of("strategyKey", key);
+        Facts meta = Facts.builder(ReleaseMeta.VOCABULARY).put(ReleaseMeta.STRATEGY_KEY, key).build();
         CountDownLatch stored = new CountDownLatch(1);
         CountDownLatch commit = new CountDownLatch(1);
         ExecutorService threads = Executors.newFixedThreadPool(2);

@@ -11,7 +11,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * committed and reserved totals equal the sums of its ledger entries; every job's settlement
  * matches its state (a job that started reading data is COMMITted, a finished job that did not is
  * REFUNDed, a queued one is still only reserved); every DONE job has its result. With
- * {@code allSettled}, no reservation is left open at all.
+ * {@code allSettled}, no reservation is left open at all. Every dataset's entries form one hash
+ * chain ({@link #checkChains}).
  */
 public final class LedgerInvariants {
 
@@ -62,6 +63,7 @@ public final class LedgerInvariants {
                 assertThat(state).as("every job finished " + what).isIn("DONE", "FAILED", "CANCELLED");
             }
         }
+        checkChains(jdbc);
         // Entries of deleted datasets' jobs (the jobs are gone): every reservation settled.
         Long orphanOpen = jdbc.queryForObject("""
                 SELECT count(*) FROM ledger_entry r WHERE r.entry_type = 'RESERVE'
@@ -69,5 +71,26 @@ public final class LedgerInvariants {
                 AND NOT EXISTS (SELECT 1 FROM ledger_entry s WHERE s.job_id = r.job_id AND s.entry_type <> 'RESERVE')""",
                 Long.class);
         assertThat(orphanOpen).as("reservations of deleted jobs left open").isZero();
+    }
+
+    /**
+     * Each dataset's ledger is one hash chain in id order (docs/accounting.md, "Tamper evidence"):
+     * its first entry names no predecessor, every other names the entry just before it, so no two
+     * entries chain onto the same one (no fork, whatever the concurrency). The hashes themselves are
+     * recomputed by the verify endpoint ({@code LedgerVerifyApiTest}).
+     */
+    public static void checkChains(JdbcTemplate jdbc) {
+        List<Map<String, Object>> broken = jdbc.queryForList("""
+                SELECT dataset_id, id FROM (
+                    SELECT dataset_id, id, entry_hash,
+                           prev_hash IS NOT DISTINCT FROM lag(entry_hash) OVER (PARTITION BY dataset_id ORDER BY id)
+                               AS linked
+                    FROM ledger_entry) l
+                WHERE NOT linked OR entry_hash IS NULL""");
+        assertThat(broken).as("entries not chained to the entry before them").isEmpty();
+        List<Map<String, Object>> forks = jdbc.queryForList("""
+                SELECT dataset_id, prev_hash, count(*) AS n FROM ledger_entry
+                GROUP BY dataset_id, prev_hash HAVING count(*) > 1""");
+        assertThat(forks).as("entries chained onto the same predecessor").isEmpty();
     }
 }

@@ -1,5 +1,6 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.catalog.FactorizationFacts;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.support.FashionMnist;
 import java.io.IOException;
@@ -668,7 +669,7 @@ class CompletionAccuracyBenchmark {
                     EntryLevelLowRank.OrientedFactorization hf = h.release(data, TestNoiseSources.seeded(200 + s));
                     hr += relativeError(hf, centred, m, n) / runs;
                     orientation = hf.orientation().name();
-                    pruned = hf.factors().facts().get("prunedFraction");
+                    pruned = hf.factors().facts().get(FactorizationFacts.PRUNED_FRACTION);
                     hrShrunk += relativeError(h.withShrinkage().release(data, TestNoiseSources.seeded(200 + s)), centred,
                             m, n) / runs;
                     rrShrunk += relativeError(r.withShrinkage().release(data, TestNoiseSources.seeded(100 + s)), centred,

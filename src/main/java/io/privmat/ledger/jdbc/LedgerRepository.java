@@ -2,6 +2,7 @@ package io.privmat.ledger.jdbc;
 
 import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.EntryType;
+import io.privmat.ledger.LedgerChain;
 import io.privmat.ledger.LedgerEntry;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.Tracks;
@@ -126,6 +127,21 @@ public class LedgerRepository {
     public long count(UUID datasetId) {
         Long n = jdbc.queryForObject("SELECT count(*) FROM ledger_entry WHERE dataset_id = ?", Long.class, datasetId);
         return n == null ? 0 : n;
+    }
+
+    private static final RowMapper<LedgerChain.Chained> CHAINED = (rs, i) ->
+            new LedgerChain.Chained(ENTRY.mapRow(rs, i), rs.getBytes("prev_hash"), rs.getBytes("entry_hash"));
+
+    /** A page of a dataset's entries with their chain columns, in id order (keyset: after {@code afterId}). */
+    public List<LedgerChain.Chained> chained(UUID datasetId, long afterId, int limit) {
+        return jdbc.query("SELECT * FROM ledger_entry WHERE dataset_id = ? AND id > ? ORDER BY id LIMIT ?", CHAINED,
+                datasetId, afterId, limit);
+    }
+
+    /** The dataset's last entry with its stored hash, if it has entries. */
+    public Optional<LedgerChain.Chained> head(UUID datasetId) {
+        return jdbc.query("SELECT * FROM ledger_entry WHERE dataset_id = ? ORDER BY id DESC LIMIT 1", CHAINED, datasetId)
+                .stream().findFirst();
     }
 
     /** Re-sums the ledger of a dataset: [committed, reserved] as recomputed from entries. */

@@ -10,12 +10,14 @@ import io.privmat.dataset.DatasetService;
 import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.EntryType;
+import io.privmat.ledger.LedgerChain;
 import io.privmat.ledger.LedgerEntry;
 import io.privmat.ledger.TrackView;
 import io.privmat.privacy.ApproxDp;
 import io.privmat.privacy.Budget;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.ZcdpFilter;
+import io.privmat.problem.PrivmatException;
 import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import io.swagger.v3.oas.annotations.Operation;
@@ -90,6 +92,66 @@ class BudgetController {
         return new LedgerPage(entries, own ? budget.entryCountOf(datasetId, caller.subject())
                 : budget.entryCount(datasetId), next);
     }
+
+    @GetMapping("/ledger/verify")
+    @Operation(operationId = "verifyLedger", summary = "Verify the ledger's hash chain and the account's totals",
+            description = "The dataset's owner (also after the dataset is deleted) and ADMIN keys only. Recomputes "
+                    + "every entry's hash (each entry's hash covers the previous entry's hash) and compares the sums "
+                    + "of the entries with the account's committed and reserved totals, in one consistent snapshot; "
+                    + "the work grows with the number of entries (all are read, in pages of 1000). 'firstBadEntry' is "
+                    + "the first entry whose content or link does not match (an edited entry; the entry after a "
+                    + "deleted one). An attacker able to write the database can recompute the whole chain: pass a "
+                    + "head exported earlier (from 'head' here or /ledger/head, kept outside the database) as "
+                    + "'head', and the verification fails unless the chain still contains it. docs/accounting.md, "
+                    + "\"Tamper evidence\".")
+    LedgerVerification verify(@PathVariable UUID datasetId,
+            @io.swagger.v3.oas.annotations.Parameter(description = "A head hash exported earlier (64 hexadecimal "
+                    + "digits) that the chain must still contain") @RequestParam(required = false) @Nullable String head) {
+        datasets.requireLedgerReadable(datasetId, Caller.current());
+        byte[] exported = null;
+        if (head != null) {
+            exported = LedgerChain.parseHash(head);
+            if (exported == null) {
+                throw PrivmatException.invalidParameter("head", "64 hexadecimal digits",
+                        "head must be a SHA-256 hash as 64 hexadecimal digits");
+            }
+        }
+        LedgerChain.Result r = budget.verify(datasetId, exported);
+        return new LedgerVerification(r.ok(), r.entries(), r.head(), r.headEntry(), r.firstBadEntry(), r.reason(),
+                r.totalsChecked());
+    }
+
+    @GetMapping("/ledger/head")
+    @Operation(operationId = "getLedgerHead", summary = "The ledger's head hash, to export",
+            description = "The dataset's owner (also after the dataset is deleted) and ADMIN keys only. The stored "
+                    + "hash of the last entry, as it is (not verified: /ledger/verify checks it). Keep it outside the "
+                    + "database and pass it to /ledger/verify later: the ledger must still contain it.")
+    LedgerHead head(@PathVariable UUID datasetId) {
+        datasets.requireLedgerReadable(datasetId, Caller.current());
+        return budget.head(datasetId).map(c -> new LedgerHead(
+                        c.entryHash() == null ? null : LedgerChain.hex(c.entryHash()), c.entry().id()))
+                .orElse(new LedgerHead(null, null));
+    }
+
+    /** The verdict of a ledger verification. */
+    @Schema(name = "LedgerVerification")
+    record LedgerVerification(@Schema(description = "The chain is intact, the totals equal the sums of the entries "
+                    + "and the exported head, if given, is in the chain") boolean ok,
+            @Schema(description = "Entries read") long entries,
+            @Schema(description = "The stored hash of the last entry (SHA-256, hexadecimal); null without entries")
+            @Nullable String head,
+            @Schema(description = "The id of the last entry") @Nullable Long headEntry,
+            @Schema(description = "The first entry that breaks the chain; null if none does (a totals mismatch or a "
+                    + "missing exported head names no entry)") @Nullable Long firstBadEntry,
+            @Schema(description = "Why the verification failed; null when ok") @Nullable String reason,
+            @Schema(description = "Whether the totals were compared: false once the dataset is deleted (its account "
+                    + "goes with it)") boolean totalsChecked) {}
+
+    /** The ledger's head. */
+    @Schema(name = "LedgerHead")
+    record LedgerHead(@Schema(description = "The stored hash of the last entry (SHA-256, hexadecimal); null without "
+                    + "entries") @Nullable String head,
+            @Schema(description = "The id of the last entry") @Nullable Long headEntry) {}
 
     /** The budget of a dataset. */
     @Schema(name = "BudgetStatus")

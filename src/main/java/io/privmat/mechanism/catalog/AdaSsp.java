@@ -9,7 +9,6 @@ import io.privmat.mechanism.regression.AdaSspMechanism;
 import io.privmat.privacy.ApproxDp;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -117,24 +116,24 @@ public final class AdaSsp extends Described {
         // Calibrated by Gaussian-DP composition: the three together are exactly the requested (ε, δ).
         PrivacyMap privacy = budget.isRho() ? composed
                 : composed.calibratedTo(new ApproxDp(budget.epsilon(), budget.delta()));
-        Map<String, Object> noise = new LinkedHashMap<>();
-        noise.put("distribution", "discrete Gaussian on a grid: λ_min, symmetric (G + Gᵀ)/2 on XᵀX, and Xᵀy");
-        noise.put("minEigenvalueSigma", ada.minEigenvalueSigma());
-        noise.put("gramSigma", ada.gramSigma());
-        noise.put("crossSigma", ada.crossSigma());
-        noise.put("minEigenvalueSensitivity", Sensitivities.minEigenvalue(bound));
-        noise.put("frobeniusSensitivity", Sensitivities.gramFrobenius(bound, facts.relation()));
-        noise.put("crossSensitivity", Sensitivities.crossMomentL2(bound, facts.relation()));
-        noise.put("eta", ada.eta());
+        Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);
+        noise.put(NoiseFacts.DISTRIBUTION, "discrete Gaussian on a grid: λ_min, symmetric (G + Gᵀ)/2 on XᵀX, and Xᵀy");
+        noise.put(NoiseFacts.MIN_EIGENVALUE_SIGMA, ada.minEigenvalueSigma());
+        noise.put(NoiseFacts.GRAM_SIGMA, ada.gramSigma());
+        noise.put(NoiseFacts.CROSS_SIGMA, ada.crossSigma());
+        noise.put(NoiseFacts.MIN_EIGENVALUE_SENSITIVITY, Sensitivities.minEigenvalue(bound));
+        noise.put(NoiseFacts.FROBENIUS_SENSITIVITY, Sensitivities.gramFrobenius(bound, facts.relation()));
+        noise.put(NoiseFacts.CROSS_SENSITIVITY, Sensitivities.crossMomentL2(bound, facts.relation()));
+        noise.put(NoiseFacts.ETA, ada.eta());
         Long rows = facts.publicRows();
         return new Plan(spec(kind, budget, params, facts), privacy, noise, Input.GRAM, (data, random) -> {
             AdaSspMechanism.Released r = ada.release(data.gram(false).gram(), d, response, predictors, rows, level,
                     random);
-            Map<String, Object> released = new LinkedHashMap<>();
-            released.put("minEigenvalue", r.minEigenvalue());
-            released.put("minEigenvalueLowerBound", r.minEigenvalueLowerBound());
-            released.put("eta", r.eta());
-            return new Release.Regression(r.regression(), released);
+            Facts.Builder released = Facts.builder(RegressionFacts.VOCABULARY);
+            released.put(RegressionFacts.MIN_EIGENVALUE, r.minEigenvalue());
+            released.put(RegressionFacts.MIN_EIGENVALUE_LOWER_BOUND, r.minEigenvalueLowerBound());
+            released.put(RegressionFacts.ETA, r.eta());
+            return new Release.Regression(r.regression(), released.build());
         });
     }
 
@@ -172,14 +171,14 @@ public final class AdaSsp extends Described {
     @Override
     public List<ErrorStatement> expectedError(Plan plan) {
         double nu = plan.spec().params().number("nu");
-        double gram = (Double) plan.noise().get("gramSigma");
+        double gram = plan.noise().get(NoiseFacts.GRAM_SIGMA);
         int p = plan.spec().params().optionalIntegers("predictors") == null ? plan.spec().facts().cols() - 1
                 : plan.spec().params().optionalIntegers("predictors").length;
-        return List.of(new ErrorStatement("gram", "spectralNorm", (Double) plan.noise().get("eta"), 1 - nu / 2,
+        return List.of(new ErrorStatement("gram", "spectralNorm", plan.noise().get(NoiseFacts.ETA), 1 - nu / 2,
                         ErrorBasis.BOUND, "η bounds the released XᵀX's noise in spectral norm (it sets the ridge)"),
                 new ErrorStatement("gram", "rmsePerEntry", gram, null, ErrorBasis.EXACT,
                         "symmetric discrete Gaussian on XᵀX, σ on the diagonal"),
-                new ErrorStatement("cross", "rmsePerEntry", (Double) plan.noise().get("crossSigma"), null,
+                new ErrorStatement("cross", "rmsePerEntry", plan.noise().get(NoiseFacts.CROSS_SIGMA), null,
                         ErrorBasis.EXACT, "discrete Gaussian on Xᵀy (" + p + " entries)"));
     }
 

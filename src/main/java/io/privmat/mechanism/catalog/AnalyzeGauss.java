@@ -7,7 +7,6 @@ import io.privmat.mechanism.covariance.PostProcessing;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -80,13 +79,13 @@ public final class AnalyzeGauss extends Described {
         // Centred: the two shares (rounded down) were cut from the request, so the request's (ε, δ)
         // bounds their basic composition; calibratedTo checks that and states it.
         PrivacyMap privacy = center ? PrivacyMap.compose(parts).calibratedTo(budget) : parts.get(0);
-        Map<String, Object> noise = new LinkedHashMap<>();
-        noise.put("frobeniusSensitivity", sensitivity(kind, params, facts).value());
-        noise.put("distribution", "symmetric discrete Gaussian (G + Gᵀ)/2 on a grid");
-        noise.put("sigma", ag.sigma());
-        noise.put("granularity", ag.granularity());
+        Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);
+        noise.put(NoiseFacts.FROBENIUS_SENSITIVITY, sensitivity(kind, params, facts).value());
+        noise.put(NoiseFacts.DISTRIBUTION, "symmetric discrete Gaussian (G + Gᵀ)/2 on a grid");
+        noise.put(NoiseFacts.SIGMA, ag.sigma());
+        noise.put(NoiseFacts.GRANULARITY, ag.granularity());
         if (mean != null) {
-            noise.put("meanSigma", mean.sigma());
+            noise.put(NoiseFacts.MEAN_SIGMA, mean.sigma());
         }
         GaussianVectorMechanism meanMechanism = mean;
         // PCA without k: the eigenvalues above this bound (the result's own, at its level) are kept.
@@ -95,13 +94,13 @@ public final class AnalyzeGauss extends Described {
         return new Plan(spec(kind, budget, params, facts), privacy, noise, Input.GRAM, (data, random) -> {
             DataAccess.Gram g = data.gram(center);
             double[] noisy = ag.release(g.gram(), random);
-            Map<String, Object> meta = new LinkedHashMap<>();
+            Facts.Builder meta = Facts.builder(ReleaseMeta.VOCABULARY);
             double[] storable = null;
             if (!pca && !center) {
                 storable = noisy.clone();
-                meta.put("sigma", ag.sigma());
-                meta.put("granularity", ag.granularity());
-                meta.put("nu", 0.05);
+                meta.put(ReleaseMeta.SIGMA, ag.sigma());
+                meta.put(ReleaseMeta.GRANULARITY, ag.granularity());
+                meta.put(ReleaseMeta.NU, 0.05);
             }
             if (meanMechanism != null) {
                 double n = facts.publicRows();
@@ -114,7 +113,7 @@ public final class AnalyzeGauss extends Described {
             }
             var released = PostProcessing.psdAndTopK(noisy, d, auto ? d : rank, Covariances.upper(facts), !pca);
             return new Release.Covariance(auto ? Covariances.top(released, spectral) : released, pca, center, storable,
-                    meta);
+                    meta.build());
         });
     }
 
@@ -135,7 +134,7 @@ public final class AnalyzeGauss extends Described {
      */
     private static double[] noiseBounds(Plan plan, double level) {
         return noiseBounds(plan.spec().facts(), plan.spec().budget(), plan.spec().params().bool("center"),
-                (Double) plan.noise().get("sigma"), (Double) plan.noise().get("granularity"), level);
+                plan.noise().get(NoiseFacts.SIGMA), plan.noise().get(NoiseFacts.GRANULARITY), level);
     }
 
     /** {@link #noiseBounds(Plan, double)} from the plan's parts (before the plan exists). */
@@ -167,7 +166,8 @@ public final class AnalyzeGauss extends Described {
         int d = plan.spec().facts().cols();
         int k = plan.spec().params().optionalInteger("k") == null ? d : plan.spec().params().integer("k");
         boolean center = plan.spec().params().bool("center");
-        double frobenius = center ? b[1] : Accuracies.symmetricGaussianFrobeniusRms((Double) plan.noise().get("sigma"), d);
+        double frobenius = center ? b[1]
+                : Accuracies.symmetricGaussianFrobeniusRms(plan.noise().get(NoiseFacts.SIGMA), d);
         return Covariances.gramQuote(plan.spec().kind(), k, b[0], frobenius, center ? ResultAccuracy.DEFAULT_LEVEL : null,
                 center ? ErrorBasis.BOUND : ErrorBasis.EXACT, "E = (G + Gᵀ)/2, G i.i.d. N(0, σ²)");
     }

@@ -5,8 +5,6 @@ import io.privmat.mechanism.completion.CompletionModel;
 import io.privmat.mechanism.completion.FrankWolfeRelease;
 import io.privmat.mechanism.completion.SvdCompletionRelease;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * A COMPLETION job's global model as stored values and back: the service keeps the release so that
@@ -34,7 +32,7 @@ public final class CompletionModels {
     }
 
     /** Public facts of the run (noise scales, bounds), as the model carries them. */
-    public static Map<String, Object> facts(CompletionModel model) {
+    public static Facts facts(CompletionModel model) {
         if (model instanceof FrankWolfeRelease f) {
             return f.facts();
         }
@@ -49,7 +47,7 @@ public final class CompletionModels {
      *
      * @throws IllegalArgumentException when the values do not fit the plan
      */
-    public static CompletionModel restore(Plan plan, double[] values, Map<String, Object> facts) {
+    public static CompletionModel restore(Plan plan, double[] values, Facts facts) {
         Params p = plan.spec().params();
         PublicFacts f = plan.spec().facts();
         int n = f.cols();
@@ -59,10 +57,10 @@ public final class CompletionModels {
                 int t = params.iterations();
                 require(values, t * n + 2 * t);
                 // The noise bound the warnings compare with is the plan's (public); a stored model's facts may lack it.
-                Map<String, Object> known = facts;
-                if (!facts.containsKey("noiseSpectralBound") && plan.noise().get("noiseSpectralBound") != null) {
-                    known = new HashMap<>(facts);
-                    known.put("noiseSpectralBound", plan.noise().get("noiseSpectralBound"));
+                Facts known = facts;
+                Double bound = plan.noise().find(NoiseFacts.NOISE_SPECTRAL_BOUND);
+                if (!facts.has(CompletionFacts.NOISE_SPECTRAL_BOUND) && bound != null) {
+                    known = facts.with(CompletionFacts.NOISE_SPECTRAL_BOUND, bound);
                 }
                 yield new FrankWolfeRelease(params, Arrays.copyOfRange(values, 0, t * n),
                         Arrays.copyOfRange(values, t * n, t * n + t), Arrays.copyOfRange(values, t * n + t, t * n + 2 * t),

@@ -136,9 +136,9 @@ final class Completions {
 
         abstract List<ErrorStatement> statements(Plan plan, double level);
 
-        static Map<String, Object> noise(String distribution) {
-            Map<String, Object> noise = new LinkedHashMap<>();
-            noise.put("distribution", distribution);
+        static Facts.Builder noise(String distribution) {
+            Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);
+            noise.put(NoiseFacts.DISTRIBUTION, distribution);
             return noise;
         }
     }
@@ -247,17 +247,17 @@ final class Completions {
         public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
             PrivateFrankWolfeMechanism fw = mechanism(budget, params, facts);
             FrankWolfeParameters p = fw.parameters();
-            Map<String, Object> noise = noise("discrete Gaussian on each released n × n Gram (symmetrised), on a grid");
-            noise.put("iterations", p.iterations());
-            noise.put("schedule", p.schedule().name());
-            noise.put("sigma", fw.sigma());
-            noise.put("firstSigma", fw.firstSigma());
-            noise.put("gradientClip", p.clip(1));
-            noise.put("firstGradientClip", p.clip(0));
-            noise.put("frobeniusSensitivity", PrivateFrankWolfeMechanism.sensitivity(p));
-            noise.put("firstFrobeniusSensitivity", PrivateFrankWolfeMechanism.firstSensitivity(p));
-            noise.put("noiseSpectralBound", fw.noiseSpectralBound(1));
-            noise.put("variant", "DENSE");
+            Facts.Builder noise = noise("discrete Gaussian on each released n × n Gram (symmetrised), on a grid");
+            noise.put(NoiseFacts.ITERATIONS, p.iterations());
+            noise.put(NoiseFacts.SCHEDULE, p.schedule().name());
+            noise.put(NoiseFacts.SIGMA, fw.sigma());
+            noise.put(NoiseFacts.FIRST_SIGMA, fw.firstSigma());
+            noise.put(NoiseFacts.GRADIENT_CLIP, p.clip(1));
+            noise.put(NoiseFacts.FIRST_GRADIENT_CLIP, p.clip(0));
+            noise.put(NoiseFacts.FROBENIUS_SENSITIVITY, PrivateFrankWolfeMechanism.sensitivity(p));
+            noise.put(NoiseFacts.FIRST_FROBENIUS_SENSITIVITY, PrivateFrankWolfeMechanism.firstSensitivity(p));
+            noise.put(NoiseFacts.NOISE_SPECTRAL_BOUND, fw.noiseSpectralBound(1));
+            noise.put(NoiseFacts.VARIANT, "DENSE");
             // T Gaussian releases: the first at Δ₀, then T − 1 at Δ; GDP composition (μ² add).
             List<PrivacyMap> steps = new ArrayList<>();
             steps.add(PrivacyMap.of(fw.firstStepLoss()));
@@ -272,8 +272,8 @@ final class Completions {
         @Override
         List<ErrorStatement> statements(Plan plan, double level) {
             PublicFacts facts = plan.spec().facts();
-            int t = (Integer) plan.noise().get("iterations");
-            return List.of(noiseNorm("spectrum", (Double) plan.noise().get("sigma"), facts.cols(), t, level,
+            int t = plan.noise().get(NoiseFacts.ITERATIONS);
+            return List.of(noiseNorm("spectrum", plan.noise().get(NoiseFacts.SIGMA), facts.cols(), t, level,
                     "the noise of the " + t + " released Grams Ŵ_t (the broadcast λ̂_t² is within it of λ_max(W_t))"));
         }
     }
@@ -317,16 +317,16 @@ final class Completions {
         @Override
         public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
             PrivateSvdMechanism svd = mechanism(budget, params, facts);
-            Map<String, Object> noise = noise("discrete Gaussian on the released n × n Gram (symmetrised), on a grid");
-            noise.put("sigma", svd.sigma());
-            noise.put("frobeniusSensitivity", PrivateSvdMechanism.sensitivity(svd.parameters()));
+            Facts.Builder noise = noise("discrete Gaussian on the released n × n Gram (symmetrised), on a grid");
+            noise.put(NoiseFacts.SIGMA, svd.sigma());
+            noise.put(NoiseFacts.FROBENIUS_SENSITIVITY, PrivateSvdMechanism.sensitivity(svd.parameters()));
             return new Plan(spec(kind, budget, params, facts), PrivacyMap.calibrated(svd.privacyLoss(), budget), noise,
                     Input.RATINGS, (data, random) -> new Release.Completion(svd.release(data.ratings(), random)));
         }
 
         @Override
         List<ErrorStatement> statements(Plan plan, double level) {
-            return List.of(noiseNorm("eigenvalues", (Double) plan.noise().get("sigma"), plan.spec().facts().cols(), 1,
+            return List.of(noiseNorm("eigenvalues", plan.noise().get(NoiseFacts.SIGMA), plan.spec().facts().cols(), 1,
                     level, "the released Gram's noise (each released eigenvalue is within it of the Gram's)"));
         }
     }
@@ -411,13 +411,13 @@ final class Completions {
         @Override
         public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
             DpAlsMechanism als = mechanism(budget, params, facts);
-            Map<String, Object> noise = noise("discrete Gaussian on each item's r × r Gram (symmetrised) and "
+            Facts.Builder noise = noise("discrete Gaussian on each item's r × r Gram (symmetrised) and "
                     + "right-hand side, on grids");
-            noise.put("iterations", als.parameters().iterations());
-            noise.put("gramSigma", als.gramSigma());
-            noise.put("rhsSigma", als.rhsSigma());
-            noise.put("frobeniusSensitivity", DpAlsMechanism.gramSensitivity(als.parameters()));
-            noise.put("rhsSensitivity", DpAlsMechanism.rhsSensitivity(als.parameters()));
+            noise.put(NoiseFacts.ITERATIONS, als.parameters().iterations());
+            noise.put(NoiseFacts.GRAM_SIGMA, als.gramSigma());
+            noise.put(NoiseFacts.RHS_SIGMA, als.rhsSigma());
+            noise.put(NoiseFacts.FROBENIUS_SENSITIVITY, DpAlsMechanism.gramSensitivity(als.parameters()));
+            noise.put(NoiseFacts.RHS_SENSITIVITY, DpAlsMechanism.rhsSensitivity(als.parameters()));
             // 2T Gaussian releases (an item-Gram and a right-hand-side release per step), composed in GDP.
             PrivacyMap step = PrivacyMap.compose(List.of(PrivacyMap.of(als.gramStepLoss()),
                     PrivacyMap.of(als.rhsStepLoss())));
@@ -432,8 +432,8 @@ final class Completions {
             int r = p.integer("rank");
             int t = p.integer("iterations");
             int n = plan.spec().facts().cols();
-            double rhs = Accuracies.gaussianHalfWidth((Double) plan.noise().get("rhsSigma"), 0, level);
-            return List.of(noiseNorm("itemGrams", (Double) plan.noise().get("gramSigma"), r, n * t, level,
+            double rhs = Accuracies.gaussianHalfWidth(plan.noise().get(NoiseFacts.RHS_SIGMA), 0, level);
+            return List.of(noiseNorm("itemGrams", plan.noise().get(NoiseFacts.GRAM_SIGMA), r, n * t, level,
                     "the noise of every item's released r × r Gram"), new ErrorStatement("itemRightHandSides",
                     "absPerEntry", rhs, level, ErrorBasis.EXACT, "each entry of a released right-hand side b̃_j has "
                     + "Gaussian noise of standard deviation rhsSigma"));

@@ -3,7 +3,6 @@ package io.privmat.mechanism.catalog;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.covariance.EigenSamplingMechanism;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -49,22 +48,22 @@ public final class EigenSampling extends Described {
         int rank = Covariances.rank(kind, params, d, Math.min(d, 10), 1);
         EigenSamplingMechanism m = EigenSamplingMechanism.of(d, rank, facts.rowNormBound(), facts.relation(),
                 budget.epsilon());
-        Map<String, Object> noise = new LinkedHashMap<>();
-        noise.put("spectralSensitivity", sensitivity(kind, params, facts).value());
-        noise.put("distribution", "discrete Laplace eigenvalues + exact Bingham eigenvectors");
-        noise.put("epsilonPerStep", m.epsilonPerStep());
-        noise.put("rank", rank);
-        noise.put("samplerFailureBound", m.failureProbabilityBound());
-        noise.put("samplerPolicy", Samplers.POLICY);
+        Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);
+        noise.put(NoiseFacts.SPECTRAL_SENSITIVITY, sensitivity(kind, params, facts).value());
+        noise.put(NoiseFacts.DISTRIBUTION, "discrete Laplace eigenvalues + exact Bingham eigenvectors");
+        noise.put(NoiseFacts.EPSILON_PER_STEP, m.epsilonPerStep());
+        noise.put(NoiseFacts.RANK, rank);
+        noise.put(NoiseFacts.SAMPLER_FAILURE_BOUND, m.failureProbabilityBound());
+        noise.put(NoiseFacts.SAMPLER_POLICY, Samplers.POLICY);
         double upper = facts.publicRows() == null ? Double.POSITIVE_INFINITY : facts.publicRows();
         return new Plan(spec(kind, budget, params, facts), PrivacyMap.of(m.privacyLoss()), noise, Input.GRAM,
                 (data, random) -> new Release.Covariance(m.release(data.gram(false).gram(), upper, !pca, random),
-                        pca, false, null, Map.of()));
+                        pca, false, null, Facts.empty(ReleaseMeta.VOCABULARY)));
     }
 
     private static EigenSamplingMechanism mechanism(Plan plan) {
         PublicFacts facts = plan.spec().facts();
-        return EigenSamplingMechanism.of(facts.cols(), ((Number) plan.noise().get("rank")).intValue(),
+        return EigenSamplingMechanism.of(facts.cols(), plan.noise().get(NoiseFacts.RANK),
                 facts.rowNormBound(), facts.relation(), plan.spec().budget().epsilon());
     }
 
@@ -74,7 +73,7 @@ public final class EigenSampling extends Described {
         PublicFacts facts = plan.spec().facts();
         EigenSamplingMechanism m = mechanism(plan);
         double b2 = facts.rowNormBound() * facts.rowNormBound();
-        int k = ((Number) plan.noise().get("rank")).intValue();
+        int k = plan.noise().get(NoiseFacts.RANK);
         return Samplings.quote(facts.cols(), k, Samplings.eigenvalueHalf(m.eigenvalueNoise(), b2, facts.cols(),
                 ResultAccuracy.DEFAULT_LEVEL), m.binghamParameter() / b2, "eigenvalues");
     }
@@ -84,7 +83,7 @@ public final class EigenSampling extends Described {
         PublicFacts facts = plan.spec().facts();
         EigenSamplingMechanism m = mechanism(plan);
         double b2 = facts.rowNormBound() * facts.rowNormBound();
-        int k = ((Number) plan.noise().get("rank")).intValue();
+        int k = plan.noise().get(NoiseFacts.RANK);
         double half = Samplings.eigenvalueHalf(m.eigenvalueNoise(), b2, facts.cols(), level);
         return Samplings.result(Samplings.eigenIntervals("eigenvalues", ((Release.Covariance) release).result()
                 .eigenvalues(), half, Covariances.upper(facts), false, level), half, facts.cols(), k, m.binghamParameter() / b2,

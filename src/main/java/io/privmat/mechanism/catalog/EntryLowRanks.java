@@ -8,7 +8,6 @@ import io.privmat.mechanism.lowrank.HardtRothMechanism;
 import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
 import io.privmat.mechanism.noise.NoiseSource;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -76,11 +75,11 @@ final class EntryLowRanks {
         }
 
         /** The noise facts both start with: the distribution, the orientation and the entry sensitivity. */
-        static Map<String, Object> noise(String distribution, EntryLevelLowRank.Orientation o, RatingsDomain d) {
-            Map<String, Object> noise = new LinkedHashMap<>();
-            noise.put("distribution", distribution);
-            noise.put("orientation", o.name());
-            noise.put("l2Sensitivity", d.entryChange());
+        static Facts.Builder noise(String distribution, EntryLevelLowRank.Orientation o, RatingsDomain d) {
+            Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);
+            noise.put(NoiseFacts.DISTRIBUTION, distribution);
+            noise.put(NoiseFacts.ORIENTATION, o.name());
+            noise.put(NoiseFacts.L2_SENSITIVITY, d.entryChange());
             return noise;
         }
 
@@ -133,12 +132,12 @@ final class EntryLowRanks {
             int rows = Math.min(users(facts), facts.cols());
             int l = core.oversampledRank();
             double coherence = params.number("coherence");
-            Map<String, Object> noise = noise("discrete Gaussian on the range finder and the projection, on a grid",
+            Facts.Builder noise = noise("discrete Gaussian on the range finder and the projection, on a grid",
                     hr.orientation(), domain(facts));
-            noise.put("oversampledRank", l);
-            noise.put("coherence", coherence);
+            noise.put(NoiseFacts.OVERSAMPLED_RANK, l);
+            noise.put(NoiseFacts.COHERENCE, coherence);
             // The core's τ over the short side's rows (docs/mechanisms/low-rank.md).
-            noise.put("pruningThreshold", Math.sqrt(4 * coherence * l * Math.log(rows) / rows));
+            noise.put(NoiseFacts.PRUNING_THRESHOLD, Math.sqrt(4 * coherence * l * Math.log(rows) / rows));
             return new Plan(spec(kind, budget, params, facts), HardtRoth.privacy(core), noise, Input.RATINGS,
                     (data, random) -> factors(hr, data, random, kind));
         }
@@ -196,9 +195,9 @@ final class EntryLowRanks {
         public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
             EntryLevelLowRank rr = mechanism(kind, budget, params, facts);
             RandomizedResponseMechanism core = Objects.requireNonNull(rr.randomizedResponseMechanism());
-            Map<String, Object> noise = noise("discrete Gaussian on every entry of A, on a grid", rr.orientation(),
+            Facts.Builder noise = noise("discrete Gaussian on every entry of A, on a grid", rr.orientation(),
                     domain(facts));
-            noise.put("sigma", core.sigma());
+            noise.put(NoiseFacts.SIGMA, core.sigma());
             boolean auto = params.optionalInteger("k") == null;
             double bound = LowRankAccuracy.gordon(core.sigma(), users(facts), facts.cols(), ResultAccuracy.DEFAULT_LEVEL);
             return new Plan(spec(kind, budget, params, facts), PrivacyMap.calibrated(core.privacyLoss(), budget), noise,
@@ -212,14 +211,14 @@ final class EntryLowRanks {
         @Override
         public List<ErrorStatement> expectedError(Plan plan) {
             PublicFacts facts = plan.spec().facts();
-            return LowRankAccuracy.randomizedResponse((Double) plan.noise().get("sigma"),
+            return LowRankAccuracy.randomizedResponse(plan.noise().get(NoiseFacts.SIGMA),
                     Math.toIntExact(facts.publicRows()), facts.cols(), ResultAccuracy.DEFAULT_LEVEL);
         }
 
         @Override
         public ResultAccuracy accuracy(Plan plan, Release release, double level) {
             return LowRankAccuracy.randomizedResponse(((Release.Factors) release).factorization(),
-                    (Double) plan.noise().get("sigma"), level);
+                    plan.noise().get(NoiseFacts.SIGMA), level);
         }
     }
 }

@@ -3,7 +3,6 @@ package io.privmat.mechanism.catalog;
 import io.privmat.mechanism.GaussianVectorMechanism;
 import io.privmat.mechanism.Sensitivities;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -43,11 +42,11 @@ public final class GaussianColumnSums extends Described {
         int d = facts.cols();
         GaussianVectorMechanism m = budget.isRho() ? GaussianVectorMechanism.forRho(sensitivity, budget.rhoDown(), d)
                 : GaussianVectorMechanism.forApproxDp(sensitivity, budget.epsilonDown(), budget.deltaDown(), d);
-        Map<String, Object> noise = new LinkedHashMap<>();
-        noise.put("distribution", "discrete Gaussian on a grid");
-        noise.put("sigma", m.sigma());
-        noise.put("granularity", m.granularity());
-        noise.put("l2Sensitivity", sensitivity);
+        Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);
+        noise.put(NoiseFacts.DISTRIBUTION, "discrete Gaussian on a grid");
+        noise.put(NoiseFacts.SIGMA, m.sigma());
+        noise.put(NoiseFacts.GRANULARITY, m.granularity());
+        noise.put(NoiseFacts.L2_SENSITIVITY, sensitivity);
         PrivacyMap privacy = PrivacyMap.calibrated(m.privacyLoss(), budget);
         return new Plan(spec(kind, budget, params, facts), privacy, noise, Input.COLUMN_SUMS,
                 (data, random) -> new Release.Vector(m.release(data.columnSums(), random)));
@@ -59,8 +58,8 @@ public final class GaussianColumnSums extends Described {
      */
     @Override
     public List<ErrorStatement> expectedError(Plan plan) {
-        double sigma = (Double) plan.noise().get("sigma");
-        double g = (Double) plan.noise().get("granularity");
+        double sigma = plan.noise().get(NoiseFacts.SIGMA);
+        double g = plan.noise().get(NoiseFacts.GRANULARITY);
         return List.of(new ErrorStatement("columnSums", "rmsePerEntry", sigma, null, ErrorBasis.EXACT,
                         "Gaussian noise of standard deviation σ on each sum"),
                 new ErrorStatement("columnSums", "absPerEntry", Accuracies.gaussianHalfWidth(sigma, g,
@@ -71,8 +70,8 @@ public final class GaussianColumnSums extends Described {
     /** Each released sum ± z_{α/2}·σ + g/2; sums may be negative, so no clamp. */
     @Override
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
-        double half = Accuracies.gaussianHalfWidth((Double) plan.noise().get("sigma"),
-                (Double) plan.noise().get("granularity"), level);
+        double half = Accuracies.gaussianHalfWidth(plan.noise().get(NoiseFacts.SIGMA),
+                plan.noise().get(NoiseFacts.GRANULARITY), level);
         return new ResultAccuracy(level, List.of(IntervalSet.symmetric("columnSums", ErrorBasis.EXACT, level,
                 ((Release.Vector) release).values(), half)), List.of(), "each interval holds on its own at the level; "
                 + "all d at once hold with probability ≥ 1 − d·(1 − level)");

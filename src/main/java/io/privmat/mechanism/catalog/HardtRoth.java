@@ -65,10 +65,10 @@ public final class HardtRoth extends Described {
         HardtRothMechanism base = HardtRothMechanism.of(m, d, k, p, facts.rowNormBound(), coherence, budget.epsilon(),
                 budget.delta());
         HardtRothMechanism hr = params.bool("shrink") ? base.withShrinkage() : base;
-        Map<String, Object> noise = LowRanks.noise("discrete Gaussian on the range finder and the projection, on a grid");
-        noise.put("oversampledRank", l);
-        noise.put("coherence", coherence);
-        noise.put("pruningThreshold", Math.sqrt(4 * coherence * l * Math.log(Math.max(m, 3)) / m));
+        Facts.Builder noise = LowRanks.noise("discrete Gaussian on the range finder and the projection, on a grid");
+        noise.put(NoiseFacts.OVERSAMPLED_RANK, l);
+        noise.put(NoiseFacts.COHERENCE, coherence);
+        noise.put(NoiseFacts.PRUNING_THRESHOLD, Math.sqrt(4 * coherence * l * Math.log(Math.max(m, 3)) / m));
         return new Plan(spec(kind, budget, params, facts), privacy(hr), noise,
                 Input.ROW_STREAM, (data, random) -> LowRanks.factors(hr.release(data.rows(2), random), kind));
     }
@@ -77,7 +77,7 @@ public final class HardtRoth extends Described {
         PublicFacts facts = plan.spec().facts();
         Params p = plan.spec().params();
         return HardtRothMechanism.of(Math.toIntExact(facts.publicRows()), facts.cols(), p.integer("k"),
-                p.integer("oversampling"), facts.rowNormBound(), (Double) plan.noise().get("coherence"),
+                p.integer("oversampling"), facts.rowNormBound(), plan.noise().get(NoiseFacts.COHERENCE),
                 plan.spec().budget().epsilon(), plan.spec().budget().delta());
     }
 
@@ -136,21 +136,22 @@ public final class HardtRoth extends Described {
      * The result's statements from a Hardt–Roth run's facts, for its range finder's {@code m} rows and
      * the projection's {@code d} columns.
      */
-    static ResultAccuracy accuracy(Map<String, Object> facts, int m, int d, int k, double level) {
+    static ResultAccuracy accuracy(Facts facts, int m, int d, int k, double level) {
         double alpha = Accuracies.alpha(level);
-        int l = (Integer) facts.get("oversampledRank");
-        double sigmaY = (Double) facts.get("rangeFinderSigma");
+        int l = facts.get(FactorizationFacts.OVERSAMPLED_RANK);
+        double sigmaY = facts.get(FactorizationFacts.RANGE_FINDER_SIGMA);
         double t95 = Math.sqrt(2 * Math.log(4 / 0.05));
         double t = Math.sqrt(2 * Math.log(4 / alpha));
         // σ₂·max-scale, released through its 95% bound; restated at the level.
-        double projectionScale = (Double) facts.get("projectionNoiseBound95") / (Math.sqrt(l) + Math.sqrt(d) + t95);
+        double projectionScale = facts.get(FactorizationFacts.PROJECTION_NOISE_BOUND95)
+                / (Math.sqrt(l) + Math.sqrt(d) + t95);
         double projection = projectionScale * (Math.sqrt(l) + Math.sqrt(d) + t);
         List<ErrorStatement> bounds = new java.util.ArrayList<>();
         bounds.add(new ErrorStatement("rangeFinder", "noiseNorm", sigmaY * (Math.sqrt(m) + Math.sqrt(l) + t), level,
                 ErrorBasis.BOUND, "spectral norm of the range finder's m × ℓ Gaussian noise"));
         bounds.add(new ErrorStatement("projection", "noiseNorm", projection, level, ErrorBasis.BOUND,
                 "spectral norm of the projection's ℓ × d Gaussian noise"));
-        boolean applies = facts.containsKey("errorBound");
+        boolean applies = facts.has(FactorizationFacts.ERROR_BOUND);
         if (applies) {
             bounds.add(LowRankAccuracy.hardtRoth(sigmaY, projection, m, k, l));
         }

@@ -7,7 +7,6 @@ import io.privmat.mechanism.sketch.JlParameters;
 import io.privmat.privacy.ApproxDp;
 import java.math.BigDecimal;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -77,7 +76,7 @@ public final class JlSketch extends Described {
         double eta = params.number("eta");
         double nu = params.number("nu");
         PrivacyMap privacy = PrivacyMap.of(new ApproxDp(budget.epsilon(), budget.delta()));
-        Map<String, Object> noise = new LinkedHashMap<>();
+        Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);
         try {
             if (facts.shape() == DataShape.GRAPH) {
                 int n = facts.cols();
@@ -88,11 +87,10 @@ public final class JlSketch extends Described {
                             + (long) p.r() * n + " values (more than " + MAX_GRAPH_ENTRIES + "); raise eta");
                 }
                 describe(noise, p);
-                noise.put("vertices", n);
+                noise.put(NoiseFacts.VERTICES, n);
                 return new Plan(spec(kind, budget, params, facts), privacy, noise, Input.EDGES, (data, random) -> {
                     double[] values = sketch.release(data.edges(), random);
-                    Map<String, Object> meta = meta(p);
-                    meta.put("vertices", n);
+                    Facts meta = meta(p).put(ReleaseMeta.VERTICES, n).build();
                     return new Release.Sketch(true, name(), p.r(), n, values, meta);
                 });
             }
@@ -102,7 +100,8 @@ public final class JlSketch extends Described {
             JlParameters p = sketch.parameters();
             describe(noise, p);
             return new Plan(spec(kind, budget, params, facts), privacy, noise, Input.GRAM, (data, random) ->
-                    new Release.Sketch(false, name(), p.r(), d, sketch.release(data.gram(false).gram(), random), meta(p)));
+                    new Release.Sketch(false, name(), p.r(), d, sketch.release(data.gram(false).gram(), random),
+                            meta(p).build()));
         } catch (JlGraphSketch.GraphTooSmallException e) {
             throw new PlanningException(PlanningException.Reason.GRAPH_TOO_SMALL, e.getMessage(),
                     Map.of("vertices", facts.cols()));
@@ -113,22 +112,22 @@ public final class JlSketch extends Described {
         }
     }
 
-    private static void describe(Map<String, Object> noise, JlParameters p) {
-        noise.put("projections", p.r());
-        noise.put("floor", p.floor());
-        noise.put("eta", p.eta());
-        noise.put("nu", p.nu());
+    private static void describe(Facts.Builder noise, JlParameters p) {
+        noise.put(NoiseFacts.PROJECTIONS, p.r());
+        noise.put(NoiseFacts.FLOOR, p.floor());
+        noise.put(NoiseFacts.ETA, p.eta());
+        noise.put(NoiseFacts.NU, p.nu());
     }
 
-    private static Map<String, Object> meta(JlParameters p) {
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put("r", p.r());
-        meta.put("floor", p.floor());
-        meta.put("epsilon", p.epsilon());
-        meta.put("delta", p.delta());
-        meta.put("eta", p.eta());
-        meta.put("nu", p.nu());
-        meta.put("b2", p.b2());
+    private static Facts.Builder meta(JlParameters p) {
+        Facts.Builder meta = Facts.builder(ReleaseMeta.VOCABULARY);
+        meta.put(ReleaseMeta.R, p.r());
+        meta.put(ReleaseMeta.FLOOR, p.floor());
+        meta.put(ReleaseMeta.EPSILON, p.epsilon());
+        meta.put(ReleaseMeta.DELTA, p.delta());
+        meta.put(ReleaseMeta.ETA, p.eta());
+        meta.put(ReleaseMeta.NU, p.nu());
+        meta.put(ReleaseMeta.B2, p.b2());
         return meta;
     }
 
@@ -141,9 +140,9 @@ public final class JlSketch extends Described {
      */
     @Override
     public List<ErrorStatement> expectedError(Plan plan) {
-        double eta = (Double) plan.noise().get("eta");
-        double nu = (Double) plan.noise().get("nu");
-        double floor = (Double) plan.noise().get("floor");
+        double eta = plan.noise().get(NoiseFacts.ETA);
+        double nu = plan.noise().get(NoiseFacts.NU);
+        double floor = plan.noise().get(NoiseFacts.FLOOR);
         double level = 1 - nu;
         if (plan.spec().facts().shape() == DataShape.GRAPH) {
             int n = plan.spec().facts().cols();
@@ -168,7 +167,7 @@ public final class JlSketch extends Described {
     /** The sketch is a release: its free answers carry their intervals; the result restates the guarantee. */
     @Override
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
-        return new ResultAccuracy(1 - (Double) plan.noise().get("nu"), List.of(), expectedError(plan), "each free "
+        return new ResultAccuracy(1 - plan.noise().get(NoiseFacts.NU), List.of(), expectedError(plan), "each free "
                 + "answer of the release (/v1/releases) carries its interval at 1 − ν, the sketch's own level");
     }
 }

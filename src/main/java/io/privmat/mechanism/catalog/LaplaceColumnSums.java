@@ -4,7 +4,6 @@ import io.privmat.mechanism.LaplaceVectorMechanism;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.privacy.PureDp;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -44,11 +43,11 @@ public final class LaplaceColumnSums extends Described {
     public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
         double l1 = sensitivity(kind, params, facts).value();
         LaplaceVectorMechanism m = LaplaceVectorMechanism.of(l1, budget.epsilonDown(), facts.cols());
-        Map<String, Object> noise = new LinkedHashMap<>();
-        noise.put("distribution", "discrete Laplace on a grid");
-        noise.put("scale", m.scale());
-        noise.put("granularity", m.granularity());
-        noise.put("l1Sensitivity", l1);
+        Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);
+        noise.put(NoiseFacts.DISTRIBUTION, "discrete Laplace on a grid");
+        noise.put(NoiseFacts.SCALE, m.scale());
+        noise.put(NoiseFacts.GRANULARITY, m.granularity());
+        noise.put(NoiseFacts.L1_SENSITIVITY, l1);
         return new Plan(spec(kind, budget, params, facts),
                 PrivacyMap.of(new PureDp(budget.epsilon())), noise, Input.COLUMN_SUMS,
                 (data, random) -> new Release.Vector(m.release(data.columnSums(), random)));
@@ -57,8 +56,8 @@ public final class LaplaceColumnSums extends Described {
     /** Per entry: the discrete Laplace's exact standard deviation and its exact 95% half-width. */
     @Override
     public List<ErrorStatement> expectedError(Plan plan) {
-        double b = (Double) plan.noise().get("scale");
-        double g = (Double) plan.noise().get("granularity");
+        double b = plan.noise().get(NoiseFacts.SCALE);
+        double g = plan.noise().get(NoiseFacts.GRANULARITY);
         return List.of(new ErrorStatement("columnSums", "rmsePerEntry", Accuracies.laplaceSd(b, g), null,
                         ErrorBasis.EXACT, "discrete Laplace noise of scale b on each sum (≈ √2·b)"),
                 new ErrorStatement("columnSums", "absPerEntry", Accuracies.laplaceHalfWidth(b, g,
@@ -69,8 +68,8 @@ public final class LaplaceColumnSums extends Described {
     /** Each released sum ± the discrete Laplace quantile + g/2; no clamp. */
     @Override
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
-        double half = Accuracies.laplaceHalfWidth((Double) plan.noise().get("scale"),
-                (Double) plan.noise().get("granularity"), level);
+        double half = Accuracies.laplaceHalfWidth(plan.noise().get(NoiseFacts.SCALE),
+                plan.noise().get(NoiseFacts.GRANULARITY), level);
         return new ResultAccuracy(level, List.of(IntervalSet.symmetric("columnSums", ErrorBasis.EXACT, level,
                 ((Release.Vector) release).values(), half)), List.of(), "each interval holds on its own at the level; "
                 + "all d at once hold with probability ≥ 1 − d·(1 − level)");

@@ -423,47 +423,48 @@ public final class LinearQueries extends Described {
             throw PlanningException.invalid("params.workload", "entries whose expected error is finite", "The "
                     + "workload's entries are too large: its expected error overflows a double. Scale the workload down.");
         }
-        Map<String, Object> noise = new LinkedHashMap<>();
+        Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);
         if (r.laplace()) {
-            noise.put("distribution", "discrete Laplace on a grid, on " + (lp.strategy() == null ? "W·x" : "A·x"));
-            noise.put("scale", lp.laplaceScale());
-            noise.put("l1Sensitivity", error.sensitivity());
+            noise.put(NoiseFacts.DISTRIBUTION, "discrete Laplace on a grid, on "
+                    + (lp.strategy() == null ? "W·x" : "A·x"));
+            noise.put(NoiseFacts.SCALE, lp.laplaceScale());
+            noise.put(NoiseFacts.L1_SENSITIVITY, error.sensitivity());
         } else {
-            noise.put("distribution", "discrete Gaussian on a grid, on A·x");
-            noise.put("sigma", lp.gaussianSigma());
-            noise.put("l2Sensitivity", error.sensitivity());
+            noise.put(NoiseFacts.DISTRIBUTION, "discrete Gaussian on a grid, on A·x");
+            noise.put(NoiseFacts.SIGMA, lp.gaussianSigma());
+            noise.put(NoiseFacts.L2_SENSITIVITY, error.sensitivity());
         }
-        noise.put("granularity", lp.granularity());
-        noise.put("noiseVariance", error.noiseVariance());
-        noise.put("queries", r.workload().queries());
-        noise.put("strategyRows", error.noiseDimension());
-        noise.put("strategyMethod", lp.strategy() == null ? "WORKLOAD" : lp.strategy().info().method());
+        noise.put(NoiseFacts.GRANULARITY, lp.granularity());
+        noise.put(NoiseFacts.NOISE_VARIANCE, error.noiseVariance());
+        noise.put(NoiseFacts.QUERIES, r.workload().queries());
+        noise.put(NoiseFacts.STRATEGY_ROWS, error.noiseDimension());
+        noise.put(NoiseFacts.STRATEGY_METHOD, lp.strategy() == null ? "WORKLOAD" : lp.strategy().info().method());
         if (r.strategyKey() != null) {
-            noise.put("strategyKey", r.strategyKey());
+            noise.put(NoiseFacts.STRATEGY_KEY, r.strategyKey());
         }
-        noise.put("expectedRmsePerQuery", error.perQueryRmse());
-        noise.put("expectedTotalSquaredError", error.totalSquaredError());
+        noise.put(NoiseFacts.EXPECTED_RMSE_PER_QUERY, error.perQueryRmse());
+        noise.put(NoiseFacts.EXPECTED_TOTAL_SQUARED_ERROR, error.totalSquaredError());
         double maxSd = 0;
         for (double sd : lp.standardDeviations()) {
             maxSd = Math.max(maxSd, sd);
         }
-        noise.put("maxQueryStandardDeviation", maxSd);
+        noise.put(NoiseFacts.MAX_QUERY_STANDARD_DEVIATION, maxSd);
         if (mechanism == LinearMechanism.LOW_RANK_MECHANISM) {
-            noise.put("residualFrobenius", error.residualFrobenius());
+            noise.put(NoiseFacts.RESIDUAL_FROBENIUS, error.residualFrobenius());
         }
         PrivacyMap privacy = r.laplace() ? PrivacyMap.of(new PureDp(budget.epsilon()))
                 : PrivacyMap.calibrated(lp.privacyLoss(), budget);
-        Map<String, Object> meta = new LinkedHashMap<>();
+        Facts.Builder meta = Facts.builder(ReleaseMeta.VOCABULARY);
         if (lp.strategy() != null) {
-            meta.put("noiseVariance", error.noiseVariance());
-            meta.put("domain", domainText(facts.domain()));
-            meta.put("strategyMethod", lp.strategy().info().method());
+            meta.put(ReleaseMeta.NOISE_VARIANCE, error.noiseVariance());
+            meta.put(ReleaseMeta.DOMAIN, domainText(facts.domain()));
+            meta.put(ReleaseMeta.STRATEGY_METHOD, lp.strategy().info().method());
             if (r.strategyKey() != null) {
-                meta.put("strategyKey", r.strategyKey());
+                meta.put(ReleaseMeta.STRATEGY_KEY, r.strategyKey());
             }
-            meta.put("biased", lp.strategy() instanceof LowRankStrategy l && !l.fallback());
+            meta.put(ReleaseMeta.BIASED, lp.strategy() instanceof LowRankStrategy l && !l.fallback());
         }
-        Map<String, Object> estimateMeta = java.util.Collections.unmodifiableMap(meta);
+        Facts estimateMeta = meta.build();
         return new Plan(spec(kind, budget, r.params(), facts), privacy, noise, Input.HISTOGRAM, (data, random) -> {
             LinearQueryRelease release = lp.release(data.histogram(), random);
             return new Release.LinearQueries(release, estimateMeta);
@@ -479,16 +480,16 @@ public final class LinearQueries extends Described {
      */
     @Override
     public List<ErrorStatement> expectedError(Plan plan) {
-        Map<String, Object> n = plan.noise();
+        Facts n = plan.noise();
         List<ErrorStatement> out = new ArrayList<>();
-        out.add(new ErrorStatement("answers", "rmsePerQuery", ((Number) n.get("expectedRmsePerQuery")).doubleValue(),
+        out.add(new ErrorStatement("answers", "rmsePerQuery", n.get(NoiseFacts.EXPECTED_RMSE_PER_QUERY),
                 null, ErrorBasis.EXACT, "√(E‖Wx̂ − Wx‖²/m): the noise variance propagated exactly through the strategy"));
-        if (n.get("residualFrobenius") instanceof Number r && r.doubleValue() > 0) {
-            out.add(new ErrorStatement("answers (strategy residual)", "frobeniusNorm", r.doubleValue(), null,
+        if (residual(n) > 0) {
+            out.add(new ErrorStatement("answers (strategy residual)", "frobeniusNorm", residual(n), null,
                     ErrorBasis.EXACT, "‖W − BL‖_F: the answers also carry the bias (BL − W)x, at most "
                     + "‖W − BL‖₂·‖x‖₂, not in the RMSE"));
         }
-        double maxSd = ((Number) n.get("maxQueryStandardDeviation")).doubleValue();
+        double maxSd = n.get(NoiseFacts.MAX_QUERY_STANDARD_DEVIATION);
         double level = ResultAccuracy.DEFAULT_LEVEL;
         out.add(new ErrorStatement("answers", "absPerAnswer", halfWidth(n, maxSd, level), level, basis(n),
                 halfWidthDerivation(n) + ", for the answer with the largest standard deviation"));
@@ -509,36 +510,42 @@ public final class LinearQueries extends Described {
             hi[i] = a[i] + half;
         }
         String note = "each interval holds on its own at the level (" + halfWidthDerivation(plan.noise()) + ")"
-                + (plan.noise().get("residualFrobenius") instanceof Number res && res.doubleValue() > 0
+                + (residual(plan.noise()) > 0
                         ? "; the low-rank strategy's bias (BL − W)x is not covered" : "");
         return new ResultAccuracy(level, List.of(new IntervalSet("answers", basis(plan.noise()), level, a.clone(), lo,
                 hi, "none")), List.of(), note);
     }
 
-    private static boolean laplace(Map<String, Object> noise) {
-        return noise.containsKey("scale");
+    /** LOW_RANK_MECHANISM's ‖W − BL‖_F, 0 for the other strategies. */
+    private static double residual(Facts noise) {
+        Double r = noise.find(NoiseFacts.RESIDUAL_FROBENIUS);
+        return r == null ? 0 : r;
     }
 
-    private static boolean onWorkload(Map<String, Object> noise) {
-        return "WORKLOAD".equals(noise.get("strategyMethod"));
+    private static boolean laplace(Facts noise) {
+        return noise.has(NoiseFacts.SCALE);
     }
 
-    private static ErrorBasis basis(Map<String, Object> noise) {
+    private static boolean onWorkload(Facts noise) {
+        return "WORKLOAD".equals(noise.find(NoiseFacts.STRATEGY_METHOD));
+    }
+
+    private static ErrorBasis basis(Facts noise) {
         return !laplace(noise) || onWorkload(noise) ? ErrorBasis.EXACT : ErrorBasis.BOUND;
     }
 
-    private static double halfWidth(Map<String, Object> noise, double sd, double level) {
-        double g = ((Number) noise.get("granularity")).doubleValue();
+    private static double halfWidth(Facts noise, double sd, double level) {
+        double g = noise.get(NoiseFacts.GRANULARITY);
         if (!laplace(noise)) {
             return Accuracies.gaussianHalfWidth(sd, g, level);
         }
         if (onWorkload(noise)) {
-            return Accuracies.laplaceHalfWidth(((Number) noise.get("scale")).doubleValue(), g, level);
+            return Accuracies.laplaceHalfWidth(noise.get(NoiseFacts.SCALE), g, level);
         }
         return sd / Math.sqrt(Accuracies.alpha(level));
     }
 
-    private static String halfWidthDerivation(Map<String, Object> noise) {
+    private static String halfWidthDerivation(Facts noise) {
         if (!laplace(noise)) {
             return "z_{α/2}·sd + g/2: each answer is a fixed linear combination of Gaussian noise; the grid rounding of "
                     + "the measured entries (≤ g/2 each, g ≈ σ·2⁻¹²) is negligible against it";

@@ -43,7 +43,7 @@ final class LowRankAccuracy {
     static ResultAccuracy randomizedResponse(Factorization f, double sigma, double level) {
         List<ErrorStatement> bounds = randomizedResponse(sigma, f.m(), f.d(), level);
         List<IntervalSet> intervals = new ArrayList<>();
-        boolean shrunk = f.facts().containsKey("shrinkage");
+        boolean shrunk = f.facts().has(FactorizationFacts.SHRINKAGE);
         if (!shrunk) {
             intervals.add(IntervalSet.nonNegative("singularValues", ErrorBasis.BOUND, level, f.s(),
                     bounds.get(0).value()));

@@ -1,8 +1,6 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.lowrank.Factorization;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /** Shared pieces of the low-rank mechanisms. */
 final class LowRanks {
@@ -81,9 +79,9 @@ final class LowRanks {
         return out;
     }
 
-    static Map<String, Object> noise(String distribution) {
-        Map<String, Object> noise = new LinkedHashMap<>();
-        noise.put("distribution", distribution);
+    static Facts.Builder noise(String distribution) {
+        Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);
+        noise.put(NoiseFacts.DISTRIBUTION, distribution);
         return noise;
     }
 

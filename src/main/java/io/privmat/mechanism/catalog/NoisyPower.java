@@ -60,10 +60,10 @@ public final class NoisyPower extends Described {
         double b = facts.rowNormBound();
         NoisyPowerMechanism np = budget.isRho() ? NoisyPowerMechanism.forRho(d, k, iterations, b, budget.rhoDown())
                 : NoisyPowerMechanism.forApproxDp(d, k, iterations, b, budget.epsilonDown(), budget.deltaDown());
-        Map<String, Object> noise = LowRanks.noise("discrete Gaussian d × k per iteration, on a grid");
-        noise.put("sigma", np.sigma());
-        noise.put("l2Sensitivity", b * b * Math.sqrt(k));
-        noise.put("iterations", iterations);
+        Facts.Builder noise = LowRanks.noise("discrete Gaussian d × k per iteration, on a grid");
+        noise.put(NoiseFacts.SIGMA, np.sigma());
+        noise.put(NoiseFacts.L2_SENSITIVITY, b * b * Math.sqrt(k));
+        noise.put(NoiseFacts.ITERATIONS, iterations);
         boolean streamed = d > Limits.MAX_GRAM_DIMENSION;
         return new Plan(spec(kind, budget, params, facts), privacy(np, budget), noise,
                 streamed ? Input.ROW_STREAM : Input.GRAM, (data, random) -> LowRanks.factors(streamed
@@ -78,8 +78,8 @@ public final class NoisyPower extends Described {
     }
 
     private static ErrorStatement statement(Plan plan, double level) {
-        return LowRankAccuracy.noisyPower((Double) plan.noise().get("sigma"), plan.spec().facts().cols(),
-                plan.spec().params().integer("k"), (Integer) plan.noise().get("iterations"), level);
+        return LowRankAccuracy.noisyPower(plan.noise().get(NoiseFacts.SIGMA), plan.spec().facts().cols(),
+                plan.spec().params().integer("k"), plan.noise().get(NoiseFacts.ITERATIONS), level);
     }
 
     /**

@@ -46,12 +46,12 @@ public final class OrbitSampling extends Described {
         OrbitSamplingMechanism.Spectrum spectrum = OrbitSamplingMechanism.Spectrum.valueOf(params.name("spectrum"));
         OrbitSamplingMechanism orbit = OrbitSamplingMechanism.of(d, k, facts.rowNormBound(), facts.relation(),
                 budget.epsilon(), spectrum);
-        Map<String, Object> noise = LowRanks.noise(spectrum == OrbitSamplingMechanism.Spectrum.PROJECTION
+        Facts.Builder noise = LowRanks.noise(spectrum == OrbitSamplingMechanism.Spectrum.PROJECTION
                 ? "discrete Laplace eigenvalues (epsilon/4) + exact matrix Bingham on Gr(k, d) (3 epsilon/4)"
                 : "discrete Laplace eigenvalues + sequential Bingham draws (epsilon/(k+1) each)");
-        noise.put("spectrum", spectrum.name());
-        noise.put("samplerFailureBound", orbit.failureProbabilityBound());
-        noise.put("samplerPolicy", Samplers.POLICY);
+        noise.put(NoiseFacts.SPECTRUM, spectrum.name());
+        noise.put(NoiseFacts.SAMPLER_FAILURE_BOUND, orbit.failureProbabilityBound());
+        noise.put(NoiseFacts.SAMPLER_POLICY, Samplers.POLICY);
         double upper = Covariances.upper(facts);
         return new Plan(spec(kind, budget, params, facts), PrivacyMap.of(orbit.privacyLoss()), noise, Input.GRAM,
                 (data, random) -> LowRanks.factors(orbit.release(data.gram(false).gram(), upper, random), kind));

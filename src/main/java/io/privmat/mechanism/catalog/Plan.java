@@ -3,9 +3,6 @@ package io.privmat.mechanism.catalog;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.PrivacyLoss;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * A mechanism calibrated for one query: its canonical spec, its privacy map, the public facts about
@@ -21,24 +18,30 @@ public final class Plan {
 
     private final MechanismSpec spec;
     private final PrivacyMap privacy;
-    private final Map<String, Object> noise;
+    private final Facts noise;
     private final Input input;
     private final Releaser releaser;
 
-    /** @throws IllegalArgumentException when a noise fact is not declared in {@link FactVocabulary#NOISE} */
-    public Plan(MechanismSpec spec, PrivacyMap privacy, Map<String, Object> noise, Input input, Releaser releaser) {
+    /** @throws IllegalArgumentException when the noise facts are not {@link NoiseFacts} or a number is not finite */
+    public Plan(MechanismSpec spec, PrivacyMap privacy, Facts noise, Input input, Releaser releaser) {
         this.spec = spec;
         this.privacy = privacy;
-        Map<String, Object> facts = new LinkedHashMap<>(noise);
-        if (facts.get("granularity") instanceof Number g && !facts.containsKey("saturation")) {
+        Facts facts = noise;
+        Double g = facts.find(NoiseFacts.GRANULARITY);
+        if (g != null && !facts.has(NoiseFacts.SATURATION)) {
             // Every release on a grid saturates its statistic at ±2⁵⁰ steps (GridNoise.roundToGrid): the
             // level is public, so the plan states it (docs/mechanisms/noise.md, "Saturation").
-            facts.put("saturation", GridNoise.LIMIT_STEPS * g.doubleValue());
+            facts = facts.with(NoiseFacts.SATURATION, GridNoise.LIMIT_STEPS * g);
         }
-        FactVocabulary.NOISE.check(facts);
-        this.noise = Collections.unmodifiableMap(facts);
+        NoiseFacts.VOCABULARY.check(facts);
+        this.noise = facts;
         this.input = input;
         this.releaser = releaser;
+    }
+
+    /** The same, the noise facts still being built. */
+    public Plan(MechanismSpec spec, PrivacyMap privacy, Facts.Builder noise, Input input, Releaser releaser) {
+        this(spec, privacy, noise.build(), input, releaser);
     }
 
     public MechanismSpec spec() {
@@ -59,8 +62,8 @@ public final class Plan {
         return privacy.charged(spec.facts().mode());
     }
 
-    /** Public facts about the noise (σ or scale, granularity, sensitivity, …), as declared in {@link FactVocabulary#NOISE}. */
-    public Map<String, Object> noise() {
+    /** Public facts about the noise (σ or scale, granularity, sensitivity, …), declared in {@link NoiseFacts}. */
+    public Facts noise() {
         return noise;
     }
 

@@ -61,10 +61,10 @@ public final class PrivateOja extends Described {
         PrivateOjaMechanism oja = budget.isRho()
                 ? PrivateOjaMechanism.forRho(d, iterations, stepSize, b, budget.rhoDown())
                 : PrivateOjaMechanism.forApproxDp(d, iterations, stepSize, b, budget.epsilonDown(), budget.deltaDown());
-        Map<String, Object> noise = LowRanks.noise("discrete Gaussian d-vector per step, on a grid");
-        noise.put("l2Sensitivity", b * b);
-        noise.put("iterations", iterations);
-        noise.put("stepSize", stepSize);
+        Facts.Builder noise = LowRanks.noise("discrete Gaussian d-vector per step, on a grid");
+        noise.put(NoiseFacts.L2_SENSITIVITY, b * b);
+        noise.put(NoiseFacts.ITERATIONS, iterations);
+        noise.put(NoiseFacts.STEP_SIZE, stepSize);
         boolean streamed = d > Limits.MAX_GRAM_DIMENSION;
         return new Plan(spec(kind, budget, params, facts), privacy(oja, budget), noise,
                 streamed ? Input.ROW_STREAM : Input.GRAM, (data, random) -> LowRanks.factors(streamed
@@ -75,8 +75,8 @@ public final class PrivateOja extends Described {
     private static ErrorStatement statement(Plan plan, double level) {
         PublicFacts facts = plan.spec().facts();
         Budget budget = plan.spec().budget();
-        int iterations = (Integer) plan.noise().get("iterations");
-        double stepSize = (Double) plan.noise().get("stepSize");
+        int iterations = plan.noise().get(NoiseFacts.ITERATIONS);
+        double stepSize = plan.noise().get(NoiseFacts.STEP_SIZE);
         double b = facts.rowNormBound();
         PrivateOjaMechanism oja = budget.isRho()
                 ? PrivateOjaMechanism.forRho(facts.cols(), iterations, stepSize, b, budget.rhoDown())

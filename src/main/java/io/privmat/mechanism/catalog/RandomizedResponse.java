@@ -48,9 +48,9 @@ public final class RandomizedResponse extends Described {
                 : RandomizedResponseMechanism.forApproxDp(m, d, k, facts.rowNormBound(), budget.epsilonDown(),
                         budget.deltaDown());
         RandomizedResponseMechanism rr = params.bool("shrink") ? base.withShrinkage() : base;
-        Map<String, Object> noise = LowRanks.noise("discrete Gaussian on every entry, on a grid");
-        noise.put("sigma", rr.sigma());
-        noise.put("l2Sensitivity", sensitivity(kind, params, facts).value());
+        Facts.Builder noise = LowRanks.noise("discrete Gaussian on every entry, on a grid");
+        noise.put(NoiseFacts.SIGMA, rr.sigma());
+        noise.put(NoiseFacts.L2_SENSITIVITY, sensitivity(kind, params, facts).value());
         double bound = LowRankAccuracy.gordon(rr.sigma(), m, d, ResultAccuracy.DEFAULT_LEVEL);
         return new Plan(spec(kind, budget, params, facts), PrivacyMap.calibrated(rr.privacyLoss(), budget), noise,
                 Input.ROW_STREAM, (data, random) -> LowRanks.factors(auto ? resolved(rr.release(data.rows(2), random),
@@ -72,7 +72,7 @@ public final class RandomizedResponse extends Described {
      */
     static Factorization resolved(Factorization f,
             double bound) {
-        return LowRanks.trim(f, LowRanks.aboveNoise(f.s(), f.facts().containsKey("shrinkage") ? 0 : bound));
+        return LowRanks.trim(f, LowRanks.aboveNoise(f.s(), f.facts().has(FactorizationFacts.SHRINKAGE) ? 0 : bound));
     }
 
     /**
@@ -97,13 +97,13 @@ public final class RandomizedResponse extends Described {
     @Override
     public List<ErrorStatement> expectedError(Plan plan) {
         PublicFacts facts = plan.spec().facts();
-        return LowRankAccuracy.randomizedResponse((Double) plan.noise().get("sigma"), Math.toIntExact(facts.publicRows()),
-                facts.cols(), ResultAccuracy.DEFAULT_LEVEL);
+        return LowRankAccuracy.randomizedResponse(plan.noise().get(NoiseFacts.SIGMA),
+                Math.toIntExact(facts.publicRows()), facts.cols(), ResultAccuracy.DEFAULT_LEVEL);
     }
 
     @Override
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
         return LowRankAccuracy.randomizedResponse(((Release.Factors) release).factorization(),
-                (Double) plan.noise().get("sigma"), level);
+                plan.noise().get(NoiseFacts.SIGMA), level);
     }
 }

@@ -5,7 +5,6 @@ import io.privmat.mechanism.completion.CompletionModel;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.linear.LinearQueryRelease;
 import io.privmat.mechanism.lowrank.Factorization;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /** What a mechanism releases: one typed record per result kind. Everything in it is private output. */
@@ -19,28 +18,28 @@ public sealed interface Release {
      * kept as a reusable release (uncentred, non-PCA Gaussian or Wishart).
      */
     record Covariance(CovarianceRelease result, boolean pca, boolean centered, double @Nullable [] storable,
-            Map<String, Object> storableMeta) implements Release {}
+            Facts storableMeta) implements Release {}
 
     /** A rank-k factorisation; {@code leftFactor} when u is part of the answer. */
     record Factors(Factorization factorization, boolean leftFactor) implements Release {}
 
     /** Regression coefficients with their intervals, and public facts about how they were released. */
-    record Regression(RegressionResult result, Map<String, Object> facts) implements Release {}
+    record Regression(RegressionResult result, Facts facts) implements Release {}
 
     /**
      * A sketch stored as a release: {@code graph} true for a graph cut sketch (float32, rows × vertices),
      * false for a matrix sketch.
      */
     record Sketch(boolean graph, String sketchMechanism, int rows, int cols, double[] values,
-            Map<String, Object> meta) implements Release {}
+            Facts meta) implements Release {}
 
     /**
      * LINEAR_QUERIES: the workload answers with their standard deviations and expected error, and the
      * estimate x̂ (null for LAPLACE_WORKLOAD) to store as a release answering further linear queries;
      * {@code estimateMeta} holds the public facts that rebuild its error model (declared in
-     * {@link FactVocabulary#RELEASE_META}).
+     * {@link ReleaseMeta}).
      */
-    record LinearQueries(LinearQueryRelease result, Map<String, Object> estimateMeta)
+    record LinearQueries(LinearQueryRelease result, Facts estimateMeta)
             implements Release {}
 
     /**

@@ -272,7 +272,8 @@ public final class SignalToNoise {
         if (used == t) {
             return List.of();
         }
-        double noise = f.facts().get("noiseSpectralBound") instanceof Number b ? b.doubleValue() : 0;
+        Double bound = f.facts().find(CompletionFacts.NOISE_SPECTRAL_BOUND);
+        double noise = bound == null ? 0 : bound;
         double level = 1 - f.parameters().beta();
         double top = Arrays.stream(f.lambdaHat()).map(x -> x * x).max().orElse(0);
         if (used == 0) {

@@ -13,7 +13,6 @@ import io.privmat.mechanism.window.WindowRelease;
 import io.privmat.privacy.PrivacyArgumentException;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -191,19 +190,20 @@ public abstract class WindowDefinition extends Described {
                     Map.of("maxStateBytes", m.maxStateBytes(), "limit", MAX_STATE_BYTES));
         }
         double nu = params.number("nu");
-        Map<String, Object> noise = new LinkedHashMap<>();
-        noise.put("distribution", "symmetric discrete Gaussian (G + Gᵀ)/2 on a grid, fresh for each released "
+        Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);
+        noise.put(NoiseFacts.DISTRIBUTION, "symmetric discrete Gaussian (G + Gᵀ)/2 on a grid, fresh for each released "
                 + "matrix (keyed by a secret stream key)");
-        noise.put("sigma", m.sigma());
-        noise.put("granularity", m.granularity());
-        noise.put("blockSensitivity", p.blockSensitivity());
-        noise.put("frobeniusSensitivity", m.streamSensitivity());
-        noise.put("l2Sensitivity", m.privacyLoss().l2Sensitivity());
-        noise.put("releasesPerRow", m.releasesPerRow());
+        noise.put(NoiseFacts.SIGMA, m.sigma());
+        noise.put(NoiseFacts.GRANULARITY, m.granularity());
+        noise.put(NoiseFacts.BLOCK_SENSITIVITY, p.blockSensitivity());
+        noise.put(NoiseFacts.FROBENIUS_SENSITIVITY, m.streamSensitivity());
+        noise.put(NoiseFacts.L2_SENSITIVITY, m.privacyLoss().l2Sensitivity());
+        noise.put(NoiseFacts.RELEASES_PER_ROW, m.releasesPerRow());
         describe(noise, m);
-        noise.put("fullWindowNoiseVariance", m.noiseVariance(Math.min(p.windowBlocks(), p.horizonBlocks()) - 1));
-        noise.put("maxStateBytes", m.maxStateBytes());
-        noise.put("nu", nu);
+        noise.put(NoiseFacts.FULL_WINDOW_NOISE_VARIANCE,
+                m.noiseVariance(Math.min(p.windowBlocks(), p.horizonBlocks()) - 1));
+        noise.put(NoiseFacts.MAX_STATE_BYTES, m.maxStateBytes());
+        noise.put(NoiseFacts.NU, nu);
         PrivacyMap privacy = PrivacyMap.calibrated(m.privacyLoss(), budget);
         String mechanismName = name();
         return new Plan(spec(queryKind, budget, params, facts), privacy, noise, Input.BLOCK_GRAMS, (data, random) -> {
@@ -213,7 +213,7 @@ public abstract class WindowDefinition extends Described {
     }
 
     /** Mechanism-specific noise facts (levels, bands). */
-    void describe(Map<String, Object> noise, WindowMechanism m) {}
+    void describe(Facts.Builder noise, WindowMechanism m) {}
 
     /** 256 bits from the noise source, as a stream key (the one-shot release of a plan). */
     private static byte[] streamKey(NoiseSource random) {
@@ -236,7 +236,7 @@ public abstract class WindowDefinition extends Described {
      */
     public static Release answer(QueryKind kind, @Nullable Integer k, double nu, WindowParameters p, WindowRelease r,
             String mechanism) {
-        Map<String, Object> meta = releaseMeta(p, r, nu);
+        Facts meta = releaseMeta(p, r, nu);
         return switch (kind) {
             case COVARIANCE -> new Release.Covariance(WindowAnswers.covariance(p, r, r.d(), true), false, false,
                     r.window().clone(), meta);
@@ -257,30 +257,30 @@ public abstract class WindowDefinition extends Described {
      * from its stored public facts: the spectral bound of (G + Gᵀ)/2 with σ² = τ² plus the rounding, as
      * {@link #accuracy} states it. Post-processing of the release.
      */
-    public static List<NoiseWarning> warnings(double[] eigenvalues, int d, Map<String, Object> meta) {
-        double tau = Math.sqrt(((Number) meta.get("noiseVariance")).doubleValue());
-        double rounding = ((Number) meta.get("roundingBound")).doubleValue();
+    public static List<NoiseWarning> warnings(double[] eigenvalues, int d, Facts meta) {
+        double tau = Math.sqrt(meta.get(ReleaseMeta.NOISE_VARIANCE));
+        double rounding = meta.get(ReleaseMeta.ROUNDING_BOUND);
         double level = ResultAccuracy.DEFAULT_LEVEL;
         return SignalToNoise.spectrum("eigenvalues", eigenvalues, Accuracies.symmetricGaussianSpectral(tau, d,
                 2 * rounding, level), level);
     }
 
     /** The public facts stored with a window release (the free answers' intervals need them). */
-    public static Map<String, Object> releaseMeta(WindowParameters p, WindowRelease r, double nu) {
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put("block", r.block());
-        meta.put("firstBlock", r.firstBlock());
+    public static Facts releaseMeta(WindowParameters p, WindowRelease r, double nu) {
+        Facts.Builder meta = Facts.builder(ReleaseMeta.VOCABULARY);
+        meta.put(ReleaseMeta.BLOCK, r.block());
+        meta.put(ReleaseMeta.FIRST_BLOCK, r.firstBlock());
         if (r.rows() >= 0) {
-            meta.put("windowRows", r.rows());
+            meta.put(ReleaseMeta.WINDOW_ROWS, r.rows());
         }
-        meta.put("noiseVariance", r.noiseVariance());
-        meta.put("roundingBound", r.roundingBound());
-        meta.put("nu", nu);
-        meta.put("b2", p.rowBound() * p.rowBound());
+        meta.put(ReleaseMeta.NOISE_VARIANCE, r.noiseVariance());
+        meta.put(ReleaseMeta.ROUNDING_BOUND, r.roundingBound());
+        meta.put(ReleaseMeta.NU, nu);
+        meta.put(ReleaseMeta.B2, p.rowBound() * p.rowBound());
         if (p.graph()) {
-            meta.put("vertices", p.d());
+            meta.put(ReleaseMeta.VERTICES, p.d());
         }
-        return meta;
+        return meta.build();
     }
 
     /**
@@ -291,8 +291,8 @@ public abstract class WindowDefinition extends Described {
      */
     @Override
     public List<ErrorStatement> expectedError(Plan plan) {
-        double tau = Math.sqrt((Double) plan.noise().get("fullWindowNoiseVariance"));
-        double nu = (Double) plan.noise().get("nu");
+        double tau = Math.sqrt(plan.noise().get(NoiseFacts.FULL_WINDOW_NOISE_VARIANCE));
+        double nu = plan.noise().get(NoiseFacts.NU);
         int d = plan.spec().facts().cols();
         if (plan.spec().kind() == QueryKind.SKETCH) {
             return List.of(new ErrorStatement("directionalVariance", "absPerAnswer",
@@ -309,12 +309,12 @@ public abstract class WindowDefinition extends Described {
     @Override
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
         if (release instanceof Release.Covariance c) {
-            double tau = Math.sqrt(((Number) c.storableMeta().get("noiseVariance")).doubleValue());
-            double rounding = ((Number) c.storableMeta().get("roundingBound")).doubleValue();
+            double tau = Math.sqrt(c.storableMeta().get(ReleaseMeta.NOISE_VARIANCE));
+            double rounding = c.storableMeta().get(ReleaseMeta.ROUNDING_BOUND);
             int d = c.result().d();
-            Object rows = c.storableMeta().get("windowRows");
-            double b2 = ((Number) c.storableMeta().get("b2")).doubleValue();
-            double upper = rows == null ? Double.POSITIVE_INFINITY : ((Number) rows).doubleValue() * b2;
+            Long rows = c.storableMeta().find(ReleaseMeta.WINDOW_ROWS);
+            double b2 = c.storableMeta().get(ReleaseMeta.B2);
+            double upper = rows == null ? Double.POSITIVE_INFINITY : rows.doubleValue() * b2;
             return Covariances.gramResult(c, level, Accuracies.symmetricGaussianSpectral(tau, d, 2 * rounding, level),
                     Accuracies.symmetricGaussianFrobenius(tau, d, 2 * rounding, level), upper,
                     "window noise ~ (G + Gᵀ)/2, σ² = τ²");

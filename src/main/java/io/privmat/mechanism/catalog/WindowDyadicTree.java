@@ -4,7 +4,6 @@ import io.privmat.mechanism.window.DyadicTreeWindowMechanism;
 import io.privmat.mechanism.window.WindowMechanism;
 import io.privmat.mechanism.window.WindowMechanismKind;
 import java.util.List;
-import java.util.Map;
 
 /**
  * DYADIC_TREE ({@link DyadicTreeWindowMechanism}): nodes of 1, 2, …, 2^(H−1) blocks, each released
@@ -40,7 +39,7 @@ public final class WindowDyadicTree extends WindowDefinition {
     }
 
     @Override
-    void describe(Map<String, Object> noise, WindowMechanism m) {
-        noise.put("treeLevels", ((DyadicTreeWindowMechanism) m).levels());
+    void describe(Facts.Builder noise, WindowMechanism m) {
+        noise.put(NoiseFacts.TREE_LEVELS, ((DyadicTreeWindowMechanism) m).levels());
     }
 }

@@ -4,7 +4,6 @@ import io.privmat.mechanism.window.FactorizationWindowMechanism;
 import io.privmat.mechanism.window.WindowMechanism;
 import io.privmat.mechanism.window.WindowMechanismKind;
 import java.util.List;
-import java.util.Map;
 
 /**
  * FACTORIZATION ({@link FactorizationWindowMechanism}): the window workload factored as A = B·C with
@@ -40,7 +39,7 @@ public final class WindowFactorization extends WindowDefinition {
     }
 
     @Override
-    void describe(Map<String, Object> noise, WindowMechanism m) {
-        noise.put("bands", ((FactorizationWindowMechanism) m).bands());
+    void describe(Facts.Builder noise, WindowMechanism m) {
+        noise.put(NoiseFacts.BANDS, ((FactorizationWindowMechanism) m).bands());
     }
 }

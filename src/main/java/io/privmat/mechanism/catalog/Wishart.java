@@ -3,7 +3,6 @@ package io.privmat.mechanism.catalog;
 import io.privmat.mechanism.covariance.WishartMechanism;
 import java.math.BigDecimal;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -50,13 +49,13 @@ public final class Wishart extends Described {
         Limits.checkGramDimension(d, name());
         WishartMechanism w = WishartMechanism.of(d, facts.rowNormBound(), budget.epsilon(), budget.delta());
         double b2 = facts.rowNormBound() * facts.rowNormBound();
-        Map<String, Object> noise = new LinkedHashMap<>();
+        Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);
         PrivacyMap privacy = PrivacyMap.of(w.privacyLoss());
         if (kind == QueryKind.SKETCH) {
             Limits.refuse(params, "k", "params.k applies to PCA");
             double nu = params.has("nu") ? params.number("nu") : DEFAULT_NU;
-            noise.put("degreesOfFreedom", w.degrees());
-            noise.put("nu", nu);
+            noise.put(NoiseFacts.DEGREES_OF_FREEDOM, w.degrees());
+            noise.put(NoiseFacts.NU, nu);
             return new Plan(spec(kind, budget, params, facts), privacy, noise, Input.GRAM, (data, random) -> {
                 double[] c = w.release(data.gram(false).gram(), random);
                 return new Release.Sketch(false, name(), d, d, c, meta(w, b2, nu));
@@ -68,33 +67,33 @@ public final class Wishart extends Described {
         boolean auto = rank == Covariances.AUTO;
         // PCA without k: the eigenvalues above the result's own spectral bound are kept.
         double spectral = Accuracies.wishartSpectral(w.degrees(), d, b2, w.granularity(), ResultAccuracy.DEFAULT_LEVEL);
-        noise.put("spectralSensitivity", sensitivity(kind, params, facts).value());
-        noise.put("distribution", "Wishart_d(B²·I, k)");
-        noise.put("degreesOfFreedom", w.degrees());
-        noise.put("granularity", w.granularity());
+        noise.put(NoiseFacts.SPECTRAL_SENSITIVITY, sensitivity(kind, params, facts).value());
+        noise.put(NoiseFacts.DISTRIBUTION, "Wishart_d(B²·I, k)");
+        noise.put(NoiseFacts.DEGREES_OF_FREEDOM, w.degrees());
+        noise.put(NoiseFacts.GRANULARITY, w.granularity());
         return new Plan(spec(kind, budget, params, facts), privacy, noise, Input.GRAM, (data, random) -> {
             double[] noisy = w.release(data.gram(false).gram(), random);
             double[] storable = pca ? null : noisy.clone();
             // Debias (subtract k·B²·I), then project: docs/mechanisms/covariance.md.
             var released = w.estimate(noisy, auto ? d : rank, Covariances.upper(facts), !pca);
             return new Release.Covariance(auto ? Covariances.top(released, spectral) : released,
-                    pca, false, storable, pca ? Map.of() : meta(w, b2, DEFAULT_NU));
+                    pca, false, storable, pca ? Facts.empty(ReleaseMeta.VOCABULARY) : meta(w, b2, DEFAULT_NU));
         });
     }
 
-    private static Map<String, Object> meta(WishartMechanism w, double b2, double nu) {
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put("degrees", w.degrees());
-        meta.put("b2", b2);
-        meta.put("granularity", w.granularity());
-        meta.put("nu", nu);
-        return meta;
+    private static Facts meta(WishartMechanism w, double b2, double nu) {
+        Facts.Builder meta = Facts.builder(ReleaseMeta.VOCABULARY);
+        meta.put(ReleaseMeta.DEGREES, w.degrees());
+        meta.put(ReleaseMeta.B2, b2);
+        meta.put(ReleaseMeta.GRANULARITY, w.granularity());
+        meta.put(ReleaseMeta.NU, nu);
+        return meta.build();
     }
 
     private static double[] noiseBounds(Plan plan, double level) {
         PublicFacts facts = plan.spec().facts();
         int d = facts.cols();
-        long k = ((Number) plan.noise().get("degreesOfFreedom")).longValue();
+        long k = plan.noise().get(NoiseFacts.DEGREES_OF_FREEDOM);
         double b2 = facts.rowNormBound() * facts.rowNormBound();
         double g = granularity(plan);
         double spectral = Accuracies.wishartSpectral(k, d, b2, g, level);
@@ -111,7 +110,7 @@ public final class Wishart extends Described {
     public List<ErrorStatement> expectedError(Plan plan) {
         PublicFacts facts = plan.spec().facts();
         int d = facts.cols();
-        long k = ((Number) plan.noise().get("degreesOfFreedom")).longValue();
+        long k = plan.noise().get(NoiseFacts.DEGREES_OF_FREEDOM);
         double b2 = facts.rowNormBound() * facts.rowNormBound();
         if (plan.spec().kind() == QueryKind.SKETCH) {
             return List.of(sketchAnswer(plan, k, b2, d));
@@ -123,7 +122,7 @@ public final class Wishart extends Described {
     }
 
     private static ErrorStatement sketchAnswer(Plan plan, long k, double b2, int d) {
-        double nu = ((Number) plan.noise().get("nu")).doubleValue();
+        double nu = plan.noise().get(NoiseFacts.NU);
         double t = Math.log(2 / nu);
         double half = b2 * (2 * Math.sqrt(k * t) + 2 * t) + granularity(plan) / 2 * d;
         return new ErrorStatement("directionalVariance", "absPerAnswer", half, 1 - nu, ErrorBasis.BOUND,
@@ -134,7 +133,7 @@ public final class Wishart extends Described {
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
         if (release instanceof Release.Sketch) {
             PublicFacts facts = plan.spec().facts();
-            long k = ((Number) plan.noise().get("degreesOfFreedom")).longValue();
+            long k = plan.noise().get(NoiseFacts.DEGREES_OF_FREEDOM);
             return new ResultAccuracy(level, List.of(), List.of(sketchAnswer(plan, k,
                     facts.rowNormBound() * facts.rowNormBound(), facts.cols())), "the release answers directional "
                     + "variances for free (/v1/releases); each answer carries its interval at 1 − ν");

@@ -1,6 +1,6 @@
 package io.privmat.mechanism.completion;
 
-import java.util.Map;
+import io.privmat.mechanism.catalog.Facts;
 
 /**
  * The global release of private ALS: the final item factors V_T (n × r). A user completes their row
@@ -8,7 +8,7 @@ import java.util.Map;
  *
  * @param itemFactors n × r row-major
  */
-public record AlsRelease(AlsParameters parameters, double[] itemFactors, Map<String, Object> facts)
+public record AlsRelease(AlsParameters parameters, double[] itemFactors, Facts facts)
         implements CompletionModel {
 
     public AlsRelease {

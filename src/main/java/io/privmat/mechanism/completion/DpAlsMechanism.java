@@ -1,6 +1,8 @@
 package io.privmat.mechanism.completion;
 
 import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.catalog.CompletionFacts;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.GaussianMatrices;
@@ -9,8 +11,6 @@ import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.GaussianCalibration;
 import io.privmat.privacy.GaussianLoss;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.stream.IntStream;
 
 /**
@@ -145,15 +145,16 @@ public final class DpAlsMechanism {
             IntStream.range(0, n).parallel().forEach(j -> solveItem(noisyGrams, noisyRhs, j, r, next));
             v = next;
         }
-        Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("gramSensitivity", gramPlan.loss().l2Sensitivity());
-        facts.put("rhsSensitivity", rhsPlan.loss().l2Sensitivity());
-        facts.put("gramSigma", gramPlan.sigma());
-        facts.put("rhsSigma", rhsPlan.sigma());
-        facts.put("rowBound", params.domain().rowBound());
-        facts.put("centre", params.domain().centre());
-        facts.put("numerics", "item statistics exact on the grid; solves and user fits are float post-processing");
-        return new AlsRelease(params, v, facts);
+        Facts.Builder facts = Facts.builder(CompletionFacts.VOCABULARY);
+        facts.put(CompletionFacts.GRAM_SENSITIVITY, gramPlan.loss().l2Sensitivity());
+        facts.put(CompletionFacts.RHS_SENSITIVITY, rhsPlan.loss().l2Sensitivity());
+        facts.put(CompletionFacts.GRAM_SIGMA, gramPlan.sigma());
+        facts.put(CompletionFacts.RHS_SIGMA, rhsPlan.sigma());
+        facts.put(CompletionFacts.ROW_BOUND, params.domain().rowBound());
+        facts.put(CompletionFacts.CENTRE, params.domain().centre());
+        facts.put(CompletionFacts.NUMERICS,
+                "item statistics exact on the grid; solves and user fits are float post-processing");
+        return new AlsRelease(params, v, facts.build());
     }
 
     /** The per-item statistics before noise: Grams G_j (n blocks of r × r, full) and right-hand sides b_j. */

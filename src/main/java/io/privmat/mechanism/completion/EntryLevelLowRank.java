@@ -1,13 +1,13 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.catalog.FactorizationFacts;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.lowrank.HardtRothMechanism;
 import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.NoiseSource;
 import java.math.BigDecimal;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -72,8 +72,7 @@ public final class EntryLevelLowRank {
          * (Hardt–Roth's Q̃·U_B, not orthonormal when entries were pruned) and u has orthonormal columns.
          */
         public Factorization usersByItems() {
-            Map<String, Object> facts = new LinkedHashMap<>(factors.facts());
-            facts.put("orientation", orientation.name());
+            Facts facts = factors.facts().with(FactorizationFacts.ORIENTATION, orientation.name());
             if (orientation == Orientation.USERS_AS_ROWS) {
                 return new Factorization(factors.u(), factors.s(), factors.v(), users, items, factors.k(), facts);
             }

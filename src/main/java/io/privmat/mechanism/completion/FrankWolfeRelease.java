@@ -1,7 +1,7 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.catalog.Facts;
 import java.util.Arrays;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * @param facts public facts of the run (noise scale, sensitivity, bounds)
  */
 public record FrankWolfeRelease(FrankWolfeParameters parameters, double[] directions, double[] lambdaHat,
-        double[] lambdaPrime, Map<String, Object> facts) implements CompletionModel {
+        double[] lambdaPrime, Facts facts) implements CompletionModel {
 
     public FrankWolfeRelease {
         int t = parameters.iterations();

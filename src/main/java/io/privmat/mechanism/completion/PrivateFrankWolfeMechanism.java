@@ -1,13 +1,13 @@
 package io.privmat.mechanism.completion;
 
 import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.catalog.CompletionFacts;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.GaussianCalibration;
 import io.privmat.privacy.GaussianLoss;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.stream.IntStream;
 
 /**
@@ -230,21 +230,21 @@ public final class PrivateFrankWolfeMechanism {
                 }
             });
         }
-        Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("variant", "DENSE");
-        facts.put("frobeniusSensitivity", plan.loss().l2Sensitivity());
-        facts.put("firstFrobeniusSensitivity", firstPlan.loss().l2Sensitivity());
-        facts.put("sigma", plan.sigma());
-        facts.put("firstSigma", firstPlan.sigma());
-        facts.put("granularity", plan.granularity());
-        facts.put("rowBound", domain.rowBound());
-        facts.put("centre", domain.centre());
-        facts.put("noiseSpectralBound", noiseSpectralBound(1));
-        facts.put("firstNoiseSpectralBound", noiseSpectralBound(0));
-        facts.put("noiseSpectralBoundProbability", 1 - params.beta());
-        facts.put("lanczosSteps", params.lanczosSteps());
-        facts.put("numerics", "Ŵ exact on the grid; eigenvectors are float post-processing");
-        FrankWolfeRelease release = new FrankWolfeRelease(params, directions, lambdaHat, lambdaPrime, facts);
+        Facts.Builder facts = Facts.builder(CompletionFacts.VOCABULARY);
+        facts.put(CompletionFacts.VARIANT, "DENSE");
+        facts.put(CompletionFacts.FROBENIUS_SENSITIVITY, plan.loss().l2Sensitivity());
+        facts.put(CompletionFacts.FIRST_FROBENIUS_SENSITIVITY, firstPlan.loss().l2Sensitivity());
+        facts.put(CompletionFacts.SIGMA, plan.sigma());
+        facts.put(CompletionFacts.FIRST_SIGMA, firstPlan.sigma());
+        facts.put(CompletionFacts.GRANULARITY, plan.granularity());
+        facts.put(CompletionFacts.ROW_BOUND, domain.rowBound());
+        facts.put(CompletionFacts.CENTRE, domain.centre());
+        facts.put(CompletionFacts.NOISE_SPECTRAL_BOUND, noiseSpectralBound(1));
+        facts.put(CompletionFacts.FIRST_NOISE_SPECTRAL_BOUND, noiseSpectralBound(0));
+        facts.put(CompletionFacts.NOISE_SPECTRAL_BOUND_PROBABILITY, 1 - params.beta());
+        facts.put(CompletionFacts.LANCZOS_STEPS, params.lanczosSteps());
+        facts.put(CompletionFacts.NUMERICS, "Ŵ exact on the grid; eigenvectors are float post-processing");
+        FrankWolfeRelease release = new FrankWolfeRelease(params, directions, lambdaHat, lambdaPrime, facts.build());
         return new Run(release, y);
     }
 }

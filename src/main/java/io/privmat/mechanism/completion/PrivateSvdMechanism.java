@@ -1,14 +1,14 @@
 package io.privmat.mechanism.completion;
 
 import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.catalog.CompletionFacts;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.GaussianCalibration;
 import io.privmat.privacy.GaussianLoss;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Private SVD completion (Jain, Thakkar, Thakurta 2018, the SVD-based algorithm of their full
@@ -84,16 +84,17 @@ public final class PrivateSvdMechanism {
         SymmetricEigen e = LinearAlgebra.eigen(noisy, n);
         double[] values = new double[r];
         System.arraycopy(e.values(), 0, values, 0, r);
-        Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("frobeniusSensitivity", plan.loss().l2Sensitivity());
-        facts.put("sigma", plan.sigma());
-        facts.put("granularity", plan.granularity());
-        facts.put("rowBound", params.domain().rowBound());
-        facts.put("centre", params.domain().centre());
-        facts.put("localFit", params.fit().name());
+        Facts.Builder facts = Facts.builder(CompletionFacts.VOCABULARY);
+        facts.put(CompletionFacts.FROBENIUS_SENSITIVITY, plan.loss().l2Sensitivity());
+        facts.put(CompletionFacts.SIGMA, plan.sigma());
+        facts.put(CompletionFacts.GRANULARITY, plan.granularity());
+        facts.put(CompletionFacts.ROW_BOUND, params.domain().rowBound());
+        facts.put(CompletionFacts.CENTRE, params.domain().centre());
+        facts.put(CompletionFacts.LOCAL_FIT, params.fit().name());
         // ‖N‖₂ ≤ ‖G‖₂ ≤ σ(2√n + t) with probability ≥ 1 − e^{−t²/2} (t for 95%): eigenvalues within it (Weyl).
-        facts.put("noiseSpectralBound95", plan.sigma() * (2 * Math.sqrt(n) + Math.sqrt(2 * Math.log(1 / 0.05))));
-        facts.put("numerics", "Ŵ exact on the grid; eigenvectors are float post-processing");
-        return new SvdCompletionRelease(params, e.topVectors(r), values, facts);
+        facts.put(CompletionFacts.NOISE_SPECTRAL_BOUND95,
+                plan.sigma() * (2 * Math.sqrt(n) + Math.sqrt(2 * Math.log(1 / 0.05))));
+        facts.put(CompletionFacts.NUMERICS, "Ŵ exact on the grid; eigenvectors are float post-processing");
+        return new SvdCompletionRelease(params, e.topVectors(r), values, facts.build());
     }
 }

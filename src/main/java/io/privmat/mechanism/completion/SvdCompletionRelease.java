@@ -1,6 +1,6 @@
 package io.privmat.mechanism.completion;
 
-import java.util.Map;
+import io.privmat.mechanism.catalog.Facts;
 
 /**
  * The global release of private SVD completion: r item directions (the top eigenvectors of the
@@ -11,7 +11,7 @@ import java.util.Map;
  * @param eigenvalues r values, descending (the released spectrum; may be negative from noise)
  */
 public record SvdCompletionRelease(SvdCompletionParameters parameters, double[] directions, double[] eigenvalues,
-        Map<String, Object> facts) implements CompletionModel {
+        Facts facts) implements CompletionModel {
 
     public SvdCompletionRelease {
         if (directions.length != parameters.domain().items() * parameters.rank()

@@ -1,6 +1,6 @@
 package io.privmat.mechanism.lowrank;
 
-import java.util.Map;
+import io.privmat.mechanism.catalog.Facts;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,4 +12,4 @@ import org.jspecify.annotations.Nullable;
  * @param facts public facts of the run (noise scales, error bounds) for the result
  */
 public record Factorization(double @Nullable [] u, double[] s, double[] v, int m, int d, int k,
-        Map<String, Object> facts) {}
+        Facts facts) {}

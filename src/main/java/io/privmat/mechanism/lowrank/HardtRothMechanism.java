@@ -1,5 +1,7 @@
 package io.privmat.mechanism.lowrank;
 
+import io.privmat.mechanism.catalog.FactorizationFacts;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.GridNoise;
@@ -9,8 +11,6 @@ import io.privmat.privacy.Decimals;
 import io.privmat.privacy.GaussianCalibration;
 import io.privmat.privacy.Zcdp;
 import java.math.BigDecimal;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Hardt and Roth (STOC 2012), "Beating randomized response on incoherent matrices": a private range
@@ -210,33 +210,36 @@ public final class HardtRothMechanism {
             maxScale = Math.max(maxScale, sc);
         }
         double[] released = svd.s();
-        Map<String, Object> facts = new LinkedHashMap<>();
+        Facts.Builder facts = Facts.builder(FactorizationFacts.VOCABULARY);
         if (shrink) {
             released = SingularValueShrinkage.forRelease(svd.s(), plan2.sigma() * maxScale, l, d,
                     "projection noise at its largest row level", facts);
         }
-        facts.put("oversampledRank", l);
-        facts.put("rangeFinderSensitivity", rangeFinderSensitivity());
-        facts.put("rangeFinderSigma", plan1.sigma());
-        facts.put("pruningThreshold", tau);
-        facts.put("prunedFraction", (double) pruned / q.length);
-        facts.put("projectionNoise", perColumn ? "per column (√ℓ·s_t scaling)" : "single (max row norm of Q̃)");
+        facts.put(FactorizationFacts.OVERSAMPLED_RANK, l);
+        facts.put(FactorizationFacts.RANGE_FINDER_SENSITIVITY, rangeFinderSensitivity());
+        facts.put(FactorizationFacts.RANGE_FINDER_SIGMA, plan1.sigma());
+        facts.put(FactorizationFacts.PRUNING_THRESHOLD, tau);
+        facts.put(FactorizationFacts.PRUNED_FRACTION, (double) pruned / q.length);
+        facts.put(FactorizationFacts.PROJECTION_NOISE,
+                perColumn ? "per column (√ℓ·s_t scaling)" : "single (max row norm of Q̃)");
         // Spectral norms of the two noise matrices (95%, Gordon + Gaussian concentration), the
         // ingredients of Hardt and Roth's error bound (their Corollary 4.5 and Theorem 4.7).
         double t = Math.sqrt(2 * Math.log(4 / 0.05));
-        facts.put("rangeFinderNoiseBound95", plan1.sigma() * (Math.sqrt(m) + Math.sqrt(l) + t));
-        facts.put("projectionNoiseBound95", plan2.sigma() * maxScale * (Math.sqrt(l) + Math.sqrt(d) + t));
+        facts.put(FactorizationFacts.RANGE_FINDER_NOISE_BOUND95, plan1.sigma() * (Math.sqrt(m) + Math.sqrt(l) + t));
+        facts.put(FactorizationFacts.PROJECTION_NOISE_BOUND95,
+                plan2.sigma() * maxScale * (Math.sqrt(l) + Math.sqrt(d) + t));
         if (pruned == 0 && l - k >= 2) {
             // Range finder: Y = [X σ_Y·I]·[Ω; G] is HMT's range finder on [X σ_Y·I] (Hardt–Roth Thm 4.2),
             // so E‖(I − QQᵀ)X‖_F ≤ √(1 + k/(p − 1))·(Σ_{j>k} σ_j(X)² + (m − k)σ_Y²)^{1/2}. Projection: Q is
             // orthonormal when nothing is pruned, and B's truncation obeys randomized response's bound
             // (docs/mechanisms/low-rank.md, "Randomized response").
-            facts.put("errorBound", String.format(java.util.Locale.ROOT, "E‖A − Âₖ‖_F ≤ %.4g·(‖A − A_k‖²_F + %d·"
+            facts.put(FactorizationFacts.ERROR_BOUND,
+                    String.format(java.util.Locale.ROOT, "E‖A − Âₖ‖_F ≤ %.4g·(‖A − A_k‖²_F + %d·"
                     + "rangeFinderSigma²)^½ + ‖A − A_k‖_F + 2√(2k)·(σₖ₊₁(A) + projectionNoiseBound95), the last term "
                     + "with probability ≥ 0.95 (Hardt–Roth 2012, Thm 4.2 and Thm 4.7, for Gaussian noise; before shrinkage)",
                     Math.sqrt(1 + (double) k / (l - k - 1)), m - k));
         }
-        return new Factorization(u, released, svd.v(), m, d, k, facts);
+        return new Factorization(u, released, svd.v(), m, d, k, facts.build());
     }
 
     /**

@@ -2,13 +2,13 @@ package io.privmat.mechanism.lowrank;
 
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.catalog.FactorizationFacts;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.GaussianCalibration;
 import io.privmat.privacy.GaussianLoss;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The private (noisy) power method (Hardt–Roth 2013, Hardt–Price 2014; docs/mechanisms/low-rank.md,
@@ -95,18 +95,19 @@ public final class NoisyPowerMechanism {
             }
             s[j] = Math.sqrt(Math.sqrt(norm));
         }
-        Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("iterations", iterations);
-        facts.put("sigmaPerIteration", plan.sigma());
-        facts.put("l2SensitivityPerIteration", plan.loss().l2Sensitivity());
-        facts.put("singularValues", "√‖Y_L e_j‖ from the last noisy iterate (post-processing)");
+        Facts.Builder facts = Facts.builder(FactorizationFacts.VOCABULARY);
+        facts.put(FactorizationFacts.ITERATIONS, iterations);
+        facts.put(FactorizationFacts.SIGMA_PER_ITERATION, plan.sigma());
+        facts.put(FactorizationFacts.L2_SENSITIVITY_PER_ITERATION, plan.loss().l2Sensitivity());
+        facts.put(FactorizationFacts.SINGULAR_VALUES, "√‖Y_L e_j‖ from the last noisy iterate (post-processing)");
         // Hardt–Price (Thm 1.1): the iterate converges to within ε of the top-k space once
         // 5‖G‖₂ ≤ ε(σ_k − σ_{k+1}); ‖G‖₂ ≤ σ(√d + √k + t) per iteration, union bound over L at 95%.
         double t = Math.sqrt(2 * Math.log(2.0 * iterations / 0.05));
-        facts.put("noiseSpectralNormBound95", plan.sigma() * (Math.sqrt(d) + Math.sqrt(k) + t));
-        facts.put("errorBound", "Hardt–Price: ‖(I − VVᵀ)U_k‖₂ ≤ 5·noiseSpectralNormBound95/(λ_k − λ_{k+1}) of C = XᵀX "
+        facts.put(FactorizationFacts.NOISE_SPECTRAL_NORM_BOUND95, plan.sigma() * (Math.sqrt(d) + Math.sqrt(k) + t));
+        facts.put(FactorizationFacts.ERROR_BOUND,
+                "Hardt–Price: ‖(I − VVᵀ)U_k‖₂ ≤ 5·noiseSpectralNormBound95/(λ_k − λ_{k+1}) of C = XᵀX "
                 + "after L = O(λ_k/(λ_k − λ_{k+1})·log d) iterations, with probability ≥ 0.95");
-        return sortDescending(new Factorization(null, s, x, 0, d, k, facts));
+        return sortDescending(new Factorization(null, s, x, 0, d, k, facts.build()));
     }
 
     static Factorization sortDescending(Factorization f) {

@@ -3,6 +3,8 @@ package io.privmat.mechanism.lowrank;
 import io.privmat.mechanism.LaplaceVectorMechanism;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.catalog.FactorizationFacts;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.covariance.BinghamAcceptance;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.covariance.EigenSamplingMechanism;
@@ -16,8 +18,6 @@ import io.privmat.privacy.PrivacyFloors;
 import io.privmat.privacy.PureDp;
 import java.math.BigDecimal;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Pure ε-DP matrix approximation on the unitary orbit (Mangoubi and Vishnoi, "Private matrix
@@ -130,16 +130,17 @@ public final class OrbitSamplingMechanism {
     }
 
     public Factorization release(double[] gram, double upperClamp, NoiseSource random) {
-        Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("spectrum", spectrum.name());
+        Facts.Builder facts = Facts.builder(FactorizationFacts.VOCABULARY);
+        facts.put(FactorizationFacts.SPECTRUM, spectrum.name());
         if (spectrum == Spectrum.PEELING) {
             // upperClamp bounds XᵀX's eigenvalues (n·B²); eigenvector sampling clamps the normalised
             // eigenvalues of XᵀX/B², whose bound is n: divide, or B < 1 truncates the top eigenvalues.
             CovarianceRelease r = EigenSamplingMechanism.of(d, k, rowBound, relation, epsilon)
                     .release(gram, upperClamp / (rowBound * rowBound), false, random);
             double[] s = Arrays.stream(r.eigenvalues()).map(x -> Math.sqrt(Math.max(x, 0))).toArray();
-            facts.put("guarantee", "pure epsilon-DP by composition of k+1 steps (peeling); MV-inspired");
-            return new Factorization(null, s, r.components(), 0, d, k, facts);
+            facts.put(FactorizationFacts.GUARANTEE,
+                    "pure epsilon-DP by composition of k+1 steps (peeling); MV-inspired");
+            return new Factorization(null, s, r.components(), 0, d, k, facts.build());
         }
         double eps = epsilon.doubleValue();
         double eps1 = Math.nextDown(eps / 4);
@@ -172,11 +173,13 @@ public final class OrbitSamplingMechanism {
         for (int j = 0; j < k; j++) {
             s[j] = Math.sqrt(lambda[d - 1 - j]);
         }
-        facts.put("epsilonEigenvalues", eps1);
-        facts.put("epsilonSubspace", eps2);
-        facts.put("guarantee", "pure epsilon-DP; the subspace is MV Algorithm 1 with Λ = P_k, sampled exactly");
-        facts.put("note", "the k columns span the private subspace; s are the released top-k eigenvalues' roots, "
+        facts.put(FactorizationFacts.EPSILON_EIGENVALUES, eps1);
+        facts.put(FactorizationFacts.EPSILON_SUBSPACE, eps2);
+        facts.put(FactorizationFacts.GUARANTEE,
+                "pure epsilon-DP; the subspace is MV Algorithm 1 with Λ = P_k, sampled exactly");
+        facts.put(FactorizationFacts.NOTE,
+                "the k columns span the private subspace; s are the released top-k eigenvalues' roots, "
                 + "not tied to individual columns");
-        return new Factorization(null, s, u, 0, d, k, facts);
+        return new Factorization(null, s, u, 0, d, k, facts.build());
     }
 }

@@ -2,13 +2,13 @@ package io.privmat.mechanism.lowrank;
 
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.catalog.FactorizationFacts;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.GaussianCalibration;
 import io.privmat.privacy.GaussianLoss;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Private Oja: the private top singular vector (Jain, Thakkar, Thakurta, "Differentially private matrix
@@ -89,19 +89,19 @@ public final class PrivateOjaMechanism {
             }
             normalise(v);
         }
-        Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("iterations", iterations);
-        facts.put("stepSize", stepSize);
-        facts.put("sigmaPerIteration", plan.sigma());
+        Facts.Builder facts = Facts.builder(FactorizationFacts.VOCABULARY);
+        facts.put(FactorizationFacts.ITERATIONS, iterations);
+        facts.put(FactorizationFacts.STEP_SIZE, stepSize);
+        facts.put(FactorizationFacts.SIGMA_PER_ITERATION, plan.sigma());
         double t = Math.sqrt(2 * Math.log(2.0 * iterations / 0.05));
-        facts.put("noiseNormBound95", plan.sigma() * (Math.sqrt(d) + t));
+        facts.put(FactorizationFacts.NOISE_NORM_BOUND95, plan.sigma() * (Math.sqrt(d) + t));
         // s₁ estimated as √‖Cv + noise‖ of the last release (post-processing).
         double last = 0;
         for (double x : noisy) {
             last += x * x;
         }
-        facts.put("singularValue", "√‖released Cv‖ of the last step (post-processing)");
-        return new Factorization(null, new double[] {Math.sqrt(Math.sqrt(last))}, v, 0, d, 1, facts);
+        facts.put(FactorizationFacts.SINGULAR_VALUE, "√‖released Cv‖ of the last step (post-processing)");
+        return new Factorization(null, new double[] {Math.sqrt(Math.sqrt(last))}, v, 0, d, 1, facts.build());
     }
 
     private static void normalise(double[] v) {

@@ -1,5 +1,7 @@
 package io.privmat.mechanism.lowrank;
 
+import io.privmat.mechanism.catalog.FactorizationFacts;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
@@ -8,8 +10,6 @@ import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.GaussianCalibration;
 import io.privmat.privacy.GaussianLoss;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Randomized response (input perturbation), the baseline every low-rank mechanism must beat
@@ -162,21 +162,22 @@ public final class RandomizedResponseMechanism {
 
     /** u and v were computed with the raw s; shrinkage only replaces the released s. */
     private Factorization finish(double[] u, double[] s, double[] v) {
-        Map<String, Object> facts = facts();
+        Facts.Builder facts = facts();
         double[] released = s;
         if (shrink) {
             released = SingularValueShrinkage.forRelease(s, plan.sigma(), m, d, "noise level sigma", facts);
         }
-        return new Factorization(u, released, v, m, d, k, facts);
+        return new Factorization(u, released, v, m, d, k, facts.build());
     }
 
-    private Map<String, Object> facts() {
-        Map<String, Object> facts = new LinkedHashMap<>();
-        facts.put("sigma", plan.sigma());
-        facts.put("l2Sensitivity", plan.loss().l2Sensitivity());
+    private Facts.Builder facts() {
+        Facts.Builder facts = Facts.builder(FactorizationFacts.VOCABULARY);
+        facts.put(FactorizationFacts.SIGMA, plan.sigma());
+        facts.put(FactorizationFacts.L2_SENSITIVITY, plan.loss().l2Sensitivity());
         double t = Math.sqrt(2 * Math.log(2 / 0.05));
-        facts.put("noiseSpectralNormBound95", plan.sigma() * (Math.sqrt(m) + Math.sqrt(d) + t));
-        facts.put("errorBound", "‖A − Âₖ‖₂ ≤ σₖ₊₁(A) + 2·noiseSpectralNormBound95 with probability ≥ 0.95 "
+        facts.put(FactorizationFacts.NOISE_SPECTRAL_NORM_BOUND95, plan.sigma() * (Math.sqrt(m) + Math.sqrt(d) + t));
+        facts.put(FactorizationFacts.ERROR_BOUND,
+                "‖A − Âₖ‖₂ ≤ σₖ₊₁(A) + 2·noiseSpectralNormBound95 with probability ≥ 0.95 "
                 + "(before shrinkage)");
         return facts;
     }

@@ -1,6 +1,7 @@
 package io.privmat.mechanism.lowrank;
 
-import java.util.Map;
+import io.privmat.mechanism.catalog.FactorizationFacts;
+import io.privmat.mechanism.catalog.Facts;
 
 /**
  * Optimal shrinkage of singular values under white Gaussian noise of known level (Gavish and
@@ -39,14 +40,15 @@ public final class SingularValueShrinkage {
      * {@link #frobenius} for a release, recording in its {@code facts} that it was applied, at which
      * noise level, and how many components rose above the noise.
      */
-    static double[] forRelease(double[] s, double sigma, long m, long d, String noiseLevel, Map<String, Object> facts) {
+    static double[] forRelease(double[] s, double sigma, long m, long d, String noiseLevel,
+            Facts.Builder facts) {
         double[] shrunk = frobenius(s, sigma, m, d);
         int kept = 0;
         for (double x : shrunk) {
             kept += x > 0 ? 1 : 0;
         }
-        facts.put("shrinkage", "Gavish–Donoho optimal for Frobenius loss, " + noiseLevel);
-        facts.put("componentsAboveNoise", kept);
+        facts.put(FactorizationFacts.SHRINKAGE, "Gavish–Donoho optimal for Frobenius loss, " + noiseLevel);
+        facts.put(FactorizationFacts.COMPONENTS_ABOVE_NOISE, kept);
         return shrunk;
     }
 }

@@ -3,7 +3,11 @@ package io.privmat.query.web;
 import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.ErrorBasis;
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.FactVocabulary;
+import io.privmat.mechanism.catalog.FactorizationFacts;
+import io.privmat.mechanism.catalog.NoiseFacts;
+import io.privmat.mechanism.catalog.ReleaseMeta;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.MechanismDefinition;
 import io.privmat.mechanism.catalog.Param;
@@ -68,17 +72,17 @@ class CatalogueSchemas {
                     + "The cost is computed from these public values before any data is read.");
             request.example(Json.mapper().valueToTree(example(MechanismCatalog.standard().all().get(0))));
             schemas.put("QueryRequest", request);
-            for (FactVocabulary v : List.of(FactVocabulary.NOISE, FactVocabulary.FACTORIZATION,
-                    FactVocabulary.RELEASE_META)) {
+            for (FactVocabulary v : List.of(NoiseFacts.VOCABULARY, FactorizationFacts.VOCABULARY,
+                    ReleaseMeta.VOCABULARY)) {
                 schemas.put(v.name(), factsSchema(v));
             }
             schemas.put("PlannedParams", plannedParams(MechanismCatalog.standard().all()));
             LinearWorkloadSchemas.register(schemas);
             // The free-form documents of the annotated views, typed by the schemas above.
-            refer(schemas, "Quote", "noise", FactVocabulary.NOISE.name(), "Public facts about the noise");
+            refer(schemas, "Quote", "noise", NoiseFacts.VOCABULARY.name(), "Public facts about the noise");
             refer(schemas, "PlannedParameters", "params", "PlannedParams", "The mechanism's parameters, validated, "
                     + "defaults filled in");
-            refer(schemas, "Release", "meta", FactVocabulary.RELEASE_META.name(), "Public facts behind the "
+            refer(schemas, "Release", "meta", ReleaseMeta.VOCABULARY.name(), "Public facts behind the "
                     + "release's error bounds");
             results(schemas);
             var result = openApi.getPaths().get("/v1/jobs/{id}/result");
@@ -116,7 +120,7 @@ class CatalogueSchemas {
         ObjectSchema s = new ObjectSchema();
         s.description(vocabulary.description());
         s.additionalProperties(false);
-        for (FactVocabulary.Field f : vocabulary.fields()) {
+        for (Fact<?> f : vocabulary.fields()) {
             Schema fs = switch (f.type()) {
                 case NUMBER -> new NumberSchema();
                 case INTEGER -> new IntegerSchema().format("int64");
@@ -307,7 +311,7 @@ class CatalogueSchemas {
         kinds.put("SketchResult", head("SKETCH", "the stored release that answers cuts or directional variances for free")
                 .addProperty("releaseId", new StringSchema().format("uuid")).addProperty("release", new StringSchema())
                 .addProperty("releaseKind", new StringSchema()._enum(List.of("GRAPH_SKETCH", "MATRIX_SKETCH")))
-                .addProperty("meta", new Schema<>().$ref(REF + FactVocabulary.RELEASE_META.name())));
+                .addProperty("meta", new Schema<>().$ref(REF + ReleaseMeta.VOCABULARY.name())));
         kinds.put("RegressionResult", head("REGRESSION", "coefficients of the response on the predictors, each with "
                 + "its interval (lower/upper of the kind `intervals` names; null where no finite bound follows) and "
                 + "a first-order approximate interval; the estimand is the data's ridge solution at `ridge`")
@@ -410,7 +414,7 @@ class CatalogueSchemas {
         s.addProperty("columns", new ArraySchema().items(new StringSchema()).description("MATRIX datasets "
                 + "uploaded with a header: the column names, in column order (public, like the shape)"));
         s.addProperty("loss", new Schema<>().$ref(REF + "Loss"));
-        s.addProperty("noise", new Schema<>().$ref(REF + FactVocabulary.NOISE.name()));
+        s.addProperty("noise", new Schema<>().$ref(REF + NoiseFacts.VOCABULARY.name()));
         s.addProperty("accuracy", new Schema<>().$ref(REF + "ResultAccuracy"));
         s.addProperty("warnings", new ArraySchema().items(new Schema<>().$ref(REF + "NoiseWarning")).description(
                 "Noise warnings from the released values and public parameters only (post-processing): "
@@ -425,7 +429,7 @@ class CatalogueSchemas {
         head.addProperty("k", new IntegerSchema()).addProperty("singularValues", new ArraySchema()
                 .items(new NumberSchema())).addProperty("v", new ArraySchema().items(new ArraySchema()
                 .items(new NumberSchema()))).addProperty("facts", new Schema<>().$ref(REF
-                + FactVocabulary.FACTORIZATION.name()));
+                + FactorizationFacts.VOCABULARY.name()));
         return head;
     }
 

@@ -4,7 +4,9 @@ import io.privmat.api.JsonNumbers;
 import io.privmat.job.JobView;
 import io.privmat.ledger.TrackView;
 import io.privmat.mechanism.catalog.ErrorStatement;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.InverseQuote;
+import io.privmat.mechanism.catalog.NoiseFacts;
 import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.StandInData;
@@ -284,7 +286,7 @@ class QueryController {
             @Schema(description = "Remaining after this query (absent if not admissible)") @Nullable TrackView remainingAfter,
             @Schema(description = "Largest epsilon of one more pure-DP query after this one") @Nullable Double
                     largestPureEpsilonAfter,
-            @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Map<String, Object> noise,
+            @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Facts noise,
             @Schema(description = "The error the result will have, from the public parameters only: per entry, per "
                     + "query or in a matrix norm, at the stated level (null level: a root-mean-square error), with "
                     + "its basis (EXACT, BOUND, ASYMPTOTIC, EMPIRICAL); docs/accuracy/intervals.md")

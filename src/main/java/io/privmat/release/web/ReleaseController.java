@@ -8,7 +8,9 @@ import io.privmat.api.RegressionDocument;
 import io.privmat.mechanism.analytics.Bounds;
 import io.privmat.mechanism.analytics.LowRankApproximation;
 import io.privmat.mechanism.analytics.PrincipalComponents;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.NoiseWarning;
+import io.privmat.mechanism.catalog.ReleaseMeta;
 import io.privmat.problem.PrivmatException;
 import io.privmat.release.Release;
 import io.privmat.release.ReleaseService;
@@ -52,7 +54,7 @@ class ReleaseController {
             @Schema(implementation = ParametersDocument.class) @JsonRawValue String parameters,
             @Schema(implementation = LossDocument.class) @JsonRawValue String loss,
             @Schema(description = "Public facts behind the error bounds (typed as ReleaseMeta)")
-            Map<String, Object> meta, int rows, int cols,
+            Facts meta, int rows, int cols,
             @Schema(description = "When the job stored it; owner only (for an analyst it would time the job, whose "
                     + "running time depends on the data)") @Nullable Instant createdAt) {
         static ReleaseView of(Release r, Caller caller) {

@@ -1,5 +1,8 @@
 package io.privmat.stream.jdbc;
 
+import io.privmat.api.FactsJson;
+import io.privmat.mechanism.catalog.Facts;
+import io.privmat.mechanism.catalog.ReleaseMeta;
 import io.privmat.mechanism.window.StreamBlocks;
 import io.privmat.stream.StreamState;
 import io.privmat.stream.Subscription;
@@ -12,7 +15,6 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -21,7 +23,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
-import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /** SQL of streams, subscriptions, their slots and releases. Every method runs in the caller's transaction. */
@@ -221,8 +222,8 @@ public class StreamRepository {
             rs.getObject("release_id", UUID.class), rs.getString("answer"), meta(rs.getString("meta")),
             rs.getTimestamp("created_at").toInstant());
 
-    private Map<String, Object> meta(String document) {
-        return json.readValue(document, new TypeReference<Map<String, Object>>() {});
+    private Facts meta(String document) {
+        return FactsJson.read(json, ReleaseMeta.VOCABULARY, document);
     }
 
     /** A subscription's releases of blocks below {@code shownBlocks}, newest first. */

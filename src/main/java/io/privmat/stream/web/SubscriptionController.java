@@ -13,7 +13,10 @@ import io.privmat.job.Job;
 import io.privmat.job.JobService;
 import io.privmat.job.JobView;
 import io.privmat.ledger.TrackView;
+import io.privmat.mechanism.catalog.Facts;
+import io.privmat.mechanism.catalog.NoiseFacts;
 import io.privmat.mechanism.catalog.NoiseWarning;
+import io.privmat.mechanism.catalog.ReleaseMeta;
 import io.privmat.mechanism.catalog.WindowDefinition;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.window.BlockRule;
@@ -104,14 +107,14 @@ class SubscriptionController {
             @Schema(description = "The exact amounts charged, once, at creation") JobView.Cost cost,
             @Schema(description = "The loss of the whole stream of releases, as run and as charged",
                     implementation = LossDocument.class) @JsonRawValue String loss,
-            @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Map<String, Object> noise,
+            @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Facts noise,
             @Schema(description = "The stream block it started with (its block 0)") long firstStreamBlock,
             @Schema(description = "Its releases shown so far (TIME blocks: those whose publishedAt has passed)")
             long completedBlocks,
             Instant createdAt, @Nullable Instant cancelledAt,
             @Schema(description = "Where its releases are listed, newest first") String releases) {
 
-        static SubscriptionView of(Subscription s, Job job, Map<String, Object> noise) {
+        static SubscriptionView of(Subscription s, Job job, Facts noise) {
             return new SubscriptionView(s.id(), s.datasetId(), s.jobId(), s.kind(), s.mechanism(), s.state().name(),
                     s.errorCode(), JsonNumbers.parametersDocument(s.spec()), JobView.Cost.of(job.cost()),
                     JsonNumbers.lossDocument(s.loss()), noise, s.firstBlock(), s.completedBlocks(), s.createdAt(),
@@ -166,7 +169,7 @@ class SubscriptionController {
             @Schema(description = "Remaining after it (absent if not admissible)") @Nullable TrackView remainingAfter,
             @Schema(description = "Largest epsilon of one more pure-DP query after it") @Nullable Double
                     largestPureEpsilonAfter,
-            @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Map<String, Object> noise,
+            @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Facts noise,
             @Schema(description = "Noise warnings from the public parameters only (docs/accuracy/warnings.md)")
             List<NoiseWarning> warnings) {}
 
@@ -294,9 +297,9 @@ class SubscriptionController {
     }
 
     private ReleaseView view(SubscriptionRelease r, Context c, @Nullable CovarianceRelease covariance) {
-        Map<String, Object> meta = r.meta();
-        long first = ((Number) meta.get("firstBlock")).longValue();
-        double tau2 = ((Number) meta.get("noiseVariance")).doubleValue();
+        Facts meta = r.meta();
+        long first = meta.get(ReleaseMeta.FIRST_BLOCK);
+        double tau2 = meta.get(ReleaseMeta.NOISE_VARIANCE);
         int d = c.schema().d();
         Instant endsAt = c.schema().blockRule() == BlockRule.TIME
                 ? c.dataset().createdAt().plusSeconds((r.streamBlock() + 1) * c.schema().blockSeconds()) : null;
@@ -319,13 +322,13 @@ class SubscriptionController {
                 matrix[i] = java.util.Arrays.copyOfRange(covariance.covariance(), i * d, (i + 1) * d);
             }
         }
-        Object rows = meta.get("windowRows");
+        Long rows = meta.find(ReleaseMeta.WINDOW_ROWS);
         double[] spectrum = eigenvalues != null ? eigenvalues : covariance != null ? covariance.eigenvalues() : null;
         List<NoiseWarning> warnings = spectrum == null ? null
                 : WindowDefinition.warnings(spectrum, d, meta);
         return new ReleaseView(r.block(), r.streamBlock(), r.releaseId(), first, r.block() - first + 1,
-                rows instanceof Number n ? n.longValue() : null, tau2, Math.sqrt(tau2 * 2.0 * d),
-                ((Number) meta.get("roundingBound")).doubleValue(), endsAt, publishedAt,
+                rows, tau2, Math.sqrt(tau2 * 2.0 * d),
+                meta.get(ReleaseMeta.ROUNDING_BOUND), endsAt, publishedAt,
                 c.owner() ? r.createdAt() : null,
                 eigenvalues, components, matrix, warnings);
     }

@@ -3,6 +3,7 @@ package io.privmat.stream.web;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.MechanismDefinition;
+import io.privmat.mechanism.catalog.NoiseFacts;
 import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.media.ComposedSchema;
 import io.swagger.v3.oas.models.media.Discriminator;
@@ -65,7 +66,7 @@ class SubscriptionSchemas {
         if (owner == null || owner.getProperties() == null || !owner.getProperties().containsKey(property)) {
             throw new IllegalStateException(schema + "." + property + " is not in the contract");
         }
-        owner.getProperties().put(property, new Schema<>().$ref(REF + "NoiseFacts")
+        owner.getProperties().put(property, new Schema<>().$ref(REF + NoiseFacts.VOCABULARY.name())
                 .description("Public facts about the noise"));
     }
 

@@ -39,10 +39,10 @@ class EntryLowRanksTest {
                     HR_BUDGET.epsilon(), HR_BUDGET.delta());
             String expected = users > 6 ? "ITEMS_AS_ROWS" : "USERS_AS_ROWS";
             assertThat(core.orientation().name()).isEqualTo(expected);
-            assertThat(plan.noise().get("orientation")).isEqualTo(expected);
+            assertThat(plan.noise().get(NoiseFacts.ORIENTATION)).isEqualTo(expected);
             EntryLevelLowRank.OrientedFactorization oriented = core.release(data.ratings(), TestNoiseSources.seeded(3));
             Factorization served = ((Release.Factors) plan.release(data, TestNoiseSources.seeded(3))).factorization();
-            assertThat(served.facts().get("orientation")).isEqualTo(expected);
+            assertThat(served.facts().get(FactorizationFacts.ORIENTATION)).isEqualTo(expected);
             assertServedEqualsCore(served, oriented, users);
         }
     }
@@ -52,8 +52,8 @@ class EntryLowRanksTest {
         RatingsData data = RatingsData.random(new SplittableRandom(5), 8);
         Plan plan = plan("RANDOMIZED_RESPONSE_RATING", new Budget(null, null, new BigDecimal("0.5")), Map.of("k", 2), 8);
         EntryLevelLowRank core = EntryLevelLowRank.randomizedResponseForRho(8, RatingsData.DOMAIN, 2, 0.5);
-        assertThat(plan.noise().get("orientation")).isEqualTo("USERS_AS_ROWS");
-        assertThat((Double) plan.noise().get("sigma"))
+        assertThat(plan.noise().get(NoiseFacts.ORIENTATION)).isEqualTo("USERS_AS_ROWS");
+        assertThat(plan.noise().get(NoiseFacts.SIGMA))
                 .isEqualTo(core.randomizedResponseMechanism().sigma());
         assertServedEqualsCore(((Release.Factors) plan.release(data, TestNoiseSources.seeded(4))).factorization(),
                 core.release(data.ratings(), TestNoiseSources.seeded(4)), 8);
@@ -99,6 +99,6 @@ class EntryLowRanksTest {
         PublicFacts atLimit = PublicFacts.ratings(new RatingsFacts(new RatingsDomain(
                 1000, 1, 5, 10), RatingsRelation.RATING), 25_000L, AccountingMode.ZCDP);
         assertThat(MechanismCatalog.standard().plan("LOW_RANK", "HARDT_ROTH_RATING", HR_BUDGET, Map.of("k", 3,
-                "oversampling", 2), atLimit).noise().get("orientation")).isEqualTo("ITEMS_AS_ROWS");
+                "oversampling", 2), atLimit).noise().get(NoiseFacts.ORIENTATION)).isEqualTo("ITEMS_AS_ROWS");
     }
 }

@@ -460,7 +460,7 @@ class MechanismContractTest {
             }
             case LINEAR_QUERIES -> {
                 Release.LinearQueries l = (Release.LinearQueries) first;
-                int m = ((Number) plan.noise().get("queries")).intValue();
+                int m = plan.noise().get(NoiseFacts.QUERIES);
                 assertThat(l.result().answers()).hasSize(m);
                 assertThat(l.result().standardDeviations()).hasSize(m);
                 if (l.result().estimate() != null) {
@@ -477,7 +477,8 @@ class MechanismContractTest {
 
     /**
      * What a release carries besides the private values is declared: factorisation facts and release
-     * metadata use only names and types of {@link FactVocabulary} (the served contract's schemas), for
+     * metadata are of their vocabularies ({@link FactorizationFacts}, {@link ReleaseMeta}, …; typed by
+     * construction) with finite numbers, for
      * the example parameters and for each variant that sets a boolean parameter or picks another enum
      * value (the noise facts are checked when the plan is made).
      */
@@ -507,13 +508,17 @@ class MechanismContractTest {
             }
             Release r = plan.release(data, seeded(9));
             if (r instanceof Release.Factors f) {
-                FactVocabulary.FACTORIZATION.check(f.factorization().facts());
+                FactorizationFacts.VOCABULARY.check(f.factorization().facts());
             } else if (r instanceof Release.Sketch sk) {
-                FactVocabulary.RELEASE_META.check(sk.meta());
+                ReleaseMeta.VOCABULARY.check(sk.meta());
             } else if (r instanceof Release.Covariance cov) {
-                FactVocabulary.RELEASE_META.check(cov.storableMeta());
+                ReleaseMeta.VOCABULARY.check(cov.storableMeta());
             } else if (r instanceof Release.LinearQueries l) {
-                FactVocabulary.RELEASE_META.check(l.estimateMeta());
+                ReleaseMeta.VOCABULARY.check(l.estimateMeta());
+            } else if (r instanceof Release.Completion m) {
+                CompletionFacts.VOCABULARY.check(CompletionModels.facts(m.model()));
+            } else if (r instanceof Release.Regression g) {
+                RegressionFacts.VOCABULARY.check(g.facts());
             }
             checked++;
         }
@@ -547,15 +552,15 @@ class MechanismContractTest {
             assertThat(g.l2Sensitivity()).as("%s: Gaussian loss sensitivity", c)
                     .isGreaterThanOrEqualTo(declared.value() * (1 - 1e-12));
         }
-        String key = switch (declared.norm()) {
-            case "L1" -> "l1Sensitivity";
-            case "L2" -> "l2Sensitivity";
-            case "Frobenius" -> "frobeniusSensitivity";
-            default -> "spectralSensitivity";
+        Fact<Double> key = switch (declared.norm()) {
+            case "L1" -> NoiseFacts.L1_SENSITIVITY;
+            case "L2" -> NoiseFacts.L2_SENSITIVITY;
+            case "Frobenius" -> NoiseFacts.FROBENIUS_SENSITIVITY;
+            default -> NoiseFacts.SPECTRAL_SENSITIVITY;
         };
-        Object stated = plan.noise().get(key);
+        Double stated = plan.noise().find(key);
         if (stated != null) {
-            assertThat(((Number) stated).doubleValue()).as("%s: noise fact %s", c, key)
+            assertThat(stated).as("%s: noise fact %s", c, key)
                     .isGreaterThanOrEqualTo(declared.value() * (1 - 1e-12));
         }
     }

@@ -303,24 +303,20 @@ class NoiseWarningsTest {
                 out.add(JlMatrixSketch.directionalVariance(s.values(), s.cols(), p, x));
             }
         } else {
-            Map<String, Object> m = s.meta();
-            level = 1 - ((Number) m.get("nu")).doubleValue();
+            Facts m = s.meta();
+            level = 1 - m.get(ReleaseMeta.NU);
             for (double[] x : vectors) {
-                out.add(QuadraticForms.wishart(s.values(), s.cols(),
-                        ((Number) m.get("degrees")).longValue(), ((Number) m.get("b2")).doubleValue(),
-                        ((Number) m.get("granularity")).doubleValue(), 1 - level, x));
+                out.add(QuadraticForms.wishart(s.values(), s.cols(), m.get(ReleaseMeta.DEGREES), m.get(ReleaseMeta.B2),
+                        m.get(ReleaseMeta.GRANULARITY), 1 - level, x));
             }
         }
         return answers("directionalVariance", out, level);
     }
 
-    static JlParameters parameters(Map<String, Object> meta) {
-        return new JlParameters(((Number) meta.get("r")).intValue(), num(meta, "floor"), num(meta, "epsilon"),
-                num(meta, "delta"), num(meta, "eta"), num(meta, "nu"), num(meta, "b2"));
-    }
-
-    private static double num(Map<String, Object> meta, String key) {
-        return ((Number) meta.get(key)).doubleValue();
+    static JlParameters parameters(Facts meta) {
+        return new JlParameters(meta.get(ReleaseMeta.R), meta.get(ReleaseMeta.FLOOR), meta.get(ReleaseMeta.EPSILON),
+                meta.get(ReleaseMeta.DELTA), meta.get(ReleaseMeta.ETA), meta.get(ReleaseMeta.NU),
+                meta.get(ReleaseMeta.B2));
     }
 
     /**
@@ -363,7 +359,8 @@ class NoiseWarningsTest {
         noiseDominated(warnings(weakFw, weakRelease), "spectrum");
         // A stored model restored without its facts (the owner's predictions) states the same noise bound.
         CompletionModel stored = CompletionModels.restore(weakFw,
-                CompletionModels.values(((Release.Completion) weakRelease).model()), Map.of());
+                CompletionModels.values(((Release.Completion) weakRelease).model()),
+                Facts.empty(CompletionFacts.VOCABULARY));
         assertThat(warnings(weakFw, new Release.Completion(stored))).singleElement()
                 .satisfies(w -> assertThat(w.noiseLevel()).isPositive()
                         .isEqualTo(warnings(weakFw, weakRelease).get(0).noiseLevel()));

@@ -88,8 +88,8 @@ class ReleaseCoverageTest {
         InMemoryData data = InMemoryData.matrix(matrix(100, D, 11));
         Plan plan = plan("ANALYZE_GAUSS", "COVARIANCE", new Budget(null, null, new BigDecimal("0.5")), Map.of(),
                 matrixFacts(D, 100L, AccountingMode.ZCDP));
-        double sigma = (Double) plan.noise().get("sigma");
-        double g = (Double) plan.noise().get("granularity");
+        double sigma = plan.noise().get(NoiseFacts.SIGMA);
+        double g = plan.noise().get(NoiseFacts.GRANULARITY);
         // Independent noise per run; the three directions of a run share it, so the trials are
         // not independent: the tolerance of the binomial test is kept (conservative enough here).
         answers(plan, data, ErrorBasis.EXACT, 11_000, (r, x) -> QuadraticForms.analyzeGauss(
@@ -101,10 +101,10 @@ class ReleaseCoverageTest {
         InMemoryData data = InMemoryData.matrix(matrix(100, D, 12));
         Plan plan = plan("WISHART", "SKETCH", new Budget(BigDecimal.ONE, new BigDecimal("1e-6"), null), Map.of(),
                 matrixFacts(D, 100L, AccountingMode.ZCDP));
-        long k = ((Number) plan.noise().get("degreesOfFreedom")).longValue();
+        long k = plan.noise().get(NoiseFacts.DEGREES_OF_FREEDOM);
         answers(plan, data, ErrorBasis.BOUND, 12_000, (r, x) -> {
             Release.Sketch s = (Release.Sketch) r;
-            return QuadraticForms.wishart(s.values(), D, k, 1.0, ((Number) s.meta().get("granularity")).doubleValue(),
+            return QuadraticForms.wishart(s.values(), D, k, 1.0, s.meta().get(ReleaseMeta.GRANULARITY),
                     1 - LEVEL, x);
         }).check();
     }

@@ -38,10 +38,10 @@ class SamplerPolicyTest {
                     .isEqualTo((double) Limits.MAX_K);
         }
         // d = 784 (Fashion-MNIST) plans; d = 5001 is refused by the Gram limit, before any charge.
-        assertThat(CATALOG.plan("PCA", "EIGEN_SAMPLING", EPSILON, Map.of("k", 10), facts(784)).noise())
-                .containsKey("samplerFailureBound");
+        assertThat(CATALOG.plan("PCA", "EIGEN_SAMPLING", EPSILON, Map.of("k", 10), facts(784)).noise()
+                .has(NoiseFacts.SAMPLER_FAILURE_BOUND)).isTrue();
         assertThat(CATALOG.plan("TOP_SINGULAR_VECTORS", "ORBIT_SAMPLING", EPSILON, Map.of("k", 1), facts(784))
-                .noise()).containsKey("samplerFailureBound");
+                .noise().has(NoiseFacts.SAMPLER_FAILURE_BOUND)).isTrue();
         assertThatThrownBy(() -> CATALOG.plan("PCA", "EIGEN_SAMPLING", EPSILON, Map.of("k", 1), facts(5001)))
                 .isInstanceOf(PlanningException.class).hasMessageContaining("5000");
         assertThatThrownBy(() -> CATALOG.plan("TOP_SINGULAR_VECTORS", "ORBIT_SAMPLING", EPSILON, Map.of("k", 1),
@@ -56,12 +56,13 @@ class SamplerPolicyTest {
     @Test
     void planStatesTheFailureBoundAndThePolicy() {
         Plan eigen = CATALOG.plan("PCA", "EIGEN_SAMPLING", EPSILON, Map.of("k", 3), facts(12));
-        assertThat(eigen.noise()).containsEntry("samplerFailureBound", 3 * BinghamAcceptance.FAILURE_BOUND);
-        assertThat((String) eigen.noise().get("samplerPolicy")).contains("data-independent", "charge");
+        assertThat(eigen.noise().get(NoiseFacts.SAMPLER_FAILURE_BOUND)).isEqualTo(3 * BinghamAcceptance.FAILURE_BOUND);
+        assertThat(eigen.noise().get(NoiseFacts.SAMPLER_POLICY)).contains("data-independent", "charge");
         Plan projection = CATALOG.plan("TOP_SINGULAR_VECTORS", "ORBIT_SAMPLING", EPSILON, Map.of("k", 1), facts(6));
-        assertThat(projection.noise()).containsEntry("samplerFailureBound", BinghamAcceptance.FAILURE_BOUND);
+        assertThat(projection.noise().get(NoiseFacts.SAMPLER_FAILURE_BOUND)).isEqualTo(BinghamAcceptance.FAILURE_BOUND);
         Plan peeling = CATALOG.plan("TOP_SINGULAR_VECTORS", "ORBIT_SAMPLING", EPSILON,
                 Map.of("k", 4, "spectrum", "PEELING"), facts(6));
-        assertThat(peeling.noise()).containsEntry("samplerFailureBound", 4 * BinghamAcceptance.FAILURE_BOUND);
+        assertThat(peeling.noise().get(NoiseFacts.SAMPLER_FAILURE_BOUND))
+                .isEqualTo(4 * BinghamAcceptance.FAILURE_BOUND);
     }
 }

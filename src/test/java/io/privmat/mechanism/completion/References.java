@@ -1,8 +1,9 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.catalog.CompletionFacts;
+import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.SymmetricEigen;
-import java.util.Map;
 
 /**
  * Non-private references (test and benchmark code only, never releasable): Frank–Wolfe with the
@@ -36,7 +37,8 @@ final class References {
                         params.stepSize(it + 1), params.nuclearRadius(), params.domain().rowBound());
             }
         }
-        return new FrankWolfeRelease(params, directions, lambda.clone(), lambda, Map.of("reference", "non-private"));
+        return new FrankWolfeRelease(params, directions, lambda.clone(), lambda,
+                Facts.empty(CompletionFacts.VOCABULARY));
     }
 
     static AlsRelease als(RatingsSource source, AlsParameters params, long seed) {
@@ -63,6 +65,6 @@ final class References {
             }
             v = next;
         }
-        return new AlsRelease(params, v, Map.of("reference", "non-private"));
+        return new AlsRelease(params, v, Facts.empty(CompletionFacts.VOCABULARY));
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.Budget;
+import io.privmat.mechanism.catalog.FactorizationFacts;
 import io.privmat.mechanism.catalog.HardtRoth;
 import io.privmat.mechanism.catalog.NoisyPower;
 import io.privmat.mechanism.covariance.BinghamAcceptance;
@@ -117,12 +118,12 @@ class LowRankMechanismsTest {
         assertThat(shrunk.v()).containsExactly(raw.v());
         assertThat(LowRankFixtures.relativeError(x, raw)).isGreaterThan(3);
         assertThat(LowRankFixtures.relativeError(x, shrunk)).isLessThan(1.01);
-        assertThat(shrunk.facts()).containsKey("componentsAboveNoise");
+        assertThat(shrunk.facts().has(FactorizationFacts.COMPONENTS_ABOVE_NOISE)).isTrue();
         // Signal-dominated (ρ = 50, σ ≈ 0.2): the components survive and the error does not grow.
         RandomizedResponseMechanism strong = RandomizedResponseMechanism.forRho(m, d, 3, 1, 50);
         Factorization raw2 = strong.release(stream(x, m, d, 700), TestNoiseSources.seeded(4));
         Factorization shrunk2 = strong.withShrinkage().release(stream(x, m, d, 700), TestNoiseSources.seeded(4));
-        assertThat(shrunk2.facts()).containsEntry("componentsAboveNoise", 3);
+        assertThat(shrunk2.facts().get(FactorizationFacts.COMPONENTS_ABOVE_NOISE)).isEqualTo(3);
         assertThat(LowRankFixtures.relativeError(x, shrunk2)).isLessThan(LowRankFixtures.relativeError(x, raw2));
     }
 
@@ -169,9 +170,9 @@ class LowRankMechanismsTest {
         for (String eps : new String[] {"2", "50", "1000"}) { // seed 8 for each
             Factorization f = HardtRothMechanism.of(m, d, k, 5, 1, 4, new BigDecimal(eps), new BigDecimal("1e-6"))
                     .release(stream(x, m, d, 500), TestNoiseSources.seeded(8));
-            assertThat(f.facts()).containsKey("errorBound");
-            double sigma1 = ((Number) f.facts().get("rangeFinderSigma")).doubleValue();
-            double projection = ((Number) f.facts().get("projectionNoiseBound95")).doubleValue();
+            assertThat(f.facts().has(FactorizationFacts.ERROR_BOUND)).isTrue();
+            double sigma1 = f.facts().get(FactorizationFacts.RANGE_FINDER_SIGMA);
+            double projection = f.facts().get(FactorizationFacts.PROJECTION_NOISE_BOUND95);
             double bound = Math.sqrt(1 + k / 4.0) * Math.sqrt(tail + (m - k) * sigma1 * sigma1) + Math.sqrt(tail)
                     + 2 * Math.sqrt(2 * k) * (sigmaNext + projection);
             double total = 0;
