@@ -34,7 +34,7 @@ class ArchitectureTest {
 
     private static final Set<String> CAPABILITIES =
             Set.of("privacy", "mechanism", "dataset", "ledger", "job", "query", "release", "security", "api", "config", "problem",
-                    "metrics", "ui",
+                    "metrics", "plan", "ui",
                     "stream", "strategy", "spark", "hashing", "concurrent");
 
     /** Leaves every capability may use (docs/architecture.md, "The allowed arrows"): JDK only. */
@@ -152,12 +152,14 @@ class ArchitectureTest {
         a.put("dataset", Set.of("api", "config", "mechanism", "metrics", "privacy", "problem", "security"));
         a.put("ledger", Set.of("api", "dataset", "privacy", "problem", "security"));
         a.put("job", Set.of("api", "config", "dataset", "ledger", "metrics", "privacy", "problem", "security"));
+        // The plan's stored documents (spec codec, loss document, request hash), shared by query and stream.
+        a.put("plan", Set.of("mechanism", "privacy"));
         a.put("strategy", Set.of("mechanism", "problem", "security"));
         a.put("release", Set.of("api", "dataset", "mechanism", "problem", "security", "strategy"));
-        a.put("query", Set.of("api", "dataset", "job", "ledger", "mechanism", "privacy", "problem", "release",
-                "security", "strategy"));
-        a.put("stream", Set.of("api", "dataset", "job", "ledger", "mechanism", "metrics", "privacy", "problem",
-                "query", "release", "security"));
+        a.put("query", Set.of("api", "dataset", "job", "ledger", "mechanism", "plan", "privacy", "problem",
+                "release", "security", "strategy"));
+        a.put("stream", Set.of("api", "dataset", "job", "ledger", "mechanism", "metrics", "plan", "privacy",
+                "problem", "query", "release", "security"));
         // The Spark engine (its own build profile) implements the dataset SPI over the mechanism library.
         a.put("spark", Set.of("dataset", "mechanism", "privacy"));
         LEAVES.forEach(leaf -> a.put(leaf, Set.of()));

@@ -1,9 +1,9 @@
 package io.privmat.bench;
 
-import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.WindowDefinition;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.window.WindowMechanism;
+import io.privmat.plan.PlanDocuments;
 import io.privmat.stream.StreamService;
 import io.privmat.support.ApiTest;
 import io.privmat.support.FashionMnist;
@@ -14,17 +14,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Streams through the service (docs/benchmarks.md, "Streams"): append throughput in rows/s at d = 784
@@ -39,8 +35,6 @@ import tools.jackson.databind.json.JsonMapper;
 class StreamServiceBenchmark extends ApiTest {
 
     static final int D = 784;
-    static final JsonMapper DECIMALS = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .build();
 
     @Autowired
     StreamService streams;
@@ -258,9 +252,7 @@ class StreamServiceBenchmark extends ApiTest {
     private long declaredMax(String subscription) {
         String spec = jdbc.queryForObject("SELECT spec::text FROM subscription WHERE id = ?", String.class,
                 UUID.fromString(subscription));
-        @SuppressWarnings("unchecked")
-        Map<String, Object> doc = DECIMALS.readerFor(LinkedHashMap.class).readValue(spec);
-        WindowMechanism m = WindowDefinition.mechanism(MechanismCatalog.standard().rebuild(doc).spec());
+        WindowMechanism m = WindowDefinition.mechanism(new PlanDocuments().rebuild(spec).spec());
         return m.maxStateBytes();
     }
 }

@@ -3,6 +3,8 @@ package io.privmat.api;
 import io.privmat.privacy.Decimals;
 import java.io.StringWriter;
 import java.math.BigDecimal;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -20,6 +22,16 @@ import tools.jackson.databind.json.JsonMapper;
 public final class JsonNumbers {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /**
+     * Shown loss documents by their stored text. The job, ledger, release, subscription and result
+     * views show a stored loss document on every GET; its rendering depends on its text alone, and
+     * one plan's text recurs across its views (and across jobs of the same request), so it is parsed
+     * once per text, not once per response. Bounded: emptied when full; long texts are not kept.
+     */
+    private static final Map<String, String> SHOWN_LOSSES = new ConcurrentHashMap<>();
+    private static final int SHOWN_LOSSES_MAX = 1024;
+    private static final int SHOWN_LOSS_MAX_CHARS = 2048;
 
     private JsonNumbers() {}
 
@@ -40,7 +52,19 @@ public final class JsonNumbers {
 
     /** A stored loss document (JSON text): its decimals rounded up to doubles. */
     public static @Nullable String lossDocument(@Nullable String json) {
-        return normalise(json, Scope.ALL_CHARGED);
+        if (json == null || json.length() > SHOWN_LOSS_MAX_CHARS) {
+            return normalise(json, Scope.ALL_CHARGED);
+        }
+        String hit = SHOWN_LOSSES.get(json);
+        if (hit != null) {
+            return hit;
+        }
+        String shown = normalise(json, Scope.ALL_CHARGED);
+        if (SHOWN_LOSSES.size() >= SHOWN_LOSSES_MAX) {
+            SHOWN_LOSSES.clear();
+        }
+        SHOWN_LOSSES.put(json, shown);
+        return shown;
     }
 
     /** A stored plan (JSON text): its decimals as the nearest doubles. */

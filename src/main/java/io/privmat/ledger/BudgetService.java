@@ -3,10 +3,13 @@ package io.privmat.ledger;
 import io.privmat.ledger.jdbc.LedgerRepository;
 import io.privmat.privacy.Budget;
 import io.privmat.privacy.BudgetFilter;
+import io.privmat.privacy.PrivacyLoss;
 import io.privmat.privacy.Tracks;
+import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Propagation;
@@ -45,6 +48,26 @@ public class BudgetService {
     public BudgetAccount account(UUID datasetId, Budget budget) {
         ensure(datasetId, budget);
         return repository.find(datasetId).orElseThrow();
+    }
+
+    /** What a loss would cost on a dataset's budget now, and what remains before and after it. */
+    public record Price(Tracks cost, boolean admissible, Tracks remaining, @Nullable Tracks remainingAfter,
+            @Nullable BigDecimal largestPureEpsilonAfter) {}
+
+    /**
+     * Prices a charge of {@code charged} on the dataset's budget as it stands (quotes of queries and
+     * subscriptions alike); charges nothing. The amounts after it are given only when it is admissible.
+     */
+    @Transactional
+    public Price price(UUID datasetId, Budget budget, PrivacyLoss charged) {
+        BudgetFilter filter = budget.filter();
+        Tracks cost = filter.cost(charged);
+        ensure(datasetId, budget);
+        Tracks spent = repository.find(datasetId).orElseThrow().spent();
+        boolean admissible = filter.admits(spent, cost);
+        Tracks after = spent.plus(cost);
+        return new Price(cost, admissible, filter.remaining(spent), admissible ? filter.remaining(after) : null,
+                admissible ? filter.largestPureEpsilon(after) : null);
     }
 
     private void ensure(UUID datasetId, Budget budget) {

@@ -20,9 +20,8 @@ import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.covariance.BinghamSampler;
 import io.privmat.mechanism.linalg.NumericalFailureException;
 import io.privmat.mechanism.noise.NoiseSources;
-import java.math.BigDecimal;
+import io.privmat.plan.PlanDocuments;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -30,13 +29,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Runs every query job the same way: rebuild the mechanism from the job's stored spec, check that it
- * gives exactly the loss that was reserved (before data access), read the statistic it declares, and
- * render its typed release ({@link ResultDocuments}).
+ * gives exactly the loss that was reserved (typed losses, before data access; {@link PlanDocuments}),
+ * read the statistic it declares, and render its typed release ({@link ResultDocuments}).
  */
 @Component
 class QueryJobHandler implements JobHandler {
@@ -44,8 +41,8 @@ class QueryJobHandler implements JobHandler {
     private final DatasetService datasets;
     private final DatasetRows rows;
     private final QueryPlans plans;
-    private final ResultDocuments documents;
-    private final JsonMapper json;
+    private final ResultDocuments results;
+    private final PlanDocuments documents;
     /**
      * Plans verified for jobs about to run, so that exactly the checked instance runs. An entry is
      * removed by {@link #run} or, when the job never runs (cancelled, reaped or handed back to the
@@ -55,14 +52,14 @@ class QueryJobHandler implements JobHandler {
 
     private final ObjectProvider<ExternalEngine> engines;
 
-    QueryJobHandler(DatasetService datasets, DatasetRows rows, QueryPlans plans, ResultDocuments documents,
-            JsonMapper json, ObjectProvider<ExternalEngine> engines) {
+    QueryJobHandler(DatasetService datasets, DatasetRows rows, QueryPlans plans, ResultDocuments results,
+            PlanDocuments documents, ObjectProvider<ExternalEngine> engines) {
         this.engines = engines;
         this.datasets = datasets;
         this.rows = rows;
         this.plans = plans;
+        this.results = results;
         this.documents = documents;
-        this.json = json;
     }
 
     @Override
@@ -97,7 +94,7 @@ class QueryJobHandler implements JobHandler {
             throw new PlanMismatchException("the stored plan of job " + job.id() + " does not rebuild: "
                     + e.getClass().getSimpleName());
         }
-        if (!same(read(json.writeValueAsString(QueryPlans.lossDocument(plan))), read(job.loss()))) {
+        if (!documents.chargeMatches(plan, job.loss())) {
             throw new PlanMismatchException("job " + job.id() + ": the rebuilt loss differs from the reserved one");
         }
         Dataset dataset = datasets.get(job.datasetId());
@@ -136,7 +133,7 @@ class QueryJobHandler implements JobHandler {
                 : new StoredDataAccess(dataset.id(), rows, context, plan.spec().facts());
         Release release = plan.release(access, NoiseSources.secure());
         context.progress(0.95);
-        return documents.render(job, dataset, plan, release);
+        return results.render(job, dataset, plan, release);
     }
 
     /** A mechanism's own failure types, for the operators' metric (JobExecutor names none of them). */
@@ -164,31 +161,5 @@ class QueryJobHandler implements JobHandler {
                 context.progress(fraction);
             }
         };
-    }
-
-    private Object read(String text) {
-        return json.readerFor(Object.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).readValue(text);
-    }
-
-    /** Structural equality with numbers compared by value (the database may reformat them). */
-    static boolean same(Object a, Object b) {
-        if (a instanceof Number x && b instanceof Number y) {
-            return new BigDecimal(x.toString()).compareTo(new BigDecimal(y.toString())) == 0;
-        }
-        if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y) {
-            return x.keySet().equals(y.keySet()) && x.keySet().stream().allMatch(k -> same(x.get(k), y.get(k)));
-        }
-        if (a instanceof List<?> x && b instanceof List<?> y) {
-            if (x.size() != y.size()) {
-                return false;
-            }
-            for (int i = 0; i < x.size(); i++) {
-                if (!same(x.get(i), y.get(i))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        return a == null ? b == null : a.equals(b);
     }
 }

@@ -22,34 +22,32 @@ import io.privmat.mechanism.catalog.PublicFacts;
 import io.privmat.mechanism.catalog.RatingsFacts;
 import io.privmat.mechanism.completion.RatingsRelation;
 import io.privmat.mechanism.linear.ComputeBudget;
+import io.privmat.plan.PlanDocuments;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import io.privmat.security.Caller;
 import io.privmat.strategy.StrategyService;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The catalogue seen from the service: a dataset's public facts, planning a request into a
- * {@link Plan} (problem details for what cannot be planned), the stored spec as JSON, and the
- * worker's rebuild of a stored spec.
+ * {@link Plan} (problem details for what cannot be planned), and the worker's rebuild of a stored
+ * spec (through {@link PlanDocuments}, which query and stream share).
  */
 @Component
 public class QueryPlans {
 
     private final MechanismCatalog catalog = MechanismCatalog.standard();
-    private final JsonMapper json;
+    private final PlanDocuments documents;
     private final WorkloadService workloads;
     private final StrategyService strategies;
     private final ObjectProvider<ExternalEngine> engines;
 
-    QueryPlans(JsonMapper json, WorkloadService workloads, StrategyService strategies,
+    QueryPlans(PlanDocuments documents, WorkloadService workloads, StrategyService strategies,
             ObjectProvider<ExternalEngine> engines) {
-        this.json = json;
+        this.documents = documents;
         this.workloads = workloads;
         this.strategies = strategies;
         this.engines = engines;
@@ -194,22 +192,7 @@ public class QueryPlans {
 
     /** Rebuilds a job's stored spec (JSON) through the same validation as a new request. */
     Plan rebuild(String specJson) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> doc = json.readerFor(LinkedHashMap.class)
-                .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).readValue(specJson);
-        return catalog.rebuild(doc, new ServiceArtifacts(workloads, strategies, null));
-    }
-
-    String specJson(Plan plan) {
-        return json.writeValueAsString(plan.spec().toMap());
-    }
-
-    /** The loss document stored with the job and the ledger: as run, and as charged. */
-    public static Map<String, Object> lossDocument(Plan plan) {
-        Map<String, Object> loss = new LinkedHashMap<>();
-        loss.put("mechanism", Losses.describe(plan.mechanismLoss()));
-        loss.put("charged", Losses.describe(plan.chargedLoss()));
-        return loss;
+        return documents.rebuild(specJson, new ServiceArtifacts(workloads, strategies, null));
     }
 
     public static PrivmatException problem(PlanningException e) {

@@ -16,6 +16,7 @@ import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PlanLimit;
 import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.plan.PlanDocuments;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.PrivacyArgumentException;
 import io.privmat.privacy.Tracks;
@@ -29,7 +30,6 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Quotes and submits queries: plan → (reserve + enqueue in one transaction, grouped per dataset with
@@ -43,18 +43,18 @@ public class QueryService {
     private final BudgetService budget;
     private final JobService jobs;
     private final Admissions admissions;
-    private final JsonMapper json;
+    private final PlanDocuments documents;
     private final FreePlanning gate;
 
     QueryService(DatasetService datasets, QueryPlans plans, BudgetService budget, JobService jobs,
-            Admissions admissions, JsonMapper json, FreePlanning gate) {
+            Admissions admissions, PlanDocuments documents, FreePlanning gate) {
         this.gate = gate;
         this.datasets = datasets;
         this.plans = plans;
         this.budget = budget;
         this.jobs = jobs;
         this.admissions = admissions;
-        this.json = json;
+        this.documents = documents;
     }
 
     /** A submitted job, and whether it is an idempotent replay of an earlier submission. */
@@ -69,15 +69,10 @@ public class QueryService {
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
         Plan plan = plans.plan(dataset, request, caller);
-        BudgetFilter filter = dataset.budget().filter();
-        Tracks cost = filter.cost(plan.chargedLoss());
-        BudgetAccount account = budget.account(datasetId, dataset.budget());
-        boolean admissible = filter.admits(account.spent(), cost);
-        Tracks remaining = filter.remaining(account.spent());
-        Tracks after = account.spent().plus(cost);
-        return new Quote(plan, dataset.budget().mode().name(), cost, admissible, remaining,
-                admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null,
-                plans.catalog().expectedError(plan), plans.catalog().warnings(plan));
+        BudgetService.Price price = budget.price(datasetId, dataset.budget(), plan.chargedLoss());
+        return new Quote(plan, dataset.budget().mode().name(), price.cost(), price.admissible(), price.remaining(),
+                price.remainingAfter(), price.largestPureEpsilonAfter(), plans.catalog().expectedError(plan),
+                plans.catalog().warnings(plan));
     }
 
     /** One mechanism's smallest budget for a target, priced on the dataset's tracks (null cost: unreachable). */
@@ -207,20 +202,20 @@ public class QueryService {
         Dataset dataset = datasets.visible(datasetId, who);
         String caller = who.subject();
         Plan plan = plans.plan(dataset, request, who);
-        String requestHash = Canonical.sha256(plan.spec().toMap());
+        PlanDocuments.Written written = documents.write(plan);
         if (idempotencyKey != null) {
             Optional<Job> existing = jobs.findByIdempotencyKey(datasetId, caller, idempotencyKey);
             if (existing.isPresent()) {
-                return replay(existing.get(), requestHash, caller);
+                return replay(existing.get(), written, caller);
             }
         }
         UUID jobId = UUID.randomUUID();
-        String parametersJson = plans.specJson(plan);
-        String lossJson = json.writeValueAsString(QueryPlans.lossDocument(plan));
+        String parametersJson = written.specJson();
+        String lossJson = written.lossJson();
         Admissions.Pending pending = new Admissions.Pending(new Reservation(datasetId, dataset.budget(), jobId,
                 plan.spec().kind().name(), plan.spec().mechanism(), parametersJson, plan.chargedLoss(), lossJson, caller),
                 new NewJob(jobId, datasetId, dataset.owner(), plan.spec().kind().name(), plan.spec().mechanism(),
-                        parametersJson, requestHash, idempotencyKey, caller, lossJson, Tracks.ZERO));
+                        parametersJson, written.requestHash(), idempotencyKey, caller, lossJson, Tracks.ZERO));
         if (idempotencyKey == null) {
             return new Submission(admissions.admit(pending), false);
         }
@@ -229,13 +224,13 @@ public class QueryService {
         } catch (DuplicateKeyException race) {
             // A concurrent submission with the same key won; its transaction holds the only charge.
             Job winner = jobs.findByIdempotencyKey(datasetId, caller, idempotencyKey).orElseThrow(() -> race);
-            return replay(winner, requestHash, caller);
+            return replay(winner, written, caller);
         }
     }
 
     /** Keys are scoped to (dataset, submitter), so a replay never sees another caller's job. */
-    private static Submission replay(Job job, String requestHash, String caller) {
-        if (!job.requestHash().equals(requestHash)) {
+    private static Submission replay(Job job, PlanDocuments.Written request, String caller) {
+        if (!request.sameRequest(job.requestHash())) {
             throw new PrivmatException(ProblemType.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key was used for a "
                     + "different request on this dataset; use a new key.", Map.of("jobId", job.id().toString()));
         }

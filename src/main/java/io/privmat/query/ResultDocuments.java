@@ -20,6 +20,7 @@ import io.privmat.mechanism.completion.SvdCompletionRelease;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.linear.LinearQueryRelease;
 import io.privmat.mechanism.lowrank.Factorization;
+import io.privmat.plan.PlanDocuments;
 import io.privmat.release.NewRelease;
 import io.privmat.release.ReleaseKind;
 import io.privmat.release.ReleaseService;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.util.RawValue;
 
 /**
  * Turns a typed release into the job's result document (and its main array for {@code .npy}), one
@@ -41,10 +43,12 @@ class ResultDocuments {
 
     private final ReleaseService releases;
     private final JsonMapper json;
+    private final PlanDocuments documents;
 
-    ResultDocuments(ReleaseService releases, JsonMapper json) {
+    ResultDocuments(ReleaseService releases, JsonMapper json, PlanDocuments documents) {
         this.releases = releases;
         this.json = json;
+        this.documents = documents;
     }
 
     /**
@@ -64,8 +68,9 @@ class ResultDocuments {
     JobOutput render(Job job, Dataset dataset, Plan plan, Release release) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("jobId", job.id());
-        String loss = json.writeValueAsString(QueryPlans.lossDocument(plan));
-        return render(body, dataset, plan, release, (kind, mechanism, meta, rows, cols, values, float32, strategy) -> {
+        // The loss document is rendered once, from the plan's typed losses, for the release and the result.
+        String loss = documents.lossJson(plan);
+        return render(body, dataset, plan, loss, release, (kind, mechanism, meta, rows, cols, values, float32, strategy) -> {
             UUID id = UUID.randomUUID();
             NewRelease stored = new NewRelease(id, dataset.id(), job.id(), kind, mechanism, job.parameters(), loss,
                     meta, rows, cols, values, float32);
@@ -84,12 +89,14 @@ class ResultDocuments {
      */
     Map<String, Object> dryRun(Dataset dataset, Plan plan, Release release) {
         Map<String, Object> body = new LinkedHashMap<>();
-        render(body, dataset, plan, release, (kind, mechanism, meta, rows, cols, values, float32, strategy) -> null);
+        render(body, dataset, plan, documents.lossJson(plan), release,
+                (kind, mechanism, meta, rows, cols, values, float32, strategy) -> null);
         return body;
     }
 
-    private JobOutput render(Map<String, Object> body, Dataset dataset, Plan plan, Release release, Keep keep) {
-        head(body, dataset, plan);
+    private JobOutput render(Map<String, Object> body, Dataset dataset, Plan plan, String loss, Release release,
+            Keep keep) {
+        head(body, dataset, plan, loss);
         // Intervals, error bounds and noise warnings from the released values and public parameters only.
         putAccuracy(body, plan, release);
         int d = plan.spec().facts().cols();
@@ -126,7 +133,7 @@ class ResultDocuments {
     }
 
     /** The fields every result starts with (after the job's id). */
-    private static void head(Map<String, Object> body, Dataset dataset, Plan plan) {
+    private static void head(Map<String, Object> body, Dataset dataset, Plan plan, String loss) {
         body.put("datasetId", dataset.id());
         body.put("kind", plan.spec().kind().name());
         body.put("mechanism", plan.spec().mechanism());
@@ -136,7 +143,7 @@ class ResultDocuments {
             // The header's column names (public, docs/client.md): index i of every per-column output.
             body.put("columns", dataset.columnLabels());
         }
-        body.put("loss", QueryPlans.lossDocument(plan));
+        body.put("loss", new RawValue(loss));
         body.put("noise", plan.noise());
     }
 
@@ -150,7 +157,7 @@ class ResultDocuments {
             throw new IllegalArgumentException("not a PCA release");
         }
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("loss", QueryPlans.lossDocument(plan));
+        body.put("loss", new RawValue(documents.lossJson(plan)));
         body.put("noise", plan.noise());
         putAccuracy(body, plan, c);
         return pca(plan, c, body, plan.spec().facts().cols());

@@ -2,7 +2,6 @@ package io.privmat.stream;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.mechanism.catalog.Facts;
-import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.QueryKind;
 import io.privmat.mechanism.catalog.Release;
@@ -14,12 +13,11 @@ import io.privmat.mechanism.window.WindowMechanism;
 import io.privmat.mechanism.window.WindowParameters;
 import io.privmat.mechanism.window.WindowRelease;
 import io.privmat.mechanism.window.WindowState;
-import io.privmat.query.QueryPlans;
+import io.privmat.plan.PlanDocuments;
 import io.privmat.release.NewRelease;
 import io.privmat.release.ReleaseKind;
 import io.privmat.release.ReleaseService;
 import io.privmat.stream.jdbc.StreamRepository;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -34,7 +32,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -63,6 +60,7 @@ class BlockReleaser {
     private final StreamRepository repository;
     private final ReleaseService releases;
     private final JsonMapper json;
+    private final PlanDocuments documents;
     private final long cacheBytes;
     private final Map<UUID, Runtime> runtimes = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -73,10 +71,12 @@ class BlockReleaser {
     private final LinkedHashMap<UUID, WindowState> states = new LinkedHashMap<>(16, 0.75f, true);
     private long cachedBytes;
 
-    BlockReleaser(StreamRepository repository, ReleaseService releases, JsonMapper json, StreamSettings settings) {
+    BlockReleaser(StreamRepository repository, ReleaseService releases, JsonMapper json, PlanDocuments documents,
+            StreamSettings settings) {
         this.repository = repository;
         this.releases = releases;
         this.json = json;
+        this.documents = documents;
         this.cacheBytes = settings.stateCacheSize().toBytes();
     }
 
@@ -217,7 +217,8 @@ class BlockReleaser {
 
     /**
      * The subscription's mechanism, rebuilt from its stored plan through the catalogue and checked
-     * against the loss it was charged (numbers by value); null when they differ or it does not rebuild.
+     * against the loss it was charged (typed losses, decimals by value; {@link PlanDocuments}); null when
+     * they differ or it does not rebuild.
      */
     private @Nullable Runtime runtime(Subscription s) {
         synchronized (runtimes) {
@@ -228,11 +229,8 @@ class BlockReleaser {
         }
         Runtime built;
         try {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> doc = json.readerFor(LinkedHashMap.class)
-                    .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).readValue(s.spec());
-            Plan plan = MechanismCatalog.standard().rebuild(doc);
-            if (!same(read(json.writeValueAsString(QueryPlans.lossDocument(plan))), read(s.loss()))) {
+            Plan plan = documents.rebuild(s.spec());
+            if (!documents.chargeMatches(plan, s.loss())) {
                 return null;
             }
             built = new Runtime(WindowDefinition.mechanism(plan.spec()), plan.spec().kind(),
@@ -246,32 +244,6 @@ class BlockReleaser {
             runtimes.put(s.id(), built);
         }
         return built;
-    }
-
-    private Object read(String text) {
-        return json.readerFor(Object.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).readValue(text);
-    }
-
-    /** Structural equality with numbers compared by value (the database may reformat them). */
-    static boolean same(@Nullable Object a, @Nullable Object b) {
-        if (a instanceof Number x && b instanceof Number y) {
-            return new BigDecimal(x.toString()).compareTo(new BigDecimal(y.toString())) == 0;
-        }
-        if (a instanceof Map<?, ?> x && b instanceof Map<?, ?> y) {
-            return x.keySet().equals(y.keySet()) && x.keySet().stream().allMatch(k -> same(x.get(k), y.get(k)));
-        }
-        if (a instanceof List<?> x && b instanceof List<?> y) {
-            if (x.size() != y.size()) {
-                return false;
-            }
-            for (int i = 0; i < x.size(); i++) {
-                if (!same(x.get(i), y.get(i))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        return a == null ? b == null : a.equals(b);
     }
 
     /** Drops every memory copy (tests: a cold start without a new context). */

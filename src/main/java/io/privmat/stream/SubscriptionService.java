@@ -3,10 +3,8 @@ package io.privmat.stream;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
 import io.privmat.dataset.StreamSchema;
-import io.privmat.hashing.Sha256;
 import io.privmat.job.JobService;
 import io.privmat.job.NewJob;
-import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.Reservation;
 import io.privmat.mechanism.catalog.Budget;
@@ -24,7 +22,7 @@ import io.privmat.mechanism.window.WindowAnswers;
 import io.privmat.mechanism.window.WindowMechanismKind;
 import io.privmat.mechanism.window.WindowParameters;
 import io.privmat.mechanism.window.WindowRelease;
-import io.privmat.privacy.BudgetFilter;
+import io.privmat.plan.PlanDocuments;
 import io.privmat.privacy.Tracks;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
@@ -44,8 +42,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.util.RawValue;
 
 /**
  * Standing queries on streams (docs/adr/0008-streams.md).
@@ -71,6 +69,7 @@ public class SubscriptionService {
     private final JobService jobs;
     private final TransactionTemplate tx;
     private final JsonMapper json;
+    private final PlanDocuments documents;
     private final Clock clock;
     private final StreamSettings settings;
     private final Map<UUID, Plan> plans = new LinkedHashMap<>(16, 0.75f, true) {
@@ -81,13 +80,15 @@ public class SubscriptionService {
     };
 
     public SubscriptionService(DatasetService datasets, StreamRepository repository, BudgetService budget,
-            JobService jobs, TransactionTemplate tx, JsonMapper json, Clock clock, StreamSettings settings) {
+            JobService jobs, TransactionTemplate tx, JsonMapper json, PlanDocuments documents, Clock clock,
+            StreamSettings settings) {
         this.datasets = datasets;
         this.repository = repository;
         this.budget = budget;
         this.jobs = jobs;
         this.tx = tx;
         this.json = json;
+        this.documents = documents;
         this.clock = clock;
         this.settings = settings;
     }
@@ -100,14 +101,9 @@ public class SubscriptionService {
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
         Plan plan = plan(dataset, request);
-        BudgetFilter filter = dataset.budget().filter();
-        Tracks cost = filter.cost(plan.chargedLoss());
-        BudgetAccount account = budget.account(datasetId, dataset.budget());
-        boolean admissible = filter.admits(account.spent(), cost);
-        Tracks after = account.spent().plus(cost);
-        return new Quote(plan, dataset.budget().mode().name(), cost, admissible, filter.remaining(account.spent()),
-                admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null,
-                MechanismCatalog.standard().warnings(plan));
+        BudgetService.Price price = budget.price(datasetId, dataset.budget(), plan.chargedLoss());
+        return new Quote(plan, dataset.budget().mode().name(), price.cost(), price.admissible(), price.remaining(),
+                price.remainingAfter(), price.largestPureEpsilonAfter(), MechanismCatalog.standard().warnings(plan));
     }
 
     /** A created subscription, and whether it is an idempotent replay of an earlier creation. */
@@ -121,15 +117,15 @@ public class SubscriptionService {
         Dataset dataset = datasets.visible(datasetId, who);
         Plan plan = plan(dataset, request);
         String caller = who.subject();
-        String specJson = json.writeValueAsString(plan.spec().toMap());
-        String requestHash = Sha256.hex(specJson);
+        PlanDocuments.Written written = documents.write(plan);
+        String specJson = written.specJson();
         if (idempotencyKey != null) {
-            Optional<Created> replay = replay(datasetId, caller, idempotencyKey, requestHash);
+            Optional<Created> replay = replay(datasetId, caller, idempotencyKey, written);
             if (replay.isPresent()) {
                 return replay.get();
             }
         }
-        String lossJson = json.writeValueAsString(QueryPlans.lossDocument(plan));
+        String lossJson = written.lossJson();
         UUID jobId = UUID.randomUUID();
         UUID id = UUID.randomUUID();
         try {
@@ -156,23 +152,25 @@ public class SubscriptionService {
                         plan.spec().mechanism(), specJson, lossJson, SubscriptionState.ACTIVE, first, 0,
                         clock.instant(), null, null);
                 jobs.recordSubscription(new NewJob(jobId, datasetId, dataset.owner(), JOB_KIND, plan.spec().mechanism(),
-                        specJson, requestHash, idempotencyKey, caller, lossJson, cost), description(s, dataset, plan));
+                        specJson, written.requestHash(), idempotencyKey, caller, lossJson, cost),
+                        description(s, dataset, plan, lossJson));
                 repository.insertSubscription(s, NoiseSources.newStreamKey());
                 return s;
             });
             return new Created(repository.find(created.id()).orElseThrow(), false);
         } catch (DuplicateKeyException race) {
             // A concurrent creation with the same key won; its transaction holds the only charge.
-            return replay(datasetId, caller, idempotencyKey, requestHash).orElseThrow(() -> race);
+            return replay(datasetId, caller, idempotencyKey, written).orElseThrow(() -> race);
         }
     }
 
-    private Optional<Created> replay(UUID datasetId, String caller, @Nullable String key, String requestHash) {
+    private Optional<Created> replay(UUID datasetId, String caller, @Nullable String key,
+            PlanDocuments.Written request) {
         if (key == null) {
             return Optional.empty();
         }
         return jobs.findByIdempotencyKey(datasetId, caller, key).map(job -> {
-            if (!job.requestHash().equals(requestHash) || !job.kind().equals(JOB_KIND)) {
+            if (!request.sameRequest(job.requestHash()) || !job.kind().equals(JOB_KIND)) {
                 throw new PrivmatException(ProblemType.IDEMPOTENCY_KEY_REUSED, "This Idempotency-Key was used for a "
                         + "different request on this dataset; use a new key.", Map.of("jobId", job.id().toString()));
             }
@@ -181,7 +179,7 @@ public class SubscriptionService {
     }
 
     /** The job's result document: what was subscribed, where to follow it. */
-    private String description(Subscription s, Dataset dataset, Plan plan) {
+    private String description(Subscription s, Dataset dataset, Plan plan, String lossJson) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("jobId", s.jobId());
         body.put("datasetId", dataset.id());
@@ -189,7 +187,7 @@ public class SubscriptionService {
         body.put("mechanism", s.mechanism());
         body.put("neighbouring", dataset.neighbouring().name());
         body.put("rowNormBound", StreamFacts.rowBound(dataset));
-        body.put("loss", QueryPlans.lossDocument(plan));
+        body.put("loss", new RawValue(lossJson));
         body.put("noise", plan.noise());
         body.put("subscriptionId", s.id());
         body.put("queryKind", s.kind());
@@ -264,10 +262,7 @@ public class SubscriptionService {
                 return hit;
             }
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> doc = json.readerFor(LinkedHashMap.class)
-                .with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).readValue(s.spec());
-        Plan plan = MechanismCatalog.standard().rebuild(doc);
+        Plan plan = documents.rebuild(s.spec());
         synchronized (plans) {
             plans.put(s.id(), plan);
         }
@@ -341,7 +336,6 @@ public class SubscriptionService {
             plans.clear();
         }
     }
-
 
     private static PrivmatException notFound(UUID id) {
         return new PrivmatException(ProblemType.SUBSCRIPTION_NOT_FOUND, "No subscription with id " + id + ".",

@@ -36,6 +36,8 @@ class JsonNumbersTest {
         String shown = JsonNumbers.lossDocument(stored);
         String rho = Double.toString(JsonNumbers.charged(LONG));
         assertThat(shown).isEqualTo(stored.replace(LONG.toString(), rho));
+        // Rendered once per stored text: a second view of the same document is not parsed again.
+        assertThat(JsonNumbers.lossDocument(new String(stored))).isSameAs(shown);
         assertThat(JsonNumbers.parametersDocument("{\"rho\":" + LONG + ",\"params\":{\"k\":2}}"))
                 .isEqualTo("{\"rho\":" + LONG.doubleValue() + ",\"params\":{\"k\":2}}");
         // Short documents are returned as they are.

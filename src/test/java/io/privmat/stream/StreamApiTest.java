@@ -3,6 +3,8 @@ package io.privmat.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.privmat.hashing.Sha256;
+import io.privmat.plan.PlanDocuments;
 import io.privmat.support.ApiTest;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -297,6 +299,40 @@ class StreamApiTest extends ApiTest {
         JsonNode failed = get("/v1/subscriptions/" + broken).json();
         assertThat(failed.get("state").asString()).isEqualTo("FAILED");
         assertThat(failed.get("errorCode").asString()).isEqualTo("PLAN_MISMATCH");
+    }
+
+    /**
+     * Idempotency keys name one subscription and one charge, with the request hash query jobs use; a
+     * subscription created before the two wings shared it stored SHA-256 of its spec JSON, and a retry
+     * of it still replays instead of being refused or charged again.
+     */
+    @Test
+    void anIdempotentRetryReplaysTheSubscriptionAlsoUnderItsEarlierHash() {
+        String id = matrixStream(2, 2, 100, "REPLACE_ONE");
+        String request = "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.01}";
+        Response first = postJson("/v1/datasets/" + id + "/subscriptions", request, "sub-1");
+        assertThat(first.status()).as(first.toString()).isEqualTo(201);
+        String subscription = first.json().get("id").asString();
+        String jobId = first.json().get("jobId").asString();
+        Response again = postJson("/v1/datasets/" + id + "/subscriptions", request, "sub-1");
+        assertThat(again.status()).isEqualTo(200);
+        assertThat(again.json().get("id").asString()).isEqualTo(subscription);
+        assertThat(postJson("/v1/datasets/" + id + "/subscriptions",
+                "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.02}", "sub-1").status()).isEqualTo(422);
+
+        // The same row as a subscription created before: its hash is SHA-256 of the spec JSON it wrote.
+        PlanDocuments documents = new PlanDocuments();
+        String spec = documents.specJson(documents.rebuild(jdbc.queryForObject(
+                "SELECT parameters::text FROM job WHERE id = ?::uuid", String.class, jobId)));
+        String earlier = Sha256.hex(spec);
+        assertThat(jdbc.update("UPDATE job SET request_hash = ? WHERE id = ?::uuid", earlier, jobId)).isEqualTo(1);
+        Response retried = postJson("/v1/datasets/" + id + "/subscriptions", request, "sub-1");
+        assertThat(retried.status()).as(retried.toString()).isEqualTo(200);
+        assertThat(retried.json().get("id").asString()).isEqualTo(subscription);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM subscription WHERE dataset_id = ?::uuid", Long.class, id))
+                .isEqualTo(1);
+        assertThat(postJson("/v1/datasets/" + id + "/subscriptions",
+                "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.02}", "sub-1").status()).isEqualTo(422);
     }
 
     /**

@@ -3,11 +3,11 @@ package io.privmat.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.PrivmatApplication;
-import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.WindowDefinition;
 import io.privmat.mechanism.window.WindowMechanism;
 import io.privmat.mechanism.window.WindowRelease;
 import io.privmat.mechanism.window.WindowStream;
+import io.privmat.plan.PlanDocuments;
 import io.privmat.stream.jdbc.StreamRepository;
 import io.privmat.support.MutableClock;
 import java.io.IOException;
@@ -19,9 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
@@ -173,9 +171,8 @@ class StreamRestartTest {
                 + "WHERE s.id = ?", Long.class, id)).isEqualTo(2);
 
         // What an uninterrupted stream with the same key releases, computed from the rows directly.
-        Map<String, Object> spec = JSON.readerFor(LinkedHashMap.class).readValue(jdbc().queryForObject(
-                "SELECT spec::text FROM subscription WHERE id = ?", String.class, id));
-        WindowMechanism m = WindowDefinition.mechanism(MechanismCatalog.standard().rebuild(spec).spec());
+        String spec = jdbc().queryForObject("SELECT spec::text FROM subscription WHERE id = ?", String.class, id);
+        WindowMechanism m = WindowDefinition.mechanism(new PlanDocuments().rebuild(spec).spec());
         byte[] key = jdbc().queryForObject("SELECT stream_key FROM subscription WHERE id = ?", byte[].class, id);
         double[] all = new double[12];
         for (int r = 0; r < 4; r++) {
@@ -327,9 +324,8 @@ class StreamRestartTest {
         assertThat(shownReleases(subscription)).isEqualTo(2);
 
         UUID id = UUID.fromString(subscription);
-        Map<String, Object> spec = JSON.readerFor(LinkedHashMap.class).readValue(jdbc().queryForObject(
-                "SELECT spec::text FROM subscription WHERE id = ?", String.class, id));
-        WindowMechanism m = WindowDefinition.mechanism(MechanismCatalog.standard().rebuild(spec).spec());
+        String spec = jdbc().queryForObject("SELECT spec::text FROM subscription WHERE id = ?", String.class, id);
+        WindowMechanism m = WindowDefinition.mechanism(new PlanDocuments().rebuild(spec).spec());
         byte[] key = jdbc().queryForObject("SELECT stream_key FROM subscription WHERE id = ?", byte[].class, id);
         WindowStream expected = WindowStream.start(m, key);
         for (int block = 0; block < 2; block++) {

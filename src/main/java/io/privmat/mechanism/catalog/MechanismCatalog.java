@@ -93,18 +93,18 @@ public final class MechanismCatalog {
     /**
      * Rebuilds the plan a stored spec describes, through the same validation as a new request.
      *
-     * @throws IllegalArgumentException when the document is not a spec this catalogue can rebuild
+     * @throws IllegalArgumentException when the spec names a mechanism this catalogue does not have
+     * @throws PlanningException when the spec does not plan (as a request with its values would not)
      */
-    public Plan rebuild(Map<String, Object> storedSpec) {
-        return rebuild(storedSpec, PublicArtifacts.inline());
+    public Plan rebuild(ParsedSpec spec) {
+        return rebuild(spec, PublicArtifacts.inline());
     }
 
-    /** {@link #rebuild(Map)} with public artifacts resolved by the service. */
-    public Plan rebuild(Map<String, Object> storedSpec, PublicArtifacts artifacts) {
-        MechanismSpec.ParsedSpec s = MechanismSpec.parse(storedSpec);
-        MechanismDefinition mechanism = find(s.mechanism())
-                .orElseThrow(() -> new IllegalArgumentException("unknown mechanism " + s.mechanism()));
-        return plan(s.kind(), mechanism, s.budget(), s.params(), s.facts(), artifacts);
+    /** {@link #rebuild(ParsedSpec)} with public artifacts resolved by the service. */
+    public Plan rebuild(ParsedSpec spec, PublicArtifacts artifacts) {
+        MechanismDefinition mechanism = find(spec.mechanism())
+                .orElseThrow(() -> new IllegalArgumentException("unknown mechanism " + spec.mechanism()));
+        return plan(spec.kind(), mechanism, spec.budget(), spec.params(), spec.facts(), artifacts);
     }
 
     /** What a quote of {@code plan} states about its error (public parameters only). */

@@ -199,12 +199,12 @@ class MechanismContractTest {
         assertThat(factsOf(c, second, cols)).as("same public facts").isEqualTo(facts);
         Plan a = plan(c, 1, facts);
         Plan b = plan(c, 1, factsOf(c, second, cols));
-        assertThat(b.spec().toMap()).isEqualTo(a.spec().toMap());
+        assertThat(b.spec().parsed()).isEqualTo(a.spec().parsed());
         assertThat(b.chargedLoss()).isEqualTo(a.chargedLoss());
         assertThat(b.mechanismLoss()).isEqualTo(a.mechanismLoss());
         assertThat(b.noise()).isEqualTo(a.noise());
-        Plan rebuilt = MechanismCatalog.standard().rebuild(a.spec().toMap());
-        assertThat(rebuilt.spec().toMap()).isEqualTo(a.spec().toMap());
+        Plan rebuilt = MechanismCatalog.standard().rebuild(a.spec().parsed());
+        assertThat(rebuilt.spec().parsed()).isEqualTo(a.spec().parsed());
         assertThat(rebuilt.chargedLoss()).isEqualTo(a.chargedLoss());
         assertThat(rebuilt.mechanismLoss()).isEqualTo(a.mechanismLoss());
         assertThat(rebuilt.noise()).isEqualTo(a.noise());
