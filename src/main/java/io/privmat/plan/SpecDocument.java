@@ -4,12 +4,12 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.HistogramDomain;
 import io.privmat.mechanism.catalog.MechanismSpec;
 import io.privmat.mechanism.catalog.ParsedSpec;
 import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.catalog.QueryKind;
 import io.privmat.mechanism.catalog.RatingsFacts;
 import io.privmat.mechanism.catalog.StreamLayout;
@@ -77,7 +77,7 @@ public record SpecDocument(@Nullable Integer version, @Nullable String kind, @Nu
                 f.relation().name(), f.rowNormBound(), f.publicRows(), f.shape().name(),
                 l == null ? null : new Stream(l.blockRows(), l.blockRule().name(), l.graph(), l.horizonBlocks(),
                         l.windowBlocks()));
-        Budget b = spec.budget();
+        QueryBudget b = spec.budget();
         return new SpecDocument(spec.version(), spec.kind().name(), spec.mechanism(), b.epsilon(), b.delta(), b.rho(),
                 new TreeMap<>(spec.params().asMap()), facts);
     }
@@ -112,7 +112,7 @@ public record SpecDocument(@Nullable Integer version, @Nullable String kind, @Nu
                 NeighbouringRelation.valueOf(required("facts.relation", f.relation())),
                 AccountingMode.valueOf(required("facts.accounting", f.accounting())), domain, stream, ratings);
         return new ParsedSpec(QueryKind.valueOf(required("kind", kind)), required("mechanism", mechanism),
-                new Budget(epsilon, delta, rho), params == null ? Map.of() : params, publicFacts);
+                new QueryBudget(epsilon, delta, rho), params == null ? Map.of() : params, publicFacts);
     }
 
     private static <T> T required(String name, @Nullable T value) {

@@ -3,12 +3,12 @@ package io.privmat.query;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
 import io.privmat.ledger.BudgetService;
-import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PlanLimit;
 import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.catalog.StandInData;
 import io.privmat.mechanism.noise.NoiseSources;
@@ -106,7 +106,7 @@ public class DryRuns {
             PublicFacts stand = withSize(facts, chosen);
             Plan plan;
             try {
-                plan = plans.catalog().plan(request.kind(), request.mechanism(), new Budget(request.epsilon(),
+                plan = plans.catalog().plan(request.kind(), request.mechanism(), new QueryBudget(request.epsilon(),
                         request.delta(), request.rho()), request.params(), stand, plans.artifacts(caller));
             } catch (PlanningException e) {
                 throw QueryPlans.problem(e);

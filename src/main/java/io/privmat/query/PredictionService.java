@@ -13,14 +13,15 @@ import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.Plan;
+import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.catalog.ResultAccuracy;
 import io.privmat.mechanism.completion.CompletionModel;
+import io.privmat.mechanism.completion.PredictionSink;
 import io.privmat.mechanism.completion.RatingsSource;
-import io.privmat.mechanism.completion.RowSink;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
-import io.privmat.release.Release;
 import io.privmat.release.ReleaseService;
+import io.privmat.release.StoredRelease;
 import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import java.util.Arrays;
@@ -65,7 +66,7 @@ public class PredictionService {
         var stored = releases.completionModel(jobId).orElseThrow(() -> new PrivmatException(
                 ProblemType.WRONG_DATASET_KIND, "Job " + jobId + " is not a DONE COMPLETION job: predictions exist only "
                 + "for the model of a finished completion.", Map.of("jobId", jobId.toString())));
-        Release release = stored.getKey();
+        StoredRelease release = stored.getKey();
         Plan plan = plans.rebuild(release.parameters());
         CompletionModel model = CompletionModels.restore(plan, stored.getValue(),
                 Facts.empty(CompletionFacts.VOCABULARY));
@@ -86,7 +87,7 @@ public class PredictionService {
         public List<NoiseWarning> warnings() {
             MechanismCatalog catalog = MechanismCatalog
                     .standard();
-            io.privmat.mechanism.catalog.Release release = new io.privmat.mechanism.catalog.Release.Completion(model);
+            Release release = new Release.Completion(model);
             return catalog.warnings(plan, release, catalog.accuracy(plan, release,
                     ResultAccuracy.DEFAULT_LEVEL));
         }
@@ -144,7 +145,7 @@ public class PredictionService {
      */
     public void forEachPrediction(Owned owned, List<String> users, LabelledRowSink sink) {
         UUID id = owned.dataset().id();
-        owned.model().predictAll(rows.ratings(id), (RowSink) (user, predictions) -> sink.row(users.get(user),
+        owned.model().predictAll(rows.ratings(id), (PredictionSink) (user, predictions) -> sink.row(users.get(user),
                 predictions));
     }
 

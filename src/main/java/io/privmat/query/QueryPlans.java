@@ -8,7 +8,6 @@ import io.privmat.dataset.HistogramSchema;
 import io.privmat.dataset.Neighbouring;
 import io.privmat.dataset.RatingsSchema;
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.HistogramDomain;
 import io.privmat.mechanism.catalog.InverseQuote;
@@ -19,6 +18,7 @@ import io.privmat.mechanism.catalog.PlanLimit;
 import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.PublicArtifacts;
 import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.catalog.RatingsFacts;
 import io.privmat.mechanism.completion.RatingsRelation;
 import io.privmat.mechanism.linear.ComputeBudget;
@@ -100,7 +100,7 @@ public class QueryPlans {
         PublicFacts facts = plannable(dataset);
         try {
             return catalog.plan(request.kind(), request.mechanism(),
-                    new Budget(request.epsilon(), request.delta(), request.rho()), request.params(), facts,
+                    new QueryBudget(request.epsilon(), request.delta(), request.rho()), request.params(), facts,
                     artifacts(caller));
         } catch (PlanningException e) {
             throw problem(e);

@@ -8,7 +8,6 @@ import io.privmat.job.NewJob;
 import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.Reservation;
-import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.ErrorStatement;
 import io.privmat.mechanism.catalog.InverseQuote;
 import io.privmat.mechanism.catalog.MechanismDefinition;
@@ -16,6 +15,7 @@ import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PlanLimit;
 import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.plan.PlanDocuments;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.PrivacyArgumentException;
@@ -145,7 +145,7 @@ public class QueryService {
                     }
                 });
             }
-            java.math.BigDecimal delta = m.budgetForm() == Budget.Form.PURE_EPSILON ? null
+            java.math.BigDecimal delta = m.budgetForm() == QueryBudget.Form.PURE_EPSILON ? null
                     : query.delta();
             QueryRequest same = new QueryRequest(query.kind(), m.name(), null, delta, null, params);
             try {

@@ -38,7 +38,7 @@ final class ServiceArtifacts implements PublicArtifacts {
 
     @Override
     public StoredWorkload workload(String id) {
-        Workload w;
+        WorkloadRecord w;
         double[] values;
         try {
             UUID uuid = UUID.fromString(id);

@@ -2,12 +2,12 @@ package io.privmat.query;
 
 import io.privmat.dataset.ChunkWarmup;
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.lowrank.RowStream;
@@ -122,7 +122,7 @@ class Warmup implements DisposableBean {
         }
         PublicFacts facts = new PublicFacts(DataShape.MATRIX, D, null, 1, NeighbouringRelation.ADD_REMOVE,
                 AccountingMode.ZCDP);
-        Plan plan = MechanismCatalog.standard().plan("PCA", "ANALYZE_GAUSS", new Budget(BigDecimal.ONE,
+        Plan plan = MechanismCatalog.standard().plan("PCA", "ANALYZE_GAUSS", new QueryBudget(BigDecimal.ONE,
                 new BigDecimal("1e-6"), null), Map.of("k", 10), facts);
         String document = "";
         for (int round = 0; round < ROUNDS && !stop.getAsBoolean(); round++) {

@@ -20,7 +20,7 @@ class WorkloadRepository {
     private static final String COLUMNS = "w.id, w.creator, w.name, w.rows, w.cols, w.sha256, w.format, c.encoding, "
             + "c.nnz, w.bytes, w.created_at";
     private static final String FROM = " FROM workload w JOIN workload_content c ON c.sha256 = w.sha256";
-    private static final RowMapper<Workload> MAPPER = (rs, i) -> new Workload(rs.getObject("id", UUID.class),
+    private static final RowMapper<WorkloadRecord> MAPPER = (rs, i) -> new WorkloadRecord(rs.getObject("id", UUID.class),
             rs.getString("creator"), rs.getString("name"), rs.getInt("rows"), rs.getInt("cols"), rs.getString("sha256"),
             rs.getString("format"), rs.getString("encoding"), rs.getLong("nnz"), rs.getLong("bytes"),
             rs.getTimestamp("created_at").toInstant());
@@ -54,12 +54,12 @@ class WorkloadRepository {
                 format, bytes, Timestamp.from(now));
     }
 
-    Optional<Workload> find(UUID id) {
+    Optional<WorkloadRecord> find(UUID id) {
         return jdbc.query("SELECT " + COLUMNS + FROM + " WHERE w.id = ?", MAPPER, id).stream().findFirst();
     }
 
     /** The caller's reference to this content, if it has one. */
-    Optional<Workload> findByCreatorAndContent(String creator, String sha256) {
+    Optional<WorkloadRecord> findByCreatorAndContent(String creator, String sha256) {
         return jdbc.query("SELECT " + COLUMNS + FROM + " WHERE w.creator = ? AND w.sha256 = ? ORDER BY w.created_at "
                 + "LIMIT 1", MAPPER, creator, sha256).stream().findFirst();
     }
@@ -71,7 +71,7 @@ class WorkloadRepository {
                         rs.getString("encoding"), rs.getLong("nnz"), rs.getBytes("payload")), id).stream().findFirst();
     }
 
-    List<Workload> listByCreator(String creator, int offset, int limit) {
+    List<WorkloadRecord> listByCreator(String creator, int offset, int limit) {
         return jdbc.query("SELECT " + COLUMNS + FROM + " WHERE w.creator = ? ORDER BY w.created_at, w.id OFFSET ? "
                 + "LIMIT ?", MAPPER, creator, offset, limit);
     }

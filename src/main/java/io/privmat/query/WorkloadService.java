@@ -70,7 +70,7 @@ public class WorkloadService {
     }
 
     /** A stored workload, and whether this upload created the caller's reference (false: it had one). */
-    public record Created(Workload workload, boolean created) {}
+    public record Created(WorkloadRecord workload, boolean created) {}
 
     /** Reads, validates and stores an uploaded workload matrix (queries as rows, cells as columns). */
     public Created create(Caller caller, String name, @Nullable String contentType, long contentLength,
@@ -86,7 +86,7 @@ public class WorkloadService {
         long bytes = content.payload().length;
         return transactions.execute(status -> {
             repository.lockCreator(creator);
-            Optional<Workload> existing = repository.findByCreatorAndContent(creator, content.sha256());
+            Optional<WorkloadRecord> existing = repository.findByCreatorAndContent(creator, content.sha256());
             if (existing.isPresent()) {
                 return new Created(existing.get(), false);
             }
@@ -113,7 +113,7 @@ public class WorkloadService {
     }
 
     /** Any workload by id (workloads are public). */
-    public Workload get(UUID id) {
+    public WorkloadRecord get(UUID id) {
         return repository.find(id).orElseThrow(() -> notFound(id));
     }
 
@@ -168,7 +168,7 @@ public class WorkloadService {
         }
     }
 
-    public List<Workload> list(Caller caller, int offset, int limit) {
+    public List<WorkloadRecord> list(Caller caller, int offset, int limit) {
         return repository.listByCreator(caller.subject(), offset, limit);
     }
 

@@ -57,10 +57,10 @@ class ReleaseRepository {
                 .stream().findFirst();
     }
 
-    Optional<Release> findServable(UUID id) {
+    Optional<StoredRelease> findServable(UUID id) {
         return jdbc.query("SELECT r.id, r.dataset_id, r.job_id, r.kind, r.mechanism, r.parameters, r.loss, r.meta, "
                 + "r.rows, r.cols, r.encoding, r.created_at FROM release r JOIN job j ON j.id = r.job_id "
-                + "WHERE r.id = ? AND j.state = 'DONE'", (rs, i) -> new Release(rs.getObject("id", UUID.class),
+                + "WHERE r.id = ? AND j.state = 'DONE'", (rs, i) -> new StoredRelease(rs.getObject("id", UUID.class),
                 rs.getObject("dataset_id", UUID.class), rs.getObject("job_id", UUID.class),
                 ReleaseKind.valueOf(rs.getString("kind")), rs.getString("mechanism"), rs.getString("parameters"),
                 rs.getString("loss"), FactsJson.read(json, ReleaseMeta.VOCABULARY, rs.getString("meta")),

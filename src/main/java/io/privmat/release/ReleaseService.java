@@ -126,8 +126,8 @@ public class ReleaseService {
      * A release the caller may see: its job is DONE, and the caller is the dataset's owner or the
      * analyst who submitted that job (still granted) — the same rule as for the job and its result.
      */
-    public Release visible(UUID id, Caller caller) {
-        Release release = repository.findServable(id).orElseThrow(() -> notFound(id));
+    public StoredRelease visible(UUID id, Caller caller) {
+        StoredRelease release = repository.findServable(id).orElseThrow(() -> notFound(id));
         try {
             datasets.visible(release.datasetId(), caller);
         } catch (PrivmatException hidden) {
@@ -147,7 +147,7 @@ public class ReleaseService {
      */
     public record Answers(List<Interval> intervals, double confidence, List<NoiseWarning> warnings) {
 
-        static Answers of(String quantity, List<Interval> intervals, Release release) {
+        static Answers of(String quantity, List<Interval> intervals, StoredRelease release) {
             Double nu = release.meta().find(ReleaseMeta.NU);
             double confidence = nu != null ? 1 - nu : 0.95;
             return new Answers(intervals, confidence, SignalToNoise.intervals(quantity, confidence, intervals,
@@ -156,7 +156,7 @@ public class ReleaseService {
     }
 
     public Answers directionalVariance(UUID id, Caller caller, List<List<Double>> vectors) {
-        Release release = visible(id, caller);
+        StoredRelease release = visible(id, caller);
         if (release.kind() == ReleaseKind.GRAPH_SKETCH) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is a graph sketch: it answers "
                     + "cut queries, not directional variance.", Map.of());
@@ -177,7 +177,7 @@ public class ReleaseService {
         return Answers.of("directionalVariance", answers, release);
     }
 
-    private static Interval answer(Release release, double[] data, int d, double[] x) {
+    private static Interval answer(StoredRelease release, double[] data, int d, double[] x) {
         Facts meta = release.meta();
         double nu = meta.get(ReleaseMeta.NU);
         if (isWindow(release)) {
@@ -198,13 +198,13 @@ public class ReleaseService {
      * The COMPLETION_MODEL release of a DONE job and its stored values, without an access check: the
      * caller (the owner's predictions) checks that the caller owns the job's dataset.
      */
-    public Optional<Map.Entry<Release, double[]>> completionModel(UUID jobId) {
+    public Optional<Map.Entry<StoredRelease, double[]>> completionModel(UUID jobId) {
         return repository.findByJob(jobId, ReleaseKind.COMPLETION_MODEL).flatMap(repository::findServable)
                 .map(r -> Map.entry(r, (double[]) payload(r)));
     }
 
     /** A completion model answers no free query: its owner gets predictions from the job instead. */
-    private static void requireNotCompletionModel(Release release) {
+    private static void requireNotCompletionModel(StoredRelease release) {
         if (release.kind() == ReleaseKind.COMPLETION_MODEL) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is a completion model: it "
                     + "answers no free query; the data owner gets each user's predictions from GET /v1/jobs/"
@@ -213,7 +213,7 @@ public class ReleaseService {
     }
 
     public Answers cuts(UUID id, Caller caller, List<List<String>> sets) {
-        Release release = visible(id, caller);
+        StoredRelease release = visible(id, caller);
         if (release.kind() != ReleaseKind.GRAPH_SKETCH && release.kind() != ReleaseKind.WINDOW_LAPLACIAN) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is not a graph sketch: it "
                     + "answers directional variance, not cuts.", Map.of());
@@ -280,7 +280,7 @@ public class ReleaseService {
      */
     public LinearAnswers linearQueries(UUID id, Caller caller, @Nullable List<Map<String, List<Integer>>> boxes,
             @Nullable List<List<Double>> vectors) {
-        Release release = visible(id, caller);
+        StoredRelease release = visible(id, caller);
         if (release.kind() != ReleaseKind.HISTOGRAM_ESTIMATE) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is not a histogram estimate: "
                     + "linear queries are answered from the estimate of a LINEAR_QUERIES job.", Map.of());
@@ -351,7 +351,7 @@ public class ReleaseService {
     }
 
     /** The stored estimate with its public error model, rebuilt from the release's meta and the strategy. */
-    private Estimate estimate(Release release, HistogramSchema schema) {
+    private Estimate estimate(StoredRelease release, HistogramSchema schema) {
         synchronized (estimates) {
             Estimate hit = estimates.get(release.id());
             if (hit != null) {
@@ -430,7 +430,7 @@ public class ReleaseService {
      * (a JL sketch M, r × d, read as MᵀM/r). Any future release kind that stores one of these shapes
      * with the same meta gets every analytic.
      */
-    SecondMoment secondMoment(Release release) {
+    SecondMoment secondMoment(StoredRelease release) {
         requireNotCompletionModel(release);
         if (release.kind() == ReleaseKind.GRAPH_SKETCH || release.kind() == ReleaseKind.HISTOGRAM_ESTIMATE) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "This release is a graph sketch: it answers "
@@ -488,7 +488,7 @@ public class ReleaseService {
         return x;
     }
 
-    private static boolean isWindow(Release release) {
+    private static boolean isWindow(StoredRelease release) {
         return release.kind() == ReleaseKind.WINDOW_COVARIANCE || release.kind() == ReleaseKind.WINDOW_LAPLACIAN;
     }
 
@@ -496,7 +496,7 @@ public class ReleaseService {
      * A stored window release as the mechanism made it: the estimate and the public facts of its
      * noise (τ² per unit direction, the rounding bound), which the intervals are computed from.
      */
-    private static WindowRelease window(Release release, double[] data) {
+    private static WindowRelease window(StoredRelease release, double[] data) {
         Facts meta = release.meta();
         Long rows = meta.find(ReleaseMeta.WINDOW_ROWS);
         return new WindowRelease(WindowMechanismKind.valueOf(release.mechanism()), meta.get(ReleaseMeta.BLOCK),
@@ -505,7 +505,7 @@ public class ReleaseService {
     }
 
     /** Cuts of an edge stream's window: 1_Tᵀ L̂ 1_T for the smaller side T, with its interval. */
-    private Answers windowCuts(Release release, List<List<String>> sets, Map<String, Integer> ids) {
+    private Answers windowCuts(StoredRelease release, List<List<String>> sets, Map<String, Integer> ids) {
         WindowRelease window = window(release, (double[]) payload(release));
         double nu = release.meta().get(ReleaseMeta.NU);
         List<Interval> answers = new ArrayList<>(sets.size());
@@ -557,7 +557,7 @@ public class ReleaseService {
         return x;
     }
 
-    private static int dimension(Release r) {
+    private static int dimension(StoredRelease r) {
         return r.cols();
     }
 
@@ -582,7 +582,7 @@ public class ReleaseService {
         return loaded;
     }
 
-    private synchronized Object payload(Release release) {
+    private synchronized Object payload(StoredRelease release) {
         Object hit = cache.get(release.id());
         if (hit != null) {
             return hit;

@@ -7,12 +7,12 @@ import io.privmat.job.JobService;
 import io.privmat.job.NewJob;
 import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.Reservation;
-import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PlanningException;
+import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.catalog.QueryKind;
 import io.privmat.mechanism.catalog.ReleaseMeta;
 import io.privmat.mechanism.covariance.CovarianceRelease;
@@ -199,7 +199,7 @@ public class SubscriptionService {
     private Plan plan(Dataset dataset, QueryRequest request) {
         try {
             return MechanismCatalog.standard().plan(request.kind(), request.mechanism(),
-                    new Budget(request.epsilon(), request.delta(), request.rho()), request.params(),
+                    new QueryBudget(request.epsilon(), request.delta(), request.rho()), request.params(),
                     StreamFacts.facts(dataset));
         } catch (PlanningException e) {
             throw QueryPlans.problem(e);

@@ -169,7 +169,7 @@ class GdpFilterTest {
         java.util.Map<String, Object> all = new java.util.HashMap<>(params);
         all.put("k", 1);
         io.privmat.mechanism.catalog.Plan plan = io.privmat.mechanism.catalog.MechanismCatalog.standard().plan(kind,
-                mechanism, new io.privmat.mechanism.catalog.Budget(new BigDecimal(epsilon), new BigDecimal("1e-6"), null),
+                mechanism, new io.privmat.mechanism.catalog.QueryBudget(new BigDecimal(epsilon), new BigDecimal("1e-6"), null),
                 all, facts);
         BudgetFilter filter = Budget.of(1, 1e-6, mode).filter();
         try {

@@ -23,7 +23,7 @@ public final class AdaSsp extends Described {
     public AdaSsp() {
         super("ADASSP", "Linear regression by adaptive sufficient-statistics perturbation (three Gaussian releases), "
                 + "with an interval for every coefficient.", EnumSet.of(QueryKind.REGRESSION), MATRIX, BOTH,
-                Budget.Form.GAUSSIAN, Budget.MAX_EPSILON, Input.GRAM, List.of(
+                QueryBudget.Form.GAUSSIAN, QueryBudget.MAX_EPSILON, Input.GRAM, List.of(
                         Param.integer("response", 0, Limits.MAX_GRAM_DIMENSION - 1, null,
                                 "the response column y (default: the last column)"),
                         Param.integers("predictors", 0, Limits.MAX_GRAM_DIMENSION - 1,
@@ -94,7 +94,7 @@ public final class AdaSsp extends Described {
     }
 
     @Override
-    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+    public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
         int d = facts.cols();
         Limits.checkGramDimension(d, name());
         if (d < 2) {

@@ -25,7 +25,7 @@ public final class AnalyzeGauss extends Described {
     public AnalyzeGauss() {
         super("ANALYZE_GAUSS", "XᵀX plus symmetric discrete Gaussian noise; PSD projection and top-k are "
                 + "post-processing.", EnumSet.of(QueryKind.COVARIANCE, QueryKind.PCA), MATRIX, BOTH,
-                Budget.Form.GAUSSIAN, Budget.MAX_EPSILON, Input.GRAM, List.of(
+                QueryBudget.Form.GAUSSIAN, QueryBudget.MAX_EPSILON, Input.GRAM, List.of(
                         Param.integer("k", 1, Limits.MAX_GRAM_DIMENSION, null, "PCA: the number of components "
                                 + "(1..d); default: every eigenvalue above the noise's 95% bound (at least 1), chosen "
                                 + "after the release from the released values"),
@@ -51,7 +51,7 @@ public final class AnalyzeGauss extends Described {
     }
 
     @Override
-    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+    public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
         int d = facts.cols();
         double bound = facts.rowNormBound();
         Limits.checkGramDimension(d, name());
@@ -63,7 +63,7 @@ public final class AnalyzeGauss extends Described {
             throw PlanningException.invalid("params.center", "false", "centring needs a public row count "
                     + "(REPLACE_ONE); under ADD_REMOVE n is private");
         }
-        Budget covBudget = center ? budget.share(BigDecimal.ONE.subtract(CENTER_SHARE)) : budget;
+        QueryBudget covBudget = center ? budget.share(BigDecimal.ONE.subtract(CENTER_SHARE)) : budget;
         AnalyzeGaussMechanism ag = covBudget.isRho()
                 ? AnalyzeGaussMechanism.forRho(d, bound, facts.relation(), covBudget.rhoDown())
                 : AnalyzeGaussMechanism.forApproxDp(d, bound, facts.relation(), covBudget.epsilonDown(),
@@ -72,7 +72,7 @@ public final class AnalyzeGauss extends Described {
         parts.add(PrivacyMap.calibrated(ag.privacyLoss(), covBudget));
         GaussianVectorMechanism mean = null;
         if (center) {
-            Budget meanBudget = budget.share(CENTER_SHARE);
+            QueryBudget meanBudget = budget.share(CENTER_SHARE);
             mean = meanMechanism(budget, facts);
             parts.add(PrivacyMap.calibrated(mean.privacyLoss(), meanBudget));
         }
@@ -118,8 +118,8 @@ public final class AnalyzeGauss extends Described {
     }
 
     /** The centred variant's column-sum mechanism, on {@link #CENTER_SHARE} of the budget. */
-    private static GaussianVectorMechanism meanMechanism(Budget budget, PublicFacts facts) {
-        Budget meanBudget = budget.share(CENTER_SHARE);
+    private static GaussianVectorMechanism meanMechanism(QueryBudget budget, PublicFacts facts) {
+        QueryBudget meanBudget = budget.share(CENTER_SHARE);
         double l2 = Sensitivities.columnSumsL2(facts.rowNormBound(), facts.relation());
         int d = facts.cols();
         return meanBudget.isRho() ? GaussianVectorMechanism.forRho(l2, meanBudget.rhoDown(), d)
@@ -138,7 +138,7 @@ public final class AnalyzeGauss extends Described {
     }
 
     /** {@link #noiseBounds(Plan, double)} from the plan's parts (before the plan exists). */
-    private static double[] noiseBounds(PublicFacts facts, Budget budget, boolean center, double sigma, double g,
+    private static double[] noiseBounds(PublicFacts facts, QueryBudget budget, boolean center, double sigma, double g,
             double level) {
         int d = facts.cols();
         double each = center ? 1 - (1 - level) / 2 : level;

@@ -1,5 +1,7 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.completion.AlsParameters;
 import io.privmat.mechanism.completion.CompletionStatistics;
 import io.privmat.mechanism.completion.DpAlsMechanism;
@@ -8,8 +10,6 @@ import io.privmat.mechanism.completion.PrivateFrankWolfeMechanism;
 import io.privmat.mechanism.completion.PrivateSvdMechanism;
 import io.privmat.mechanism.completion.RatingsDomain;
 import io.privmat.mechanism.completion.SvdCompletionParameters;
-import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.Sensitivities;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -34,7 +34,7 @@ final class Completions {
 
         Base(String name, String summary, List<Param> params) {
             super(name, summary, EnumSet.of(QueryKind.COMPLETION), EnumSet.of(DataShape.RATINGS),
-                    EnumSet.allOf(NeighbouringRelation.class), Budget.Form.GAUSSIAN, Budget.MAX_EPSILON,
+                    EnumSet.allOf(NeighbouringRelation.class), QueryBudget.Form.GAUSSIAN, QueryBudget.MAX_EPSILON,
                     Input.RATINGS, params);
         }
 
@@ -182,12 +182,12 @@ final class Completions {
         }
 
         /** μ of the budget's Gaussian DP: what the default T is computed from. */
-        static double mu(Budget budget) {
+        static double mu(QueryBudget budget) {
             return budget.isRho() ? FrankWolfeParameters.mu(budget.rhoDown())
                     : FrankWolfeParameters.mu(budget.epsilonDown(), budget.deltaDown());
         }
 
-        static FrankWolfeParameters parameters(Params p, PublicFacts facts, Budget budget) {
+        static FrankWolfeParameters parameters(Params p, PublicFacts facts, QueryBudget budget) {
             Integer t = p.optionalInteger("iterations");
             return parameters(p, facts, t != null ? t
                     : FrankWolfeParameters.defaultIterations(ratings(facts).domain(), mu(budget)));
@@ -222,7 +222,7 @@ final class Completions {
                     p.number("ridge")));
         }
 
-        static PrivateFrankWolfeMechanism mechanism(Budget budget, Params p, PublicFacts facts) {
+        static PrivateFrankWolfeMechanism mechanism(QueryBudget budget, Params p, PublicFacts facts) {
             FrankWolfeParameters params = parameters(p, facts, budget);
             return budget.isRho() ? PrivateFrankWolfeMechanism.forRho(params, budget.rhoDown())
                     : PrivateFrankWolfeMechanism.forApproxDp(params, budget.epsilonDown(), budget.deltaDown());
@@ -244,7 +244,7 @@ final class Completions {
         }
 
         @Override
-        public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
             PrivateFrankWolfeMechanism fw = mechanism(budget, params, facts);
             FrankWolfeParameters p = fw.parameters();
             Facts.Builder noise = noise("discrete Gaussian on each released n × n Gram (symmetrised), on a grid");
@@ -303,7 +303,7 @@ final class Completions {
                     SvdCompletionParameters.LocalFit.valueOf(p.name("fit")), p.number("ridge")));
         }
 
-        static PrivateSvdMechanism mechanism(Budget budget, Params p, PublicFacts facts) {
+        static PrivateSvdMechanism mechanism(QueryBudget budget, Params p, PublicFacts facts) {
             SvdCompletionParameters params = parameters(p, facts);
             return budget.isRho() ? PrivateSvdMechanism.forRho(params, budget.rhoDown())
                     : PrivateSvdMechanism.forApproxDp(params, budget.epsilonDown(), budget.deltaDown());
@@ -315,7 +315,7 @@ final class Completions {
         }
 
         @Override
-        public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
             PrivateSvdMechanism svd = mechanism(budget, params, facts);
             Facts.Builder noise = noise("discrete Gaussian on the released n × n Gram (symmetrised), on a grid");
             noise.put(NoiseFacts.SIGMA, svd.sigma());
@@ -362,7 +362,7 @@ final class Completions {
                     p.number("userRidge"), p.number("itemRidge"), p.number("clip"), p.number("initScale")));
         }
 
-        static DpAlsMechanism mechanism(Budget budget, Params p, PublicFacts facts) {
+        static DpAlsMechanism mechanism(QueryBudget budget, Params p, PublicFacts facts) {
             AlsParameters params = parameters(p, facts);
             return budget.isRho() ? DpAlsMechanism.forRho(params, budget.rhoDown())
                     : DpAlsMechanism.forApproxDp(params, budget.epsilonDown(), budget.deltaDown());
@@ -409,7 +409,7 @@ final class Completions {
         }
 
         @Override
-        public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
             DpAlsMechanism als = mechanism(budget, params, facts);
             Facts.Builder noise = noise("discrete Gaussian on each item's r × r Gram (symmetrised) and "
                     + "right-hand side, on grids");

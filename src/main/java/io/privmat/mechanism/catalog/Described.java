@@ -18,13 +18,13 @@ abstract class Described implements MechanismDefinition {
     private final Set<QueryKind> kinds;
     private final Set<DataShape> shapes;
     private final Set<NeighbouringRelation> relations;
-    private final Budget.Form form;
+    private final QueryBudget.Form form;
     private final BigDecimal maxEpsilon;
     private final List<Param> params;
     private final Input input;
 
     Described(String name, String summary, Set<QueryKind> kinds, Set<DataShape> shapes,
-            Set<NeighbouringRelation> relations, Budget.Form form, BigDecimal maxEpsilon, Input input,
+            Set<NeighbouringRelation> relations, QueryBudget.Form form, BigDecimal maxEpsilon, Input input,
             List<Param> params) {
         this.name = name;
         this.summary = summary;
@@ -67,7 +67,7 @@ abstract class Described implements MechanismDefinition {
     }
 
     @Override
-    public final Budget.Form budgetForm() {
+    public final QueryBudget.Form budgetForm() {
         return form;
     }
 
@@ -149,7 +149,7 @@ abstract class Described implements MechanismDefinition {
     }
 
     /** The canonical spec of a plan of this mechanism. */
-    final MechanismSpec spec(QueryKind kind, Budget budget, Params p, PublicFacts facts) {
+    final MechanismSpec spec(QueryKind kind, QueryBudget budget, Params p, PublicFacts facts) {
         return new MechanismSpec(MechanismSpec.VERSION, kind, name, budget, p, facts);
     }
 }

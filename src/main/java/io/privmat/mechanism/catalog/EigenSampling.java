@@ -16,7 +16,7 @@ public final class EigenSampling extends Described {
     public EigenSampling() {
         super("EIGEN_SAMPLING", "Laplace eigenvalues and Bingham-sampled eigenvectors (pure epsilon-DP). "
                 + Samplers.LIMIT, EnumSet.of(QueryKind.COVARIANCE, QueryKind.PCA), MATRIX, BOTH,
-                Budget.Form.PURE_EPSILON, Budget.MAX_EPSILON, Input.GRAM, List.of(Param.integer("k", 1,
+                QueryBudget.Form.PURE_EPSILON, QueryBudget.MAX_EPSILON, Input.GRAM, List.of(Param.integer("k", 1,
                         Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS), null, "the rank (PCA: default 1, the noise "
                                 + "grows with k; COVARIANCE: default min(d, 10)); at most min(d, " + Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS)
                                 + ") (one exact Bingham draw and one d × d eigendecomposition per component)")));
@@ -41,7 +41,7 @@ public final class EigenSampling extends Described {
     }
 
     @Override
-    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+    public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
         int d = facts.cols();
         Limits.checkGramDimension(d, name());
         boolean pca = kind == QueryKind.PCA;

@@ -34,9 +34,9 @@ final class EntryLowRanks {
     /** The shared half: shape, relation, input, sensitivity, statistic and extremal change. */
     private abstract static class Base extends Described {
 
-        Base(String name, String summary, Budget.Form form, List<Param> params) {
+        Base(String name, String summary, QueryBudget.Form form, List<Param> params) {
             super(name, summary, EnumSet.of(QueryKind.LOW_RANK, QueryKind.TOP_SINGULAR_VECTORS),
-                    EnumSet.of(DataShape.RATINGS), REPLACE_ONE, form, Budget.MAX_EPSILON, Input.RATINGS, params);
+                    EnumSet.of(DataShape.RATINGS), REPLACE_ONE, form, QueryBudget.MAX_EPSILON, Input.RATINGS, params);
         }
 
         @Override
@@ -97,7 +97,7 @@ final class EntryLowRanks {
         HardtRothRating() {
             super("HARDT_ROTH_RATING", "Hardt–Roth on a ratings matrix under RATING (entry-level DP): range finder on "
                     + "the short side, public coherence pruning, projection; factors returned users × items.",
-                    Budget.Form.APPROXIMATE, List.of(LowRanks.kOne(Limits.MAX_K),
+                    QueryBudget.Form.APPROXIMATE, List.of(LowRanks.kOne(Limits.MAX_K),
                             Param.integer("oversampling", 1, 100, HardtRoth.DEFAULT_OVERSAMPLING, "extra columns p of "
                                     + "the range finder (ℓ = k + p, at most the short side min(m, n))"),
                             Param.number("coherence", 1, Double.MAX_VALUE, DEFAULT_COHERENCE, "the public incoherence "
@@ -112,7 +112,7 @@ final class EntryLowRanks {
         }
 
         /** The mechanism a spec describes (plans and their statements rebuild it the same way). */
-        EntryLevelLowRank mechanism(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        EntryLevelLowRank mechanism(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
             int m = users(facts);
             int n = facts.cols();
             int rows = Math.min(m, n);
@@ -126,7 +126,7 @@ final class EntryLowRanks {
         }
 
         @Override
-        public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
             EntryLevelLowRank hr = mechanism(kind, budget, params, facts);
             HardtRothMechanism core = Objects.requireNonNull(hr.hardtRothMechanism());
             int rows = Math.min(users(facts), facts.cols());
@@ -169,7 +169,7 @@ final class EntryLowRanks {
         RandomizedResponseRating() {
             super("RANDOMIZED_RESPONSE_RATING", "Randomized response on a ratings matrix under RATING (entry-level "
                     + "DP): Gaussian noise at the entry sensitivity hi − lo on every entry, then a rank-k SVD.",
-                    Budget.Form.GAUSSIAN, List.of(LowRanks.kAuto(Limits.MAX_K), LowRanks.shrink()));
+                    QueryBudget.Form.GAUSSIAN, List.of(LowRanks.kAuto(Limits.MAX_K), LowRanks.shrink()));
         }
 
         @Override
@@ -177,7 +177,7 @@ final class EntryLowRanks {
             return Map.of("k", 1);
         }
 
-        EntryLevelLowRank mechanism(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        EntryLevelLowRank mechanism(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
             int m = users(facts);
             int n = facts.cols();
             // Absent k: every component the factors can hold, of which those above the noise are kept.
@@ -192,7 +192,7 @@ final class EntryLowRanks {
         }
 
         @Override
-        public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+        public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
             EntryLevelLowRank rr = mechanism(kind, budget, params, facts);
             RandomizedResponseMechanism core = Objects.requireNonNull(rr.randomizedResponseMechanism());
             Facts.Builder noise = noise("discrete Gaussian on every entry of A, on a grid", rr.orientation(),

@@ -15,8 +15,8 @@ public final class GaussianColumnSums extends Described {
 
     public GaussianColumnSums() {
         super("GAUSSIAN", "Column sums plus discrete Gaussian noise (rho-zCDP, or (epsilon, delta) by analytic "
-                + "calibration).", EnumSet.of(QueryKind.COLUMN_SUMS), MATRIX, BOTH, Budget.Form.GAUSSIAN,
-                Budget.MAX_EPSILON, Input.COLUMN_SUMS, List.of());
+                + "calibration).", EnumSet.of(QueryKind.COLUMN_SUMS), MATRIX, BOTH, QueryBudget.Form.GAUSSIAN,
+                QueryBudget.MAX_EPSILON, Input.COLUMN_SUMS, List.of());
     }
 
     @Override
@@ -37,7 +37,7 @@ public final class GaussianColumnSums extends Described {
     }
 
     @Override
-    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+    public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
         double sensitivity = sensitivity(kind, params, facts).value();
         int d = facts.cols();
         GaussianVectorMechanism m = budget.isRho() ? GaussianVectorMechanism.forRho(sensitivity, budget.rhoDown(), d)

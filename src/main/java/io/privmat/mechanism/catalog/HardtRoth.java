@@ -18,7 +18,7 @@ public final class HardtRoth extends Described {
     public HardtRoth() {
         super("HARDT_ROTH", "Private range finder plus projection; gains over randomized response when d ≫ m.",
                 EnumSet.of(QueryKind.LOW_RANK, QueryKind.TOP_SINGULAR_VECTORS), MATRIX, REPLACE_ONE,
-                Budget.Form.APPROXIMATE, Budget.MAX_EPSILON, Input.ROW_STREAM, List.of(LowRanks.kOne(Limits.MAX_K),
+                QueryBudget.Form.APPROXIMATE, QueryBudget.MAX_EPSILON, Input.ROW_STREAM, List.of(LowRanks.kOne(Limits.MAX_K),
                         Param.integer("oversampling", 1, 100, DEFAULT_OVERSAMPLING, "extra columns p of the range finder"),
                         Param.number("coherence", 1, Double.MAX_VALUE, null, "the public incoherence μ₀ ≥ 1 the owner "
                                 + "asserts; sets the pruning threshold (absent: no pruning)"),
@@ -52,7 +52,7 @@ public final class HardtRoth extends Described {
     }
 
     @Override
-    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+    public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
         int d = facts.cols();
         int m = facts.requirePublicRows(name());
         int k = Limits.requireK(params, Math.min(d, Limits.MAX_K), kind.name());

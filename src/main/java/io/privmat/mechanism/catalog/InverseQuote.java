@@ -68,7 +68,7 @@ public final class InverseQuote {
      * @param smallest false when the request's {@link PlanLimit} cut the search short: the budget
      *     then meets the target (it is the smallest seen that does) but a smaller one may as well
      */
-    public record Answer(String mechanism, Searched searched, @Nullable Budget budget, Plan plan,
+    public record Answer(String mechanism, Searched searched, @Nullable QueryBudget budget, Plan plan,
             ErrorStatement achieved, @Nullable String unreachable, boolean smallest) {
 
         public boolean reachable() {
@@ -105,11 +105,11 @@ public final class InverseQuote {
                 .orElse(null);
         if (m == null) {
             // Refused by the catalogue with its own message (the mechanisms that answer the kind).
-            catalog.plan(kind, mechanism, new Budget(null, null, null), params, facts, artifacts);
+            catalog.plan(kind, mechanism, new QueryBudget(null, null, null), params, facts, artifacts);
             throw new IllegalStateException("unreachable");
         }
         Searched searched = searched(m, delta, facts);
-        BigDecimal max = searched == Searched.RHO ? Budget.MAX_RHO : m.maxEpsilon();
+        BigDecimal max = searched == Searched.RHO ? QueryBudget.MAX_RHO : m.maxEpsilon();
         Search s = new Search(catalog, kind, m.name(), searched, delta, params, facts, remembered(artifacts), target,
                 limit);
         Plan top = s.plan(max); // planning errors that do not depend on the budget surface here
@@ -299,8 +299,8 @@ public final class InverseQuote {
             this.limit = limit;
         }
 
-        Budget budget(BigDecimal value) {
-            return searched == Searched.RHO ? new Budget(null, null, value) : new Budget(value, delta, null);
+        QueryBudget budget(BigDecimal value) {
+            return searched == Searched.RHO ? new QueryBudget(null, null, value) : new QueryBudget(value, delta, null);
         }
 
         Plan plan(BigDecimal value) {

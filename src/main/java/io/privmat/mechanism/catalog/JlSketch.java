@@ -22,7 +22,7 @@ public final class JlSketch extends Described {
 
     public JlSketch() {
         super("JL", "A private Johnson–Lindenstrauss sketch; cuts or directional variances are then free.",
-                EnumSet.of(QueryKind.SKETCH), EnumSet.of(DataShape.MATRIX, DataShape.GRAPH), BOTH, Budget.Form.APPROXIMATE,
+                EnumSet.of(QueryKind.SKETCH), EnumSet.of(DataShape.MATRIX, DataShape.GRAPH), BOTH, QueryBudget.Form.APPROXIMATE,
                 BigDecimal.TEN, Input.GRAM, List.of(
                         Param.fraction("eta", 0.2, "multiplicative accuracy of the answers"),
                         Param.fraction("nu", 0.05, "failure probability of each stated interval")));
@@ -72,7 +72,7 @@ public final class JlSketch extends Described {
     }
 
     @Override
-    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+    public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
         double eta = params.number("eta");
         double nu = params.number("nu");
         PrivacyMap privacy = PrivacyMap.of(new ApproxDp(budget.epsilon(), budget.delta()));

@@ -15,7 +15,7 @@ public final class LaplaceColumnSums extends Described {
 
     public LaplaceColumnSums() {
         super("LAPLACE", "Column sums plus discrete Laplace noise (pure epsilon-DP).", EnumSet.of(QueryKind.COLUMN_SUMS),
-                MATRIX, BOTH, Budget.Form.PURE_EPSILON, Budget.MAX_EPSILON, Input.COLUMN_SUMS, List.of());
+                MATRIX, BOTH, QueryBudget.Form.PURE_EPSILON, QueryBudget.MAX_EPSILON, Input.COLUMN_SUMS, List.of());
     }
 
     @Override
@@ -40,7 +40,7 @@ public final class LaplaceColumnSums extends Described {
     }
 
     @Override
-    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+    public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
         double l1 = sensitivity(kind, params, facts).value();
         LaplaceVectorMechanism m = LaplaceVectorMechanism.of(l1, budget.epsilonDown(), facts.cols());
         Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);

@@ -60,7 +60,7 @@ public final class LinearQueries extends Described {
 
     LinearQueries(LinearMechanism mechanism) {
         super(mechanism.name(), summary(mechanism), EnumSet.of(QueryKind.LINEAR_QUERIES),
-                EnumSet.of(DataShape.HISTOGRAM), BOTH, form(mechanism), Budget.MAX_EPSILON, Input.HISTOGRAM,
+                EnumSet.of(DataShape.HISTOGRAM), BOTH, form(mechanism), QueryBudget.MAX_EPSILON, Input.HISTOGRAM,
                 params(mechanism));
         this.mechanism = mechanism;
     }
@@ -82,11 +82,11 @@ public final class LinearQueries extends Described {
         };
     }
 
-    private static Budget.Form form(LinearMechanism m) {
+    private static QueryBudget.Form form(LinearMechanism m) {
         return switch (m) {
-            case LAPLACE_IDENTITY, LAPLACE_WORKLOAD, LOW_RANK_MECHANISM -> Budget.Form.PURE_EPSILON;
-            case GAUSSIAN_IDENTITY, OPTIMIZED -> Budget.Form.GAUSSIAN;
-            case HIERARCHICAL -> Budget.Form.PURE_OR_GAUSSIAN;
+            case LAPLACE_IDENTITY, LAPLACE_WORKLOAD, LOW_RANK_MECHANISM -> QueryBudget.Form.PURE_EPSILON;
+            case GAUSSIAN_IDENTITY, OPTIMIZED -> QueryBudget.Form.GAUSSIAN;
+            case HIERARCHICAL -> QueryBudget.Form.PURE_OR_GAUSSIAN;
         };
     }
 
@@ -127,7 +127,7 @@ public final class LinearQueries extends Described {
     record Resolved(Workload workload, @Nullable Strategy strategy, @Nullable String strategyKey, boolean laplace,
             Params params) {}
 
-    private Resolved resolve(Params params, PublicFacts facts, PublicArtifacts artifacts, @Nullable Budget budget) {
+    private Resolved resolve(Params params, PublicFacts facts, PublicArtifacts artifacts, @Nullable QueryBudget budget) {
         HistogramDomain domain = facts.domain();
         if (domain == null) {
             throw new PlanningException(PlanningException.Reason.WRONG_DATASET_KIND, name() + " needs a HISTOGRAM "
@@ -142,7 +142,7 @@ public final class LinearQueries extends Described {
         WorkloadParam.Built built = WorkloadParam.build(canonical, domain, artifacts);
         Map<String, Object> raw = new TreeMap<>(params.asMap());
         raw.put("workload", built.canonical());
-        boolean laplace = form(mechanism) == Budget.Form.PURE_EPSILON;
+        boolean laplace = form(mechanism) == QueryBudget.Form.PURE_EPSILON;
         if (mechanism == LinearMechanism.HIERARCHICAL) {
             String given = params.has("noise") ? params.name("noise") : null;
             String byBudget = budget == null ? null : budget.isPureEpsilon() ? "LAPLACE" : "GAUSSIAN";
@@ -290,7 +290,7 @@ public final class LinearQueries extends Described {
         return new PlanningException(PlanningException.Reason.INVALID_PARAMETER, field + ": " + e.getMessage(), p);
     }
 
-    private static LinearBudget linearBudget(Budget budget, boolean laplace) {
+    private static LinearBudget linearBudget(QueryBudget budget, boolean laplace) {
         if (laplace) {
             return new LinearBudget.Pure(budget.epsilonDown());
         }
@@ -401,12 +401,12 @@ public final class LinearQueries extends Described {
     // ---- the plan ----
 
     @Override
-    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+    public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
         return plan(kind, budget, params, facts, PublicArtifacts.inline());
     }
 
     @Override
-    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts, PublicArtifacts artifacts) {
+    public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts, PublicArtifacts artifacts) {
         Resolved r = resolve(params, facts, artifacts, budget);
         LinearQueryPlan lp;
         try {

@@ -77,13 +77,13 @@ public final class MechanismCatalog {
      *
      * @throws PlanningException for anything that cannot be planned (nothing is charged)
      */
-    public Plan plan(@Nullable String kindName, @Nullable String mechanismName, Budget budget,
+    public Plan plan(@Nullable String kindName, @Nullable String mechanismName, QueryBudget budget,
             @Nullable Map<String, ?> rawParams, PublicFacts facts) {
         return plan(kindName, mechanismName, budget, rawParams, facts, PublicArtifacts.inline());
     }
 
-    /** {@link #plan(String, String, Budget, Map, PublicFacts)} with public artifacts resolved by the service. */
-    public Plan plan(@Nullable String kindName, @Nullable String mechanismName, Budget budget,
+    /** {@link #plan(String, String, QueryBudget, Map, PublicFacts)} with public artifacts resolved by the service. */
+    public Plan plan(@Nullable String kindName, @Nullable String mechanismName, QueryBudget budget,
             @Nullable Map<String, ?> rawParams, PublicFacts facts, PublicArtifacts artifacts) {
         QueryKind kind = parseKind(kindName);
         MechanismDefinition mechanism = parseMechanism(kind, mechanismName);
@@ -133,7 +133,7 @@ public final class MechanismCatalog {
                 .orElseThrow(() -> new IllegalArgumentException("unknown mechanism " + plan.spec().mechanism()));
     }
 
-    private Plan plan(QueryKind kind, MechanismDefinition mechanism, Budget budget, @Nullable Map<String, ?> rawParams,
+    private Plan plan(QueryKind kind, MechanismDefinition mechanism, QueryBudget budget, @Nullable Map<String, ?> rawParams,
             PublicFacts facts, PublicArtifacts artifacts) {
         if (!mechanism.kinds().contains(kind)) {
             throw PlanningException.invalid("mechanism", names(kind), "mechanism for " + kind + " must be one of "
@@ -159,7 +159,7 @@ public final class MechanismCatalog {
                     + " supports " + mechanism.relations() + " only; this dataset is " + facts.relation());
         }
         try {
-            Budget checked = budget.read(mechanism.budgetForm(), mechanism.name(), facts.mode(), mechanism.maxEpsilon());
+            QueryBudget checked = budget.read(mechanism.budgetForm(), mechanism.name(), facts.mode(), mechanism.maxEpsilon());
             Params params = Params.parse(mechanism.name(), mechanism.params(), rawParams);
             return mechanism.plan(kind, checked, params, facts, artifacts);
         } catch (PrivacyArgumentException e) {

@@ -40,11 +40,11 @@ public interface MechanismDefinition {
     }
 
     /** Which budget fields it takes. */
-    Budget.Form budgetForm();
+    QueryBudget.Form budgetForm();
 
     /** Largest ε its analysis covers. */
     default BigDecimal maxEpsilon() {
-        return Budget.MAX_EPSILON;
+        return QueryBudget.MAX_EPSILON;
     }
 
     /** Its typed parameters (names, ranges, defaults). */
@@ -88,7 +88,7 @@ public interface MechanismDefinition {
      * @param params already checked against {@link #params()}
      * @throws PlanningException for parameters that are invalid on these facts
      */
-    Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts);
+    Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts);
 
     /**
      * The error a release of {@code plan} will have, known before anything is spent: computed from
@@ -133,7 +133,7 @@ public interface MechanismDefinition {
      * Calibrates the mechanism with public artifacts the service resolved (stored workloads, cached
      * strategies). Mechanisms that need none ignore them.
      */
-    default Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts, PublicArtifacts artifacts) {
+    default Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts, PublicArtifacts artifacts) {
         return plan(kind, budget, params, facts);
     }
 }

@@ -7,7 +7,7 @@ package io.privmat.mechanism.catalog;
  * Its stored JSON form (sorted keys, exact decimals) is written and read by one versioned codec on the
  * service side (docs/architecture.md, "The plan documents"); this package stays free of JSON.
  */
-public record MechanismSpec(int version, QueryKind kind, String mechanism, Budget budget, Params params,
+public record MechanismSpec(int version, QueryKind kind, String mechanism, QueryBudget budget, Params params,
         PublicFacts facts) {
 
     /** The current spec version; bump when the meaning of a stored spec changes. */

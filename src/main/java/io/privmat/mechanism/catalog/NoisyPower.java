@@ -14,7 +14,7 @@ public final class NoisyPower extends Described {
 
     public NoisyPower() {
         super("NOISY_POWER", "The noisy power method on XᵀX (Gaussian-DP composition over the iterations).",
-                EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.GAUSSIAN, Budget.MAX_EPSILON,
+                EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, QueryBudget.Form.GAUSSIAN, QueryBudget.MAX_EPSILON,
                 Input.GRAM_OR_ROW_STREAM, List.of(LowRanks.kOne(Limits.MAX_K),
                         Param.integer("iterations", 1, 1000, 10, "power iterations (each one pass when d > 5000)")));
     }
@@ -47,12 +47,12 @@ public final class NoisyPower extends Described {
      * The L Gaussian steps composed ({@link PrivacyMap#compose(int, PrivacyMap)}: ρ's add), calibrated
      * together to the budget's (ε, δ) when it is one (Gaussian-DP composition: each step μ* / √L).
      */
-    public static PrivacyMap privacy(NoisyPowerMechanism np, Budget budget) {
+    public static PrivacyMap privacy(NoisyPowerMechanism np, QueryBudget budget) {
         return PrivacyMap.compose(np.iterations(), PrivacyMap.of(np.stepLoss())).calibratedTo(budget);
     }
 
     @Override
-    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+    public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
         int d = facts.cols();
         int k = Limits.requireK(params, Math.min(d, Limits.MAX_K), kind.name());
         Limits.checkFactorSize(d, k);

@@ -14,8 +14,8 @@ public final class OrbitSampling extends Described {
 
     public OrbitSampling() {
         super("ORBIT_SAMPLING", "Exponential-mechanism sampling of the top-k subspace (pure epsilon-DP). "
-                + Samplers.LIMIT, EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.PURE_EPSILON,
-                Budget.MAX_EPSILON, Input.GRAM, List.of(LowRanks.kOne(Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS)),
+                + Samplers.LIMIT, EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, QueryBudget.Form.PURE_EPSILON,
+                QueryBudget.MAX_EPSILON, Input.GRAM, List.of(LowRanks.kOne(Math.min(Limits.MAX_K, Samplers.MAX_COLUMNS)),
                         Param.oneOf("spectrum", List.of("PROJECTION", "PEELING"), "PROJECTION",
                                 "PROJECTION: one exact draw on the Grassmannian, k = 1 only; PEELING: k sequential "
                                 + "Bingham draws (any k)")));
@@ -39,7 +39,7 @@ public final class OrbitSampling extends Described {
     }
 
     @Override
-    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+    public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
         int d = facts.cols();
         Limits.checkGramDimension(d, name());
         int k = Limits.requireK(params, Math.min(d, Limits.MAX_K), kind.name());

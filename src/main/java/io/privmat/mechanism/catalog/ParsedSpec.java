@@ -9,7 +9,7 @@ import java.util.Map;
  * ({@link MechanismCatalog#rebuild(ParsedSpec, PublicArtifacts)}). Everything is typed but the
  * parameters: those are checked against the mechanism's {@link Param} declarations, like a request's.
  */
-public record ParsedSpec(QueryKind kind, String mechanism, Budget budget, Map<String, ?> params,
+public record ParsedSpec(QueryKind kind, String mechanism, QueryBudget budget, Map<String, ?> params,
         PublicFacts facts) {
 
     public ParsedSpec {

@@ -51,7 +51,7 @@ public record PrivacyMap(PrivacyLoss asRun, @Nullable ApproxDp approxDp, @Nullab
      * (ε, δ) pair, that pair as its (ε, δ) view (a Gaussian calibrated analytically, Balle and Wang
      * 2018; or a composite calibrated as a whole, see {@link #calibratedTo}).
      */
-    public static PrivacyMap calibrated(PrivacyLoss asRun, Budget budget) {
+    public static PrivacyMap calibrated(PrivacyLoss asRun, QueryBudget budget) {
         return of(asRun).calibratedTo(budget);
     }
 
@@ -98,7 +98,7 @@ public record PrivacyMap(PrivacyLoss asRun, @Nullable ApproxDp approxDp, @Nullab
     }
 
     /** {@link #calibratedTo(ApproxDp)} the budget's (ε, δ); unchanged when the budget is ρ. */
-    public PrivacyMap calibratedTo(Budget budget) {
+    public PrivacyMap calibratedTo(QueryBudget budget) {
         return budget.isRho() ? this : calibratedTo(new ApproxDp(budget.epsilon(), budget.delta()));
     }
 

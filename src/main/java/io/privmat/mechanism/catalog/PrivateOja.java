@@ -14,7 +14,7 @@ public final class PrivateOja extends Described {
 
     public PrivateOja() {
         super("PRIVATE_OJA", "Private Oja iterations for the top singular vector (k = 1).",
-                EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, Budget.Form.GAUSSIAN, Budget.MAX_EPSILON,
+                EnumSet.of(QueryKind.TOP_SINGULAR_VECTORS), MATRIX, BOTH, QueryBudget.Form.GAUSSIAN, QueryBudget.MAX_EPSILON,
                 Input.GRAM_OR_ROW_STREAM, List.of(Param.integer("k", 1, 1, 1, "the rank: 1 only (the default)"),
                         Param.integer("iterations", 1, 1000, 30, "Oja steps (each one pass when d > 5000)"),
                         Param.number("stepSize", Double.MIN_NORMAL, 1e12, null, "the public step size η (default 1/B²)")));
@@ -46,12 +46,12 @@ public final class PrivateOja extends Described {
      * The L Gaussian steps composed ({@link PrivacyMap#compose(int, PrivacyMap)}: ρ's add), calibrated
      * together to the budget's (ε, δ) when it is one (Gaussian-DP composition: each step μ* / √L).
      */
-    public static PrivacyMap privacy(PrivateOjaMechanism oja, Budget budget) {
+    public static PrivacyMap privacy(PrivateOjaMechanism oja, QueryBudget budget) {
         return PrivacyMap.compose(oja.iterations(), PrivacyMap.of(oja.stepLoss())).calibratedTo(budget);
     }
 
     @Override
-    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+    public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
         int d = facts.cols();
         Limits.requireK(params, 1, kind.name());
         int iterations = params.integer("iterations");
@@ -74,7 +74,7 @@ public final class PrivateOja extends Described {
 
     private static ErrorStatement statement(Plan plan, double level) {
         PublicFacts facts = plan.spec().facts();
-        Budget budget = plan.spec().budget();
+        QueryBudget budget = plan.spec().budget();
         int iterations = plan.noise().get(NoiseFacts.ITERATIONS);
         double stepSize = plan.noise().get(NoiseFacts.STEP_SIZE);
         double b = facts.rowNormBound();

@@ -17,7 +17,7 @@ public final class RandomizedResponse extends Described {
     public RandomizedResponse() {
         super("RANDOMIZED_RESPONSE", "The rows plus Gaussian noise, then a rank-k SVD (input perturbation).",
                 EnumSet.of(QueryKind.LOW_RANK, QueryKind.TOP_SINGULAR_VECTORS), MATRIX, REPLACE_ONE,
-                Budget.Form.GAUSSIAN, Budget.MAX_EPSILON, Input.ROW_STREAM, List.of(LowRanks.kAuto(Limits.MAX_K),
+                QueryBudget.Form.GAUSSIAN, QueryBudget.MAX_EPSILON, Input.ROW_STREAM, List.of(LowRanks.kAuto(Limits.MAX_K),
                         LowRanks.shrink()));
     }
 
@@ -38,7 +38,7 @@ public final class RandomizedResponse extends Described {
     }
 
     @Override
-    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+    public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
         int d = facts.cols();
         int m = facts.requirePublicRows(name());
         boolean auto = params.optionalInteger("k") == null;

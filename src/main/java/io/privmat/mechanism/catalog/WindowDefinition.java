@@ -49,7 +49,7 @@ public abstract class WindowDefinition extends Described {
 
     WindowDefinition(String name, WindowMechanismKind kind, String summary, List<Param> options) {
         super(name, summary, EnumSet.of(QueryKind.COVARIANCE, QueryKind.PCA, QueryKind.SKETCH),
-                EnumSet.of(DataShape.STREAM), BOTH, Budget.Form.GAUSSIAN, Budget.MAX_EPSILON, Input.BLOCK_GRAMS,
+                EnumSet.of(DataShape.STREAM), BOTH, QueryBudget.Form.GAUSSIAN, QueryBudget.MAX_EPSILON, Input.BLOCK_GRAMS,
                 params(options));
         this.kind = kind;
     }
@@ -82,7 +82,7 @@ public abstract class WindowDefinition extends Described {
         return w.calibrate(spec.budget(), spec.params(), spec.facts());
     }
 
-    WindowMechanism calibrate(Budget budget, Params params, PublicFacts facts) {
+    WindowMechanism calibrate(QueryBudget budget, Params params, PublicFacts facts) {
         WindowParameters p = layout(facts).parameters(facts);
         try {
             return budget.isRho() ? WindowMechanism.forRho(kind, p, budget.rhoDown(), options(params))
@@ -171,7 +171,7 @@ public abstract class WindowDefinition extends Described {
     abstract double[] blockWeights(WindowMechanism m);
 
     @Override
-    public Plan plan(QueryKind queryKind, Budget budget, Params params, PublicFacts facts) {
+    public Plan plan(QueryKind queryKind, QueryBudget budget, Params params, PublicFacts facts) {
         WindowParameters p = layout(facts).parameters(facts);
         int d = facts.cols();
         Limits.checkGramDimension(d, name());

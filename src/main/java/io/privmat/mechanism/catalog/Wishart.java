@@ -18,7 +18,7 @@ public final class Wishart extends Described {
     public Wishart() {
         super("WISHART", "XᵀX plus Wishart noise, (epsilon, delta)-DP for epsilon ≤ 2.",
                 EnumSet.of(QueryKind.COVARIANCE, QueryKind.PCA, QueryKind.SKETCH), MATRIX, BOTH,
-                Budget.Form.APPROXIMATE, BigDecimal.valueOf(2), Input.GRAM, List.of(
+                QueryBudget.Form.APPROXIMATE, BigDecimal.valueOf(2), Input.GRAM, List.of(
                         Param.integer("k", 1, Limits.MAX_GRAM_DIMENSION, null, "PCA: the number of components "
                                 + "(1..d); default: every eigenvalue above the noise's 95% bound (at least 1), chosen "
                                 + "after the release from the released values"),
@@ -44,7 +44,7 @@ public final class Wishart extends Described {
     }
 
     @Override
-    public Plan plan(QueryKind kind, Budget budget, Params params, PublicFacts facts) {
+    public Plan plan(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {
         int d = facts.cols();
         Limits.checkGramDimension(d, name());
         WishartMechanism w = WishartMechanism.of(d, facts.rowNormBound(), budget.epsilon(), budget.delta());

@@ -25,7 +25,7 @@ public sealed interface CompletionModel permits FrankWolfeRelease, SvdCompletion
      * Completed rows for every user of {@code source} (one pass), in the source's order: the owner's
      * bulk export. Memory O(n) per row; nothing is kept.
      */
-    default void predictAll(RatingsSource source, RowSink sink) {
+    default void predictAll(RatingsSource source, PredictionSink sink) {
         if (source.items() != domain().items()) {
             throw new IllegalArgumentException("the source has " + source.items() + " items, the model "
                     + domain().items());

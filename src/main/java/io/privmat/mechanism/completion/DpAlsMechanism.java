@@ -116,7 +116,7 @@ public final class DpAlsMechanism {
     }
 
     /** As {@link #release(RatingsSource, NoiseSource)}, and hands each user's completed row to the owner. */
-    public AlsRelease release(RatingsSource source, NoiseSource random, RowSink owner) {
+    public AlsRelease release(RatingsSource source, NoiseSource random, PredictionSink owner) {
         RatingsMatrix data = RatingsMatrix.load(source, params.domain());
         AlsRelease release = release(data, random);
         for (int u = 0; u < data.users(); u++) {

@@ -151,7 +151,7 @@ public final class PrivateFrankWolfeMechanism {
      * {@code owner} (for the data owner's bulk export, never for analysts): one more pass over the
      * held ratings, replaying each user's local steps from the release.
      */
-    public FrankWolfeRelease release(RatingsSource source, NoiseSource random, RowSink owner) {
+    public FrankWolfeRelease release(RatingsSource source, NoiseSource random, PredictionSink owner) {
         RatingsMatrix data = RatingsMatrix.load(source, params.domain());
         FrankWolfeRelease release = run(data, random).release();
         for (int u = 0; u < data.users(); u++) {

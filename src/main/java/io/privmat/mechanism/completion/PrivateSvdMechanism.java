@@ -68,7 +68,7 @@ public final class PrivateSvdMechanism {
     }
 
     /** As {@link #release(RatingsSource, NoiseSource)}, and hands each user's completed row to the owner. */
-    public SvdCompletionRelease release(RatingsSource source, NoiseSource random, RowSink owner) {
+    public SvdCompletionRelease release(RatingsSource source, NoiseSource random, PredictionSink owner) {
         RatingsMatrix data = RatingsMatrix.load(source, params.domain());
         SvdCompletionRelease release = release(data, random);
         for (int u = 0; u < data.users(); u++) {

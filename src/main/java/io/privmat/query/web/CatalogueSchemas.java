@@ -1,17 +1,17 @@
 package io.privmat.query.web;
 
-import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.ErrorBasis;
 import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.FactVocabulary;
 import io.privmat.mechanism.catalog.FactorizationFacts;
-import io.privmat.mechanism.catalog.NoiseFacts;
-import io.privmat.mechanism.catalog.ReleaseMeta;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.MechanismDefinition;
+import io.privmat.mechanism.catalog.NoiseFacts;
 import io.privmat.mechanism.catalog.Param;
+import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.catalog.QueryKind;
+import io.privmat.mechanism.catalog.ReleaseMeta;
 import io.privmat.mechanism.completion.RatingsRelation;
 import io.privmat.query.QueryRequest;
 import io.swagger.v3.core.util.Json;
@@ -231,12 +231,12 @@ class CatalogueSchemas {
         s.addProperty("mechanism", new StringSchema()._enum(List.of(m.name())));
         String maxEps = m.maxEpsilon().toPlainString();
         NumberSchema epsilon = range(m.maxEpsilon(), "epsilon in (0, " + maxEps + "]");
-        NumberSchema delta = range(Budget.MAX_DELTA, "delta in (0, 0.01]");
+        NumberSchema delta = range(QueryBudget.MAX_DELTA, "delta in (0, 0.01]");
         switch (m.budgetForm()) {
             case GAUSSIAN -> {
                 s.addProperty("epsilon", epsilon.description("epsilon in (0, " + maxEps + "], with delta"));
                 s.addProperty("delta", delta.description("delta in (0, 0.01], with epsilon"));
-                s.addProperty("rho", range(Budget.MAX_RHO, "rho in (0, 100], zCDP, instead of epsilon and delta "
+                s.addProperty("rho", range(QueryBudget.MAX_RHO, "rho in (0, 100], zCDP, instead of epsilon and delta "
                         + "(ZCDP accounting only)"));
             }
             case PURE_EPSILON -> s.addProperty("epsilon", epsilon);
@@ -248,7 +248,7 @@ class CatalogueSchemas {
                 s.addProperty("epsilon", epsilon.description("epsilon in (0, " + maxEps + "]: alone for pure "
                         + "epsilon-DP (Laplace noise), or with delta (Gaussian noise)"));
                 s.addProperty("delta", delta.description("delta in (0, 0.01], with epsilon (Gaussian noise)"));
-                s.addProperty("rho", range(Budget.MAX_RHO, "rho in (0, 100], zCDP (Gaussian noise), instead of "
+                s.addProperty("rho", range(QueryBudget.MAX_RHO, "rho in (0, 100], zCDP (Gaussian noise), instead of "
                         + "epsilon (ZCDP accounting only)"));
             }
         }
@@ -272,9 +272,9 @@ class CatalogueSchemas {
      */
     static QueryRequest example(MechanismDefinition m) {
         QueryKind kind = m.kinds().stream().sorted().findFirst().orElseThrow();
-        BigDecimal epsilon = m.budgetForm() == Budget.Form.GAUSSIAN ? null : new BigDecimal("0.1");
-        BigDecimal delta = m.budgetForm() == Budget.Form.APPROXIMATE ? new BigDecimal("1e-8") : null;
-        BigDecimal rho = m.budgetForm() == Budget.Form.GAUSSIAN ? new BigDecimal("0.005") : null;
+        BigDecimal epsilon = m.budgetForm() == QueryBudget.Form.GAUSSIAN ? null : new BigDecimal("0.1");
+        BigDecimal delta = m.budgetForm() == QueryBudget.Form.APPROXIMATE ? new BigDecimal("1e-8") : null;
+        BigDecimal rho = m.budgetForm() == QueryBudget.Form.GAUSSIAN ? new BigDecimal("0.005") : null;
         Map<String, Object> params = m.exampleParams(kind);
         return new QueryRequest(kind.name(), m.name(), epsilon, delta, rho,
                 params.isEmpty() ? null : new java.util.TreeMap<>(params));

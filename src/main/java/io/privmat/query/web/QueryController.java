@@ -3,6 +3,7 @@ package io.privmat.query.web;
 import io.privmat.api.JsonNumbers;
 import io.privmat.job.JobView;
 import io.privmat.ledger.TrackView;
+import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.catalog.ErrorStatement;
 import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.InverseQuote;
@@ -223,7 +224,7 @@ class QueryController {
     @Schema(name = "BudgetFields")
     record BudgetFields(@Nullable Double epsilon, @Nullable Double delta, @Nullable Double rho) {
 
-        static @Nullable BudgetFields of(io.privmat.mechanism.catalog.@Nullable Budget b) {
+        static @Nullable BudgetFields of(@Nullable QueryBudget b) {
             return b == null ? null : new BudgetFields(value(b.epsilon()), value(b.delta()), value(b.rho()));
         }
 

@@ -2,7 +2,7 @@ package io.privmat.query.web;
 
 import io.privmat.api.Paging;
 import io.privmat.api.TextChecks;
-import io.privmat.query.Workload;
+import io.privmat.query.WorkloadRecord;
 import io.privmat.query.WorkloadService;
 import io.privmat.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
@@ -52,7 +52,7 @@ class WorkloadController {
             @Schema(description = "Stored size in bytes: what this workload counts towards its creator's quota "
                     + "(privmat.workloads.max-bytes-per-caller)") long storedBytes,
             String creator, Instant createdAt) {
-        static WorkloadView of(Workload w) {
+        static WorkloadView of(WorkloadRecord w) {
             return new WorkloadView(w.id(), w.name(), w.rows(), w.cols(), w.sha256(), w.format(), w.encoding(),
                     w.nonZeros(), w.bytes(), w.creator(), w.createdAt());
         }
@@ -95,7 +95,7 @@ class WorkloadController {
         String checked = TextChecks.name("name", name, 200);
         WorkloadService.Created c = workloads.create(Caller.current(), checked, request.getContentType(),
                 request.getContentLengthLong(), header, request.getInputStream());
-        Workload w = c.workload();
+        WorkloadRecord w = c.workload();
         return ResponseEntity.status(c.created() ? 201 : 200).location(URI.create("/v1/workloads/" + w.id()))
                 .body(WorkloadView.of(w));
     }

@@ -12,8 +12,8 @@ import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.ReleaseMeta;
 import io.privmat.problem.PrivmatException;
-import io.privmat.release.Release;
 import io.privmat.release.ReleaseService;
+import io.privmat.release.StoredRelease;
 import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import io.swagger.v3.oas.annotations.Operation;
@@ -57,7 +57,7 @@ class ReleaseController {
             Facts meta, int rows, int cols,
             @Schema(description = "When the job stored it; owner only (for an analyst it would time the job, whose "
                     + "running time depends on the data)") @Nullable Instant createdAt) {
-        static ReleaseView of(Release r, Caller caller) {
+        static ReleaseView of(StoredRelease r, Caller caller) {
             boolean owner = caller.is(Role.OWNER);
             return new ReleaseView(r.id(), r.datasetId(), r.jobId(), r.kind().name(), r.mechanism(),
                     JsonNumbers.parametersDocument(r.parameters()),

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.dataset.ExternalSchema;
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.MechanismDefinition;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.catalog.QueryKind;
 import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.covariance.CovarianceRelease;
@@ -67,12 +67,12 @@ class SparkParityTest {
         return out.stream();
     }
 
-    static Budget budget(MechanismDefinition m) {
+    static QueryBudget budget(MechanismDefinition m) {
         return switch (m.budgetForm()) {
-            case GAUSSIAN -> new Budget(null, null, new BigDecimal("0.5"));
-            case PURE_EPSILON -> new Budget(BigDecimal.ONE, null, null);
-            case APPROXIMATE -> new Budget(BigDecimal.ONE, new BigDecimal("1e-6"), null);
-            case PURE_OR_GAUSSIAN -> new Budget(null, null, new BigDecimal("0.5"));
+            case GAUSSIAN -> new QueryBudget(null, null, new BigDecimal("0.5"));
+            case PURE_EPSILON -> new QueryBudget(BigDecimal.ONE, null, null);
+            case APPROXIMATE -> new QueryBudget(BigDecimal.ONE, new BigDecimal("1e-6"), null);
+            case PURE_OR_GAUSSIAN -> new QueryBudget(null, null, new BigDecimal("0.5"));
         };
     }
 

@@ -40,21 +40,21 @@ class ChargedLossRegressionTest {
     private static final Path GOLDEN = Path.of("src/test/resources/io/privmat/mechanism/catalog/charged-losses.txt");
 
     /** ρ budgets, (ε, δ) budgets and ε budgets of the grid (one long decimal each, for rounding). */
-    private static final List<Budget> GAUSSIAN = List.of(
-            new Budget(null, null, new BigDecimal("0.0001")), new Budget(null, null, new BigDecimal("0.005")),
-            new Budget(null, null, new BigDecimal("0.3")), new Budget(null, null, new BigDecimal("7")),
-            new Budget(null, null, new BigDecimal("0.1234567890123456789012345678901234567")),
-            new Budget(new BigDecimal("0.05"), new BigDecimal("1e-9"), null),
-            new Budget(new BigDecimal("0.5"), new BigDecimal("0.000001"), null),
-            new Budget(new BigDecimal("1"), new BigDecimal("1e-5"), null),
-            new Budget(new BigDecimal("1.9"), new BigDecimal("0.01"), null),
-            new Budget(new BigDecimal("20"), new BigDecimal("0.001"), null),
-            new Budget(new BigDecimal("0.7777777777777777777777777777777777777"),
+    private static final List<QueryBudget> GAUSSIAN = List.of(
+            new QueryBudget(null, null, new BigDecimal("0.0001")), new QueryBudget(null, null, new BigDecimal("0.005")),
+            new QueryBudget(null, null, new BigDecimal("0.3")), new QueryBudget(null, null, new BigDecimal("7")),
+            new QueryBudget(null, null, new BigDecimal("0.1234567890123456789012345678901234567")),
+            new QueryBudget(new BigDecimal("0.05"), new BigDecimal("1e-9"), null),
+            new QueryBudget(new BigDecimal("0.5"), new BigDecimal("0.000001"), null),
+            new QueryBudget(new BigDecimal("1"), new BigDecimal("1e-5"), null),
+            new QueryBudget(new BigDecimal("1.9"), new BigDecimal("0.01"), null),
+            new QueryBudget(new BigDecimal("20"), new BigDecimal("0.001"), null),
+            new QueryBudget(new BigDecimal("0.7777777777777777777777777777777777777"),
                     new BigDecimal("3.333333333333333333333333333333333333E-7"), null));
-    private static final List<Budget> PURE = List.of(new Budget(new BigDecimal("0.003"), null, null),
-            new Budget(new BigDecimal("0.1"), null, null), new Budget(new BigDecimal("1"), null, null),
-            new Budget(new BigDecimal("4.5"), null, null),
-            new Budget(new BigDecimal("0.7777777777777777777777777777777777777"), null, null));
+    private static final List<QueryBudget> PURE = List.of(new QueryBudget(new BigDecimal("0.003"), null, null),
+            new QueryBudget(new BigDecimal("0.1"), null, null), new QueryBudget(new BigDecimal("1"), null, null),
+            new QueryBudget(new BigDecimal("4.5"), null, null),
+            new QueryBudget(new BigDecimal("0.7777777777777777777777777777777777777"), null, null));
 
     /**
      * Parameter sets tried with every kind of each mechanism (refusals are recorded too); a mechanism
@@ -99,7 +99,7 @@ class ChargedLossRegressionTest {
                 // A mechanism without its own grid here is pinned at its example parameters.
                 List<Map<String, Object>> paramSets = PARAMS.getOrDefault(m.name(), List.of(m.exampleParams(kind)));
                 for (PublicFacts facts : facts(m)) {
-                    for (Budget budget : budgets(m.budgetForm())) {
+                    for (QueryBudget budget : budgets(m.budgetForm())) {
                         for (Map<String, Object> params : paramSets) {
                             lines.add(line(m, kind, facts, budget, params));
                         }
@@ -125,7 +125,7 @@ class ChargedLossRegressionTest {
                 + "-Dprivmat.losses.write=true", GOLDEN).isEmpty();
     }
 
-    private static List<Budget> budgets(Budget.Form form) {
+    private static List<QueryBudget> budgets(QueryBudget.Form form) {
         return switch (form) {
             case PURE_EPSILON -> PURE;
             case PURE_OR_GAUSSIAN -> java.util.stream.Stream.concat(PURE.stream(), GAUSSIAN.stream()).toList();
@@ -183,7 +183,7 @@ class ChargedLossRegressionTest {
         return out;
     }
 
-    private static String line(MechanismDefinition m, QueryKind kind, PublicFacts f, Budget b,
+    private static String line(MechanismDefinition m, QueryKind kind, PublicFacts f, QueryBudget b,
             Map<String, Object> params) {
         String key = String.join(" ", m.name(), kind.name(), f.shape().name(), f.relation().name(), f.mode().name(),
                 Integer.toString(f.cols()), Double.toString(f.rowNormBound()), new java.util.TreeMap<>(params).toString(),

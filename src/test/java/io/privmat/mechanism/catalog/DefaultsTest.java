@@ -57,7 +57,7 @@ class DefaultsTest {
     void postProcessingRanksKeepTheComponentsAboveTheNoise() {
         DataAccess one = InMemoryData.matrix(rankOne(2000, 5, 1));
         DataAccess two = InMemoryData.matrix(rankTwo(2000, 5, 2));
-        record Case(String mechanism, String kind, Budget budget) {}
+        record Case(String mechanism, String kind, QueryBudget budget) {}
         for (Case c : List.of(new Case("ANALYZE_GAUSS", "PCA", rho(new BigDecimal("0.5"))),
                 new Case("WISHART", "PCA", epsilon("1", "1e-6")),
                 new Case("RANDOMIZED_RESPONSE", "LOW_RANK", rho(BigDecimal.TEN)),
@@ -86,7 +86,7 @@ class DefaultsTest {
     @Test
     void ranksThatCostNoiseDefaultToOne() {
         DataAccess two = InMemoryData.matrix(rankTwo(2000, 5, 2));
-        record Case(String mechanism, String kind, Budget budget) {}
+        record Case(String mechanism, String kind, QueryBudget budget) {}
         for (Case c : List.of(new Case("NOISY_POWER", "TOP_SINGULAR_VECTORS", rho(new BigDecimal("0.5"))),
                 new Case("PRIVATE_OJA", "TOP_SINGULAR_VECTORS", rho(new BigDecimal("0.5"))),
                 new Case("HARDT_ROTH", "LOW_RANK", epsilon("1", "1e-6")),

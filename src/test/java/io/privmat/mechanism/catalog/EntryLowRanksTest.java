@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
  */
 class EntryLowRanksTest {
 
-    static final Budget HR_BUDGET = new Budget(new BigDecimal("2"), new BigDecimal("1e-6"), null);
+    static final QueryBudget HR_BUDGET = new QueryBudget(new BigDecimal("2"), new BigDecimal("1e-6"), null);
 
-    static Plan plan(String mechanism, Budget budget, Map<String, Object> params, int users) {
+    static Plan plan(String mechanism, QueryBudget budget, Map<String, Object> params, int users) {
         return MechanismCatalog.standard().plan("LOW_RANK", mechanism, budget, params,
                 RatingsData.ratingFacts(AccountingMode.ZCDP, users));
     }
@@ -50,7 +50,7 @@ class EntryLowRanksTest {
     @Test
     void randomizedResponseReleasesTheCoresFactors() {
         RatingsData data = RatingsData.random(new SplittableRandom(5), 8);
-        Plan plan = plan("RANDOMIZED_RESPONSE_RATING", new Budget(null, null, new BigDecimal("0.5")), Map.of("k", 2), 8);
+        Plan plan = plan("RANDOMIZED_RESPONSE_RATING", new QueryBudget(null, null, new BigDecimal("0.5")), Map.of("k", 2), 8);
         EntryLevelLowRank core = EntryLevelLowRank.randomizedResponseForRho(8, RatingsData.DOMAIN, 2, 0.5);
         assertThat(plan.noise().get(NoiseFacts.ORIENTATION)).isEqualTo("USERS_AS_ROWS");
         assertThat(plan.noise().get(NoiseFacts.SIGMA))

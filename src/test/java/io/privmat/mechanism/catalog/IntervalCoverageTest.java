@@ -3,9 +3,9 @@ package io.privmat.mechanism.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.privacy.AccountingMode;
-import io.privmat.mechanism.linalg.LinearAlgebra;
 import java.math.BigDecimal;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -82,7 +82,7 @@ class IntervalCoverageTest {
         return rows;
     }
 
-    static Plan plan(String mechanism, String kind, Budget budget, Map<String, Object> params, PublicFacts facts) {
+    static Plan plan(String mechanism, String kind, QueryBudget budget, Map<String, Object> params, PublicFacts facts) {
         return MechanismCatalog.standard().plan(kind, mechanism, budget, params, facts);
     }
 
@@ -140,9 +140,9 @@ class IntervalCoverageTest {
     void columnSums() {
         InMemoryData data = InMemoryData.matrix(matrix(50, 5, 1));
         double[] truth = data.columnSums();
-        entries(plan("GAUSSIAN", "COLUMN_SUMS", new Budget(null, null, new BigDecimal("0.5")), Map.of(),
+        entries(plan("GAUSSIAN", "COLUMN_SUMS", new QueryBudget(null, null, new BigDecimal("0.5")), Map.of(),
                 matrixFacts(5, 50L, AccountingMode.ZCDP)), data, "columnSums", truth, 1000).check();
-        entries(plan("LAPLACE", "COLUMN_SUMS", new Budget(BigDecimal.ONE, null, null), Map.of(),
+        entries(plan("LAPLACE", "COLUMN_SUMS", new QueryBudget(BigDecimal.ONE, null, null), Map.of(),
                 matrixFacts(5, null, AccountingMode.PURE)), data, "columnSums", truth, 2000).check();
     }
 
@@ -183,7 +183,7 @@ class IntervalCoverageTest {
         };
     }
 
-    static void gramCases(String mechanism, Budget budget, AccountingMode mode, long seed) {
+    static void gramCases(String mechanism, QueryBudget budget, AccountingMode mode, long seed) {
         int d = 6;
         InMemoryData data = InMemoryData.matrix(matrix(40, d, 3));
         double[] c = data.gram(false).gram();
@@ -207,7 +207,7 @@ class IntervalCoverageTest {
 
     @Test
     void analyzeGauss() {
-        gramCases("ANALYZE_GAUSS", new Budget(null, null, new BigDecimal("0.5")), AccountingMode.ZCDP, 3000);
+        gramCases("ANALYZE_GAUSS", new QueryBudget(null, null, new BigDecimal("0.5")), AccountingMode.ZCDP, 3000);
     }
 
     @Test
@@ -222,7 +222,7 @@ class IntervalCoverageTest {
                 c[i * d + j] -= s[i] * s[j] / 40;
             }
         }
-        Plan cov = plan("ANALYZE_GAUSS", "COVARIANCE", new Budget(null, null, new BigDecimal("0.5")),
+        Plan cov = plan("ANALYZE_GAUSS", "COVARIANCE", new QueryBudget(null, null, new BigDecimal("0.5")),
                 Map.of("center", true), matrixFacts(d, 40L, AccountingMode.ZCDP));
         statement(cov, data, "covariance", "frobeniusNorm",
                 r -> frobenius(((Release.Covariance) r).result().covariance(), c), 3500).uncapped().check(); // ‖s‖ ≤ n·B
@@ -231,7 +231,7 @@ class IntervalCoverageTest {
 
     @Test
     void wishart() {
-        gramCases("WISHART", new Budget(BigDecimal.ONE, new BigDecimal("1e-6"), null), AccountingMode.ZCDP, 4000);
+        gramCases("WISHART", new QueryBudget(BigDecimal.ONE, new BigDecimal("1e-6"), null), AccountingMode.ZCDP, 4000);
     }
 
     /** The largest |released − true| over released eigenvalues (or squared singular values). */
@@ -257,7 +257,7 @@ class IntervalCoverageTest {
         InMemoryData data = InMemoryData.matrix(rows);
         double[] c = data.gram(false).gram();
         PublicFacts facts = matrixFacts(d, (long) rows.length, AccountingMode.PURE);
-        Budget budget = new Budget(BigDecimal.ONE, null, null);
+        QueryBudget budget = new QueryBudget(BigDecimal.ONE, null, null);
         Plan eig = plan("EIGEN_SAMPLING", "PCA", budget, Map.of("k", 2), facts);
         statement(eig, data, "eigenvalues", "absPerEigenvalue", topEigenvalueError(c, d, false), seed)
                 .named("EIGEN_SAMPLING k=2 (" + regime + ")").check();
@@ -277,7 +277,7 @@ class IntervalCoverageTest {
         samplingCases(matrix(200, 6, 5), "one dominant direction", 5000);
         InMemoryData data = InMemoryData.matrix(matrix(200, 6, 5));
         double[] c = data.gram(false).gram();
-        Plan orbit = plan("ORBIT_SAMPLING", "TOP_SINGULAR_VECTORS", new Budget(BigDecimal.ONE, null, null),
+        Plan orbit = plan("ORBIT_SAMPLING", "TOP_SINGULAR_VECTORS", new QueryBudget(BigDecimal.ONE, null, null),
                 Map.of("k", 1, "spectrum", "PROJECTION"), matrixFacts(6, 200L, AccountingMode.PURE));
         entriesOfFactors(orbit, data, c, 5100);
     }

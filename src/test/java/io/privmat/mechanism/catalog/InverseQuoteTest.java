@@ -36,12 +36,12 @@ class InverseQuoteTest {
     }
 
     /** The budget one unit less in its last significant digit, as the request field. */
-    static Budget justBelow(InverseQuote.Answer a) {
-        Budget b = a.budget();
+    static QueryBudget justBelow(InverseQuote.Answer a) {
+        QueryBudget b = a.budget();
         BigDecimal v = a.searched() == InverseQuote.Searched.RHO ? b.rho() : b.epsilon();
         BigDecimal less = v.subtract(v.ulp());
-        return a.searched() == InverseQuote.Searched.RHO ? new Budget(null, null, less)
-                : new Budget(less, b.delta(), null);
+        return a.searched() == InverseQuote.Searched.RHO ? new QueryBudget(null, null, less)
+                : new QueryBudget(less, b.delta(), null);
     }
 
     static double stated(Plan plan, InverseQuote.Target t) {
@@ -179,7 +179,7 @@ class InverseQuoteTest {
         PublicFacts facts = RatingsData.facts(NeighbouringRelation.REPLACE_ONE, AccountingMode.ZCDP);
         Map<String, Object> paper = Map.of("schedule", "CONSTANT", "nuclearRadius", 30, "iterations", 3);
         for (Map<String, Object> params : List.of(Map.<String, Object>of(), paper)) {
-            Plan atOne = CATALOG.plan("COMPLETION", "PRIVATE_FRANK_WOLFE", new Budget(null, null, BigDecimal.ONE), params,
+            Plan atOne = CATALOG.plan("COMPLETION", "PRIVATE_FRANK_WOLFE", new QueryBudget(null, null, BigDecimal.ONE), params,
                     facts);
             InverseQuote.Target t = new InverseQuote.Target("spectrum", "noiseNorm", 0.95, stated(atOne,
                     new InverseQuote.Target("spectrum", "noiseNorm", 0.95, 1)));
@@ -277,7 +277,7 @@ class InverseQuoteTest {
                     if (method.getName().equals("expectedError") && args.length == 1) {
                         Plan plan = (Plan) args[0];
                         BigDecimal rho = plan.spec().budget().rho();
-                        boolean round = rho.compareTo(Budget.MAX_RHO) < 0 && rho.stripTrailingZeros().precision() <= 4;
+                        boolean round = rho.compareTo(QueryBudget.MAX_RHO) < 0 && rho.stripTrailingZeros().precision() <= 4;
                         return gaussian.expectedError(plan).stream().map(e -> round ? new ErrorStatement(e.quantity(),
                                 e.metric(), e.value() * 10, e.level(), e.basis(), e.derivation()) : e).toList();
                     }

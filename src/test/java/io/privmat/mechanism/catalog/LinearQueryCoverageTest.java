@@ -16,7 +16,7 @@ class LinearQueryCoverageTest {
 
     static final double[] COUNTS = {12, 0, 3, 40, 7, 7, 1, 25};
 
-    static IntervalCoverageTest.Coverage coverage(String mechanism, Budget budget, AccountingMode mode, long seed) {
+    static IntervalCoverageTest.Coverage coverage(String mechanism, QueryBudget budget, AccountingMode mode, long seed) {
         Plan plan = IntervalCoverageTest.plan(mechanism, "LINEAR_QUERIES", budget,
                 Map.of("workload", Map.of("type", "IDENTITY")),
                 MechanismContractTest.histogramFacts(NeighbouringRelation.ADD_REMOVE, mode, 95));
@@ -25,7 +25,7 @@ class LinearQueryCoverageTest {
 
     @Test
     void gaussianAnswersCoverAtTheirLevel() {
-        Budget rho = new Budget(null, null, new BigDecimal("0.5"));
+        QueryBudget rho = new QueryBudget(null, null, new BigDecimal("0.5"));
         coverage("GAUSSIAN_IDENTITY", rho, AccountingMode.ZCDP, 3000).check();
         coverage("OPTIMIZED", rho, AccountingMode.ZCDP, 4000).check();
         coverage("HIERARCHICAL", rho, AccountingMode.ZCDP, 5000).check();
@@ -33,7 +33,7 @@ class LinearQueryCoverageTest {
 
     @Test
     void laplaceAnswersCoverAtLeastTheirLevel() {
-        Budget eps = new Budget(BigDecimal.ONE, null, null);
+        QueryBudget eps = new QueryBudget(BigDecimal.ONE, null, null);
         coverage("LAPLACE_WORKLOAD", eps, AccountingMode.PURE, 6000).check();
         coverage("LAPLACE_IDENTITY", eps, AccountingMode.PURE, 7000).check();
         coverage("HIERARCHICAL", eps, AccountingMode.PURE, 8000).check();

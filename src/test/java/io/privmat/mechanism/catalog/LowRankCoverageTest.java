@@ -98,7 +98,7 @@ class LowRankCoverageTest {
         InMemoryData data = InMemoryData.matrix(rows);
         double[] a = flat(rows);
         double[] truth = singularValues(a, m, d);
-        Plan plan = plan("RANDOMIZED_RESPONSE", "LOW_RANK", new Budget(null, null, new BigDecimal("0.5")),
+        Plan plan = plan("RANDOMIZED_RESPONSE", "LOW_RANK", new QueryBudget(null, null, new BigDecimal("0.5")),
                 Map.of("k", 2), matrixFacts(d, (long) m, AccountingMode.ZCDP));
         statement(plan, data, "singularValues", "absPerEntry", r -> {
             double[] sHat = ((Release.Factors) r).factorization().s();
@@ -118,7 +118,7 @@ class LowRankCoverageTest {
         InMemoryData data = InMemoryData.matrix(matrix(400, d, 8));
         double[] c = data.gram(false).gram();
         double[] ev = LinearAlgebra.eigen(c, d).values();
-        Plan plan = plan("NOISY_POWER", "TOP_SINGULAR_VECTORS", new Budget(null, null, new BigDecimal("0.5")),
+        Plan plan = plan("NOISY_POWER", "TOP_SINGULAR_VECTORS", new QueryBudget(null, null, new BigDecimal("0.5")),
                 Map.of("k", 1, "iterations", 10), matrixFacts(d, null, AccountingMode.ZCDP));
         statement(plan, data, "components", "sinThetaTimesGap",
                 r -> sinTheta(c, d, ((Release.Factors) r).factorization().v(), 1) * (ev[0] - ev[1]), 8000)
@@ -142,7 +142,7 @@ class LowRankCoverageTest {
             tail += sv[i] * sv[i];
         }
         double bestF = Math.sqrt(tail);
-        Plan plan = plan("HARDT_ROTH", "LOW_RANK", new Budget(BigDecimal.ONE, new BigDecimal("1e-6"), null),
+        Plan plan = plan("HARDT_ROTH", "LOW_RANK", new QueryBudget(BigDecimal.ONE, new BigDecimal("1e-6"), null),
                 Map.of("k", 1, "oversampling", 3), matrixFacts(d, (long) m, AccountingMode.ZCDP));
         MechanismDefinition mech = MechanismCatalog.standard().find("HARDT_ROTH").orElseThrow();
         double sum = 0;
@@ -179,7 +179,7 @@ class LowRankCoverageTest {
         int d = 6;
         InMemoryData data = InMemoryData.matrix(matrix(400, d, 10));
         double[] c = data.gram(false).gram();
-        Plan plan = plan("PRIVATE_OJA", "TOP_SINGULAR_VECTORS", new Budget(null, null, new BigDecimal("0.5")),
+        Plan plan = plan("PRIVATE_OJA", "TOP_SINGULAR_VECTORS", new QueryBudget(null, null, new BigDecimal("0.5")),
                 Map.of("k", 1, "iterations", 20), matrixFacts(d, null, AccountingMode.ZCDP));
         double[] sines = new double[RUNS];
         for (int run = 0; run < RUNS; run++) {

@@ -86,7 +86,7 @@ class MechanismContractTest {
     static final HistogramDomain DOMAIN = new HistogramDomain(List.of("a", "b"), List.of(4, 2));
 
     static PublicFacts facts(Case c, int vertices) {
-        AccountingMode mode = c.mechanism().budgetForm() == Budget.Form.PURE_EPSILON ? AccountingMode.PURE
+        AccountingMode mode = c.mechanism().budgetForm() == QueryBudget.Form.PURE_EPSILON ? AccountingMode.PURE
                 : AccountingMode.ZCDP;
         if (c.shape() == DataShape.HISTOGRAM) {
             return histogramFacts(c.relation(), mode, N);
@@ -124,13 +124,13 @@ class MechanismContractTest {
                 ? records : null, 1.0, relation, mode, DOMAIN);
     }
 
-    static Budget budget(MechanismDefinition m, DataShape shape, double scale) {
+    static QueryBudget budget(MechanismDefinition m, DataShape shape, double scale) {
         // Graphs: a larger ε keeps the JL overlay weight, and so the smallest admissible graph, small.
         BigDecimal s = BigDecimal.valueOf(shape == DataShape.GRAPH ? 8 * scale : scale);
         return switch (m.budgetForm()) {
-            case GAUSSIAN, PURE_OR_GAUSSIAN -> new Budget(null, null, new BigDecimal("0.5").multiply(s));
-            case PURE_EPSILON -> new Budget(s, null, null);
-            case APPROXIMATE -> new Budget(s, new BigDecimal("1e-6"), null);
+            case GAUSSIAN, PURE_OR_GAUSSIAN -> new QueryBudget(null, null, new BigDecimal("0.5").multiply(s));
+            case PURE_EPSILON -> new QueryBudget(s, null, null);
+            case APPROXIMATE -> new QueryBudget(s, new BigDecimal("1e-6"), null);
         };
     }
 

@@ -56,12 +56,12 @@ class NoiseWarningsTest {
         return new PublicFacts(DataShape.MATRIX, d, n, 1.0, NeighbouringRelation.REPLACE_ONE, AccountingMode.ZCDP);
     }
 
-    static Budget rho(BigDecimal rho) {
-        return new Budget(null, null, rho);
+    static QueryBudget rho(BigDecimal rho) {
+        return new QueryBudget(null, null, rho);
     }
 
-    static Budget epsilon(String epsilon, String delta) {
-        return new Budget(new BigDecimal(epsilon), delta == null ? null : new BigDecimal(delta), null);
+    static QueryBudget epsilon(String epsilon, String delta) {
+        return new QueryBudget(new BigDecimal(epsilon), delta == null ? null : new BigDecimal(delta), null);
     }
 
     /** The warnings of one seeded release of the plan. */
@@ -69,7 +69,7 @@ class NoiseWarningsTest {
         return warnings(plan, plan.release(data, TestNoiseSources.seeded(seed)));
     }
 
-    static Plan plan(String mechanism, String kind, Budget budget, Map<String, Object> params, PublicFacts facts) {
+    static Plan plan(String mechanism, String kind, QueryBudget budget, Map<String, Object> params, PublicFacts facts) {
         return CATALOG.plan(kind, mechanism, budget, params, facts);
     }
 
@@ -110,7 +110,7 @@ class NoiseWarningsTest {
     void covarianceAndPca() {
         DataAccess weakData = InMemoryData.matrix(centredNoise(20, 5, 3));
         DataAccess strongData = InMemoryData.matrix(rankOne(2000, 5, 4));
-        record Case(String mechanism, Budget weak, Budget strong) {}
+        record Case(String mechanism, QueryBudget weak, QueryBudget strong) {}
         for (Case c : List.of(new Case("ANALYZE_GAUSS", rho(WEAK_RHO), rho(STRONG_RHO)),
                 new Case("WISHART", epsilon("0.05", "1e-6"), epsilon("1", "1e-6")),
                 new Case("EIGEN_SAMPLING", epsilon("0.01", null), epsilon("1", null)))) {
@@ -203,8 +203,8 @@ class NoiseWarningsTest {
         java.util.Arrays.fill(few, 1);
         java.util.Arrays.fill(many, 1000);
         for (String mechanism : List.of("LAPLACE_IDENTITY", "GAUSSIAN_IDENTITY")) {
-            Budget weakBudget = mechanism.startsWith("LAPLACE") ? epsilon("0.01", null) : epsilon("0.01", "1e-6");
-            Budget strongBudget = mechanism.startsWith("LAPLACE") ? epsilon("1", null) : epsilon("1", "1e-6");
+            QueryBudget weakBudget = mechanism.startsWith("LAPLACE") ? epsilon("0.01", null) : epsilon("0.01", "1e-6");
+            QueryBudget strongBudget = mechanism.startsWith("LAPLACE") ? epsilon("1", null) : epsilon("1", "1e-6");
             Plan weak = plan(mechanism, "LINEAR_QUERIES", weakBudget, Map.of("workload", Map.of("type", "IDENTITY")),
                     new PublicFacts(DataShape.HISTOGRAM, 16, 16L, 1.0, NeighbouringRelation.REPLACE_ONE,
                             AccountingMode.BASIC, domain));

@@ -43,7 +43,7 @@ class PrivacyMapTest {
 
     @Test
     void aCalibrationTargetMayNotUnderchargeItsParts() {
-        Budget request = new Budget(BigDecimal.ONE, new BigDecimal("1e-6"), null);
+        QueryBudget request = new QueryBudget(BigDecimal.ONE, new BigDecimal("1e-6"), null);
         PrivacyMap shares = PrivacyMap.compose(List.of(
                 PrivacyMap.calibrated(new GaussianLoss(1, 5), request.share(new BigDecimal("0.9"))),
                 PrivacyMap.calibrated(new GaussianLoss(1, 9), request.share(new BigDecimal("0.1")))));
@@ -52,7 +52,7 @@ class PrivacyMapTest {
         PrivacyMap twice = PrivacyMap.compose(List.of(shares, shares));
         assertThatThrownBy(() -> twice.calibratedTo(request)).isInstanceOf(IllegalStateException.class);
         // A rho budget has no (epsilon, delta) view to state.
-        PrivacyMap byRho = PrivacyMap.calibrated(new GaussianLoss(1, 5), new Budget(null, null, new BigDecimal("0.02")));
+        PrivacyMap byRho = PrivacyMap.calibrated(new GaussianLoss(1, 5), new QueryBudget(null, null, new BigDecimal("0.02")));
         assertThat(byRho.approxDp()).isNull();
     }
 

@@ -65,7 +65,7 @@ class RandomizedResponseOneDrawTest {
         InMemoryData data = InMemoryData.matrix(matrix(m, d, 11));
         for (Map<String, Object> params : List.of(Map.<String, Object>of("k", 2), Map.<String, Object>of("k", 3,
                 "shrink", true), Map.<String, Object>of())) {
-            Plan plan = plan("RANDOMIZED_RESPONSE", "LOW_RANK", new Budget(null, null, new BigDecimal("0.5")), params,
+            Plan plan = plan("RANDOMIZED_RESPONSE", "LOW_RANK", new QueryBudget(null, null, new BigDecimal("0.5")), params,
                     matrixFacts(d, (long) m, AccountingMode.ZCDP));
             Holding streamed = new Holding(data, false, new ArrayList<>());
             Holding held = new Holding(data, true, new ArrayList<>());

@@ -86,7 +86,7 @@ class ReleaseCoverageTest {
     @Test
     void analyzeGaussDirectionalVariance() {
         InMemoryData data = InMemoryData.matrix(matrix(100, D, 11));
-        Plan plan = plan("ANALYZE_GAUSS", "COVARIANCE", new Budget(null, null, new BigDecimal("0.5")), Map.of(),
+        Plan plan = plan("ANALYZE_GAUSS", "COVARIANCE", new QueryBudget(null, null, new BigDecimal("0.5")), Map.of(),
                 matrixFacts(D, 100L, AccountingMode.ZCDP));
         double sigma = plan.noise().get(NoiseFacts.SIGMA);
         double g = plan.noise().get(NoiseFacts.GRANULARITY);
@@ -99,7 +99,7 @@ class ReleaseCoverageTest {
     @Test
     void wishartDirectionalVariance() {
         InMemoryData data = InMemoryData.matrix(matrix(100, D, 12));
-        Plan plan = plan("WISHART", "SKETCH", new Budget(BigDecimal.ONE, new BigDecimal("1e-6"), null), Map.of(),
+        Plan plan = plan("WISHART", "SKETCH", new QueryBudget(BigDecimal.ONE, new BigDecimal("1e-6"), null), Map.of(),
                 matrixFacts(D, 100L, AccountingMode.ZCDP));
         long k = plan.noise().get(NoiseFacts.DEGREES_OF_FREEDOM);
         answers(plan, data, ErrorBasis.BOUND, 12_000, (r, x) -> {
@@ -112,7 +112,7 @@ class ReleaseCoverageTest {
     @Test
     void jlMatrixDirectionalVariance() {
         InMemoryData data = InMemoryData.matrix(matrix(100, D, 13));
-        Budget budget = new Budget(BigDecimal.ONE, new BigDecimal("1e-6"), null);
+        QueryBudget budget = new QueryBudget(BigDecimal.ONE, new BigDecimal("1e-6"), null);
         Plan plan = plan("JL", "SKETCH", budget, Map.of(), matrixFacts(D, 100L, AccountingMode.ZCDP));
         var p = JlMatrixSketch.of(D, 1.0, budget.epsilon(), budget.delta(), 0.2, 1 - LEVEL).parameters();
         answers(plan, data, ErrorBasis.BOUND, 13_000, (r, x) -> JlMatrixSketch.directionalVariance(
@@ -124,7 +124,7 @@ class ReleaseCoverageTest {
     void adaSspCoefficients() {
         double[][] rows = matrix(400, D, 14);
         InMemoryData data = InMemoryData.matrix(rows);
-        Plan plan = plan("ADASSP", "REGRESSION", new Budget(null, null, new BigDecimal("0.5")), Map.of(),
+        Plan plan = plan("ADASSP", "REGRESSION", new QueryBudget(null, null, new BigDecimal("0.5")), Map.of(),
                 matrixFacts(D, 400L, AccountingMode.ZCDP));
         double[] gram = data.gram(false).gram();
         int p = D - 1;
@@ -201,7 +201,7 @@ class ReleaseCoverageTest {
         double[] gram = data.gram(false).gram();
         PublicFacts facts = PublicFacts.stream(D, 1.0, NeighbouringRelation.REPLACE_ONE, AccountingMode.ZCDP,
                 new StreamLayout(BlockRule.ROW_COUNT, n, 4, 100, false));
-        Plan plan = plan("BLOCKS", "COVARIANCE", new Budget(null, null, new BigDecimal("0.5")), Map.of(), facts);
+        Plan plan = plan("BLOCKS", "COVARIANCE", new QueryBudget(null, null, new BigDecimal("0.5")), Map.of(), facts);
         IntervalCoverageTest.statement(plan, data, "covariance", "frobeniusNorm",
                 r -> IntervalCoverageTest.frobenius(((Release.Covariance) r).result().covariance(), gram), 15_000).check();
         IntervalCoverageTest.statement(plan, data, "eigenvalues", "absPerEigenvalue",

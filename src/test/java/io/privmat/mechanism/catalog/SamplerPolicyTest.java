@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class SamplerPolicyTest {
 
     private static final MechanismCatalog CATALOG = MechanismCatalog.standard();
-    private static final Budget EPSILON = new Budget(BigDecimal.ONE, null, null);
+    private static final QueryBudget EPSILON = new QueryBudget(BigDecimal.ONE, null, null);
 
     static PublicFacts facts(int d) {
         return new PublicFacts(DataShape.MATRIX, d, 100L, 1.0, NeighbouringRelation.REPLACE_ONE, AccountingMode.PURE);

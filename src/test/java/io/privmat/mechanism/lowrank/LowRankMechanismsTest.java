@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.FactorizationFacts;
 import io.privmat.mechanism.catalog.HardtRoth;
 import io.privmat.mechanism.catalog.NoisyPower;
+import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.covariance.BinghamAcceptance;
 import io.privmat.mechanism.covariance.GrassmannSampler;
 import io.privmat.mechanism.linalg.GramAccumulator;
@@ -263,7 +263,7 @@ class LowRankMechanismsTest {
         int d = 20;
         double[] c = gram(lowRank(m, d, 5), m, d);
         NoisyPowerMechanism power = NoisyPowerMechanism.forRho(d, 3, 20, 1, 1.0);
-        assertThat(((Zcdp) NoisyPower.privacy(power, new Budget(null, null, BigDecimal.ONE)).asRun()).rho().doubleValue()).isLessThanOrEqualTo(1.0).isGreaterThan(0.999);
+        assertThat(((Zcdp) NoisyPower.privacy(power, new QueryBudget(null, null, BigDecimal.ONE)).asRun()).rho().doubleValue()).isLessThanOrEqualTo(1.0).isGreaterThan(0.999);
         Factorization f = power.release(c, TestNoiseSources.seeded(6));
         assertOrthonormal(f.v(), d, 3);
         assertThat(inTop3(f.v(), d, 3)).isGreaterThan(2.9);

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * The budget a query asks to spend: ρ (zCDP), or ε with δ, or ε alone — which of these a mechanism
  * takes is its {@link Form}. Validated by {@link #read}; values are public parameters.
  */
-public record Budget(@Nullable BigDecimal epsilon, @Nullable BigDecimal delta, @Nullable BigDecimal rho) {
+public record QueryBudget(@Nullable BigDecimal epsilon, @Nullable BigDecimal delta, @Nullable BigDecimal rho) {
 
     public static final BigDecimal MAX_EPSILON = BigDecimal.valueOf(100);
     public static final BigDecimal MAX_DELTA = new BigDecimal("0.01");
@@ -57,8 +57,8 @@ public record Budget(@Nullable BigDecimal epsilon, @Nullable BigDecimal delta, @
     }
 
     /** A share of this budget (for composite mechanisms), rounded down. */
-    public Budget share(BigDecimal fraction) {
-        return new Budget(times(epsilon, fraction), times(delta, fraction), times(rho, fraction));
+    public QueryBudget share(BigDecimal fraction) {
+        return new QueryBudget(times(epsilon, fraction), times(delta, fraction), times(rho, fraction));
     }
 
     /** The canonical (sorted, no nulls) form stored in a plan. */
@@ -82,7 +82,7 @@ public record Budget(@Nullable BigDecimal epsilon, @Nullable BigDecimal delta, @
      * @throws PlanningException 400 for a missing, extra or out-of-range field; 422 when the dataset's
      *     accounting cannot charge this form
      */
-    public Budget read(Form form, String mechanism, AccountingMode mode, BigDecimal maxEpsilon) {
+    public QueryBudget read(Form form, String mechanism, AccountingMode mode, BigDecimal maxEpsilon) {
         if (form == Form.PURE_OR_GAUSSIAN) {
             return read(isPureEpsilon() || epsilon == null && delta == null && rho == null ? Form.PURE_EPSILON
                     : Form.GAUSSIAN, mechanism, mode, maxEpsilon);

@@ -5,7 +5,7 @@ package io.privmat.mechanism.completion;
  * go to the data owner only, never to analysts (docs/mechanisms/completion.md, "Delivery").
  */
 @FunctionalInterface
-public interface RowSink {
+public interface PredictionSink {
 
     void row(int user, double[] predictions);
 }

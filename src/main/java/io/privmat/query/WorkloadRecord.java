@@ -12,5 +12,5 @@ import java.util.UUID;
  * @param nonZeros entries stored (rows × cols for DENSE)
  * @param bytes stored size of the content: what this reference counts towards its creator's quota
  */
-public record Workload(UUID id, String creator, String name, int rows, int cols, String sha256, String format,
+public record WorkloadRecord(UUID id, String creator, String name, int rows, int cols, String sha256, String format,
         String encoding, long nonZeros, long bytes, Instant createdAt) {}
