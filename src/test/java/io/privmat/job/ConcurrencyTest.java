@@ -120,7 +120,7 @@ class ConcurrencyTest extends ApiTest {
                         "privmat.bootstrap-admin-key=" + ADMIN_KEY, "privmat.security.requests-per-second=1000000",
                         "privmat.security.burst=1000000",
                         "spring.main.banner-mode=off")
-                .run()) {
+                .run("--server.port=0")) {
             int otherPort = second.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             List<String> jobIds = new ArrayList<>();

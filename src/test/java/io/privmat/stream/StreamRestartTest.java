@@ -82,7 +82,7 @@ class StreamRestartTest {
                 "privmat.embedded-postgres.data-dir=" + DATA,
                 "privmat.streams.scheduler-enabled=false", "privmat.streams.release-delay=" + DELAY.toSeconds() + "s",
                 "privmat.streams.lock-timeout=2s", "privmat.bootstrap-admin-key=" + ADMIN,
-                "privmat.security.requests-per-second=1000000", "privmat.security.burst=1000000").run();
+                "privmat.security.requests-per-second=1000000", "privmat.security.burst=1000000").run("--server.port=0");
     }
 
     static synchronized ConfigurableApplicationContext context() {
