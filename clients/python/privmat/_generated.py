@@ -1178,6 +1178,8 @@ class ExternalRequest(Model):
     location: Optional[str] = None
     # REPLACE_ONE (required there): n, the number of rows, declared by the owner and public; a job whose pass meets another count fails and keeps its charge. ADD_REMOVE: absent (n is private and never counted for display).
     rows: Optional[int] = None
+    # PARQUET only, optional: the vector layout. The one column holding each row as d float64 values — a Parquet list of doubles, or a binary of 8·d bytes, little-endian — instead of the d scalar columns; columns then only names the row's entries (and gives d). A row whose vector is missing, of another length, or holds a missing or non-finite value is read as the zero row (docs/scale-out.md).
+    vector: Optional[str] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1185,6 +1187,7 @@ class ExternalRequest(Model):
         ('format', 'format', None),
         ('location', 'location', None),
         ('rows', 'rows', None),
+        ('vector', 'vector', None),
     )
     _REQUIRED: ClassVar[tuple] = ('columns', 'format', 'location')
 
@@ -1201,6 +1204,8 @@ class ExternalSource(Model):
     format: Optional[str] = None
     # Where the rows are (owner only)
     location: Optional[str] = None
+    # The vector layout: the one Parquet column holding each row as d float64 (a list of doubles or 8·d little-endian bytes; public); absent: the d scalar columns
+    vector: Optional[str] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1208,6 +1213,7 @@ class ExternalSource(Model):
         ('declared_rows', 'declaredRows', None),
         ('format', 'format', None),
         ('location', 'location', None),
+        ('vector', 'vector', None),
     )
     _REQUIRED: ClassVar[tuple] = ()
 

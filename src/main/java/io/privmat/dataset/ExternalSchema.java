@@ -20,9 +20,14 @@ import org.jspecify.annotations.Nullable;
  * @param format PARQUET or CSV (CSV with a header line naming the columns)
  * @param columns the d column names forming a row, in order
  * @param declaredRows n under REPLACE_ONE; null under ADD_REMOVE
+ * @param vector the vector layout (PARQUET only): the one column holding each row as d float64 — a
+ *     Parquet list of doubles, or a binary of 8·d bytes, little-endian — instead of the d scalar
+ *     columns; {@code columns} then only names the row's entries (and gives d). Null: the d scalar
+ *     columns (docs/scale-out.md)
  */
 public record ExternalSchema(String location, Format format, List<String> columns,
-        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Long declaredRows)
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Long declaredRows,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String vector)
         implements DatasetSchema {
 
     /** Most columns an EXTERNAL dataset may declare. */
@@ -39,6 +44,11 @@ public record ExternalSchema(String location, Format format, List<String> column
 
     public ExternalSchema {
         columns = List.copyOf(columns);
+    }
+
+    /** The layout of d scalar columns. */
+    public ExternalSchema(String location, Format format, List<String> columns, @Nullable Long declaredRows) {
+        this(location, format, columns, declaredRows, null);
     }
 
     /** d. */

@@ -50,6 +50,19 @@ class ExternalDatasetTest extends ApiTest {
     }
 
     @Test
+    void theVectorLayoutIsDeclaredAndShownWithTheColumnsNamingTheEntries() {
+        Response r = create("REPLACE_ONE", "{\"location\":\"/lake/privmat/v\",\"format\":\"PARQUET\","
+                + "\"columns\":[\"a\",\"b\"],\"rows\":10,\"vector\":\"features\"}");
+        assertThat(r.status()).as(r.toString()).isEqualTo(201);
+        assertThat(r.json().get("cols").asLong()).isEqualTo(2);
+        assertThat(r.json().get("external").get("vector").asString()).isEqualTo("features");
+        Response scalar = create("REPLACE_ONE", "{\"location\":\"/lake/privmat/v\",\"format\":\"PARQUET\","
+                + "\"columns\":[\"a\",\"b\"],\"rows\":10}");
+        assertThat(scalar.json().get("external").has("vector") && !scalar.json().get("external").get("vector").isNull())
+                .isFalse();
+    }
+
+    @Test
     void underAddRemoveNothingIsCountedOrShown() {
         Response r = create("ADD_REMOVE", "{\"location\":\"/lake/privmat/x.csv\",\"format\":\"CSV\",\"columns\":[\"v\"]}");
         assertThat(r.status()).as(r.toString()).isEqualTo(201);
@@ -89,6 +102,11 @@ class ExternalDatasetTest extends ApiTest {
                 "external.columns[1]"},
             {"REPLACE_ONE", "{\"location\":\"/lake/privmat/p\",\"format\":\"CSV\",\"columns\":[],\"rows\":5}",
                 "external.columns"},
+            // The vector layout is Parquet's (a list or binary column); its name is bounded like a column's.
+            {"REPLACE_ONE", "{\"location\":\"/lake/privmat/p\",\"format\":\"CSV\",\"columns\":[\"a\"],\"rows\":5,"
+                + "\"vector\":\"x\"}", "external.vector"},
+            {"REPLACE_ONE", "{\"location\":\"/lake/privmat/p\",\"format\":\"PARQUET\",\"columns\":[\"a\"],\"rows\":5,"
+                + "\"vector\":\"\"}", "external.vector"},
         };
         for (String[] c : cases) {
             Response r = create(c[0], c[1]);

@@ -89,7 +89,19 @@ public record CreateDatasetRequest(
                     requiredMode = Schema.RequiredMode.REQUIRED) @Nullable List<String> columns,
             @Schema(description = "REPLACE_ONE (required there): n, the number of rows, declared by the owner and "
                     + "public; a job whose pass meets another count fails and keeps its charge. ADD_REMOVE: absent (n "
-                    + "is private and never counted for display).", example = "1000000") @Nullable Long rows) {}
+                    + "is private and never counted for display).", example = "1000000") @Nullable Long rows,
+            @Schema(description = "PARQUET only, optional: the vector layout. The one column holding each row as "
+                    + "d float64 values — a Parquet list of doubles, or a binary of 8·d bytes, little-endian — "
+                    + "instead of the d scalar columns; columns then only names the row's entries (and gives d). "
+                    + "A row whose vector is missing, of another length, or holds a missing or non-finite value is "
+                    + "read as the zero row (docs/scale-out.md).", example = "features") @Nullable String vector) {
+
+        /** A source of d scalar columns. */
+        public ExternalRequest(@Nullable String location, @Nullable String format, @Nullable List<String> columns,
+                @Nullable Long rows) {
+            this(location, format, columns, rows, null);
+        }
+    }
 
     /**
      * A RATINGS dataset's public declaration: the item universe (labels, or only its size n, then the

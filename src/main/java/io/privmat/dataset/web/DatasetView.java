@@ -81,7 +81,10 @@ public record DatasetView(
             @Schema(allowableValues = {"PARQUET", "CSV"}) String format,
             @Schema(description = "The d columns forming a row, in order (public)") List<String> columns,
             @Schema(description = "n as declared by the owner (REPLACE_ONE; public); absent under ADD_REMOVE")
-                    @Nullable Long declaredRows) {}
+                    @Nullable Long declaredRows,
+            @Schema(description = "The vector layout: the one Parquet column holding each row as d float64 (a list "
+                    + "of doubles or 8·d little-endian bytes; public); absent: the d scalar columns")
+                    @Nullable String vector) {}
 
     /** A stream's declared block structure, as the API shows it (public). */
     @Schema(name = "StreamDeclaration")
@@ -158,7 +161,7 @@ public record DatasetView(
                 .map(a -> new Attribute(a.name(), a.size(), a.labels())).toList() : null;
         Long cols = d.cols(); // d (and a graph's vertex set) is public
         ExternalView externalView = d.schema() instanceof ExternalSchema e ? new ExternalView(
-                owner ? e.location() : null, e.format().name(), e.columns(), e.declaredRows()) : null;
+                owner ? e.location() : null, e.format().name(), e.columns(), e.declaredRows(), e.vector()) : null;
         return new DatasetView(d.id(), d.name(), d.owner(), d.kind().name(), d.neighbouring().name(), unit,
                 d.rowNormBound(), d.kind() == DatasetKind.GRAPH ? 1.0 : null, d.status().name(), rows, cols,
                 owner || omegaPublic ? d.nnz() : null, owner && !ratings ? d.clippedRows() : null,

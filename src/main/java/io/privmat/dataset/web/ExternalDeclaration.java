@@ -28,7 +28,8 @@ final class ExternalDeclaration {
         }
         if (e == null) {
             throw PrivmatException.invalidParameter("external", "an object", "an EXTERNAL dataset needs its source: "
-                    + "{\"location\": …, \"format\": \"PARQUET\" | \"CSV\", \"columns\": [...], \"rows\": n (REPLACE_ONE)}");
+                    + "{\"location\": …, \"format\": \"PARQUET\" | \"CSV\", \"columns\": [...], \"rows\": n (REPLACE_ONE), "
+                    + "\"vector\": column (optional, PARQUET)}");
         }
         String location = e.location();
         if (location == null || location.isBlank() || location.length() > ExternalSchema.MAX_LOCATION
@@ -80,6 +81,19 @@ final class ExternalDeclaration {
             throw PrivmatException.invalidParameter("external.rows", "absent", "under ADD_REMOVE n is private: "
                     + "external.rows must be absent");
         }
-        return new ExternalSchema(location.strip(), format, columns, rows);
+        String vector = e.vector();
+        if (vector != null) {
+            if (format != ExternalSchema.Format.PARQUET) {
+                throw PrivmatException.invalidParameter("external.vector", "absent for CSV",
+                        "external.vector (one column holding the row as d float64) needs format PARQUET");
+            }
+            if (vector.isEmpty() || vector.length() > ExternalSchema.MAX_NAME
+                    || vector.chars().anyMatch(Character::isISOControl)) {
+                throw PrivmatException.invalidParameter("external.vector", "1–" + ExternalSchema.MAX_NAME
+                        + " characters", "external.vector must name one column (1–" + ExternalSchema.MAX_NAME
+                        + " characters, no control characters)");
+            }
+        }
+        return new ExternalSchema(location.strip(), format, columns, rows, vector);
     }
 }

@@ -16,11 +16,14 @@ import java.util.Arrays;
  * statistic is that of the rows x̃ = h·q, with ‖x̃‖ ≤ B exactly, so every sensitivity of
  * docs/mechanisms/neighbouring-and-sensitivities.md holds for it without a rounding term.
  *
- * <p><b>Exactness.</b> Per row Σ_j q_j² ≤ 2⁴⁴, so for any entry (j, k) and any subset of a block of
- * {@value #BLOCK_ROWS} rows |Σ_r q_rj·q_rk| ≤ Σ_r ‖q_r‖² ≤ 2⁸·2⁴⁴ = 2⁵² &lt; 2⁵³: every product
- * and every partial sum of a block's Gram is an integer that a double holds exactly, whatever the
- * order or fused multiply-adds the BLAS uses. Each block's Gram (dsyrk) is added into two
- * {@code long}s per entry (value = hi·2³² + lo), exact for fewer than 2⁵¹ rows; column sums (|q_j| ≤ 2²²)
+ * <p><b>Exactness.</b> Per row Σ_j q_j² ≤ 2⁴⁴, and |q_j·q_k| ≤ ‖q‖² for every entry (j, k) (the
+ * diagonal's q_j² at most, an off-diagonal product at most half), so for any subset of a block of
+ * {@value #BLOCK_ROWS} rows |Σ_r q_rj·q_rk| ≤ Σ_r ‖q_r‖² ≤ 2⁹·2⁴⁴ = 2⁵³: every product and every
+ * partial sum of a block's Gram is an integer of magnitude at most 2⁵³, which a double holds exactly,
+ * whatever the order or fused multiply-adds the BLAS uses. 512 rows is the most this grid allows (a
+ * grid of 2⁻ᶠ would allow 2^(53−2f) rows); larger blocks measured no faster (docs/scale-out.md).
+ * Each block's Gram (dsyrk) is added into two {@code long}s per entry (value = hi·2³² + lo), exact
+ * for fewer than 2⁵¹ rows; column sums (|q_j| ≤ 2²²)
  * the same way (a single {@code long} would wrap after 2⁴¹ rows at the bound — under ADD_REMOVE the row
  * count is not bounded by anything public, and a wrapped sum flips sign: docs/adr/0011). The only
  * rounding is the final conversion to double:
@@ -32,12 +35,12 @@ public final class FixedPointGram {
 
     /** Fraction bits of the grid: h = B·2^-FRACTION_BITS. */
     public static final int FRACTION_BITS = 22;
-    /** Rows per exact floating block: BLOCK_ROWS·2^(2·FRACTION_BITS) = 2⁵² &lt; 2⁵³. */
-    public static final int BLOCK_ROWS = 256;
+    /** Rows per exact floating block: BLOCK_ROWS·2^(2·FRACTION_BITS) = 2⁵³, the most a double holds exactly. */
+    public static final int BLOCK_ROWS = 512;
     private static final long MAX_SQUARED_NORM = 1L << (2 * FRACTION_BITS);
     private static final double SCALE = 0x1p22;
-    /** Blocks between carries from lo to hi: each adds at most 2⁵², lo stays below 2⁶². */
-    private static final int CARRY_EVERY = 512;
+    /** Blocks between carries from lo to hi: each adds at most 2⁵³ in magnitude, |lo| stays below 2⁶². */
+    private static final int CARRY_EVERY = 256;
 
     private final int d;
     private final double bound;

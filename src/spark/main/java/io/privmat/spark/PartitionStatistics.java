@@ -2,12 +2,17 @@ package io.privmat.spark;
 
 import io.privmat.mechanism.linalg.FixedPointGram;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.unsafe.Platform;
 
 /**
  * What runs on Spark executors, one call per partition. Each function holds public parameters only
@@ -16,7 +21,8 @@ import org.apache.spark.sql.catalyst.InternalRow;
  * no seed and no secret reaches an executor: a task Spark re-runs (a lost executor, speculation)
  * recomputes the same sums, and the service adds the noise once, to the merged result.
  *
- * <p>Every function reads a row the same way ({@link #read}): a missing (null) or non-finite value
+ * <p>Every function reads a row the same way ({@link RowReader}: the d scalar columns, or the vector
+ * layout's one column): a missing (null) or non-finite value, or a vector of another length than d,
  * makes the row the zero row (it still counts as a row), and every row is clipped and quantised by
  * {@link FixedPointGram#quantize}, so all statistics are of the same rows x̃ with ‖x̃‖ ≤ B exactly.
  */
@@ -24,11 +30,72 @@ final class PartitionStatistics {
 
     private PartitionStatistics() {}
 
-    /** Copies the declared columns of a row (already cast to double) into {@code out}. */
-    static void read(InternalRow row, double[] out) {
-        for (int j = 0; j < out.length; j++) {
-            out[j] = row.isNullAt(j) ? Double.NaN : row.getDouble(j);
-        }
+    /**
+     * Reads one source row into d doubles. A row that cannot be read as d finite numbers is given a
+     * NaN (so that {@link FixedPointGram#quantize} makes it the zero row): nothing here throws because
+     * of a value read.
+     */
+    interface RowReader extends java.io.Serializable {
+        void read(InternalRow row, double[] out);
+    }
+
+    /** The d declared columns, already cast to double; a null is NaN. */
+    static RowReader scalars() {
+        return (row, out) -> {
+            for (int j = 0; j < out.length; j++) {
+                out[j] = row.isNullAt(j) ? Double.NaN : row.getDouble(j);
+            }
+        };
+    }
+
+    /**
+     * The vector layout as a Parquet list of doubles (column 0): a missing list, a list of another
+     * length than d or a missing element makes the row NaN.
+     */
+    static RowReader doubleList() {
+        return (row, out) -> {
+            ArrayData a = row.isNullAt(0) ? null : row.getArray(0);
+            if (a == null || a.numElements() != out.length) {
+                out[0] = Double.NaN;
+                return;
+            }
+            for (int j = 0; j < out.length; j++) {
+                out[j] = a.isNullAt(j) ? Double.NaN : a.getDouble(j);
+            }
+        };
+    }
+
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
+
+    /**
+     * The vector layout as a binary of 8·d bytes, little-endian IEEE 754 (column 0): a missing value or
+     * another length makes the row NaN. From Spark's UnsafeRow (what a whole-stage-compiled scan
+     * yields) the bytes are copied straight into {@code out}, with no object per row.
+     */
+    static RowReader binary() {
+        return (row, out) -> {
+            int bytes = 8 * out.length;
+            if (row.isNullAt(0)) {
+                out[0] = Double.NaN;
+            } else if (LITTLE_ENDIAN && row instanceof UnsafeRow u) {
+                long offsetAndSize = u.getLong(0);
+                int offset = (int) (offsetAndSize >> 32);
+                int size = (int) offsetAndSize;
+                if (size != bytes) {
+                    out[0] = Double.NaN;
+                    return;
+                }
+                Platform.copyMemory(u.getBaseObject(), u.getBaseOffset() + offset, out, Platform.DOUBLE_ARRAY_OFFSET,
+                        bytes);
+            } else {
+                byte[] b = row.getBinary(0);
+                if (b.length != bytes) {
+                    out[0] = Double.NaN;
+                    return;
+                }
+                ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(out, 0, out.length);
+            }
+        };
     }
 
     /** The row x̃ = h·q as doubles (exact: q is an integer below 2²³, h a power-of-two multiple of B). */
@@ -45,8 +112,10 @@ final class PartitionStatistics {
         private final int d;
         private final double bound;
         private final boolean withGram;
+        private final RowReader reader;
 
-        Sums(int d, double bound, boolean withGram) {
+        Sums(int d, double bound, boolean withGram, RowReader reader) {
+            this.reader = reader;
             this.d = d;
             this.bound = bound;
             this.withGram = withGram;
@@ -57,7 +126,7 @@ final class PartitionStatistics {
             FixedPointGram g = new FixedPointGram(d, bound, withGram);
             double[] row = new double[d];
             while (rows.hasNext()) {
-                read(rows.next(), row);
+                reader.read(rows.next(), row);
                 g.add(row, 0);
             }
             return List.of(g.state()).iterator();
@@ -75,8 +144,10 @@ final class PartitionStatistics {
         private final int k;
         private final double bound;
         private final Broadcast<double[]> v;
+        private final RowReader reader;
 
-        GramTimes(int d, int k, double bound, Broadcast<double[]> v) {
+        GramTimes(int d, int k, double bound, Broadcast<double[]> v, RowReader reader) {
+            this.reader = reader;
             this.d = d;
             this.k = k;
             this.bound = bound;
@@ -96,7 +167,7 @@ final class PartitionStatistics {
             int count = 0;
             long total = 0;
             while (rows.hasNext()) {
-                read(rows.next(), raw);
+                reader.read(rows.next(), raw);
                 clipped(raw, q, bound, h, block, count * d);
                 total++;
                 if (++count == BLOCK) {
@@ -151,8 +222,10 @@ final class PartitionStatistics {
         private final int d;
         private final double bound;
         private final int blockRows;
+        private final RowReader reader;
 
-        ClippedBlocks(int d, double bound, int blockRows) {
+        ClippedBlocks(int d, double bound, int blockRows, RowReader reader) {
+            this.reader = reader;
             this.d = d;
             this.bound = bound;
             this.blockRows = blockRows;
@@ -175,7 +248,7 @@ final class PartitionStatistics {
                     double[] block = new double[blockRows * d];
                     int count = 0;
                     while (count < blockRows && rows.hasNext()) {
-                        read(rows.next(), raw);
+                        reader.read(rows.next(), raw);
                         clipped(raw, q, bound, h, block, count * d);
                         count++;
                     }

@@ -51,8 +51,8 @@ final class SparkDataAccess implements DataAccess {
         this.group = "privmat-job-" + context.id();
     }
 
-    private JavaRDD<InternalRow> source() {
-        return engine.rows(schema).queryExecution().toRdd().toJavaRDD();
+    private static JavaRDD<InternalRow> rows(SparkEngine.Source source) {
+        return source.frame().queryExecution().toRdd().toJavaRDD();
     }
 
     private JavaSparkContext spark() {
@@ -105,8 +105,9 @@ final class SparkDataAccess implements DataAccess {
         int d = facts.cols();
         double bound = facts.rowNormBound();
         FixedPointGram.State state = pass(0, 1, () -> {
-            JavaRDD<FixedPointGram.State> parts = source().mapPartitions(
-                    new PartitionStatistics.Sums(d, bound, withGram));
+            SparkEngine.Source source = engine.source(schema);
+            JavaRDD<FixedPointGram.State> parts = rows(source).mapPartitions(
+                    new PartitionStatistics.Sums(d, bound, withGram, source.reader()));
             return parts.getNumPartitions() == 0 ? new FixedPointGram(d, bound, withGram).state()
                     : parts.treeReduce(FixedPointGram::merge, engine.treeDepth());
         });
@@ -162,7 +163,9 @@ final class SparkDataAccess implements DataAccess {
             double[] merged = pass(current, passes, () -> {
                 Broadcast<double[]> shared = spark().broadcast(basis);
                 try {
-                    JavaRDD<double[]> parts = source().mapPartitions(new PartitionStatistics.GramTimes(d, k, bound, shared));
+                    SparkEngine.Source source = engine.source(schema);
+                    JavaRDD<double[]> parts = rows(source).mapPartitions(
+                            new PartitionStatistics.GramTimes(d, k, bound, shared, source.reader()));
                     return parts.getNumPartitions() == 0 ? new double[2 * d * k + 1]
                             : parts.treeReduce(PartitionStatistics::mergeCompensated, engine.treeDepth());
                 } finally {
@@ -206,8 +209,9 @@ final class SparkDataAccess implements DataAccess {
             double[] out = new double[size * d];
             int filled = 0;
             try {
-                Iterator<double[]> blocks = source().mapPartitions(
-                        new PartitionStatistics.ClippedBlocks(d, bound, size)).toLocalIterator();
+                SparkEngine.Source source = engine.source(schema);
+                Iterator<double[]> blocks = rows(source).mapPartitions(
+                        new PartitionStatistics.ClippedBlocks(d, bound, size, source.reader())).toLocalIterator();
                 while (blocks.hasNext()) {
                     double[] block = finite(blocks.next());
                     int count = block.length / d;

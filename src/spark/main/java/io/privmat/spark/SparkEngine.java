@@ -17,7 +17,10 @@ import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
@@ -88,6 +91,29 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
         return source.select(columns);
     }
 
+    /** What a pass reads: the projected source and how one of its rows becomes d doubles. */
+    record Source(org.apache.spark.sql.Dataset<Row> frame, PartitionStatistics.RowReader reader) {}
+
+    /**
+     * The source of a pass: the d scalar columns cast to double, or the vector layout's one column as
+     * it is (a list of doubles or a binary, whichever its Parquet schema holds — metadata, not rows).
+     */
+    Source source(ExternalSchema schema) {
+        String vector = schema.vector();
+        if (vector == null) {
+            return new Source(rows(schema), PartitionStatistics.scalars());
+        }
+        org.apache.spark.sql.Dataset<Row> frame = read(schema).select(functions.col(quoted(vector)));
+        DataType type = frame.schema().fields()[0].dataType();
+        if (type instanceof BinaryType) {
+            return new Source(frame, PartitionStatistics.binary());
+        }
+        if (type instanceof ArrayType a && a.elementType() instanceof DoubleType) {
+            return new Source(frame, PartitionStatistics.doubleList());
+        }
+        throw new IllegalStateException("the vector column is no longer a list of doubles or a binary");
+    }
+
     private org.apache.spark.sql.Dataset<Row> read(ExternalSchema schema) {
         DataFrameReader reader = session().read();
         return switch (schema.format()) {
@@ -113,6 +139,18 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
         Map<String, DataType> types = new java.util.HashMap<>();
         for (StructField f : found.fields()) {
             types.put(f.name(), f.dataType());
+        }
+        if (schema.vector() != null) {
+            DataType t = types.get(schema.vector());
+            if (t == null) {
+                throw new IllegalArgumentException("the source has no column [" + schema.vector() + "]; it has "
+                        + Arrays.toString(found.fieldNames()));
+            }
+            if (!(t instanceof BinaryType) && !(t instanceof ArrayType a && a.elementType() instanceof DoubleType)) {
+                throw new IllegalArgumentException("the vector column '" + schema.vector() + "' is "
+                        + t.simpleString() + ", not a list of doubles (array<double>) or a binary of 8·d bytes");
+            }
+            return; // the vector's length is checked per row (another length: the zero row)
         }
         Set<String> missing = new HashSet<>();
         for (String c : schema.columns()) {

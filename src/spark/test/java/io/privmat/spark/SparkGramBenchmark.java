@@ -8,6 +8,8 @@ import io.privmat.mechanism.linalg.FixedPointGram;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,28 +17,42 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
 import java.util.stream.Stream;
-import org.apache.spark.sql.Column;
-import org.apache.spark.sql.functions;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rows per second of the Gram statistic XᵀX at d = 784 (B = 1, synthetic seeded rows, entries
- * uniform in ±0.05 so that ‖x‖ ≈ 0.8): the Spark path on embedded {@code local[2]}
- * ({@link SparkDataAccess#gram}: Parquet read, clip, quantise, exact fixed-point blocks, tree
- * reduction) against the in-process kernels on the same machine — {@link GramAccumulator} (the
- * stored path's floating dsyrk over 4 MiB chunks) and {@link FixedPointGram} (the exact kernel a
- * Spark task runs, here in one thread) — over rows already in memory (a 4096-row seeded pool
- * cycled: the kernels' cost does not depend on the values). The Parquet files are written by
- * Spark itself ({@code rand(seed)} per column, 8 files) at the smallest size into a temporary
- * directory, deleted afterwards; each larger size (a multiple of the smallest) is a directory of
- * hard links to those files, i.e. the same rows repeated — the statistic's cost does not depend on
- * the values, and the files are then read from the page cache (no disk or network time is
- * measured). Sizes: {@code -Dprivmat.bench.rows=100000,1000000} (the default). Run:
+ * Rows per second of the Gram statistic XᵀX at d = 784 (B = 1): the Spark path on embedded
+ * {@code local[2]} ({@link SparkDataAccess#gram}: Parquet read, clip, quantise, exact fixed-point
+ * blocks, tree reduction) for both layouts of an EXTERNAL dataset — d scalar columns, and the vector
+ * layout (one binary column of 8·d little-endian bytes per row) — against numpy's {@code X.T @ X}
+ * (OpenBLAS dsyrk, src/bench/python/gram_numpy_rows.py) over the same rows in the same run, and the
+ * in-process kernels over rows already in memory: {@link FixedPointGram} (the exact kernel a Spark
+ * task runs, here in one thread) and {@link GramAccumulator} (the stored path's floating dsyrk).
+ *
+ * <p>The rows: entry (i, j) is (u − 0.5)·0.1 with u = ((i·d + j)·2654435761 mod 2³²)/2³², the same
+ * doubles in Java and in numpy (‖x‖ ≈ 0.8 &lt; B). Spark writes the smallest size once per layout (8
+ * files) into a temporary directory, deleted afterwards; each larger size (a multiple of the smallest)
+ * is a directory of hard links to those files — the same rows repeated, as numpy's sizes are — so the
+ * files come from the page cache (no disk or network time is measured). Each measurement is repeated
+ * ({@code -Dprivmat.bench.reps}, default 3) and the median reported; numpy's trace is checked against
+ * Spark's. The machine's cores are shared by every path: rows/s per core is rows/s ÷ the cores.
+ *
+ * <p>Also measured: the exact block kernel alone (one thread: dsyrk of a block of m quantised rows
+ * plus its conversion to {@code long}s) for block sizes m = 256 (exact on the 2⁻²² grid), 512 (the
+ * largest exact there: m·2⁴⁴ ≤ 2⁵³) and the sizes a coarser grid 2⁻ᶠ would allow (m ≤ 2^(53−2f)):
+ * whether larger blocks pay (docs/scale-out.md).
+ *
+ * <p>Sizes: {@code -Dprivmat.bench.rows=100000,1000000} (the default). Run:
  * {@code ./mvnw -o test -Pspark,benchmark -Dtest=SparkGramBenchmark}. Prints the table and writes
- * target/benchmarks/spark-gram.txt; docs/scale-out.md projects the per-core rate to a cluster.
+ * target/benchmarks/spark-gram.txt.
  */
 @Tag("benchmark")
 class SparkGramBenchmark {
@@ -44,41 +60,70 @@ class SparkGramBenchmark {
     static final int D = 784;
     static final double B = 1;
     static final int POOL = 4096;
+    static final int[] KERNEL_BLOCKS = {256, 512, 2048, 8192};
 
     @Test
-    void gramRowsPerSecond() throws IOException {
+    void gramRowsPerSecond() throws IOException, InterruptedException {
         NativeBlas.install();
         long[] sizes = Arrays.stream(System.getProperty("privmat.bench.rows", "100000,1000000").split(","))
                 .mapToLong(s -> Long.parseLong(s.trim())).toArray();
+        int reps = Integer.getInteger("privmat.bench.reps", 3);
+        int cores = Runtime.getRuntime().availableProcessors();
         StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
-                "Gram X^T X, d = %d, B = %.0f; BLAS: %s; cores: %d; load average before: %s%n", D, B,
-                LinearAlgebra.implementation(), Runtime.getRuntime().availableProcessors(), load()));
-        report.append(String.format(Locale.ROOT, "%10s %14s %10s %14s %14s %14s%n", "rows", "path", "seconds",
-                "rows/s", "parquet MB", "write s"));
+                "Gram X^T X, d = %d, B = %.0f; BLAS: %s; cores: %d; medians of %d; load average before: %s%n", D, B,
+                LinearAlgebra.implementation(), cores, reps, load()));
+        report.append(String.format(Locale.ROOT, "%10s %22s %10s %12s %14s %10s %10s%n", "rows", "path", "seconds",
+                "rows/s", "rows/s/core", "x numpy", "parquet MB"));
         double[] pool = pool();
         // Warm-up: JIT and Spark's first job.
         inProcess(pool, 20_000, false);
         inProcess(pool, 20_000, true);
+        kernelReport(report, pool);
         Path dir = Files.createTempDirectory("privmat-bench");
         try {
-            ExternalSchema warm = write(dir, "warm", 20_000);
-            spark(warm);
-            // The smallest size is written; larger multiples of it are directories of hard links to
-            // its files (the same rows repeated: the statistic costs the same, no disk is used).
+            spark(write(dir, "warm-columns", 20_000, false));
+            spark(write(dir, "warm-vector", 20_000, true));
             long base = Arrays.stream(sizes).min().orElseThrow();
-            long t0 = System.nanoTime();
-            ExternalSchema written = write(dir, "base", base);
-            double writeSeconds = (System.nanoTime() - t0) / 1e9;
-            double baseMb = size(Path.of(written.location())) / 1e6;
+            ExternalSchema columns = write(dir, "columns", base, false);
+            ExternalSchema vector = write(dir, "vector", base, true);
             for (long n : sizes) {
                 if (n % base != 0) {
                     throw new IllegalArgumentException("sizes must be multiples of the smallest: " + n);
                 }
-                ExternalSchema source = n == base ? written : copies(written, dir.resolve("n" + n), (int) (n / base));
-                double s = spark(source);
-                row(report, n, "spark local[2]", s, baseMb * (n / base), n == base ? writeSeconds : 0);
-                row(report, n, "in-process fp", inProcess(pool, n, true), 0, 0);
-                row(report, n, "in-process syrk", inProcess(pool, n, false), 0, 0);
+                int times = (int) (n / base);
+                ExternalSchema c = n == base ? columns : copies(columns, dir.resolve("c" + n), times);
+                ExternalSchema v = n == base ? vector : copies(vector, dir.resolve("v" + n), times);
+                double[] numpy = numpy(base, n, reps);
+                double numpySeconds = numpy[0];
+                double sparkTrace = 0;
+                double[] vectorTimes = new double[reps];
+                double[] columnTimes = new double[reps];
+                for (int r = 0; r < reps; r++) {
+                    double[] timed = sparkTimed(v);
+                    vectorTimes[r] = timed[0];
+                    sparkTrace = timed[1];
+                    columnTimes[r] = sparkTimed(c)[0];
+                }
+                // The same rows: numpy's trace and the exact statistic's agree to the grid (2⁻²² per entry).
+                if (Math.abs(sparkTrace - numpy[1]) > 1e-5 * numpy[1]) {
+                    throw new AssertionError("numpy's rows differ from Spark's: trace " + numpy[1] + " vs " + sparkTrace);
+                }
+                // The in-process kernels' rate does not depend on n: measured at the smallest size only.
+                double[] fp = new double[n == base ? reps : 0];
+                double[] syrk = new double[fp.length];
+                for (int r = 0; r < fp.length; r++) {
+                    fp[r] = inProcess(pool, n, true);
+                    syrk[r] = inProcess(pool, n, false);
+                }
+                row(report, n, "numpy X.T @ X", numpySeconds, numpySeconds, cores, 0);
+                row(report, n, "spark vector column", median(vectorTimes), numpySeconds, cores,
+                        size(Path.of(vector.location())) / 1e6 * times);
+                row(report, n, "spark 784 columns", median(columnTimes), numpySeconds, cores,
+                        size(Path.of(columns.location())) / 1e6 * times);
+                if (fp.length > 0) {
+                    row(report, n, "in-process fp", median(fp), numpySeconds, cores, 0);
+                    row(report, n, "in-process syrk", median(syrk), numpySeconds, cores, 0);
+                }
             }
         } finally {
             delete(dir);
@@ -90,19 +135,76 @@ class SparkGramBenchmark {
         Files.writeString(out, report.toString());
     }
 
-    private static void row(StringBuilder report, long n, String path, double seconds, double mb, double write) {
-        report.append(String.format(Locale.ROOT, "%10d %14s %10.2f %14.0f %14s %14s%n", n, path, seconds, n / seconds,
-                mb > 0 ? String.format(Locale.ROOT, "%.0f", mb) : "", write > 0
-                        ? String.format(Locale.ROOT, "%.1f", write) : ""));
+    private static void row(StringBuilder report, long n, String path, double seconds, double numpySeconds,
+            int cores, double mb) {
+        report.append(String.format(Locale.ROOT, "%10d %22s %10.2f %12.0f %14.0f %10.2f %10s%n", n, path, seconds,
+                n / seconds, n / seconds / cores, numpySeconds / seconds,
+                mb > 0 ? String.format(Locale.ROOT, "%.0f", mb) : ""));
+    }
+
+    static double median(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /** Entry (i, j) of the benchmark's rows (the same doubles as src/bench/python/gram_numpy_rows.py). */
+    static double entry(long i, int j) {
+        long u = ((i * D + j) * 2654435761L) & 0xFFFFFFFFL;
+        return (u / 0x1p32 - 0.5) * 0.1;
     }
 
     private static double[] pool() {
-        SplittableRandom random = new SplittableRandom(784);
         double[] x = new double[POOL * D];
-        for (int i = 0; i < x.length; i++) {
-            x[i] = (random.nextDouble() - 0.5) * 0.1;
+        for (int i = 0; i < POOL; i++) {
+            for (int j = 0; j < D; j++) {
+                x[i * D + j] = entry(i, j);
+            }
         }
         return x;
+    }
+
+    /**
+     * The exact block kernel alone, one thread, for several block sizes m: quantised rows (integers
+     * below 2²²) through dsyrk, each block's upper triangle added into {@code long}s, as
+     * {@link FixedPointGram} does. The values' exactness is not at stake here, only the time.
+     */
+    private static void kernelReport(StringBuilder report, double[] pool) {
+        double[] q = new double[POOL * D];
+        for (int i = 0; i < q.length; i++) {
+            q[i] = Math.rint(pool[i] * 0x1p22);
+        }
+        dev.ludovic.netlib.blas.BLAS blas = dev.ludovic.netlib.blas.BLAS.getInstance();
+        int reps = Integer.getInteger("privmat.bench.reps", 3);
+        report.append("exact block kernel, one thread (dsyrk of m rows + conversion to longs), 65536 rows:\n");
+        for (int m : KERNEL_BLOCKS) {
+            double[] times = new double[reps];
+            for (int r = 0; r < reps; r++) {
+                double[] c = new double[D * D];
+                long[] acc = new long[D * (D + 1) / 2];
+                double[] block = new double[m * D];
+                long t0 = System.nanoTime();
+                for (long done = 0; done < 65536; done += m) {
+                    for (int i = 0; i < m; i++) {
+                        System.arraycopy(q, (int) ((done + i) % POOL) * D, block, i * D, D);
+                    }
+                    Arrays.fill(c, 0.0);
+                    blas.dsyrk("U", "N", D, m, 1.0, block, 0, D, 1.0, c, 0, D);
+                    int p = 0;
+                    for (int j = 0; j < D; j++) {
+                        for (int k = j; k < D; k++) {
+                            acc[p++] += (long) c[k * D + j];
+                        }
+                    }
+                }
+                times[r] = (System.nanoTime() - t0) / 1e9;
+                if (acc[0] <= 0) {
+                    throw new AssertionError("empty Gram");
+                }
+            }
+            double t = median(times);
+            report.append(String.format(Locale.ROOT, "  m = %5d: %.2f s, %.0f rows/s%n", m, t, 65536 / t));
+        }
     }
 
     /** Seconds for n rows through the exact kernel (one thread) or the stored path's accumulator. */
@@ -130,28 +232,84 @@ class SparkGramBenchmark {
     }
 
     private static double spark(ExternalSchema source) {
+        return sparkTimed(source)[0];
+    }
+
+    /** [seconds, trace of the Gram] of one Spark pass. */
+    private static double[] sparkTimed(ExternalSchema source) {
         long n = source.declaredRows();
         DataAccess access = SparkTestData.access(source, SparkTestData.facts(D, B, n, NeighbouringRelation.REPLACE_ONE),
                 new SparkTestData.Recorder());
         long t0 = System.nanoTime();
         double[] gram = access.gram(false).gram();
         double seconds = (System.nanoTime() - t0) / 1e9;
-        if (!(gram[0] > 0)) {
+        double trace = 0;
+        for (int j = 0; j < D; j++) {
+            trace += gram[j * D + j];
+        }
+        if (!(trace > 0)) {
             throw new AssertionError("empty Gram");
         }
-        return seconds;
+        return new double[] {seconds, trace};
     }
 
-    private static ExternalSchema write(Path dir, String name, long n) {
-        List<Column> columns = new ArrayList<>();
-        List<String> names = SparkTestData.columns(D);
-        for (int j = 0; j < D; j++) {
-            columns.add(functions.rand(1000L + j).minus(0.5).multiply(0.1).alias(names.get(j)));
+    /** numpy over the same rows: [median seconds of reps, trace]. */
+    private static double[] numpy(long base, long n, int reps) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("python3", "src/bench/python/gram_numpy_rows.py", Long.toString(base),
+                Long.toString(n), Integer.toString(D), Integer.toString(reps)).redirectErrorStream(true).start();
+        List<Double> seconds = new ArrayList<>();
+        double trace = Double.NaN;
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("gram_numpy_rows.py failed: " + out);
         }
+        for (String line : out.split("\n")) {
+            if (line.startsWith("seconds ")) {
+                seconds.add(Double.parseDouble(line.substring(8).trim()));
+            } else if (line.startsWith("trace ")) {
+                trace = Double.parseDouble(line.substring(6).trim());
+            }
+        }
+        return new double[] {median(seconds.stream().mapToDouble(Double::doubleValue).toArray()), trace};
+    }
+
+    /**
+     * Writes n of the benchmark's rows as Parquet (8 files, generated on the executors): d scalar
+     * double columns, or the vector layout's one binary column "x" of 8·d little-endian bytes.
+     */
+    private static ExternalSchema write(Path dir, String name, long n, boolean vector) {
+        List<String> names = SparkTestData.columns(D);
+        StructType type = vector ? new StructType(new StructField[] {
+                DataTypes.createStructField("x", DataTypes.BinaryType, false)})
+                : new StructType(names.stream().map(c -> DataTypes.createStructField(c, DataTypes.DoubleType, false))
+                        .toArray(StructField[]::new));
+        MapPartitionsFunction<Row, Row> rows = ids -> new java.util.Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return ids.hasNext();
+            }
+
+            @Override
+            public Row next() {
+                long i = ids.next().getLong(0);
+                if (vector) {
+                    ByteBuffer b = ByteBuffer.allocate(8 * D).order(ByteOrder.LITTLE_ENDIAN);
+                    for (int j = 0; j < D; j++) {
+                        b.putDouble(entry(i, j));
+                    }
+                    return RowFactory.create((Object) b.array());
+                }
+                Object[] values = new Object[D];
+                for (int j = 0; j < D; j++) {
+                    values[j] = entry(i, j);
+                }
+                return RowFactory.create(values);
+            }
+        };
         String location = dir.resolve(name).toString();
-        SparkTestData.engine().session().range(0, n, 1, 8).select(columns.toArray(Column[]::new)).write()
+        SparkTestData.engine().session().range(0, n, 1, 8).toDF().mapPartitions(rows, Encoders.row(type)).write()
                 .parquet(location);
-        return new ExternalSchema(location, ExternalSchema.Format.PARQUET, names, n);
+        return new ExternalSchema(location, ExternalSchema.Format.PARQUET, names, n, vector ? "x" : null);
     }
 
     /** A directory with {@code times} hard links to each data file of {@code source}: times × its rows. */
@@ -167,7 +325,7 @@ class SparkGramBenchmark {
             }
         }
         return new ExternalSchema(target.toString(), ExternalSchema.Format.PARQUET, source.columns(),
-                source.declaredRows() * times);
+                source.declaredRows() * times, source.vector());
     }
 
     private static long size(Path dir) throws IOException {

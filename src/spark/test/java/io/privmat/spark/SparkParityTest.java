@@ -32,7 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * rank and top singular vectors, regression), under both relations where it supports them: the same
  * plan released with the same seed on the Spark path and on the in-process path over the same rows
  * gives the same values, bit for bit. The statistic is exact on both paths ({@code FixedPointGram}),
- * so nothing downstream — noise, eigensolvers, samplers — can tell them apart.
+ * so nothing downstream — noise, eigensolvers, samplers — can tell them apart; the same holds for
+ * the vector layout (one column holding the row as a list of doubles or as 8·d bytes).
  */
 class SparkParityTest {
 
@@ -40,6 +41,8 @@ class SparkParityTest {
     static final int D = 6;
     static final double B = 1.5;
     static ExternalSchema source;
+    static ExternalSchema list;
+    static ExternalSchema binary;
     static double[][] rowsAsRead;
 
     @BeforeAll
@@ -49,6 +52,11 @@ class SparkParityTest {
         source = new ExternalSchema(SparkTestData.write(x, dir, "parity", ExternalSchema.Format.PARQUET, 3),
                 ExternalSchema.Format.PARQUET, SparkTestData.columns(D), (long) N);
         rowsAsRead = SparkTestData.readBack(source);
+        // The rows in the order Spark reads the scalar files, one file each (the row-stream mechanisms
+        // see the source's order; SparkStatisticsTest covers several files of the vector layout).
+        list = SparkTestData.writeVector(rowsAsRead, dir, "parity-list", SparkTestData.Vector.LIST, 1, (long) N);
+        binary = SparkTestData.writeVector(rowsAsRead, dir, "parity-binary", SparkTestData.Vector.BINARY, 1,
+                (long) N);
     }
 
     static Stream<Arguments> cases() {
@@ -83,13 +91,16 @@ class SparkParityTest {
         MechanismDefinition m = catalog.find(name).orElseThrow();
         PublicFacts facts = SparkTestData.facts(D, B, (long) N, relation);
         Plan plan = catalog.plan(kind.name(), name, budget(m), m.exampleParams(kind), facts);
-        ExternalSchema declared = relation == NeighbouringRelation.REPLACE_ONE ? source
-                : new ExternalSchema(source.location(), source.format(), source.columns(), null);
-        DataAccess spark = SparkTestData.access(declared, facts, new SparkTestData.Recorder());
         DataAccess local = new SparkTestData.LocalExact(rowsAsRead, D, B);
-        double[] a = values(plan.release(spark, TestNoiseSources.seeded(11)));
         double[] b = values(plan.release(local, TestNoiseSources.seeded(11)));
-        assertThat(a).isNotEmpty().containsExactly(b);
+        // The d scalar columns and the vector layout (a list of doubles, a binary).
+        for (ExternalSchema layout : List.of(source, list, binary)) {
+            ExternalSchema declared = relation == NeighbouringRelation.REPLACE_ONE ? layout
+                    : new ExternalSchema(layout.location(), layout.format(), layout.columns(), null, layout.vector());
+            DataAccess spark = SparkTestData.access(declared, facts, new SparkTestData.Recorder());
+            double[] a = values(plan.release(spark, TestNoiseSources.seeded(11)));
+            assertThat(a).as(layout.location()).isNotEmpty().containsExactly(b);
+        }
         // A different seed gives another release: the comparison above is not vacuous.
         assertThat(values(plan.release(local, TestNoiseSources.seeded(12)))).isNotEqualTo(b);
     }

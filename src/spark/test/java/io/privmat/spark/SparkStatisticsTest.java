@@ -30,6 +30,10 @@ class SparkStatisticsTest {
     static ExternalSchema oneFile;
     static ExternalSchema fiveFiles;
     static ExternalSchema csv;
+    static ExternalSchema listOneFile;
+    static ExternalSchema listFourFiles;
+    static ExternalSchema binaryOneFile;
+    static ExternalSchema binaryThreeFiles;
 
     @BeforeAll
     static void write() {
@@ -42,6 +46,10 @@ class SparkStatisticsTest {
                 ExternalSchema.Format.PARQUET, cols, (long) N);
         csv = new ExternalSchema(SparkTestData.write(x, dir, "csv", ExternalSchema.Format.CSV, 3),
                 ExternalSchema.Format.CSV, cols, (long) N);
+        listOneFile = SparkTestData.writeVector(x, dir, "list1", SparkTestData.Vector.LIST, 1, (long) N);
+        listFourFiles = SparkTestData.writeVector(x, dir, "list4", SparkTestData.Vector.LIST, 4, (long) N);
+        binaryOneFile = SparkTestData.writeVector(x, dir, "binary1", SparkTestData.Vector.BINARY, 1, (long) N);
+        binaryThreeFiles = SparkTestData.writeVector(x, dir, "binary3", SparkTestData.Vector.BINARY, 3, (long) N);
     }
 
     private static SparkDataAccess spark(ExternalSchema schema) {
@@ -57,13 +65,80 @@ class SparkStatisticsTest {
     void sumsAndGramEqualTheInProcessReferenceBitForBitWhateverTheFiles() {
         DataAccess reference = local(oneFile);
         DataAccess.Gram expected = reference.gram(true);
-        for (ExternalSchema source : List.of(oneFile, fiveFiles, csv)) {
+        for (ExternalSchema source : List.of(oneFile, fiveFiles, csv, listOneFile, listFourFiles, binaryOneFile,
+                binaryThreeFiles)) {
             DataAccess.Gram g = spark(source).gram(true);
             assertThat(g.gram()).as(source.location()).containsExactly(expected.gram());
             assertThat(g.sums()).as(source.location()).containsExactly(expected.sums());
             assertThat(spark(source).columnSums()).as(source.location()).containsExactly(reference.columnSums());
         }
         assertThat(spark(oneFile).gram(false).sums()).isEmpty();
+    }
+
+    /**
+     * The vector layout reads the same rows as the scalar layout: XᵀX·V within the same bound, and the
+     * row stream (one file each, so the same order) bit for bit.
+     */
+    @Test
+    void theVectorLayoutStreamsTheSameClippedRowsAsTheScalarColumns() {
+        List<double[]> expected = new ArrayList<>();
+        spark(oneFile).rows(1).forEachBlock((block, count, first) -> expected.add(java.util.Arrays.copyOf(block,
+                count * D)));
+        double[] scalar = expected.stream().flatMapToDouble(java.util.Arrays::stream).toArray();
+        for (ExternalSchema vector : List.of(listOneFile, binaryOneFile)) {
+            List<double[]> got = new ArrayList<>();
+            spark(vector).rows(1).forEachBlock((block, count, first) -> got.add(java.util.Arrays.copyOf(block,
+                    count * D)));
+            assertThat(got.stream().flatMapToDouble(java.util.Arrays::stream).toArray()).as(vector.location())
+                    .containsExactly(scalar);
+        }
+        double[] v = new double[D * 2];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = (i % 5) - 2;
+        }
+        double[] a = new double[D * 2];
+        double[] b = new double[D * 2];
+        spark(oneFile).gramOperator(D, 1).apply(v, 2, a);
+        spark(binaryThreeFiles).gramOperator(D, 1).apply(v, 2, b);
+        for (int i = 0; i < a.length; i++) {
+            assertThat(b[i]).isCloseTo(a[i], org.assertj.core.api.Assertions.within(1e-12 * N * B * B));
+        }
+    }
+
+    /**
+     * A vector of another length than d — shorter, longer, empty, bytes not a multiple of 8 — or a
+     * missing vector makes its row the zero row, counted as a row; nothing fails the pass. The Gram
+     * is exactly that of the well-formed rows.
+     */
+    @Test
+    void malformedVectorsAreZeroRowsThatStillCount() {
+        double[][] good = {{0.6, 0.8}, {0.3, -0.4}};
+        SparkTestData.Vector[] layouts = SparkTestData.Vector.values();
+        for (SparkTestData.Vector layout : layouts) {
+            List<org.apache.spark.sql.Row> rows = new ArrayList<>();
+            rows.add(org.apache.spark.sql.RowFactory.create("ok0", SparkTestData.vector(good[0], layout)));
+            rows.add(org.apache.spark.sql.RowFactory.create("short", SparkTestData.vector(new double[] {0.5}, layout)));
+            rows.add(org.apache.spark.sql.RowFactory.create("long", SparkTestData.vector(new double[] {1, 0, 0},
+                    layout)));
+            rows.add(org.apache.spark.sql.RowFactory.create("empty", SparkTestData.vector(new double[0], layout)));
+            rows.add(org.apache.spark.sql.RowFactory.create("missing", null));
+            rows.add(org.apache.spark.sql.RowFactory.create("ok1", SparkTestData.vector(good[1], layout)));
+            if (layout == SparkTestData.Vector.BINARY) {
+                rows.add(org.apache.spark.sql.RowFactory.create("odd", new byte[15]));
+            }
+            ExternalSchema schema = SparkTestData.writeVectorRows(rows, 2, dir, "malformed-" + layout, layout, 2,
+                    (long) rows.size());
+            SparkDataAccess data = SparkTestData.access(schema, SparkTestData.facts(2, 1.0, (long) rows.size(),
+                    NeighbouringRelation.REPLACE_ONE), new SparkTestData.Recorder());
+            DataAccess.Gram g = data.gram(true);
+            DataAccess.Gram expected = new SparkTestData.LocalExact(good, 2, 1.0).gram(true);
+            assertThat(g.gram()).as(layout.name()).containsExactly(expected.gram());
+            assertThat(g.sums()).as(layout.name()).containsExactly(expected.sums());
+            // Every row counted: a declared n of the well-formed rows only fails the pass.
+            SparkDataAccess wellFormedOnly = SparkTestData.access(schema, SparkTestData.facts(2, 1.0, 2L,
+                    NeighbouringRelation.REPLACE_ONE), new SparkTestData.Recorder());
+            assertThatThrownBy(wellFormedOnly::columnSums).isInstanceOf(ExternalRowCountException.class);
+        }
     }
 
     /**
@@ -204,6 +279,17 @@ class SparkStatisticsTest {
                 List.of("c0", "nope"), 1L))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope");
         assertThatThrownBy(() -> engine.check(new ExternalSchema(oneFile.location(), ExternalSchema.Format.PARQUET,
                 List.of("label"), 1L))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not numeric");
+        engine.check(listOneFile);
+        engine.check(binaryThreeFiles);
+        assertThatThrownBy(() -> engine.check(new ExternalSchema(listOneFile.location(), ExternalSchema.Format.PARQUET,
+                listOneFile.columns(), 1L, "nope"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("nope");
+        assertThatThrownBy(() -> engine.check(new ExternalSchema(listOneFile.location(), ExternalSchema.Format.PARQUET,
+                listOneFile.columns(), 1L, "label"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not a list of doubles");
+        assertThatThrownBy(() -> engine.check(new ExternalSchema(oneFile.location(), ExternalSchema.Format.PARQUET,
+                List.of("c0"), 1L, "c0"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not a list of doubles");
         assertThatThrownBy(() -> engine.check(new ExternalSchema(dir.resolve("missing").toString(),
                 ExternalSchema.Format.PARQUET, List.of("c0"), 1L))).isInstanceOf(IllegalArgumentException.class);
     }

@@ -96,6 +96,55 @@ final class SparkTestData {
         return location;
     }
 
+    /** How the vector layout stores a row in its one column. */
+    enum Vector { LIST, BINARY }
+
+    /**
+     * Writes the matrix in the vector layout: a label and one column "x" holding each row as a list
+     * of doubles (a missing value: a null element) or as 8·d little-endian bytes (a missing value: a
+     * null vector — both make the zero row, as the null scalar does). Returns the declaration.
+     */
+    static ExternalSchema writeVector(double[][] x, Path dir, String name, Vector layout, int files, Long rows) {
+        int d = x[0].length;
+        List<Row> out = new ArrayList<>();
+        for (int i = 0; i < x.length; i++) {
+            out.add(RowFactory.create("r" + i, vector(x[i], layout)));
+        }
+        return writeVectorRows(out, d, dir, name, layout, files, rows);
+    }
+
+    /** One row's vector value as the layout stores it (null for a row with a missing value in BINARY). */
+    static Object vector(double[] row, Vector layout) {
+        if (layout == Vector.LIST) {
+            List<Double> values = new ArrayList<>();
+            for (double v : row) {
+                values.add(v == Double.NEGATIVE_INFINITY ? null : v);
+            }
+            return values;
+        }
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * row.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (double v : row) {
+            if (v == Double.NEGATIVE_INFINITY) {
+                return null;
+            }
+            b.putDouble(v);
+        }
+        return b.array();
+    }
+
+    /** Writes rows (label, vector) as Parquet; the declaration names d entries c0 … c(d−1) and the column "x". */
+    static ExternalSchema writeVectorRows(List<Row> rows, int d, Path dir, String name, Vector layout, int files,
+            Long declared) {
+        StructType type = new StructType(new StructField[] {
+                DataTypes.createStructField("label", DataTypes.StringType, true),
+                DataTypes.createStructField("x", layout == Vector.LIST
+                        ? DataTypes.createArrayType(DataTypes.DoubleType, true) : DataTypes.BinaryType, true)});
+        String location = dir.resolve(name).toString();
+        var frame = engine().session().createDataFrame(rows, type).coalesce(1);
+        (files > 1 ? frame.repartition(files) : frame).write().parquet(location);
+        return new ExternalSchema(location, ExternalSchema.Format.PARQUET, columns(d), declared, "x");
+    }
+
     static Path tempDir() {
         try {
             return Files.createTempDirectory("privmat-spark-test");

@@ -51,6 +51,9 @@ class SchemaDocumentTest {
                 "{\"location\":\"s3a://b/p\",\"format\":\"PARQUET\",\"columns\":[\"a\",\"b\"],\"declaredRows\":1000}");
         roundTrip(DatasetKind.EXTERNAL, new ExternalSchema("/data/x.csv", ExternalSchema.Format.CSV, List.of("c"), null),
                 "{\"location\":\"/data/x.csv\",\"format\":\"CSV\",\"columns\":[\"c\"]}");
+        roundTrip(DatasetKind.EXTERNAL, new ExternalSchema("/data/v", ExternalSchema.Format.PARQUET, List.of("a", "b"),
+                7L, "features"), "{\"location\":\"/data/v\",\"format\":\"PARQUET\",\"columns\":[\"a\",\"b\"],"
+                + "\"declaredRows\":7,\"vector\":\"features\"}");
     }
 
     @Test

@@ -78,6 +78,27 @@ class FixedPointGramTest {
         assertThat(accumulate(x, 7, 8, 1.0).gram()).containsOnly(0.0);
     }
 
+    /**
+     * The worst case for a block's exactness: every row of full blocks of {@value FixedPointGram#BLOCK_ROWS}
+     * rows at the bound on one coordinate, q = 2²², so a diagonal entry of a block's Gram is
+     * BLOCK_ROWS·2⁴⁴ = 2⁵³ — still an integer a double holds — and the Gram is n·B² exactly.
+     */
+    @Test
+    void fullBlocksAtTheBoundOnOneCoordinateStayExact() {
+        int n = 3 * FixedPointGram.BLOCK_ROWS + 5;
+        FixedPointGram g = new FixedPointGram(2, 1.0, true);
+        FixedPointGram negative = new FixedPointGram(2, 1.0, true);
+        for (int i = 0; i < n; i++) {
+            g.add(new double[] {1.0, 0.0}, 0);
+            negative.add(new double[] {0.0, -1.0}, 0);
+        }
+        assertThat(g.gram()).containsExactly(n, 0, 0, 0);
+        assertThat(negative.gram()).containsExactly(0, 0, 0, n);
+        g.merge(negative);
+        assertThat(g.gram()).containsExactly(n, 0, 0, n);
+        assertThat(g.columnSums()).containsExactly(n, -n);
+    }
+
     @Test
     void equalsTheExactIntegerGramAcrossCarries() {
         // More rows than CARRY_EVERY·BLOCK_ROWS, all near the bound, so the carries run.
