@@ -277,7 +277,8 @@ class SparkClusterTest {
         command.addAll(List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         command.addAll(List.of(JavaModuleOptions.defaultModuleOptionArray()));
         command.add("-Dlogback.configurationFile=" + logback);
-        command.addAll(List.of("-cp", daemonClasspath() + java.io.File.pathSeparator + classpath(), mainClass));
+        command.addAll(List.of("-cp", daemonClasspath() + java.io.File.pathSeparator + classpath(),
+                Daemon.class.getName(), mainClass));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(logs.resolve(name + ".log").toFile());
@@ -360,6 +361,30 @@ class SparkClusterTest {
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Runs a Spark daemon's main class, and ends it when the JVM that started it ends (its standard
+     * input, a pipe from that JVM, closes): no daemon outlives the test, not even when the test JVM is
+     * killed without running its shutdown hooks. A worker's exit kills its executor (its own hook).
+     */
+    static final class Daemon {
+        public static void main(String[] args) throws ReflectiveOperationException {
+            Thread watch = new Thread(() -> {
+                try {
+                    while (System.in.read() >= 0) {
+                        // nothing is ever written; wait for the end of the stream
+                    }
+                } catch (IOException closed) {
+                    // the parent is gone as well
+                }
+                System.exit(0);
+            }, "parent-watch");
+            watch.setDaemon(true);
+            watch.start();
+            Class.forName(args[0]).getMethod("main", String[].class).invoke(null,
+                    (Object) java.util.Arrays.copyOfRange(args, 1, args.length));
         }
     }
 
