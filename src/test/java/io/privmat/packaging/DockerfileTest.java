@@ -93,8 +93,11 @@ class DockerfileTest {
                 .anyMatch(i -> i.startsWith("ENV") && i.contains("SPARK_HOME=/opt/spark")
                         && i.contains("--add-opens=java.base/sun.nio.ch=ALL-UNNAMED"))
                 .anyMatch(i -> i.startsWith("ENTRYPOINT") && i.contains("JarLauncher"));
-        assertThat(runtime.stream().filter(i -> i.startsWith("COPY")).toList()).hasSize(4)
+        // The four Spring Boot layers, and the Servlet 5 API the standalone daemons' web UIs need.
+        assertThat(runtime.stream().filter(i -> i.startsWith("COPY")).toList()).hasSize(5)
+                .filteredOn(c -> !c.contains("spark-daemon-lib")).hasSize(4)
                 .allMatch(c -> c.contains("--from=build /extracted/"));
+        assertThat(runtime).contains("COPY --from=build /src/target/spark-daemon-lib/ /app/spark-daemon-lib/");
         // The default image stays Spark-free.
         assertThat(String.join("\n", stages().get(0).instructions())).doesNotContain("-Pspark");
     }

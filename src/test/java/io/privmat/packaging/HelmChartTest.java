@@ -216,6 +216,9 @@ class HelmChartTest {
         Map<String, Object> workerContainer = at(worker, "spec", "template", "spec", "containers", "0");
         assertThat((String) at(workerContainer, "image")).isEqualTo("ghcr.io/privmat/privmat-spark:0.1.0");
         assertThat((List<String>) at(workerContainer, "args")).first().isEqualTo("spark://rel-privmat-spark-master:7077");
+        // Spark's Jetty needs the Servlet 5 API ahead of the service's Servlet 6.1 (the image carries it).
+        assertThat((List<String>) at(workerContainer, "command")).containsSubsequence("-cp",
+                "/app/spark-daemon-lib/*:/app/BOOT-INF/classes:/app/BOOT-INF/lib/*");
         // The Spark pods are not behind the privmat Service (its selector must not match them).
         Map<String, Object> service = docs.stream().filter(d -> "Service".equals(d.get("kind"))
                 && "rel-privmat".equals(at(d, "metadata", "name"))).findFirst().orElseThrow();
