@@ -64,7 +64,7 @@ public class QueryService {
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
             @Nullable Tracks remainingAfter, java.math.@Nullable BigDecimal largestPureEpsilonAfter,
             java.util.List<ErrorStatement> expectedError,
-            java.util.List<NoiseWarning> warnings) {}
+            java.util.List<NoiseWarning> warnings, io.privmat.ledger.Limit limit, Tracks limitRemaining) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
@@ -72,12 +72,14 @@ public class QueryService {
         BudgetFilter filter = dataset.budget().filter();
         Tracks cost = filter.cost(plan.chargedLoss());
         BudgetAccount account = budget.account(datasetId, dataset.budget());
-        boolean admissible = filter.admits(account.spent(), cost);
+        // The caller's own limit (its allocation, or the pool) and the total (docs/accounting.md §10).
+        BudgetService.Limits limits = budget.limits(datasetId, dataset.budget(), caller.subject());
+        boolean admissible = limits.admits(cost);
         Tracks remaining = filter.remaining(account.spent());
         Tracks after = account.spent().plus(cost);
         return new Quote(plan, dataset.budget().mode().name(), cost, admissible, remaining,
                 admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null,
-                plans.catalog().expectedError(plan), plans.catalog().warnings(plan));
+                plans.catalog().expectedError(plan), plans.catalog().warnings(plan), limits.limit(), limits.remaining());
     }
 
     /** One mechanism's smallest budget for a target, priced on the dataset's tracks (null cost: unreachable). */
@@ -121,9 +123,11 @@ public class QueryService {
             PlanLimit limit) {
         BudgetFilter filter = dataset.budget().filter();
         BudgetAccount account = budget.account(dataset.id(), dataset.budget());
+        BudgetService.Limits limits = budget.limits(dataset.id(), dataset.budget(), caller.subject());
         Priced requested;
         try {
-            requested = price(plans.inverse(dataset, query.mechanism(), query, target, true, caller, limit), filter, account);
+            requested = price(plans.inverse(dataset, query.mechanism(), query, target, true, caller, limit), filter, account,
+                    limits);
         } catch (PlanLimit.Exhausted e) {
             throw FreePlanning.outOfTime("inverse quote");
         }
@@ -154,7 +158,8 @@ public class QueryService {
                     : query.delta();
             QueryRequest same = new QueryRequest(query.kind(), m.name(), null, delta, null, params);
             try {
-                alternatives.add(price(plans.inverse(dataset, m.name(), same, target, false, caller, limit), filter, account));
+                alternatives.add(price(plans.inverse(dataset, m.name(), same, target, false, caller, limit), filter, account,
+                        limits));
             } catch (PrivmatException | PrivacyArgumentException e) {
                 // PrivacyArgumentException: its largest budget is still too small a privacy loss for its calibration.
                 notComparable.add(new NotComparable(m.name(), e.getMessage()));
@@ -170,12 +175,13 @@ public class QueryService {
                 notComparable, cheapest);
     }
 
-    private Priced price(InverseQuote.Answer answer, BudgetFilter filter, BudgetAccount account) {
+    private Priced price(InverseQuote.Answer answer, BudgetFilter filter, BudgetAccount account,
+            BudgetService.Limits limits) {
         if (!answer.reachable()) {
             return new Priced(answer, null, false, null, null, java.util.List.of());
         }
         Tracks cost = filter.cost(answer.plan().chargedLoss());
-        boolean admissible = filter.admits(account.spent(), cost);
+        boolean admissible = limits.admits(cost);
         return new Priced(answer, cost, admissible, admissible ? filter.remaining(account.spent().plus(cost)) : null,
                 share(cost, filter.capacity()), plans.catalog().warnings(answer.plan()));
     }

@@ -93,7 +93,7 @@ public class SubscriptionService {
     /** The cost of a subscription and the budget before and after it; charges nothing. */
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
             @Nullable Tracks remainingAfter, @Nullable BigDecimal largestPureEpsilonAfter,
-            java.util.List<NoiseWarning> warnings) {}
+            java.util.List<NoiseWarning> warnings, io.privmat.ledger.Limit limit, Tracks limitRemaining) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
@@ -101,11 +101,14 @@ public class SubscriptionService {
         BudgetFilter filter = dataset.budget().filter();
         Tracks cost = filter.cost(plan.chargedLoss());
         BudgetAccount account = budget.account(datasetId, dataset.budget());
-        boolean admissible = filter.admits(account.spent(), cost);
+        // A subscription's charge goes through the same reservation as a query: the caller's
+        // allocation or the pool, and the total (docs/accounting.md §10).
+        io.privmat.ledger.BudgetService.Limits limits = budget.limits(datasetId, dataset.budget(), caller.subject());
+        boolean admissible = limits.admits(cost);
         Tracks after = account.spent().plus(cost);
         return new Quote(plan, dataset.budget().mode().name(), cost, admissible, filter.remaining(account.spent()),
                 admissible ? filter.remaining(after) : null, admissible ? filter.largestPureEpsilon(after) : null,
-                MechanismCatalog.standard().warnings(plan));
+                MechanismCatalog.standard().warnings(plan), limits.limit(), limits.remaining());
     }
 
     /** A created subscription, and whether it is an idempotent replay of an earlier creation. */
