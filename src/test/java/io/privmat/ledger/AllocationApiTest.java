@@ -192,6 +192,52 @@ class AllocationApiTest extends ApiTest {
         assertThat(putAllocation(ADMIN_KEY, dataset, "analyst-c", "{\"rho\":0.003}").status()).isEqualTo(200);
     }
 
+    @org.springframework.beans.factory.annotation.Autowired
+    BudgetService budget;
+
+    @org.springframework.beans.factory.annotation.Autowired
+    io.privmat.dataset.DatasetService datasets;
+
+    @org.springframework.beans.factory.annotation.Autowired
+    org.springframework.transaction.support.TransactionTemplate tx;
+
+    /**
+     * A group commit (query.Admissions batches submissions of one dataset into one reserveAll) checks
+     * each item against its own caller's allocation with the batch's earlier items counted, and
+     * unallocated callers against the pool likewise: no batch lets an analyst overspend.
+     */
+    @Test
+    void oneBatchChecksEachItemAgainstItsCallersAllocationWithTheBatchsEarlierItemsCounted() {
+        String id = dataset();
+        java.util.UUID datasetId = java.util.UUID.fromString(id);
+        io.privmat.privacy.Budget b = datasets.get(datasetId).budget();
+        io.privmat.privacy.Tracks c = b.filter().cost(io.privmat.privacy.Zcdp.of(1e-4));
+        io.privmat.privacy.Tracks cap = b.filter().capacity();
+        BigDecimal a = cap.rho().subtract(c.rho().multiply(BigDecimal.valueOf(5)));
+        assertThat(putAllocation(ownerKey(), id, ANALYST, "{\"rho\":" + a.toPlainString() + "}").status()).isEqualTo(200);
+        assertThat(putAllocation(ownerKey(), id, "analyst-b", "{\"rho\":" + c.rho().toPlainString() + "}").status())
+                .isEqualTo(200);
+        // The pool is now 4c. analyst-a may spend a = cap − 5c: give it three; analyst-b one of two;
+        // the owner (no allocation) four of five.
+        String[] callers = {"owner-a", ANALYST, "analyst-b", "owner-a", ANALYST, "analyst-b", "owner-a", ANALYST,
+            "owner-a", "owner-a"};
+        java.util.List<Reservation> batch = java.util.Arrays.stream(callers).map(who -> new Reservation(datasetId, b,
+                java.util.UUID.randomUUID(), "TEST", "TEST", "{}", io.privmat.privacy.Zcdp.of(1e-4),
+                "{\"notion\":\"zCDP\",\"rho\":0.0001}", who)).toList();
+        java.util.List<BudgetService.Admission> outcomes = tx.execute(s -> {
+            java.util.List<BudgetService.Admission> o = budget.reserveAll(datasetId, b, batch);
+            assertThat(jdbc.queryForObject("SELECT rho_spent FROM budget_allocation WHERE dataset_id = ? AND subject = ?",
+                    BigDecimal.class, datasetId, ANALYST)).isEqualByComparingTo(c.rho().multiply(BigDecimal.valueOf(3)));
+            assertThat(jdbc.queryForObject("SELECT rho_spent FROM budget_allocation WHERE dataset_id = ? AND subject = ?",
+                    BigDecimal.class, datasetId, "analyst-b")).isEqualByComparingTo(c.rho());
+            // Nothing of it stays: these reservations have no jobs.
+            s.setRollbackOnly();
+            return o;
+        });
+        java.util.List<String> seen = outcomes.stream().map(o -> o.admitted() ? "ok" : o.refusal().limit().name()).toList();
+        assertThat(seen).containsExactly("ok", "ok", "ok", "ok", "ok", "ALLOCATION", "ok", "ok", "ok", "POOL");
+    }
+
     @Test
     void badAllocationsAreProblemsWithNothingStored() {
         String dataset = dataset();
