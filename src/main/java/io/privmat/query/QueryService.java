@@ -7,6 +7,7 @@ import io.privmat.job.JobService;
 import io.privmat.job.NewJob;
 import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
+import io.privmat.ledger.Limit;
 import io.privmat.ledger.Reservation;
 import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.ErrorStatement;
@@ -64,7 +65,7 @@ public class QueryService {
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
             @Nullable Tracks remainingAfter, java.math.@Nullable BigDecimal largestPureEpsilonAfter,
             java.util.List<ErrorStatement> expectedError,
-            java.util.List<NoiseWarning> warnings, io.privmat.ledger.Limit limit, Tracks limitRemaining) {}
+            java.util.List<NoiseWarning> warnings, Limit limit, Tracks limitRemaining) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);

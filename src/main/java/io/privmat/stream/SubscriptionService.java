@@ -8,6 +8,7 @@ import io.privmat.job.JobService;
 import io.privmat.job.NewJob;
 import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
+import io.privmat.ledger.Limit;
 import io.privmat.ledger.Reservation;
 import io.privmat.mechanism.catalog.Budget;
 import io.privmat.mechanism.catalog.MechanismCatalog;
@@ -93,7 +94,7 @@ public class SubscriptionService {
     /** The cost of a subscription and the budget before and after it; charges nothing. */
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
             @Nullable Tracks remainingAfter, @Nullable BigDecimal largestPureEpsilonAfter,
-            java.util.List<NoiseWarning> warnings, io.privmat.ledger.Limit limit, Tracks limitRemaining) {}
+            java.util.List<NoiseWarning> warnings, Limit limit, Tracks limitRemaining) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
@@ -103,7 +104,7 @@ public class SubscriptionService {
         BudgetAccount account = budget.account(datasetId, dataset.budget());
         // A subscription's charge goes through the same reservation as a query: the caller's
         // allocation or the pool, and the total (docs/accounting.md §10).
-        io.privmat.ledger.BudgetService.Limits limits = budget.limits(datasetId, dataset.budget(), caller.subject());
+        BudgetService.Limits limits = budget.limits(datasetId, dataset.budget(), caller.subject());
         boolean admissible = limits.admits(cost);
         Tracks after = account.spent().plus(cost);
         return new Quote(plan, dataset.budget().mode().name(), cost, admissible, filter.remaining(account.spent()),

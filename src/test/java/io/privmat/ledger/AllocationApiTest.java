@@ -2,11 +2,20 @@ package io.privmat.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privmat.dataset.DatasetService;
+import io.privmat.privacy.Budget;
+import io.privmat.privacy.Tracks;
+import io.privmat.privacy.Zcdp;
 import io.privmat.support.ApiTest;
 import io.privmat.support.LedgerInvariants;
 import java.math.BigDecimal;
 import java.net.http.HttpRequest;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -192,14 +201,14 @@ class AllocationApiTest extends ApiTest {
         assertThat(putAllocation(ADMIN_KEY, dataset, "analyst-c", "{\"rho\":0.003}").status()).isEqualTo(200);
     }
 
-    @org.springframework.beans.factory.annotation.Autowired
+    @Autowired
     BudgetService budget;
 
-    @org.springframework.beans.factory.annotation.Autowired
-    io.privmat.dataset.DatasetService datasets;
+    @Autowired
+    DatasetService datasets;
 
-    @org.springframework.beans.factory.annotation.Autowired
-    org.springframework.transaction.support.TransactionTemplate tx;
+    @Autowired
+    TransactionTemplate tx;
 
     /**
      * A group commit (query.Admissions batches submissions of one dataset into one reserveAll) checks
@@ -209,10 +218,10 @@ class AllocationApiTest extends ApiTest {
     @Test
     void oneBatchChecksEachItemAgainstItsCallersAllocationWithTheBatchsEarlierItemsCounted() {
         String id = dataset();
-        java.util.UUID datasetId = java.util.UUID.fromString(id);
-        io.privmat.privacy.Budget b = datasets.get(datasetId).budget();
-        io.privmat.privacy.Tracks c = b.filter().cost(io.privmat.privacy.Zcdp.of(1e-4));
-        io.privmat.privacy.Tracks cap = b.filter().capacity();
+        UUID datasetId = UUID.fromString(id);
+        Budget b = datasets.get(datasetId).budget();
+        Tracks c = b.filter().cost(Zcdp.of(1e-4));
+        Tracks cap = b.filter().capacity();
         BigDecimal a = cap.rho().subtract(c.rho().multiply(BigDecimal.valueOf(5)));
         assertThat(putAllocation(ownerKey(), id, ANALYST, "{\"rho\":" + a.toPlainString() + "}").status()).isEqualTo(200);
         assertThat(putAllocation(ownerKey(), id, "analyst-b", "{\"rho\":" + c.rho().toPlainString() + "}").status())
@@ -221,11 +230,11 @@ class AllocationApiTest extends ApiTest {
         // the owner (no allocation) four of five.
         String[] callers = {"owner-a", ANALYST, "analyst-b", "owner-a", ANALYST, "analyst-b", "owner-a", ANALYST,
             "owner-a", "owner-a"};
-        java.util.List<Reservation> batch = java.util.Arrays.stream(callers).map(who -> new Reservation(datasetId, b,
-                java.util.UUID.randomUUID(), "TEST", "TEST", "{}", io.privmat.privacy.Zcdp.of(1e-4),
+        List<Reservation> batch = Arrays.stream(callers).map(who -> new Reservation(datasetId, b,
+                UUID.randomUUID(), "TEST", "TEST", "{}", Zcdp.of(1e-4),
                 "{\"notion\":\"zCDP\",\"rho\":0.0001}", who)).toList();
-        java.util.List<BudgetService.Admission> outcomes = tx.execute(s -> {
-            java.util.List<BudgetService.Admission> o = budget.reserveAll(datasetId, b, batch);
+        List<BudgetService.Admission> outcomes = tx.execute(s -> {
+            List<BudgetService.Admission> o = budget.reserveAll(datasetId, b, batch);
             assertThat(jdbc.queryForObject("SELECT rho_spent FROM budget_allocation WHERE dataset_id = ? AND subject = ?",
                     BigDecimal.class, datasetId, ANALYST)).isEqualByComparingTo(c.rho().multiply(BigDecimal.valueOf(3)));
             assertThat(jdbc.queryForObject("SELECT rho_spent FROM budget_allocation WHERE dataset_id = ? AND subject = ?",
@@ -234,7 +243,7 @@ class AllocationApiTest extends ApiTest {
             s.setRollbackOnly();
             return o;
         });
-        java.util.List<String> seen = outcomes.stream().map(o -> o.admitted() ? "ok" : o.refusal().limit().name()).toList();
+        List<String> seen = outcomes.stream().map(o -> o.admitted() ? "ok" : o.refusal().limit().name()).toList();
         assertThat(seen).containsExactly("ok", "ok", "ok", "ok", "ok", "ALLOCATION", "ok", "ok", "ok", "POOL");
     }
 

@@ -15,6 +15,7 @@ import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -71,6 +72,7 @@ class AllocationController {
     @Operation(operationId = "deleteAllocation", summary = "Remove an analyst's allocation",
             description = "The dataset's owner and ADMIN keys only. The analyst draws from the unallocated pool "
                     + "again; what it spent stays spent and now counts against the pool.")
+    @ApiResponse(responseCode = "204", description = "Removed")
     ResponseEntity<Void> delete(@PathVariable UUID datasetId, @PathVariable String subject) {
         Dataset dataset = managed(datasetId);
         String who = TextChecks.name("subject", subject, 200);
