@@ -106,6 +106,75 @@ class AllRangeWorkload(Model):
 
 
 @dataclass
+class Allocation(Model):
+    """Allocation"""
+
+    # The allocation's caps (rounded down)
+    allocated: Optional[TrackView] = None
+    # What it may still spend (rounded down)
+    remaining: Optional[TrackView] = None
+    # What the analyst has spent from it, reservations included (rounded up)
+    spent: Optional[TrackView] = None
+    subject: Optional[str] = None
+    updated_at: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('allocated', 'allocated', ('model', 'TrackView')),
+        ('remaining', 'remaining', ('model', 'TrackView')),
+        ('spent', 'spent', ('model', 'TrackView')),
+        ('subject', 'subject', None),
+        ('updated_at', 'updatedAt', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class AllocationList(Model):
+    """AllocationList"""
+
+    accounting: Optional[str] = None
+    # Owner and ADMIN: the sum of every allocation's caps
+    allocated: Optional[TrackView] = None
+    # Owner and ADMIN: every allocation; an analyst: its own, if it has one
+    allocations: Optional[list[Allocation]] = None
+    # What remains of the unallocated pool: the total less every allocation and less what analysts without an allocation spent. Shown to an analyst only when it draws from it
+    pool_remaining: Optional[TrackView] = None
+    # What remains of the dataset's total
+    total_remaining: Optional[TrackView] = None
+    # one of ALLOCATION, POOL; Analysts only: the limit that pays your queries (ALLOCATION or POOL); every query is also checked against the dataset's total
+    your_limit: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('accounting', 'accounting', None),
+        ('allocated', 'allocated', ('model', 'TrackView')),
+        ('allocations', 'allocations', ('list', ('model', 'Allocation'))),
+        ('pool_remaining', 'poolRemaining', ('model', 'TrackView')),
+        ('total_remaining', 'totalRemaining', ('model', 'TrackView')),
+        ('your_limit', 'yourLimit', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class AllocationRequest(Model):
+    """Amounts on the tracks of the dataset's accounting mode (ZCDP: rho and delta; BASIC: epsilon and delta; PURE: epsilon; GDP: rho = mu^2/2). A track left out is 0."""
+
+    delta: Optional[float] = None
+    epsilon: Optional[float] = None
+    rho: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('delta', 'delta', None),
+        ('epsilon', 'epsilon', None),
+        ('rho', 'rho', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
 class AnalyzeGaussParams(Model):
     """Parameters of ANALYZE_GAUSS"""
 
@@ -3314,7 +3383,7 @@ class Quote(Model):
     """Quote"""
 
     accounting: Optional[str] = None
-    # Whether the remaining budget can pay it now
+    # Whether the limit that pays your queries (your allocation, or the unallocated pool) and the dataset's total can both pay it now
     admissible: Optional[bool] = None
     # What the query would charge, on this dataset's tracks
     cost: Optional[TrackView] = None
@@ -3323,9 +3392,14 @@ class Quote(Model):
     kind: Optional[str] = None
     # Largest epsilon of one more pure-DP query after this one
     largest_pure_epsilon_after: Optional[float] = None
+    # one of ALLOCATION, POOL; The limit that pays your queries besides the total: ALLOCATION (yours) or POOL (the unallocated pool, when you have no allocation); docs/accounting.md, "Allocations"
+    limit: Optional[str] = None
+    # What remains of that limit
+    limit_remaining: Optional[TrackView] = None
     mechanism: Optional[str] = None
     # Public facts about the noise
     noise: Optional[NoiseFacts] = None
+    # What remains of the dataset's total
     remaining: Optional[TrackView] = None
     # Remaining after this query (absent if not admissible)
     remaining_after: Optional[TrackView] = None
@@ -3340,6 +3414,8 @@ class Quote(Model):
         ('expected_error', 'expectedError', ('list', ('model', 'ErrorStatement'))),
         ('kind', 'kind', None),
         ('largest_pure_epsilon_after', 'largestPureEpsilonAfter', None),
+        ('limit', 'limit', None),
+        ('limit_remaining', 'limitRemaining', ('model', 'TrackView')),
         ('mechanism', 'mechanism', None),
         ('noise', 'noise', ('model', 'NoiseFacts')),
         ('remaining', 'remaining', ('model', 'TrackView')),
@@ -4196,16 +4272,21 @@ class SubscriptionQuote(Model):
     """SubscriptionQuote"""
 
     accounting: Optional[str] = None
-    # Whether the remaining budget can pay it now
+    # Whether the limit that pays your charges (your allocation, or the unallocated pool) and the dataset's total can both pay it now
     admissible: Optional[bool] = None
     # What the subscription would charge, once, for the whole stream
     cost: Optional[TrackView] = None
     kind: Optional[str] = None
     # Largest epsilon of one more pure-DP query after it
     largest_pure_epsilon_after: Optional[float] = None
+    # one of ALLOCATION, POOL; The limit that pays your charges besides the total: ALLOCATION (yours) or POOL (the unallocated pool, when you have no allocation); docs/accounting.md, "Allocations"
+    limit: Optional[str] = None
+    # What remains of that limit
+    limit_remaining: Optional[TrackView] = None
     mechanism: Optional[str] = None
     # Public facts about the noise
     noise: Optional[NoiseFacts] = None
+    # What remains of the dataset's total
     remaining: Optional[TrackView] = None
     # Remaining after it (absent if not admissible)
     remaining_after: Optional[TrackView] = None
@@ -4219,6 +4300,8 @@ class SubscriptionQuote(Model):
         ('cost', 'cost', ('model', 'TrackView')),
         ('kind', 'kind', None),
         ('largest_pure_epsilon_after', 'largestPureEpsilonAfter', None),
+        ('limit', 'limit', None),
+        ('limit_remaining', 'limitRemaining', ('model', 'TrackView')),
         ('mechanism', 'mechanism', None),
         ('noise', 'noise', ('model', 'NoiseFacts')),
         ('remaining', 'remaining', ('model', 'TrackView')),
@@ -4610,6 +4693,18 @@ OPERATIONS: dict[str, Operation] = {
         (),
         ('application/json',), ('application/json',), ('model', 'Dataset'),
         'Create a dataset'),
+    'listAllocations': Operation('listAllocations', 'GET', '/v1/datasets/{datasetId}/allocations',
+        (('datasetId', 'path'),),
+        (), ('application/json',), ('model', 'AllocationList'),
+        "The dataset's allocations and its unallocated pool"),
+    'deleteAllocation': Operation('deleteAllocation', 'DELETE', '/v1/datasets/{datasetId}/allocations/{subject}',
+        (('datasetId', 'path'), ('subject', 'path')),
+        (), (), None,
+        "Remove an analyst's allocation"),
+    'putAllocation': Operation('putAllocation', 'PUT', '/v1/datasets/{datasetId}/allocations/{subject}',
+        (('datasetId', 'path'), ('subject', 'path')),
+        ('application/json',), ('application/json',), ('model', 'Allocation'),
+        "Set an analyst's allocation of the dataset's budget"),
     'getBudget': Operation('getBudget', 'GET', '/v1/datasets/{datasetId}/budget',
         (('datasetId', 'path'),),
         (), ('application/json',), ('model', 'BudgetStatus'),

@@ -15,16 +15,45 @@ public final class BudgetExhaustedException extends PrivmatException {
 
     private static final long serialVersionUID = 1L;
 
+    private final Limit limit;
+
     public BudgetExhaustedException(AccountingMode mode, Tracks requested, Tracks remaining) {
-        super(ProblemType.BUDGET_EXHAUSTED, "The dataset's remaining privacy budget cannot pay this query ("
-                + mode + " accounting).", properties(mode, requested, remaining));
+        this(mode, requested, Limit.TOTAL, remaining, remaining);
     }
 
-    private static Map<String, Object> properties(AccountingMode mode, Tracks requested, Tracks remaining) {
+    /**
+     * @param limit the limit that cannot pay (docs/accounting.md §10): the caller's allocation, the
+     *     unallocated pool it draws from, or the dataset's total
+     * @param remaining what remains of that limit
+     * @param totalRemaining what remains of the dataset's total (public to every caller of the dataset)
+     */
+    public BudgetExhaustedException(AccountingMode mode, Tracks requested, Limit limit, Tracks remaining,
+            Tracks totalRemaining) {
+        super(ProblemType.BUDGET_EXHAUSTED, message(limit) + " (" + mode + " accounting).",
+                properties(mode, requested, limit, remaining, totalRemaining));
+        this.limit = limit;
+    }
+
+    public Limit limit() {
+        return limit;
+    }
+
+    private static String message(Limit limit) {
+        return switch (limit) {
+            case ALLOCATION -> "Your allocation of this dataset's privacy budget cannot pay this query";
+            case POOL -> "The unallocated pool of this dataset's privacy budget cannot pay this query";
+            case TOTAL -> "The dataset's remaining privacy budget cannot pay this query";
+        };
+    }
+
+    private static Map<String, Object> properties(AccountingMode mode, Tracks requested, Limit limit, Tracks remaining,
+            Tracks totalRemaining) {
         Map<String, Object> props = new LinkedHashMap<>();
         props.put("accounting", mode.name());
+        props.put("limit", limit.name());
         props.put("requested", TrackView.charged(requested, mode));
         props.put("remaining", TrackView.available(remaining, mode));
+        props.put("totalRemaining", TrackView.available(totalRemaining, mode));
         return props;
     }
 }

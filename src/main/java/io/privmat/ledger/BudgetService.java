@@ -7,7 +7,10 @@ import io.privmat.privacy.PrivacyLoss;
 import io.privmat.privacy.Tracks;
 import java.math.BigDecimal;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
@@ -52,22 +55,23 @@ public class BudgetService {
 
     /** What a loss would cost on a dataset's budget now, and what remains before and after it. */
     public record Price(Tracks cost, boolean admissible, Tracks remaining, @Nullable Tracks remainingAfter,
-            @Nullable BigDecimal largestPureEpsilonAfter) {}
+            @Nullable BigDecimal largestPureEpsilonAfter, Limit limit, Tracks limitRemaining) {}
 
     /**
      * Prices a charge of {@code charged} on the dataset's budget as it stands (quotes of queries and
      * subscriptions alike); charges nothing. The amounts after it are given only when it is admissible.
      */
     @Transactional
-    public Price price(UUID datasetId, Budget budget, PrivacyLoss charged) {
+    public Price price(UUID datasetId, Budget budget, PrivacyLoss charged, String subject) {
         BudgetFilter filter = budget.filter();
         Tracks cost = filter.cost(charged);
-        ensure(datasetId, budget);
-        Tracks spent = repository.find(datasetId).orElseThrow().spent();
-        boolean admissible = filter.admits(spent, cost);
-        Tracks after = spent.plus(cost);
-        return new Price(cost, admissible, filter.remaining(spent), admissible ? filter.remaining(after) : null,
-                admissible ? filter.largestPureEpsilon(after) : null);
+        BudgetAccount account = account(datasetId, budget);
+        // The caller's own limit (its allocation, or the pool) and the total (docs/accounting.md §10).
+        Limits limits = limits(datasetId, budget, subject);
+        boolean admissible = limits.admits(cost);
+        Tracks after = account.spent().plus(cost);
+        return new Price(cost, admissible, filter.remaining(account.spent()), admissible ? filter.remaining(after) : null,
+                admissible ? filter.largestPureEpsilon(after) : null, limits.limit(), limits.remaining());
     }
 
     private void ensure(UUID datasetId, Budget budget) {
@@ -102,22 +106,28 @@ public class BudgetService {
 
     /**
      * Admits reservations on one dataset in the order given, under one lock of its account: each is
-     * checked against the spent amount plus the costs admitted before it in the list, exactly as if
-     * they had been reserved one after another; a refused one records nothing and does not stop the
-     * others. The admitted ones are charged with one update of the account and one RESERVE entry
-     * each. Must be called within the transaction that also records their jobs.
+     * checked against the limit that pays its caller's queries (its allocation, or the unallocated
+     * pool; docs/accounting.md §10) and against the dataset's total, with the spent amounts plus the
+     * costs admitted before it in the list, exactly as if they had been reserved one after another;
+     * a refused one records nothing and does not stop the others. The admitted ones are charged with
+     * one update of the account, one of each allocation that pays any, and one RESERVE entry each.
+     * Must be called within the transaction that also records their jobs.
      *
      * @return one outcome per reservation, in order
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public List<Admission> reserveAll(UUID datasetId, Budget budget, List<Reservation> reservations) {
-        BudgetAccount account = repository.lock(datasetId).orElse(null);
-        if (account == null) {
-            repository.ensureAccount(datasetId, budget.mode(), budget.filter().capacity(), clock.instant());
-            account = repository.lock(datasetId).orElseThrow();
-        }
+        BudgetAccount account = lockAccount(datasetId, budget);
         BudgetFilter filter = budget.filter();
         Tracks spent = account.spent();
+        // Σ (cap − spent) over every allocation: what allocated subjects may still spend, which the
+        // pool may not. It does not change when an allocated subject spends (its allocation's
+        // headroom shrinks by what the total's spent grows), so the pool is spent + held.
+        Tracks held = headroom(datasetId);
+        Map<String, Allocation> allocations = new HashMap<>();
+        repository.allocationsOf(datasetId, reservations.stream().map(Reservation::caller).distinct().toList())
+                .forEach(a -> allocations.put(a.subject(), a));
+        Map<String, Tracks> allocationCharged = new LinkedHashMap<>();
         Tracks charged = Tracks.ZERO;
         List<Admission> outcomes = new java.util.ArrayList<>(reservations.size());
         List<LedgerRepository.NewEntry> entries = new java.util.ArrayList<>(reservations.size());
@@ -127,21 +137,143 @@ public class BudgetService {
                 throw new IllegalArgumentException("reservations of one batch must share the dataset and its budget");
             }
             Tracks cost = filter.cost(r.loss());
-            if (!filter.admits(spent, cost)) {
-                outcomes.add(new Admission(cost, new BudgetExhaustedException(budget.mode(), cost, filter.remaining(spent))));
+            Allocation own = allocations.get(r.caller());
+            // The caller's own limit first (so a refusal names it), then the total, which the
+            // invariant Σ allocations + pool spending ≤ total already implies (checked regardless).
+            BudgetExhaustedException refusal = null;
+            if (own != null) {
+                Tracks ownSpent = own.spent().plus(allocationCharged.getOrDefault(r.caller(), Tracks.ZERO));
+                if (!ownSpent.plus(cost).fitsWithin(own.cap())) {
+                    refusal = new BudgetExhaustedException(budget.mode(), cost, Limit.ALLOCATION,
+                            own.cap().minusFloor(ownSpent), filter.remaining(spent));
+                }
+            } else if (!filter.admits(spent.plus(held), cost)) {
+                refusal = new BudgetExhaustedException(budget.mode(), cost, Limit.POOL, filter.remaining(spent.plus(held)),
+                        filter.remaining(spent));
+            }
+            if (refusal == null && !filter.admits(spent, cost)) {
+                refusal = new BudgetExhaustedException(budget.mode(), cost, filter.remaining(spent));
+            }
+            if (refusal != null) {
+                outcomes.add(new Admission(cost, refusal));
                 continue;
             }
             spent = spent.plus(cost);
             charged = charged.plus(cost);
+            if (own != null) {
+                allocationCharged.merge(r.caller(), cost, Tracks::plus);
+                held = held.minusFloor(cost);
+            }
             outcomes.add(new Admission(cost, null));
             entries.add(new LedgerRepository.NewEntry(r.jobId(), EntryType.RESERVE, r.kind(), r.mechanism(),
                     r.parametersJson(), r.lossJson(), cost, r.caller()));
         }
         if (!entries.isEmpty()) {
             repository.adjust(datasetId, charged, false, Tracks.ZERO);
+            allocationCharged.forEach((subject, amount) -> repository.adjustAllocation(datasetId, subject, amount, false));
             repository.appendAll(datasetId, entries, now);
         }
         return outcomes;
+    }
+
+    private BudgetAccount lockAccount(UUID datasetId, Budget budget) {
+        BudgetAccount account = repository.lock(datasetId).orElse(null);
+        if (account == null) {
+            repository.ensureAccount(datasetId, budget.mode(), budget.filter().capacity(), clock.instant());
+            account = repository.lock(datasetId).orElseThrow();
+        }
+        return account;
+    }
+
+    /** Σ (cap − spent) over a dataset's allocations. */
+    private Tracks headroom(UUID datasetId) {
+        Tracks[] sums = repository.allocationSums(datasetId);
+        return sums[0].minusFloor(sums[1]);
+    }
+
+    /** Most allocations one dataset may have: bounds the owner's listing and the admission's sums. */
+    public static final int MAX_ALLOCATIONS = 1000;
+
+    /**
+     * What pays a subject's queries on a dataset: its allocation if it has one, else the unallocated
+     * pool (docs/accounting.md §10), with what remains of that limit and of the total. Everything
+     * here is the subject's own or public to it, except {@code pool} and {@code allocated}, which
+     * only the owner and ADMIN are shown.
+     *
+     * @param own the subject's allocation, or null
+     * @param remaining what remains of the limit that applies
+     * @param totalRemaining what remains of the dataset's total
+     * @param pool what remains of the unallocated pool
+     * @param allocated Σ of every allocation's caps
+     */
+    public record Limits(Limit limit, @org.jspecify.annotations.Nullable Allocation own, Tracks remaining,
+            Tracks totalRemaining, Tracks pool, Tracks allocated) {
+
+        /** Whether a query of this cost would be admitted now (its limit and the total). */
+        public boolean admits(Tracks cost) {
+            return cost.fitsWithin(remaining) && cost.fitsWithin(totalRemaining);
+        }
+    }
+
+    /** The limits that apply to {@code subject}'s queries on the dataset now (creates the account if needed). */
+    @Transactional
+    public Limits limits(UUID datasetId, Budget budget, String subject) {
+        BudgetAccount account = account(datasetId, budget);
+        BudgetFilter filter = budget.filter();
+        Tracks[] sums = repository.allocationSums(datasetId);
+        Tracks pool = filter.remaining(account.spent().plus(sums[0].minusFloor(sums[1])));
+        Tracks total = filter.remaining(account.spent());
+        Allocation own = repository.allocationsOf(datasetId, List.of(subject)).stream().findFirst().orElse(null);
+        return own != null ? new Limits(Limit.ALLOCATION, own, own.remaining(), total, pool, sums[0])
+                : new Limits(Limit.POOL, null, pool, total, pool, sums[0]);
+    }
+
+    /** A dataset's allocations, by subject. */
+    @Transactional(readOnly = true)
+    public List<Allocation> allocations(UUID datasetId) {
+        return repository.allocations(datasetId);
+    }
+
+    /**
+     * Sets a subject's allocation to {@code cap}, under the account's lock: refused (nothing changed)
+     * when the cap is below what the subject has spent, reserved included, or when the pool cannot
+     * pay the raise, i.e. when Σ allocations + what unallocated subjects spent would exceed the
+     * total on some track. A subject that spent from the pool before takes its spending along.
+     */
+    @Transactional
+    public Allocation allocate(UUID datasetId, Budget budget, String subject, Tracks cap) {
+        BudgetAccount account = lockAccount(datasetId, budget);
+        BudgetFilter filter = budget.filter();
+        Allocation existing = repository.allocationsOf(datasetId, List.of(subject)).stream().findFirst().orElse(null);
+        if (existing == null && repository.allocationCount(datasetId) >= MAX_ALLOCATIONS) {
+            throw new AllocationConflictException("The dataset already has " + MAX_ALLOCATIONS
+                    + " allocations, the most it may have.", Map.of("maxAllocations", MAX_ALLOCATIONS));
+        }
+        Tracks spentBy = existing != null ? existing.spent() : repository.spentBy(datasetId, subject);
+        if (!spentBy.fitsWithin(cap)) {
+            throw new AllocationConflictException("An allocation cannot be lower than what the analyst has spent "
+                    + "(reservations included).", Map.of("spent", TrackView.charged(spentBy, budget.mode())));
+        }
+        // Everyone else's headroom: Σ (cap − spent) without this subject's allocation.
+        Tracks others = headroom(datasetId).minusFloor(existing == null ? Tracks.ZERO : existing.remaining());
+        // The pool's spending includes this subject's past spending when it had no allocation, and
+        // account.spent() includes both: the test is spent + others' headroom + this one's ≤ total.
+        Tracks available = filter.remaining(account.spent().plus(others));
+        if (!filter.admits(account.spent().plus(others), cap.minusFloor(spentBy))) {
+            throw new AllocationConflictException("The unallocated pool cannot pay this allocation: allocations and "
+                    + "what unallocated analysts spent may not exceed the dataset's total.",
+                    Map.of("largest", TrackView.available(spentBy.plus(available), budget.mode()),
+                            "spent", TrackView.charged(spentBy, budget.mode())));
+        }
+        repository.putAllocation(datasetId, subject, cap, spentBy, clock.instant());
+        return repository.allocationsOf(datasetId, List.of(subject)).get(0);
+    }
+
+    /** Removes a subject's allocation: it draws from the pool again, taking its spending along. */
+    @Transactional
+    public boolean deallocate(UUID datasetId, Budget budget, String subject) {
+        lockAccount(datasetId, budget);
+        return repository.deleteAllocation(datasetId, subject);
     }
 
     /**
@@ -177,6 +309,10 @@ public class BudgetService {
         }
         Tracks amount = new Tracks(reserve.rho(), reserve.epsilon(), reserve.delta());
         repository.adjust(reserve.datasetId(), amount, true, type == EntryType.COMMIT ? amount : Tracks.ZERO);
+        if (type == EntryType.REFUND) {
+            // An allocation counts committed plus reserved, like the account: a commit leaves it.
+            repository.adjustAllocation(reserve.datasetId(), reserve.caller(), amount, true);
+        }
         repository.append(reserve.datasetId(), jobId, type, reserve.kind(), reserve.mechanism(), reserve.parameters(),
                 reserve.loss(), amount, reserve.caller(), clock.instant());
     }

@@ -23,6 +23,7 @@ public enum ProblemType {
     DATA_ALREADY_UPLOADED("data-already-uploaded", "Data already uploaded", 409),
     DATASET_NOT_READY("dataset-not-ready", "Dataset has no data", 409),
     BUDGET_EXHAUSTED("budget-exhausted", "Privacy budget exhausted", 409),
+    ALLOCATION_CONFLICT("allocation-conflict", "Allocation conflicts with the budget", 409),
     JOB_NOT_FINISHED("job-not-finished", "Job not finished", 409),
     JOB_ALREADY_FINISHED("job-already-finished", "Job already finished", 409),
     UPLOAD_IN_PROGRESS("upload-in-progress", "Upload in progress", 409),

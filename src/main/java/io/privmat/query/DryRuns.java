@@ -126,8 +126,8 @@ public class DryRuns {
             }
             BudgetFilter filter = dataset.budget().filter();
             Tracks cost = real == null ? null : filter.cost(real.chargedLoss());
-            boolean admissible = cost != null && filter.admits(budget.account(datasetId, dataset.budget()).spent(),
-                    cost);
+            boolean admissible = cost != null
+                    && budget.limits(datasetId, dataset.budget(), caller.subject()).admits(cost);
             PlanLimit limit = permit.planLimit();
             if (limit.exhausted()) {
                 throw FreePlanning.outOfTime("dry run");

@@ -7,6 +7,7 @@ import io.privmat.job.JobService;
 import io.privmat.job.NewJob;
 import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
+import io.privmat.ledger.Limit;
 import io.privmat.ledger.Reservation;
 import io.privmat.mechanism.catalog.ErrorStatement;
 import io.privmat.mechanism.catalog.InverseQuote;
@@ -64,15 +65,15 @@ public class QueryService {
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
             @Nullable Tracks remainingAfter, java.math.@Nullable BigDecimal largestPureEpsilonAfter,
             java.util.List<ErrorStatement> expectedError,
-            java.util.List<NoiseWarning> warnings) {}
+            java.util.List<NoiseWarning> warnings, Limit limit, Tracks limitRemaining) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
         Plan plan = plans.plan(dataset, request, caller);
-        BudgetService.Price price = budget.price(datasetId, dataset.budget(), plan.chargedLoss());
+        BudgetService.Price price = budget.price(datasetId, dataset.budget(), plan.chargedLoss(), caller.subject());
         return new Quote(plan, dataset.budget().mode().name(), price.cost(), price.admissible(), price.remaining(),
                 price.remainingAfter(), price.largestPureEpsilonAfter(), plans.catalog().expectedError(plan),
-                plans.catalog().warnings(plan));
+                plans.catalog().warnings(plan), price.limit(), price.limitRemaining());
     }
 
     /** One mechanism's smallest budget for a target, priced on the dataset's tracks (null cost: unreachable). */
@@ -116,9 +117,11 @@ public class QueryService {
             PlanLimit limit) {
         BudgetFilter filter = dataset.budget().filter();
         BudgetAccount account = budget.account(dataset.id(), dataset.budget());
+        BudgetService.Limits limits = budget.limits(dataset.id(), dataset.budget(), caller.subject());
         Priced requested;
         try {
-            requested = price(plans.inverse(dataset, query.mechanism(), query, target, true, caller, limit), filter, account);
+            requested = price(plans.inverse(dataset, query.mechanism(), query, target, true, caller, limit), filter, account,
+                    limits);
         } catch (PlanLimit.Exhausted e) {
             throw FreePlanning.outOfTime("inverse quote");
         }
@@ -149,7 +152,8 @@ public class QueryService {
                     : query.delta();
             QueryRequest same = new QueryRequest(query.kind(), m.name(), null, delta, null, params);
             try {
-                alternatives.add(price(plans.inverse(dataset, m.name(), same, target, false, caller, limit), filter, account));
+                alternatives.add(price(plans.inverse(dataset, m.name(), same, target, false, caller, limit), filter, account,
+                        limits));
             } catch (PrivmatException | PrivacyArgumentException e) {
                 // PrivacyArgumentException: its largest budget is still too small a privacy loss for its calibration.
                 notComparable.add(new NotComparable(m.name(), e.getMessage()));
@@ -165,12 +169,13 @@ public class QueryService {
                 notComparable, cheapest);
     }
 
-    private Priced price(InverseQuote.Answer answer, BudgetFilter filter, BudgetAccount account) {
+    private Priced price(InverseQuote.Answer answer, BudgetFilter filter, BudgetAccount account,
+            BudgetService.Limits limits) {
         if (!answer.reachable()) {
             return new Priced(answer, null, false, null, null, java.util.List.of());
         }
         Tracks cost = filter.cost(answer.plan().chargedLoss());
-        boolean admissible = filter.admits(account.spent(), cost);
+        boolean admissible = limits.admits(cost);
         return new Priced(answer, cost, admissible, admissible ? filter.remaining(account.spent().plus(cost)) : null,
                 share(cost, filter.capacity()), plans.catalog().warnings(answer.plan()));
     }

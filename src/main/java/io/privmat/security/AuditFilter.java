@@ -72,7 +72,7 @@ class AuditFilter extends OncePerRequestFilter {
             if (datasetId == null && "/v1/datasets".equals(route) && location != null) {
                 datasetId = uuid(location.substring(location.lastIndexOf('/') + 1));
             }
-            String target = vars.getOrDefault("id", vars.get("analyst"));
+            String target = vars.getOrDefault("id", vars.getOrDefault("analyst", vars.get("subject")));
             if (target == null && location != null) {
                 target = location.substring(location.lastIndexOf('/') + 1);
             }

@@ -97,6 +97,10 @@ class SecurityConfiguration {
                         .requestMatchers(HttpMethod.DELETE, "/v1/subscriptions/*").hasAnyRole(OWNER, ANALYST)
                         .requestMatchers(HttpMethod.GET, "/v1/datasets", "/v1/datasets/*", "/v1/datasets/*/budget")
                                 .hasAnyRole(OWNER, ANALYST)
+                        // Allocations (docs/accounting.md §10): the owner and ADMIN set them; an analyst sees its own.
+                        .requestMatchers(HttpMethod.GET, "/v1/datasets/*/allocations").hasAnyRole(OWNER, ANALYST, ADMIN)
+                        .requestMatchers(HttpMethod.PUT, "/v1/datasets/*/allocations/*").hasAnyRole(OWNER, ADMIN)
+                        .requestMatchers(HttpMethod.DELETE, "/v1/datasets/*/allocations/*").hasAnyRole(OWNER, ADMIN)
                         // The privacy record: also for ADMIN (audit), and for owners after deletion.
                         .requestMatchers(HttpMethod.GET, "/v1/datasets/*/ledger").hasAnyRole(OWNER, ANALYST, ADMIN)
                         // Its verification and head: the owner and ADMIN, who see every entry anyway.

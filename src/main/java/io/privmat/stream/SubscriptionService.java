@@ -6,6 +6,7 @@ import io.privmat.dataset.StreamSchema;
 import io.privmat.job.JobService;
 import io.privmat.job.NewJob;
 import io.privmat.ledger.BudgetService;
+import io.privmat.ledger.Limit;
 import io.privmat.ledger.Reservation;
 import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.MechanismCatalog;
@@ -96,14 +97,17 @@ public class SubscriptionService {
     /** The cost of a subscription and the budget before and after it; charges nothing. */
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
             @Nullable Tracks remainingAfter, @Nullable BigDecimal largestPureEpsilonAfter,
-            java.util.List<NoiseWarning> warnings) {}
+            java.util.List<NoiseWarning> warnings, Limit limit, Tracks limitRemaining) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
         Plan plan = plan(dataset, request);
-        BudgetService.Price price = budget.price(datasetId, dataset.budget(), plan.chargedLoss());
+        // A subscription's charge goes through the same reservation as a query: the caller's
+        // allocation or the pool, and the total (docs/accounting.md §10).
+        BudgetService.Price price = budget.price(datasetId, dataset.budget(), plan.chargedLoss(), caller.subject());
         return new Quote(plan, dataset.budget().mode().name(), price.cost(), price.admissible(), price.remaining(),
-                price.remainingAfter(), price.largestPureEpsilonAfter(), MechanismCatalog.standard().warnings(plan));
+                price.remainingAfter(), price.largestPureEpsilonAfter(), MechanismCatalog.standard().warnings(plan),
+                price.limit(), price.limitRemaining());
     }
 
     /** A created subscription, and whether it is an idempotent replay of an earlier creation. */

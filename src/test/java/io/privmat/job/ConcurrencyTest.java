@@ -173,6 +173,107 @@ class ConcurrencyTest extends ApiTest {
             }
             pool.shutdown();
             assertChain(dataset, 240 + 2 * 64);
+
+            allocationsHoldUnderSixtyFourSubmissionsOnTwoReplicas(client, otherPort);
         }
+    }
+
+    /**
+     * Allocations (docs/accounting.md §10) under contention on two replicas: two analysts with
+     * allocations (one not a multiple of the cost) and the owner drawing from the pool submit from
+     * 64 threads, half to each replica, each until refused. Every analyst gets exactly what its
+     * allocation pays and the owner exactly what the pool pays; each refusal names the caller's
+     * limit; SQL shows no allocation and no total overspent, and the sums equal.
+     */
+    private void allocationsHoldUnderSixtyFourSubmissionsOnTwoReplicas(HttpClient client, int otherPort)
+            throws Exception {
+        String dataset = readyMatrix("{\"epsilon\":2,\"delta\":1e-6}", "REPLACE_ONE");
+        String[] subjects = {"owner-a", ANALYST, "analyst-b"};
+        String[] keys = {ownerKey(), analystKey(), otherAnalystKey()};
+        for (String analyst : new String[] {ANALYST, "analyst-b"}) {
+            assertThat(postJson("/v1/datasets/" + dataset + "/grants", "{\"analyst\":\"" + analyst + "\"}").status())
+                    .isIn(200, 201);
+        }
+        // The exact cost of one query, from a first one drawn from the pool by the owner.
+        String first = postJson("/v1/datasets/" + dataset + "/queries", QUERY).json().get("id").asString();
+        awaitJob(first);
+        BigDecimal cost = jdbc.queryForObject("SELECT cost_rho FROM job WHERE id = ?::uuid", BigDecimal.class, first);
+        BigDecimal cap = jdbc.queryForObject("SELECT rho_cap FROM budget_account WHERE dataset_id = ?::uuid",
+                BigDecimal.class, dataset);
+        BigDecimal allocA = cost.multiply(BigDecimal.TEN);
+        BigDecimal allocB = cost.multiply(new BigDecimal("15.5"));
+        for (int i = 1; i < 3; i++) {
+            Response r = send(HttpRequest.newBuilder(uri("/v1/datasets/" + dataset + "/allocations/" + subjects[i]))
+                    .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(
+                            "{\"rho\":" + (i == 1 ? allocA : allocB).toPlainString() + "}")));
+            assertThat(r.status()).as(r.toString()).isEqualTo(200);
+        }
+        int expectedA = 10;
+        int expectedB = 15;
+        // The pool pays while the owner's spending plus the allocations fits the cap; the first query counts.
+        int expectedOwner = cap.subtract(allocA).subtract(allocB).divide(cost, 0, RoundingMode.FLOOR).intValueExact();
+        assertThat(expectedOwner).isGreaterThan(10);
+
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        CountDownLatch go = new CountDownLatch(1);
+        AtomicInteger[] admitted = {new AtomicInteger(1), new AtomicInteger(), new AtomicInteger()};
+        ConcurrentLinkedQueue<String> jobIds = new ConcurrentLinkedQueue<>(List.of(first));
+        List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            int target = i % 2 == 0 ? port : otherPort;
+            int who = i % 3;
+            futures.add(pool.submit(() -> {
+                go.await();
+                while (true) {
+                    HttpResponse<String> r = client.send(HttpRequest.newBuilder(
+                                    URI.create("http://localhost:" + target + "/v1/datasets/" + dataset + "/queries"))
+                            .header("Content-Type", "application/json").header("Authorization", "Bearer " + keys[who])
+                            .POST(HttpRequest.BodyPublishers.ofString(QUERY)).build(), HttpResponse.BodyHandlers.ofString());
+                    if (r.statusCode() == 202) {
+                        admitted[who].incrementAndGet();
+                        jobIds.add(JSON.readTree(r.body()).get("id").asString());
+                        continue;
+                    }
+                    assertThat(r.statusCode()).as(r.body()).isEqualTo(409);
+                    JsonNode problem = JSON.readTree(r.body());
+                    assertThat(problem.get("limit").asString()).as(r.body()).isEqualTo(who == 0 ? "POOL" : "ALLOCATION");
+                    return null;
+                }
+            }));
+        }
+        go.countDown();
+        for (var f : futures) {
+            f.get(2, TimeUnit.MINUTES);
+        }
+        pool.shutdown();
+        assertThat(admitted[1].get()).as("analyst-a: its allocation's worth").isEqualTo(expectedA);
+        assertThat(admitted[2].get()).as("analyst-b: its allocation's worth").isEqualTo(expectedB);
+        assertThat(admitted[0].get()).as("the owner: the pool's worth").isEqualTo(expectedOwner);
+        for (String job : jobIds) {
+            assertThat(awaitJob(job).get("state").asString()).isEqualTo("DONE");
+        }
+        // SQL: each allocation holds exactly its subject's charges, within its cap; the account holds
+        // the allocations' and the pool's charges, within its cap.
+        for (int i = 1; i < 3; i++) {
+            Map<String, Object> a = jdbc.queryForMap("SELECT rho_cap, rho_spent, (SELECT sum(rho) FROM ledger_entry e "
+                    + "WHERE e.dataset_id = a.dataset_id AND e.caller = a.subject AND e.entry_type = 'COMMIT') AS committed "
+                    + "FROM budget_allocation a WHERE dataset_id = ?::uuid AND subject = ?", dataset, subjects[i]);
+            BigDecimal spent = (BigDecimal) a.get("rho_spent");
+            assertThat(spent).isLessThanOrEqualTo((BigDecimal) a.get("rho_cap"));
+            assertThat(spent).isEqualByComparingTo(cost.multiply(BigDecimal.valueOf(i == 1 ? expectedA : expectedB)));
+            assertThat((BigDecimal) a.get("committed")).isEqualByComparingTo(spent);
+        }
+        BigDecimal committed = jdbc.queryForObject("SELECT rho_committed FROM budget_account WHERE dataset_id = ?::uuid",
+                BigDecimal.class, dataset);
+        assertThat(committed).isLessThanOrEqualTo(cap)
+                .isEqualByComparingTo(cost.multiply(BigDecimal.valueOf(expectedA + expectedB + expectedOwner)));
+        BigDecimal ownerSpent = jdbc.queryForObject("SELECT sum(rho) FROM ledger_entry WHERE dataset_id = ?::uuid "
+                + "AND caller = 'owner-a' AND entry_type = 'COMMIT'", BigDecimal.class, dataset);
+        assertThat(ownerSpent).isEqualByComparingTo(cost.multiply(BigDecimal.valueOf(expectedOwner)));
+        assertThat(ownerSpent.add(cost.multiply(BigDecimal.valueOf(expectedA + expectedB))))
+                .isEqualByComparingTo(committed);
+        assertThat(ownerSpent.add(allocA).add(allocB)).isLessThanOrEqualTo(cap);
+        io.privmat.support.LedgerInvariants.checkAllocations(jdbc);
+        assertChain(dataset, 2L * (expectedA + expectedB + expectedOwner));
     }
 }

@@ -150,6 +150,9 @@ class QueryApiTest extends ApiTest {
         assertThat(p.get("accounting").asString()).isEqualTo("ZCDP");
         assertThat(p.get("requested").get("rho").decimalValue()).isPositive();
         assertThat(p.get("remaining").get("rho").decimalValue()).isLessThan(p.get("requested").get("rho").decimalValue());
+        // Without allocations the owner draws from the pool, which is the whole total (docs/accounting.md §10).
+        assertThat(p.get("limit").asString()).isEqualTo("POOL");
+        assertThat(p.get("totalRemaining")).isEqualTo(p.get("remaining"));
         assertThat(admitted).isEqualTo((int) entries(id, "RESERVE"));
         // ρ_B(0.5, 9e-7) ≈ 0.0073 admits one query of ρ ≈ 0.005.
         assertThat(admitted).isEqualTo(1);

@@ -64,6 +64,33 @@ class StreamApiTest extends ApiTest {
         return out.toString();
     }
 
+    /**
+     * A subscription's one-time charge goes through the same reservation as a query: it is paid by
+     * the subscriber's allocation (docs/accounting.md §10), and its quote and refusal name it.
+     */
+    @Test
+    void aSubscriptionIsPaidByItsSubscribersAllocation() {
+        String id = matrixStream(4, 2, 6, "REPLACE_ONE");
+        grant(id);
+        Response set = put("/v1/datasets/" + id + "/allocations/" + ANALYST, "PUT", "application/json",
+                "{\"rho\":0.015}");
+        assertThat(set.status()).as(set.toString()).isEqualTo(200);
+        String request = "{\"kind\":\"COVARIANCE\",\"mechanism\":\"FACTORIZATION\",\"rho\":0.01}";
+        JsonNode quote = asAnalyst("POST", "/v1/datasets/" + id + "/subscriptions/quote", request).json();
+        assertThat(quote.get("limit").asString()).isEqualTo("ALLOCATION");
+        assertThat(quote.get("admissible").asBoolean()).isTrue();
+        assertThat(asAnalyst("POST", "/v1/datasets/" + id + "/subscriptions", request).status()).isEqualTo(201);
+        JsonNode own = asAnalyst("GET", "/v1/datasets/" + id + "/allocations", null).json().get("allocations").get(0);
+        assertThat(own.at("/spent/rho").asDouble()).isEqualTo(quote.at("/cost/rho").asDouble());
+        // A second one does not fit the allocation's remaining 0.005, although the total has room.
+        JsonNode again = asAnalyst("POST", "/v1/datasets/" + id + "/subscriptions/quote", request).json();
+        assertThat(again.get("admissible").asBoolean()).isFalse();
+        assertThat(again.at("/remaining/rho").asDouble()).isGreaterThan(quote.at("/cost/rho").asDouble());
+        Response refused = asAnalyst("POST", "/v1/datasets/" + id + "/subscriptions", request);
+        assertThat(refused.status()).as(refused.toString()).isEqualTo(409);
+        assertThat(refused.json().get("limit").asString()).isEqualTo("ALLOCATION");
+    }
+
     @Test
     void aSubscriptionIsChargedOnceAndReleasesEveryCompletedBlock() {
         String id = matrixStream(4, 2, 6, "REPLACE_ONE");

@@ -12,7 +12,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * matches its state (a job that started reading data is COMMITted, a finished job that did not is
  * REFUNDed, a queued one is still only reserved); every DONE job has its result. With
  * {@code allSettled}, no reservation is left open at all. Every dataset's entries form one hash
- * chain ({@link #checkChains}).
+ * chain ({@link #checkChains}). Every allocation holds what its subject's entries hold, within its
+ * caps, and no account's allocations plus pool spending exceed its caps ({@link #checkAllocations}).
  */
 public final class LedgerInvariants {
 
@@ -64,6 +65,7 @@ public final class LedgerInvariants {
             }
         }
         checkChains(jdbc);
+        checkAllocations(jdbc);
         // Entries of deleted datasets' jobs (the jobs are gone): every reservation settled.
         Long orphanOpen = jdbc.queryForObject("""
                 SELECT count(*) FROM ledger_entry r WHERE r.entry_type = 'RESERVE'
@@ -92,5 +94,54 @@ public final class LedgerInvariants {
                 SELECT dataset_id, prev_hash, count(*) AS n FROM ledger_entry
                 GROUP BY dataset_id, prev_hash HAVING count(*) > 1""");
         assertThat(forks).as("entries chained onto the same predecessor").isEmpty();
+    }
+
+    /**
+     * Allocations (docs/accounting.md §10), on the whole database and per track: each allocation's
+     * spent amount is exactly what its subject's entries on the dataset hold (RESERVE − REFUND) and
+     * within its cap; each account's spent amount is the sum of its allocations' spent amounts and
+     * of what unallocated subjects' entries hold (the sums equal); and the allocations' caps plus
+     * that unallocated spending never exceed the account's cap (so no allocation and no total is
+     * overspent, and the pool never went negative).
+     */
+    public static void checkAllocations(JdbcTemplate jdbc) {
+        for (String track : List.of("rho", "epsilon", "delta")) {
+            List<Map<String, Object>> allocations = jdbc.queryForList(("""
+                    SELECT a.dataset_id, a.subject, a.{t}_cap AS cap, a.{t}_spent AS spent,
+                           coalesce((SELECT sum(CASE WHEN e.entry_type = 'RESERVE' THEN e.{t}
+                                                     WHEN e.entry_type = 'REFUND' THEN -e.{t} END)
+                                     FROM ledger_entry e WHERE e.dataset_id = a.dataset_id AND e.caller = a.subject), 0)
+                               AS held
+                    FROM budget_allocation a""").replace("{t}", track));
+            assertThat(allocations).as(track + ": allocations hold their subjects' entries, within their caps")
+                    .allSatisfy(a -> {
+                        java.math.BigDecimal spent = (java.math.BigDecimal) a.get("spent");
+                        assertThat(spent).as(a.toString()).isEqualByComparingTo((java.math.BigDecimal) a.get("held"));
+                        assertThat(spent).as(a.toString()).isLessThanOrEqualTo((java.math.BigDecimal) a.get("cap"));
+                    });
+            List<Map<String, Object>> accounts = jdbc.queryForList(("""
+                    SELECT b.dataset_id, b.{t}_cap AS cap, b.{t}_committed + b.{t}_reserved AS spent,
+                           coalesce((SELECT sum(a.{t}_cap) FROM budget_allocation a WHERE a.dataset_id = b.dataset_id), 0)
+                               AS allocated,
+                           coalesce((SELECT sum(a.{t}_spent) FROM budget_allocation a WHERE a.dataset_id = b.dataset_id), 0)
+                               AS allocated_spent,
+                           coalesce((SELECT sum(CASE WHEN e.entry_type = 'RESERVE' THEN e.{t}
+                                                     WHEN e.entry_type = 'REFUND' THEN -e.{t} END)
+                                     FROM ledger_entry e WHERE e.dataset_id = b.dataset_id AND NOT EXISTS (
+                                         SELECT 1 FROM budget_allocation a
+                                         WHERE a.dataset_id = e.dataset_id AND a.subject = e.caller)), 0) AS pool_spent
+                    FROM budget_account b""").replace("{t}", track));
+            assertThat(accounts).as(track + ": allocations and the pool add up to the account, within its cap")
+                    .allSatisfy(a -> {
+                        java.math.BigDecimal cap = (java.math.BigDecimal) a.get("cap");
+                        java.math.BigDecimal spent = (java.math.BigDecimal) a.get("spent");
+                        java.math.BigDecimal allocatedSpent = (java.math.BigDecimal) a.get("allocated_spent");
+                        java.math.BigDecimal poolSpent = (java.math.BigDecimal) a.get("pool_spent");
+                        java.math.BigDecimal allocated = (java.math.BigDecimal) a.get("allocated");
+                        assertThat(allocatedSpent.add(poolSpent)).as(a.toString()).isEqualByComparingTo(spent);
+                        assertThat(allocated.add(poolSpent)).as(a.toString()).isLessThanOrEqualTo(cap);
+                        assertThat(spent).as(a.toString()).isLessThanOrEqualTo(cap);
+                    });
+        }
     }
 }

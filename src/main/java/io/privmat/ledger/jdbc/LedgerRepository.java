@@ -1,5 +1,6 @@
 package io.privmat.ledger.jdbc;
 
+import io.privmat.ledger.Allocation;
 import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.EntryType;
 import io.privmat.ledger.LedgerChain;
@@ -164,8 +165,76 @@ public class LedgerRepository {
                 }, datasetId);
     }
 
-    static Tracks tracks(ResultSet rs, String prefix) throws SQLException {
-        return new Tracks(rs.getBigDecimal(prefix + "rho"), rs.getBigDecimal(prefix + "epsilon"),
-                rs.getBigDecimal(prefix + "delta"));
+    private static final RowMapper<Allocation> ALLOCATION = (rs, i) -> new Allocation(
+            rs.getObject("dataset_id", UUID.class), rs.getString("subject"), tracks(rs, "", "_cap"),
+            tracks(rs, "", "_spent"), rs.getTimestamp("updated_at").toInstant());
+
+    /** Every allocation of a dataset, by subject. */
+    public List<Allocation> allocations(UUID datasetId) {
+        return jdbc.query("SELECT * FROM budget_allocation WHERE dataset_id = ? ORDER BY subject", ALLOCATION, datasetId);
+    }
+
+    /** The allocations of these subjects (those that have one). */
+    public List<Allocation> allocationsOf(UUID datasetId, java.util.Collection<String> subjects) {
+        return jdbc.query("SELECT * FROM budget_allocation WHERE dataset_id = ? AND subject = ANY (?)", ALLOCATION,
+                datasetId, subjects.toArray(String[]::new));
+    }
+
+    public long allocationCount(UUID datasetId) {
+        Long n = jdbc.queryForObject("SELECT count(*) FROM budget_allocation WHERE dataset_id = ?", Long.class, datasetId);
+        return n == null ? 0 : n;
+    }
+
+    /** Σ cap and Σ spent over a dataset's allocations: [caps, spent]. */
+    public Tracks[] allocationSums(UUID datasetId) {
+        return jdbc.query("SELECT coalesce(sum(rho_cap), 0) AS rho_cap, coalesce(sum(epsilon_cap), 0) AS epsilon_cap, "
+                + "coalesce(sum(delta_cap), 0) AS delta_cap, coalesce(sum(rho_spent), 0) AS rho_spent, "
+                + "coalesce(sum(epsilon_spent), 0) AS epsilon_spent, coalesce(sum(delta_spent), 0) AS delta_spent "
+                + "FROM budget_allocation WHERE dataset_id = ?", (ResultSet rs) -> {
+                    rs.next();
+                    return new Tracks[] {tracks(rs, "", "_cap"), tracks(rs, "", "_spent")};
+                }, datasetId);
+    }
+
+    /** What a subject's ledger entries hold on the dataset: RESERVE minus REFUND (committed plus reserved). */
+    public Tracks spentBy(UUID datasetId, String subject) {
+        return jdbc.query("SELECT "
+                + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN rho WHEN entry_type = 'REFUND' THEN -rho END), 0) AS rho, "
+                + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN epsilon WHEN entry_type = 'REFUND' THEN -epsilon END), 0) "
+                + "AS epsilon, "
+                + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN delta WHEN entry_type = 'REFUND' THEN -delta END), 0) "
+                + "AS delta FROM ledger_entry WHERE dataset_id = ? AND caller = ?", (ResultSet rs) -> {
+                    rs.next();
+                    return tracks(rs, "", "");
+                }, datasetId, subject);
+    }
+
+    /** Creates or replaces a subject's allocation with these caps and spent amounts. */
+    public void putAllocation(UUID datasetId, String subject, Tracks cap, Tracks spent, Instant now) {
+        jdbc.update("INSERT INTO budget_allocation (dataset_id, subject, rho_cap, epsilon_cap, delta_cap, rho_spent, "
+                        + "epsilon_spent, delta_spent, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?) "
+                        + "ON CONFLICT (dataset_id, subject) DO UPDATE SET rho_cap = excluded.rho_cap, "
+                        + "epsilon_cap = excluded.epsilon_cap, delta_cap = excluded.delta_cap, "
+                        + "rho_spent = excluded.rho_spent, epsilon_spent = excluded.epsilon_spent, "
+                        + "delta_spent = excluded.delta_spent, updated_at = excluded.updated_at",
+                datasetId, subject, cap.rho(), cap.epsilon(), cap.delta(), spent.rho(), spent.epsilon(), spent.delta(),
+                Timestamp.from(now), Timestamp.from(now));
+    }
+
+    public boolean deleteAllocation(UUID datasetId, String subject) {
+        return jdbc.update("DELETE FROM budget_allocation WHERE dataset_id = ? AND subject = ?", datasetId, subject) > 0;
+    }
+
+    /** Adds to (or, with {@code subtract}, removes from) a subject's spent amounts, if it has an allocation. */
+    public void adjustAllocation(UUID datasetId, String subject, Tracks amount, boolean subtract) {
+        String sign = subtract ? "-" : "+";
+        jdbc.update("UPDATE budget_allocation SET rho_spent = rho_spent " + sign + " ?, epsilon_spent = epsilon_spent "
+                        + sign + " ?, delta_spent = delta_spent " + sign + " ? WHERE dataset_id = ? AND subject = ?",
+                amount.rho(), amount.epsilon(), amount.delta(), datasetId, subject);
+    }
+
+    static Tracks tracks(ResultSet rs, String prefix, String suffix) throws SQLException {
+        return new Tracks(rs.getBigDecimal(prefix + "rho" + suffix), rs.getBigDecimal(prefix + "epsilon" + suffix),
+                rs.getBigDecimal(prefix + "delta" + suffix));
     }
 }

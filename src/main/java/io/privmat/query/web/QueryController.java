@@ -90,7 +90,7 @@ class QueryController {
                 q.admissible(), TrackView.available(q.remaining(), mode),
                 q.remainingAfter() == null ? null : TrackView.available(q.remainingAfter(), mode),
                 JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise(), q.expectedError(),
-                q.warnings());
+                q.warnings(), q.limit().name(), TrackView.available(q.limitRemaining(), mode));
     }
 
     @PostMapping(path = "/inverse-quote", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -282,8 +282,9 @@ class QueryController {
     @Schema(name = "Quote")
     record QuoteView(String kind, String mechanism, String accounting,
             @Schema(description = "What the query would charge, on this dataset's tracks") TrackView cost,
-            @Schema(description = "Whether the remaining budget can pay it now") boolean admissible,
-            TrackView remaining,
+            @Schema(description = "Whether the limit that pays your queries (your allocation, or the unallocated "
+                    + "pool) and the dataset's total can both pay it now") boolean admissible,
+            @Schema(description = "What remains of the dataset's total") TrackView remaining,
             @Schema(description = "Remaining after this query (absent if not admissible)") @Nullable TrackView remainingAfter,
             @Schema(description = "Largest epsilon of one more pure-DP query after this one") @Nullable Double
                     largestPureEpsilonAfter,
@@ -294,5 +295,9 @@ class QueryController {
                     List<ErrorStatement> expectedError,
             @Schema(description = "Noise warnings from the public parameters only: NOISE_DOMINATED when a stated "
                     + "error is at least the largest value any dataset with these public facts can give "
-                    + "(docs/accuracy/warnings.md); empty when none applies") List<NoiseWarning> warnings) {}
+                    + "(docs/accuracy/warnings.md); empty when none applies") List<NoiseWarning> warnings,
+            @Schema(description = "The limit that pays your queries besides the total: ALLOCATION (yours) or POOL "
+                    + "(the unallocated pool, when you have no allocation); docs/accounting.md, \"Allocations\"",
+                    allowableValues = {"ALLOCATION", "POOL"}) String limit,
+            @Schema(description = "What remains of that limit") TrackView limitRemaining) {}
 }

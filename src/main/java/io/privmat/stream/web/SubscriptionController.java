@@ -164,14 +164,19 @@ class SubscriptionController {
     @Schema(name = "SubscriptionQuote")
     record QuoteView(String kind, String mechanism, String accounting,
             @Schema(description = "What the subscription would charge, once, for the whole stream") TrackView cost,
-            @Schema(description = "Whether the remaining budget can pay it now") boolean admissible,
-            TrackView remaining,
+            @Schema(description = "Whether the limit that pays your charges (your allocation, or the unallocated "
+                    + "pool) and the dataset's total can both pay it now") boolean admissible,
+            @Schema(description = "What remains of the dataset's total") TrackView remaining,
             @Schema(description = "Remaining after it (absent if not admissible)") @Nullable TrackView remainingAfter,
             @Schema(description = "Largest epsilon of one more pure-DP query after it") @Nullable Double
                     largestPureEpsilonAfter,
             @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Facts noise,
             @Schema(description = "Noise warnings from the public parameters only (docs/accuracy/warnings.md)")
-            List<NoiseWarning> warnings) {}
+            List<NoiseWarning> warnings,
+            @Schema(description = "The limit that pays your charges besides the total: ALLOCATION (yours) or POOL "
+                    + "(the unallocated pool, when you have no allocation); docs/accounting.md, \"Allocations\"",
+                    allowableValues = {"ALLOCATION", "POOL"}) String limit,
+            @Schema(description = "What remains of that limit") TrackView limitRemaining) {}
 
     @PostMapping(path = "/v1/datasets/{datasetId}/subscriptions", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
@@ -217,7 +222,8 @@ class SubscriptionController {
         return new QuoteView(q.plan().spec().kind().name(), q.plan().spec().mechanism(), q.accounting(),
                 TrackView.charged(q.cost(), mode), q.admissible(), TrackView.available(q.remaining(), mode),
                 q.remainingAfter() == null ? null : TrackView.available(q.remainingAfter(), mode),
-                JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise(), q.warnings());
+                JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise(), q.warnings(), q.limit().name(),
+                TrackView.available(q.limitRemaining(), mode));
     }
 
     @GetMapping(path = "/v1/datasets/{datasetId}/subscriptions", produces = MediaType.APPLICATION_JSON_VALUE)
