@@ -73,6 +73,8 @@ class AdasspQuery(Model):
     # one of ADASSP; required
     mechanism: Optional[str] = None
     params: Optional[AdasspParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -83,6 +85,7 @@ class AdasspQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'AdasspParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -135,6 +138,8 @@ class AnalyzeGaussQuery(Model):
     # one of ANALYZE_GAUSS; required
     mechanism: Optional[str] = None
     params: Optional[AnalyzeGaussParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -145,6 +150,7 @@ class AnalyzeGaussQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'AnalyzeGaussParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -994,6 +1000,8 @@ class DpAlsQuery(Model):
     # one of DP_ALS; required
     mechanism: Optional[str] = None
     params: Optional[DpAlsParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -1004,6 +1012,7 @@ class DpAlsQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'DpAlsParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -1113,6 +1122,8 @@ class EigenSamplingQuery(Model):
     # one of EIGEN_SAMPLING; required
     mechanism: Optional[str] = None
     params: Optional[EigenSamplingParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1120,6 +1131,7 @@ class EigenSamplingQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'EigenSamplingParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -1379,6 +1391,8 @@ class GaussianIdentityQuery(Model):
     # one of GAUSSIAN_IDENTITY; required
     mechanism: Optional[str] = None
     params: Optional[GaussianIdentityParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -1389,6 +1403,7 @@ class GaussianIdentityQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'GaussianIdentityParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -1418,6 +1433,8 @@ class GaussianQuery(Model):
     # one of GAUSSIAN; required
     mechanism: Optional[str] = None
     params: Optional[GaussianParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -1428,6 +1445,7 @@ class GaussianQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'GaussianParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -1500,6 +1518,8 @@ class HardtRothQuery(Model):
     # one of HARDT_ROTH; required
     mechanism: Optional[str] = None
     params: Optional[HardtRothParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1508,6 +1528,7 @@ class HardtRothQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'HardtRothParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -1548,6 +1569,8 @@ class HardtRothRatingQuery(Model):
     # one of HARDT_ROTH_RATING; required
     mechanism: Optional[str] = None
     params: Optional[HardtRothRatingParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1556,6 +1579,7 @@ class HardtRothRatingQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'HardtRothRatingParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -1590,6 +1614,8 @@ class HierarchicalQuery(Model):
     # one of HIERARCHICAL; required
     mechanism: Optional[str] = None
     params: Optional[HierarchicalParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP (Gaussian noise), instead of epsilon (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -1600,6 +1626,7 @@ class HierarchicalQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'HierarchicalParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -1800,6 +1827,8 @@ class JlQuery(Model):
     # one of JL; required
     mechanism: Optional[str] = None
     params: Optional[JlParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1808,6 +1837,7 @@ class JlQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'JlParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -1944,6 +1974,8 @@ class LaplaceIdentityQuery(Model):
     # one of LAPLACE_IDENTITY; required
     mechanism: Optional[str] = None
     params: Optional[LaplaceIdentityParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1951,6 +1983,7 @@ class LaplaceIdentityQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'LaplaceIdentityParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -1977,6 +2010,8 @@ class LaplaceQuery(Model):
     # one of LAPLACE; required
     mechanism: Optional[str] = None
     params: Optional[LaplaceParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1984,6 +2019,7 @@ class LaplaceQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'LaplaceParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -2013,6 +2049,8 @@ class LaplaceWorkloadQuery(Model):
     # one of LAPLACE_WORKLOAD; required
     mechanism: Optional[str] = None
     params: Optional[LaplaceWorkloadParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -2020,6 +2058,7 @@ class LaplaceWorkloadQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'LaplaceWorkloadParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -2331,6 +2370,8 @@ class LowRankMechanismQuery(Model):
     # one of LOW_RANK_MECHANISM; required
     mechanism: Optional[str] = None
     params: Optional[LowRankMechanismParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -2338,6 +2379,7 @@ class LowRankMechanismQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'LowRankMechanismParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -2677,6 +2719,8 @@ class NoisyPowerQuery(Model):
     # one of NOISY_POWER; required
     mechanism: Optional[str] = None
     params: Optional[NoisyPowerParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -2687,6 +2731,7 @@ class NoisyPowerQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'NoisyPowerParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -2739,6 +2784,8 @@ class OptimizedQuery(Model):
     # one of OPTIMIZED; required
     mechanism: Optional[str] = None
     params: Optional[OptimizedParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -2749,6 +2796,7 @@ class OptimizedQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'OptimizedParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -2782,6 +2830,8 @@ class OrbitSamplingQuery(Model):
     # one of ORBIT_SAMPLING; required
     mechanism: Optional[str] = None
     params: Optional[OrbitSamplingParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -2789,6 +2839,7 @@ class OrbitSamplingQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'OrbitSamplingParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -3097,6 +3148,8 @@ class PrivateFrankWolfeQuery(Model):
     # one of PRIVATE_FRANK_WOLFE; required
     mechanism: Optional[str] = None
     params: Optional[PrivateFrankWolfeParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -3107,6 +3160,7 @@ class PrivateFrankWolfeQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'PrivateFrankWolfeParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -3145,6 +3199,8 @@ class PrivateOjaQuery(Model):
     # one of PRIVATE_OJA; required
     mechanism: Optional[str] = None
     params: Optional[PrivateOjaParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -3155,6 +3211,7 @@ class PrivateOjaQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'PrivateOjaParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -3193,6 +3250,8 @@ class PrivateSvdQuery(Model):
     # one of PRIVATE_SVD; required
     mechanism: Optional[str] = None
     params: Optional[PrivateSvdParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -3203,6 +3262,7 @@ class PrivateSvdQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'PrivateSvdParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -3373,6 +3433,8 @@ class RandomizedResponseQuery(Model):
     # one of RANDOMIZED_RESPONSE; required
     mechanism: Optional[str] = None
     params: Optional[RandomizedResponseParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -3383,6 +3445,7 @@ class RandomizedResponseQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'RandomizedResponseParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -3418,6 +3481,8 @@ class RandomizedResponseRatingQuery(Model):
     # one of RANDOMIZED_RESPONSE_RATING; required
     mechanism: Optional[str] = None
     params: Optional[RandomizedResponseRatingParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -3428,6 +3493,7 @@ class RandomizedResponseRatingQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'RandomizedResponseRatingParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -4489,6 +4555,8 @@ class WishartQuery(Model):
     # one of WISHART; required
     mechanism: Optional[str] = None
     params: Optional[WishartParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -4497,6 +4565,7 @@ class WishartQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'WishartParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
