@@ -73,6 +73,8 @@ class AdasspQuery(Model):
     # one of ADASSP; required
     mechanism: Optional[str] = None
     params: Optional[AdasspParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -83,6 +85,7 @@ class AdasspQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'AdasspParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -204,6 +207,8 @@ class AnalyzeGaussQuery(Model):
     # one of ANALYZE_GAUSS; required
     mechanism: Optional[str] = None
     params: Optional[AnalyzeGaussParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -214,6 +219,7 @@ class AnalyzeGaussQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'AnalyzeGaussParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -1063,6 +1069,8 @@ class DpAlsQuery(Model):
     # one of DP_ALS; required
     mechanism: Optional[str] = None
     params: Optional[DpAlsParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -1073,6 +1081,7 @@ class DpAlsQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'DpAlsParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -1182,6 +1191,8 @@ class EigenSamplingQuery(Model):
     # one of EIGEN_SAMPLING; required
     mechanism: Optional[str] = None
     params: Optional[EigenSamplingParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1189,6 +1200,7 @@ class EigenSamplingQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'EigenSamplingParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -1454,6 +1466,8 @@ class GaussianIdentityQuery(Model):
     # one of GAUSSIAN_IDENTITY; required
     mechanism: Optional[str] = None
     params: Optional[GaussianIdentityParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -1464,6 +1478,7 @@ class GaussianIdentityQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'GaussianIdentityParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -1493,6 +1508,8 @@ class GaussianQuery(Model):
     # one of GAUSSIAN; required
     mechanism: Optional[str] = None
     params: Optional[GaussianParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -1503,6 +1520,7 @@ class GaussianQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'GaussianParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -1575,6 +1593,8 @@ class HardtRothQuery(Model):
     # one of HARDT_ROTH; required
     mechanism: Optional[str] = None
     params: Optional[HardtRothParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1583,6 +1603,7 @@ class HardtRothQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'HardtRothParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -1623,6 +1644,8 @@ class HardtRothRatingQuery(Model):
     # one of HARDT_ROTH_RATING; required
     mechanism: Optional[str] = None
     params: Optional[HardtRothRatingParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1631,6 +1654,7 @@ class HardtRothRatingQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'HardtRothRatingParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -1665,6 +1689,8 @@ class HierarchicalQuery(Model):
     # one of HIERARCHICAL; required
     mechanism: Optional[str] = None
     params: Optional[HierarchicalParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP (Gaussian noise), instead of epsilon (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -1675,6 +1701,7 @@ class HierarchicalQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'HierarchicalParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -1875,6 +1902,8 @@ class JlQuery(Model):
     # one of JL; required
     mechanism: Optional[str] = None
     params: Optional[JlParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -1883,6 +1912,7 @@ class JlQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'JlParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -2019,6 +2049,8 @@ class LaplaceIdentityQuery(Model):
     # one of LAPLACE_IDENTITY; required
     mechanism: Optional[str] = None
     params: Optional[LaplaceIdentityParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -2026,6 +2058,7 @@ class LaplaceIdentityQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'LaplaceIdentityParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -2052,6 +2085,8 @@ class LaplaceQuery(Model):
     # one of LAPLACE; required
     mechanism: Optional[str] = None
     params: Optional[LaplaceParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -2059,6 +2094,7 @@ class LaplaceQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'LaplaceParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -2088,6 +2124,8 @@ class LaplaceWorkloadQuery(Model):
     # one of LAPLACE_WORKLOAD; required
     mechanism: Optional[str] = None
     params: Optional[LaplaceWorkloadParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -2095,6 +2133,7 @@ class LaplaceWorkloadQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'LaplaceWorkloadParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -2406,6 +2445,8 @@ class LowRankMechanismQuery(Model):
     # one of LOW_RANK_MECHANISM; required
     mechanism: Optional[str] = None
     params: Optional[LowRankMechanismParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -2413,6 +2454,7 @@ class LowRankMechanismQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'LowRankMechanismParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -2752,6 +2794,8 @@ class NoisyPowerQuery(Model):
     # one of NOISY_POWER; required
     mechanism: Optional[str] = None
     params: Optional[NoisyPowerParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -2762,6 +2806,7 @@ class NoisyPowerQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'NoisyPowerParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -2814,6 +2859,8 @@ class OptimizedQuery(Model):
     # one of OPTIMIZED; required
     mechanism: Optional[str] = None
     params: Optional[OptimizedParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -2824,6 +2871,7 @@ class OptimizedQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'OptimizedParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -2857,6 +2905,8 @@ class OrbitSamplingQuery(Model):
     # one of ORBIT_SAMPLING; required
     mechanism: Optional[str] = None
     params: Optional[OrbitSamplingParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -2864,6 +2914,7 @@ class OrbitSamplingQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'OrbitSamplingParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
@@ -3172,6 +3223,8 @@ class PrivateFrankWolfeQuery(Model):
     # one of PRIVATE_FRANK_WOLFE; required
     mechanism: Optional[str] = None
     params: Optional[PrivateFrankWolfeParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -3182,6 +3235,7 @@ class PrivateFrankWolfeQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'PrivateFrankWolfeParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -3220,6 +3274,8 @@ class PrivateOjaQuery(Model):
     # one of PRIVATE_OJA; required
     mechanism: Optional[str] = None
     params: Optional[PrivateOjaParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -3230,6 +3286,7 @@ class PrivateOjaQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'PrivateOjaParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -3268,6 +3325,8 @@ class PrivateSvdQuery(Model):
     # one of PRIVATE_SVD; required
     mechanism: Optional[str] = None
     params: Optional[PrivateSvdParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -3278,6 +3337,7 @@ class PrivateSvdQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'PrivateSvdParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -3455,6 +3515,8 @@ class RandomizedResponseQuery(Model):
     # one of RANDOMIZED_RESPONSE; required
     mechanism: Optional[str] = None
     params: Optional[RandomizedResponseParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -3465,6 +3527,7 @@ class RandomizedResponseQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'RandomizedResponseParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -3500,6 +3563,8 @@ class RandomizedResponseRatingQuery(Model):
     # one of RANDOMIZED_RESPONSE_RATING; required
     mechanism: Optional[str] = None
     params: Optional[RandomizedResponseRatingParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     # rho in (0, 100], zCDP, instead of epsilon and delta (ZCDP accounting only)
     rho: Optional[float] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -3510,6 +3575,7 @@ class RandomizedResponseRatingQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'RandomizedResponseRatingParams')),
+        ('reuse', 'reuse', None),
         ('rho', 'rho', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
@@ -4578,6 +4644,8 @@ class WishartQuery(Model):
     # one of WISHART; required
     mechanism: Optional[str] = None
     params: Optional[WishartParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -4586,6 +4654,7 @@ class WishartQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'WishartParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 

@@ -281,10 +281,14 @@ class Client:
                          standInSize=stand_in_size)
 
     def submit(self, dataset: Any, kind: str, mechanism: str, *, idempotency_key: Optional[str] = None,
-               **budget_and_params: Any) -> "Job":
-        """Reserves the cost and enqueues the query; returns its :class:`Job` (``job.wait()``)."""
-        job = self.call("submit", self.query(kind, mechanism, **budget_and_params), datasetId=dataset,
-                        Idempotency_Key=idempotency_key)
+               reuse: bool = False, **budget_and_params: Any) -> "Job":
+        """Reserves the cost and enqueues the query; returns its :class:`Job` (``job.wait()``). With
+        ``reuse=True``, an earlier DONE job of the same plan on the same data version that this key may see
+        answers instead, charging nothing (the service's 200: the returned job is that earlier, DONE job)."""
+        body = self.query(kind, mechanism, **budget_and_params)
+        if reuse:
+            body["reuse"] = True
+        job = self.call("submit", body, datasetId=dataset, Idempotency_Key=idempotency_key)
         return Job(self, job)
 
     def job(self, job: Any) -> "Job":

@@ -153,6 +153,17 @@ class ClientTest(unittest.TestCase):
         self.assertIn("100% DONE", lines)
         self.assertEqual("http://svc:1/v1/jobs/j1", fake.requests[2].full_url)
 
+    def test_submit_with_reuse_sends_it_and_takes_the_earlier_done_job(self):
+        done = {**JOB, "state": "DONE", "progress": 1.0}
+        c, fake = self.client((200, done, "application/json"))
+        job = c.submit("d1", "PCA", "ANALYZE_GAUSS", rho=0.05, reuse=True, k=2)
+        self.assertEqual({"kind": "PCA", "mechanism": "ANALYZE_GAUSS", "rho": 0.05, "params": {"k": 2},
+                          "reuse": True}, json.loads(fake.requests[0].data))
+        self.assertEqual("DONE", job.state)
+        c, fake = self.client((202, JOB, "application/json"))
+        c.submit("d1", "PCA", "ANALYZE_GAUSS", rho=0.05)
+        self.assertNotIn("reuse", json.loads(fake.requests[0].data))
+
     def test_wait_raises_job_failed_with_the_error(self):
         failed = {**JOB, "state": "FAILED", "error": {"type": "sampler-failure", "detail": "x"}}
         c, _ = self.client((202, failed, "application/json"))

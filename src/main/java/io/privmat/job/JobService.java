@@ -115,6 +115,17 @@ public class JobService {
         }
     }
 
+    /**
+     * An earlier DONE job whose stored release answers this request again (docs/accounting.md,
+     * "Repeat answers"): same dataset, same request hash, admitted on the dataset's current data
+     * version, and one the caller may see ({@link #visible}: submitted by them, or on a dataset
+     * they own as OWNER).
+     */
+    @Transactional(readOnly = true)
+    public Optional<Job> findReusable(UUID datasetId, String requestHash, Caller caller) {
+        return repository.findReusable(datasetId, requestHash, caller.subject(), caller.is(Role.OWNER));
+    }
+
     @Transactional(readOnly = true)
     public Optional<Job> findByIdempotencyKey(UUID datasetId, String caller, String key) {
         return repository.findByIdempotencyKey(datasetId, caller, key);

@@ -1,6 +1,7 @@
 package io.privmat.query;
 
 import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.DatasetService;
 import io.privmat.job.Job;
 import io.privmat.job.JobService;
@@ -58,8 +59,16 @@ public class QueryService {
         this.documents = documents;
     }
 
-    /** A submitted job, and whether it is an idempotent replay of an earlier submission. */
-    public record Submission(Job job, boolean replayed) {}
+    /**
+     * A submitted job, and whether it is an idempotent replay of an earlier submission or an earlier
+     * DONE job answering a {@code reuse} request again (nothing admitted, nothing charged).
+     */
+    public record Submission(Job job, boolean replayed, boolean reused) {
+
+        Submission(Job job, boolean replayed) {
+            this(job, replayed, false);
+        }
+    }
 
     /** The cost of a query and the budget before and after it; charges nothing. */
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
@@ -212,6 +221,14 @@ public class QueryService {
             Optional<Job> existing = jobs.findByIdempotencyKey(datasetId, caller, idempotencyKey);
             if (existing.isPresent()) {
                 return replay(existing.get(), written, caller);
+            }
+        }
+        if (request.reuseRequested() && dataset.kind() != DatasetKind.EXTERNAL) {
+            // docs/accounting.md, "Repeat answers": decided from the request hash, the dataset's data
+            // version and job states only; an external source changes without privmat knowing.
+            Optional<Job> earlier = jobs.findReusable(datasetId, written.requestHash(), who);
+            if (earlier.isPresent()) {
+                return new Submission(earlier.get(), false, true);
             }
         }
         UUID jobId = UUID.randomUUID();

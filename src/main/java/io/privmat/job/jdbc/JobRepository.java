@@ -54,19 +54,22 @@ public class JobRepository {
 
     /**
      * Inserts QUEUED jobs with one statement and returns their rows as stored (as {@link #find}
-     * would read them), in the order given.
+     * would read them), in the order given. Each records its dataset's data version as this
+     * statement reads it (docs/accounting.md, "Repeat answers"): no later than the data the job
+     * will read, since the version only grows.
      */
     public List<Job> insertAll(List<NewJob> newJobs, List<Instant> createdAt) {
         StringBuilder sql = new StringBuilder("INSERT INTO job (id, dataset_id, dataset_owner, kind, mechanism, "
                 + "parameters, request_hash, idempotency_key, caller, state, loss, cost_rho, cost_epsilon, cost_delta, "
-                + "created_at) VALUES ");
-        List<Object> args = new java.util.ArrayList<>(newJobs.size() * 14);
+                + "created_at, data_version) VALUES ");
+        List<Object> args = new java.util.ArrayList<>(newJobs.size() * 15);
         for (int i = 0; i < newJobs.size(); i++) {
             NewJob j = newJobs.get(i);
-            sql.append(i == 0 ? "" : ",").append("(?,?,?,?,?,?::jsonb,?,?,?,'QUEUED',?::jsonb,?,?,?,?)");
+            sql.append(i == 0 ? "" : ",").append("(?,?,?,?,?,?::jsonb,?,?,?,'QUEUED',?::jsonb,?,?,?,?,"
+                    + "(SELECT data_version FROM dataset WHERE id = ?))");
             java.util.Collections.addAll(args, j.id(), j.datasetId(), j.datasetOwner(), j.kind(), j.mechanism(),
                     j.parametersJson(), j.requestHash(), j.idempotencyKey(), j.caller(), j.lossJson(), j.cost().rho(),
-                    j.cost().epsilon(), j.cost().delta(), Timestamp.from(createdAt.get(i)));
+                    j.cost().epsilon(), j.cost().delta(), Timestamp.from(createdAt.get(i)), j.datasetId());
         }
         sql.append(" RETURNING *");
         java.util.Map<UUID, Job> stored = new java.util.HashMap<>();
@@ -103,6 +106,18 @@ public class JobRepository {
 
     public Optional<Job> lock(UUID id) {
         return jdbc.query("SELECT * FROM job WHERE id = ? FOR UPDATE", JOB, id).stream().findFirst();
+    }
+
+    /**
+     * The newest DONE query job on this dataset with this request hash, admitted on the dataset's
+     * current data version, that {@code subject} submitted or (when {@code owner}) that ran on a
+     * dataset {@code subject} owns: the jobs {@code JobService.visible} shows the caller.
+     */
+    public Optional<Job> findReusable(UUID datasetId, String requestHash, String subject, boolean owner) {
+        return jdbc.query("SELECT j.* FROM job j JOIN dataset d ON d.id = j.dataset_id WHERE j.dataset_id = ? "
+                + "AND j.request_hash = ? AND j.state = 'DONE' AND j.data_version = d.data_version "
+                + "AND (j.caller = ? OR (? AND j.dataset_owner = ?)) ORDER BY j.created_at DESC, j.id LIMIT 1", JOB,
+                datasetId, requestHash, subject, owner, subject).stream().findFirst();
     }
 
     public Optional<Job> findByIdempotencyKey(UUID datasetId, String caller, String key) {

@@ -253,6 +253,12 @@ class CatalogueSchemas {
             }
         }
         s.addProperty("params", new Schema<>().$ref(REF + name + "Params"));
+        if (!m.shapes().equals(java.util.Set.of(DataShape.STREAM))) {
+            s.addProperty("reuse", new BooleanSchema()._default(false).description("Submission only (quotes and dry "
+                    + "runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's "
+                    + "current data version that the caller may see, without a new charge (200); false: a new "
+                    + "answer, charged (docs/accounting.md, \"Repeat answers\")"));
+        }
         s.required(new ArrayList<>(List.of("kind", "mechanism")));
         s.additionalProperties(false);
         s.example(Json.mapper().valueToTree(example(m)));

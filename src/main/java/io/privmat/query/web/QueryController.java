@@ -20,6 +20,7 @@ import io.privmat.query.QueryService;
 import io.privmat.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -56,7 +57,14 @@ class QueryController {
     @Operation(summary = "Submit a query", description = "Plans the mechanism and its exact cost from public "
             + "parameters, reserves the cost and enqueues a job in one transaction, and answers 202 with the job. "
             + "The same Idempotency-Key with the same body returns the same job (never a second charge); with "
-            + "another body it is refused with 422.")
+            + "another body it is refused with 422. With `reuse: true`, an earlier DONE job of the same canonical plan "
+            + "(mechanism, kind, budget, parameters with defaults, the dataset's public facts) on the dataset's "
+            + "current data version, that the caller may see, answers instead: 200 with that job, nothing charged "
+            + "and no data read (docs/accounting.md, \"Repeat answers\"); without one, the query is admitted as usual.")
+    @ApiResponse(responseCode = "200", description = "Answered by an earlier DONE job (`reuse: true`): the body is that "
+            + "job, Location names it and its result, nothing was charged",
+            headers = @Header(name = "Reused-From", description = "The id of the earlier job whose stored result answers",
+                    schema = @Schema(type = "string", format = "uuid")))
     @ApiResponse(responseCode = "202", description = "Admitted; Location names the job")
     @ApiResponse(responseCode = "400", description = "A parameter is missing or out of range")
     @ApiResponse(responseCode = "404", description = "No such dataset")
@@ -76,6 +84,10 @@ class QueryController {
         }
         Caller caller = Caller.current();
         QueryService.Submission s = queries.submit(datasetId, request, idempotencyKey, caller);
+        if (s.reused()) {
+            return ResponseEntity.ok().location(URI.create("/v1/jobs/" + s.job().id()))
+                    .header("Reused-From", s.job().id().toString()).body(JobView.of(s.job(), caller));
+        }
         return ResponseEntity.status(HttpStatus.ACCEPTED).location(URI.create("/v1/jobs/" + s.job().id()))
                 .header("Idempotent-Replayed", Boolean.toString(s.replayed())).body(JobView.of(s.job(), caller));
     }
