@@ -70,6 +70,7 @@ public class SubscriptionService {
     private final TransactionTemplate tx;
     private final JsonMapper json;
     private final PlanDocuments documents;
+    private final MechanismCatalog catalog;
     private final Clock clock;
     private final StreamSettings settings;
     private final Map<UUID, Plan> plans = new LinkedHashMap<>(16, 0.75f, true) {
@@ -80,8 +81,8 @@ public class SubscriptionService {
     };
 
     public SubscriptionService(DatasetService datasets, StreamRepository repository, BudgetService budget,
-            JobService jobs, TransactionTemplate tx, JsonMapper json, PlanDocuments documents, Clock clock,
-            StreamSettings settings) {
+            JobService jobs, TransactionTemplate tx, JsonMapper json, PlanDocuments documents,
+            MechanismCatalog catalog, Clock clock, StreamSettings settings) {
         this.datasets = datasets;
         this.repository = repository;
         this.budget = budget;
@@ -89,6 +90,7 @@ public class SubscriptionService {
         this.tx = tx;
         this.json = json;
         this.documents = documents;
+        this.catalog = catalog;
         this.clock = clock;
         this.settings = settings;
     }
@@ -103,7 +105,7 @@ public class SubscriptionService {
         Plan plan = plan(dataset, request);
         BudgetService.Price price = budget.price(datasetId, dataset.budget(), plan.chargedLoss());
         return new Quote(plan, dataset.budget().mode().name(), price.cost(), price.admissible(), price.remaining(),
-                price.remainingAfter(), price.largestPureEpsilonAfter(), MechanismCatalog.standard().warnings(plan));
+                price.remainingAfter(), price.largestPureEpsilonAfter(), catalog.warnings(plan));
     }
 
     /** A created subscription, and whether it is an idempotent replay of an earlier creation. */
@@ -198,7 +200,7 @@ public class SubscriptionService {
 
     private Plan plan(Dataset dataset, QueryRequest request) {
         try {
-            return MechanismCatalog.standard().plan(request.kind(), request.mechanism(),
+            return catalog.plan(request.kind(), request.mechanism(),
                     new QueryBudget(request.epsilon(), request.delta(), request.rho()), request.params(),
                     StreamFacts.facts(dataset));
         } catch (PlanningException e) {
