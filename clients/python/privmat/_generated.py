@@ -573,6 +573,42 @@ class Caller(Model):
 
 
 @dataclass
+class ClippedLaplaceParams(Model):
+    """Parameters of CLIPPED_LAPLACE"""
+
+    # c: every entry is clipped to [-c, c] before the column sums
+    entry_bound: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('entry_bound', 'entryBound', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class ClippedLaplaceQuery(Model):
+    """Column sums of entries clipped to [-entryBound, entryBound] plus discrete Laplace noise (pure epsilon-DP); less noise than LAPLACE when entryBound < B/sqrt(d). Answers [COLUMN_SUMS]; neighbouring relations [ADD_REMOVE, REPLACE_ONE]."""
+
+    # epsilon in (0, 100]
+    epsilon: Optional[float] = None
+    # one of COLUMN_SUMS; required
+    kind: Optional[str] = None
+    # one of CLIPPED_LAPLACE; required
+    mechanism: Optional[str] = None
+    params: Optional[ClippedLaplaceParams] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('epsilon', 'epsilon', None),
+        ('kind', 'kind', None),
+        ('mechanism', 'mechanism', None),
+        ('params', 'params', ('model', 'ClippedLaplaceParams')),
+    )
+    _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
+
+
+@dataclass
 class ColumnSumsResult(Model):
     """COLUMN_SUMS: the noisy column sums"""
 
@@ -3043,6 +3079,8 @@ class PlannedParams(Model):
     clip: Optional[float] = None
     # used by HARDT_ROTH, HARDT_ROTH_RATING
     coherence: Optional[float] = None
+    # used by CLIPPED_LAPLACE
+    entry_bound: Optional[float] = None
     # used by JL
     eta: Optional[float] = None
     # one of LEAST_SQUARES, RESCALED_PROJECTION; used by PRIVATE_SVD
@@ -3100,6 +3138,7 @@ class PlannedParams(Model):
         ('center', 'center', None),
         ('clip', 'clip', None),
         ('coherence', 'coherence', None),
+        ('entry_bound', 'entryBound', None),
         ('eta', 'eta', None),
         ('fit', 'fit', None),
         ('gradient_clip', 'gradientClip', None),
@@ -4723,8 +4762,8 @@ UNIONS['LinearWorkload'] = ('type', {'ALL_RANGE': 'AllRangeWorkload', 'CUSTOM': 
 
 
 # A query: the mechanism (the discriminator), the kind it answers, its budget (rho, or epsilon with delta, or epsilon alone, as the mechanism's schema says) and its typed params. The cost is computed from these public values before any data is read.
-QueryRequest = Union[AdasspQuery, AnalyzeGaussQuery, DpAlsQuery, EigenSamplingQuery, GaussianIdentityQuery, GaussianQuery, HardtRothQuery, HardtRothRatingQuery, HierarchicalQuery, JlQuery, LaplaceIdentityQuery, LaplaceQuery, LaplaceWorkloadQuery, LowRankMechanismQuery, NoisyPowerQuery, OptimizedQuery, OrbitSamplingQuery, PrivateFrankWolfeQuery, PrivateOjaQuery, PrivateSvdQuery, RandomizedResponseQuery, RandomizedResponseRatingQuery, WishartQuery]
-UNIONS['QueryRequest'] = ('mechanism', {'ADASSP': 'AdasspQuery', 'ANALYZE_GAUSS': 'AnalyzeGaussQuery', 'DP_ALS': 'DpAlsQuery', 'EIGEN_SAMPLING': 'EigenSamplingQuery', 'GAUSSIAN': 'GaussianQuery', 'GAUSSIAN_IDENTITY': 'GaussianIdentityQuery', 'HARDT_ROTH': 'HardtRothQuery', 'HARDT_ROTH_RATING': 'HardtRothRatingQuery', 'HIERARCHICAL': 'HierarchicalQuery', 'JL': 'JlQuery', 'LAPLACE': 'LaplaceQuery', 'LAPLACE_IDENTITY': 'LaplaceIdentityQuery', 'LAPLACE_WORKLOAD': 'LaplaceWorkloadQuery', 'LOW_RANK_MECHANISM': 'LowRankMechanismQuery', 'NOISY_POWER': 'NoisyPowerQuery', 'OPTIMIZED': 'OptimizedQuery', 'ORBIT_SAMPLING': 'OrbitSamplingQuery', 'PRIVATE_FRANK_WOLFE': 'PrivateFrankWolfeQuery', 'PRIVATE_OJA': 'PrivateOjaQuery', 'PRIVATE_SVD': 'PrivateSvdQuery', 'RANDOMIZED_RESPONSE': 'RandomizedResponseQuery', 'RANDOMIZED_RESPONSE_RATING': 'RandomizedResponseRatingQuery', 'WISHART': 'WishartQuery'})
+QueryRequest = Union[AdasspQuery, AnalyzeGaussQuery, ClippedLaplaceQuery, DpAlsQuery, EigenSamplingQuery, GaussianIdentityQuery, GaussianQuery, HardtRothQuery, HardtRothRatingQuery, HierarchicalQuery, JlQuery, LaplaceIdentityQuery, LaplaceQuery, LaplaceWorkloadQuery, LowRankMechanismQuery, NoisyPowerQuery, OptimizedQuery, OrbitSamplingQuery, PrivateFrankWolfeQuery, PrivateOjaQuery, PrivateSvdQuery, RandomizedResponseQuery, RandomizedResponseRatingQuery, WishartQuery]
+UNIONS['QueryRequest'] = ('mechanism', {'ADASSP': 'AdasspQuery', 'ANALYZE_GAUSS': 'AnalyzeGaussQuery', 'CLIPPED_LAPLACE': 'ClippedLaplaceQuery', 'DP_ALS': 'DpAlsQuery', 'EIGEN_SAMPLING': 'EigenSamplingQuery', 'GAUSSIAN': 'GaussianQuery', 'GAUSSIAN_IDENTITY': 'GaussianIdentityQuery', 'HARDT_ROTH': 'HardtRothQuery', 'HARDT_ROTH_RATING': 'HardtRothRatingQuery', 'HIERARCHICAL': 'HierarchicalQuery', 'JL': 'JlQuery', 'LAPLACE': 'LaplaceQuery', 'LAPLACE_IDENTITY': 'LaplaceIdentityQuery', 'LAPLACE_WORKLOAD': 'LaplaceWorkloadQuery', 'LOW_RANK_MECHANISM': 'LowRankMechanismQuery', 'NOISY_POWER': 'NoisyPowerQuery', 'OPTIMIZED': 'OptimizedQuery', 'ORBIT_SAMPLING': 'OrbitSamplingQuery', 'PRIVATE_FRANK_WOLFE': 'PrivateFrankWolfeQuery', 'PRIVATE_OJA': 'PrivateOjaQuery', 'PRIVATE_SVD': 'PrivateSvdQuery', 'RANDOMIZED_RESPONSE': 'RandomizedResponseQuery', 'RANDOMIZED_RESPONSE_RATING': 'RandomizedResponseRatingQuery', 'WISHART': 'WishartQuery'})
 
 
 # A query's result; its kind says which schema. The main array is also served as application/x-npy.

@@ -85,6 +85,18 @@ class ArchitectureTest {
         }
     }
 
+    /**
+     * The service has one mechanism catalogue, a Spring bean its services take by constructor
+     * (docs/architecture.md, "The mechanism catalogue"): only its configuration asks for the loaded one.
+     */
+    @Test
+    void onlyTheConfigurationAsksForTheStandardCatalogue() {
+        noClasses().that().doNotHaveFullyQualifiedName("io.privmat.config.MechanismCatalogConfiguration")
+                .and().doNotHaveFullyQualifiedName("io.privmat.mechanism.catalog.MechanismCatalog")
+                .should().callMethod("io.privmat.mechanism.catalog.MechanismCatalog", "standard")
+                .check(classes);
+    }
+
     @Test
     void noRandomOutsideNoiseSources() {
         noClasses().should().dependOnClassesThat().haveFullyQualifiedName("java.util.Random")

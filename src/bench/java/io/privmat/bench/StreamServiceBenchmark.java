@@ -1,5 +1,6 @@
 package io.privmat.bench;
 
+import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.WindowDefinition;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.window.WindowMechanism;
@@ -252,7 +253,8 @@ class StreamServiceBenchmark extends ApiTest {
     private long declaredMax(String subscription) {
         String spec = jdbc.queryForObject("SELECT spec::text FROM subscription WHERE id = ?", String.class,
                 UUID.fromString(subscription));
-        WindowMechanism m = WindowDefinition.mechanism(new PlanDocuments().rebuild(spec).spec());
+        MechanismCatalog catalog = MechanismCatalog.standard();
+        WindowMechanism m = WindowDefinition.mechanism(catalog, new PlanDocuments(catalog).rebuild(spec).spec());
         return m.maxStateBytes();
     }
 }

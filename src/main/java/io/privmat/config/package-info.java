@@ -1,6 +1,7 @@
 /**
  * Cross-cutting start-up configuration: the embedded PostgreSQL used when no database is
- * configured, and the choice of native BLAS/LAPACK (system, bundled OpenBLAS or pure Java).
+ * configured, the choice of native BLAS/LAPACK (system, bundled OpenBLAS or pure Java), and the
+ * service's one mechanism catalogue.
  */
 @NullMarked
 package io.privmat.config;

@@ -32,6 +32,18 @@ public final class Sensitivities {
     }
 
     /**
+     * Column sums of rows clipped entrywise to [−c, c], in L1: a clipped row has
+     * ‖clip(x)‖₁ = Σⱼ min(c, |xⱼ|) ≤ min(d·c, ‖x‖₁) ≤ min(d·c, √d·B), so min(d·c, √d·B) under
+     * ADD_REMOVE and twice that under REPLACE_ONE (‖clip(x) − clip(y)‖₁ ≤ ‖clip(x)‖₁ + ‖clip(y)‖₁).
+     */
+    public static double clippedColumnSumsL1(double rowBound, double entryBound, int columns,
+            NeighbouringRelation relation) {
+        double one = Math.min(Math.nextUp(columns * entryBound),
+                columnSumsL1(rowBound, columns, NeighbouringRelation.ADD_REMOVE));
+        return relation == NeighbouringRelation.ADD_REMOVE ? one : 2 * one;
+    }
+
+    /**
      * The Gram matrix XᵀX in Frobenius norm (vec(XᵀX) in L2): B² under ADD_REMOVE (‖xxᵀ‖_F = ‖x‖²),
      * √2·B² under REPLACE_ONE (‖xxᵀ − yyᵀ‖_F² ≤ ‖x‖⁴ + ‖y‖⁴, tight for x ⟂ y).
      */

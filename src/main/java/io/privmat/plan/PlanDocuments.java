@@ -34,7 +34,11 @@ public class PlanDocuments {
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build().readerFor(LossDocument.class);
 
-    private final MechanismCatalog catalog = MechanismCatalog.standard();
+    private final MechanismCatalog catalog;
+
+    public PlanDocuments(MechanismCatalog catalog) {
+        this.catalog = catalog;
+    }
 
     /**
      * A plan's documents as stored at submission: the spec (JSON), the request hash idempotency keys

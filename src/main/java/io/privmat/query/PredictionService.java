@@ -46,9 +46,11 @@ public class PredictionService {
     private final DatasetRows rows;
     private final ReleaseService releases;
     private final QueryPlans plans;
+    private final MechanismCatalog catalog;
 
     PredictionService(JobService jobs, DatasetService datasets, DatasetRows rows, ReleaseService releases,
-            QueryPlans plans) {
+            QueryPlans plans, MechanismCatalog catalog) {
+        this.catalog = catalog;
         this.jobs = jobs;
         this.datasets = datasets;
         this.rows = rows;
@@ -79,18 +81,16 @@ public class PredictionService {
         public int items() {
             return model.domain().items();
         }
+    }
 
-        /**
-         * The model's noise warnings, as its job's result states them (docs/accuracy/warnings.md): a
-         * released spectrum within its noise bound means predictions near the baseline for every user.
-         */
-        public List<NoiseWarning> warnings() {
-            MechanismCatalog catalog = MechanismCatalog
-                    .standard();
-            Release release = new Release.Completion(model);
-            return catalog.warnings(plan, release, catalog.accuracy(plan, release,
-                    ResultAccuracy.DEFAULT_LEVEL));
-        }
+    /**
+     * A model's noise warnings, as its job's result states them (docs/accuracy/warnings.md): a
+     * released spectrum within its noise bound means predictions near the baseline for every user.
+     */
+    public List<NoiseWarning> warnings(Owned owned) {
+        Release release = new Release.Completion(owned.model());
+        return catalog.warnings(owned.plan(), release, catalog.accuracy(owned.plan(), release,
+                ResultAccuracy.DEFAULT_LEVEL));
     }
 
     /** A user of a RATINGS dataset: its dense id (its position in the export) and its label. */

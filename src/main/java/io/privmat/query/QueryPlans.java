@@ -39,14 +39,15 @@ import org.springframework.stereotype.Component;
 @Component
 public class QueryPlans {
 
-    private final MechanismCatalog catalog = MechanismCatalog.standard();
+    private final MechanismCatalog catalog;
     private final PlanDocuments documents;
     private final WorkloadService workloads;
     private final StrategyService strategies;
     private final ObjectProvider<ExternalEngine> engines;
 
-    QueryPlans(PlanDocuments documents, WorkloadService workloads, StrategyService strategies,
-            ObjectProvider<ExternalEngine> engines) {
+    QueryPlans(MechanismCatalog catalog, PlanDocuments documents, WorkloadService workloads,
+            StrategyService strategies, ObjectProvider<ExternalEngine> engines) {
+        this.catalog = catalog;
         this.documents = documents;
         this.workloads = workloads;
         this.strategies = strategies;

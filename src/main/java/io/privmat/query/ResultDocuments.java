@@ -44,11 +44,13 @@ class ResultDocuments {
     private final ReleaseService releases;
     private final JsonMapper json;
     private final PlanDocuments documents;
+    private final MechanismCatalog catalog;
 
-    ResultDocuments(ReleaseService releases, JsonMapper json, PlanDocuments documents) {
+    ResultDocuments(ReleaseService releases, JsonMapper json, PlanDocuments documents, MechanismCatalog catalog) {
         this.releases = releases;
         this.json = json;
         this.documents = documents;
+        this.catalog = catalog;
     }
 
     /**
@@ -164,8 +166,7 @@ class ResultDocuments {
     }
 
     /** {@code accuracy} and {@code warnings} (docs/accuracy/warnings.md): post-processing of the release. */
-    private static void putAccuracy(Map<String, Object> body, Plan plan, Release release) {
-        MechanismCatalog catalog = MechanismCatalog.standard();
+    private void putAccuracy(Map<String, Object> body, Plan plan, Release release) {
         ResultAccuracy accuracy = catalog.accuracy(plan, release, ResultAccuracy.DEFAULT_LEVEL);
         body.put("accuracy", accuracy);
         body.put("warnings", catalog.warnings(plan, release, accuracy));

@@ -56,12 +56,15 @@ class Warmup implements DisposableBean {
     private static final long STOP_WAIT_MILLIS = 60_000;
 
     private final boolean enabled;
+    private final MechanismCatalog catalog;
     private final ResultDocuments documents;
     private volatile boolean stopping;
     private volatile @Nullable Thread thread;
 
-    Warmup(@Value("${privmat.warmup.enabled:true}") boolean enabled, ResultDocuments documents) {
+    Warmup(@Value("${privmat.warmup.enabled:true}") boolean enabled, MechanismCatalog catalog,
+            ResultDocuments documents) {
         this.enabled = enabled;
+        this.catalog = catalog;
         this.documents = documents;
     }
 
@@ -75,7 +78,7 @@ class Warmup implements DisposableBean {
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             long cpu = threads.getCurrentThreadCpuTime();
             try {
-                run(documents, () -> stopping);
+                run(catalog, documents, () -> stopping);
                 LOG.info("JIT warm-up done in {} ms ({} ms CPU on its thread)", (System.nanoTime() - start) / 1_000_000,
                         (threads.getCurrentThreadCpuTime() - cpu) / 1_000_000);
             } catch (RuntimeException | LinkageError e) {
@@ -108,12 +111,12 @@ class Warmup implements DisposableBean {
     }
 
     /** The kernels of a PCA job on a synthetic matrix, {@link #ROUNDS} times; returns the last result document. */
-    static String run(ResultDocuments documents) {
-        return run(documents, () -> false);
+    static String run(MechanismCatalog catalog, ResultDocuments documents) {
+        return run(catalog, documents, () -> false);
     }
 
-    /** As {@link #run(ResultDocuments)}, ending early (with what it has) once {@code stop} says so. */
-    static String run(ResultDocuments documents, BooleanSupplier stop) {
+    /** As {@link #run(MechanismCatalog, ResultDocuments)}, ending early (with what it has) once {@code stop} says so. */
+    static String run(MechanismCatalog catalog, ResultDocuments documents, BooleanSupplier stop) {
         ChunkWarmup.run(D);
         double[] block = new double[ROWS * D];
         SplittableRandom pattern = new SplittableRandom(1);
@@ -122,7 +125,7 @@ class Warmup implements DisposableBean {
         }
         PublicFacts facts = new PublicFacts(DataShape.MATRIX, D, null, 1, NeighbouringRelation.ADD_REMOVE,
                 AccountingMode.ZCDP);
-        Plan plan = MechanismCatalog.standard().plan("PCA", "ANALYZE_GAUSS", new QueryBudget(BigDecimal.ONE,
+        Plan plan = catalog.plan("PCA", "ANALYZE_GAUSS", new QueryBudget(BigDecimal.ONE,
                 new BigDecimal("1e-6"), null), Map.of("k", 10), facts);
         String document = "";
         for (int round = 0; round < ROUNDS && !stop.getAsBoolean(); round++) {

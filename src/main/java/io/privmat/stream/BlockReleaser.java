@@ -2,6 +2,7 @@ package io.privmat.stream;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.mechanism.catalog.Facts;
+import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.QueryKind;
 import io.privmat.mechanism.catalog.Release;
@@ -61,6 +62,7 @@ class BlockReleaser {
     private final ReleaseService releases;
     private final JsonMapper json;
     private final PlanDocuments documents;
+    private final MechanismCatalog catalog;
     private final long cacheBytes;
     private final Map<UUID, Runtime> runtimes = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -72,11 +74,12 @@ class BlockReleaser {
     private long cachedBytes;
 
     BlockReleaser(StreamRepository repository, ReleaseService releases, JsonMapper json, PlanDocuments documents,
-            StreamSettings settings) {
+            MechanismCatalog catalog, StreamSettings settings) {
         this.repository = repository;
         this.releases = releases;
         this.json = json;
         this.documents = documents;
+        this.catalog = catalog;
         this.cacheBytes = settings.stateCacheSize().toBytes();
     }
 
@@ -233,7 +236,7 @@ class BlockReleaser {
             if (!documents.chargeMatches(plan, s.loss())) {
                 return null;
             }
-            built = new Runtime(WindowDefinition.mechanism(plan.spec()), plan.spec().kind(),
+            built = new Runtime(WindowDefinition.mechanism(catalog, plan.spec()), plan.spec().kind(),
                     plan.spec().params().optionalInteger("k"), plan.spec().params().number("nu"),
                     repository.streamKey(s.id()));
         } catch (RuntimeException e) {

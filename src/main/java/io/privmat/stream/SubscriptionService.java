@@ -71,6 +71,7 @@ public class SubscriptionService {
     private final TransactionTemplate tx;
     private final JsonMapper json;
     private final PlanDocuments documents;
+    private final MechanismCatalog catalog;
     private final Clock clock;
     private final StreamSettings settings;
     private final Map<UUID, Plan> plans = new LinkedHashMap<>(16, 0.75f, true) {
@@ -81,8 +82,8 @@ public class SubscriptionService {
     };
 
     public SubscriptionService(DatasetService datasets, StreamRepository repository, BudgetService budget,
-            JobService jobs, TransactionTemplate tx, JsonMapper json, PlanDocuments documents, Clock clock,
-            StreamSettings settings) {
+            JobService jobs, TransactionTemplate tx, JsonMapper json, PlanDocuments documents,
+            MechanismCatalog catalog, Clock clock, StreamSettings settings) {
         this.datasets = datasets;
         this.repository = repository;
         this.budget = budget;
@@ -90,6 +91,7 @@ public class SubscriptionService {
         this.tx = tx;
         this.json = json;
         this.documents = documents;
+        this.catalog = catalog;
         this.clock = clock;
         this.settings = settings;
     }
@@ -106,7 +108,7 @@ public class SubscriptionService {
         // allocation or the pool, and the total (docs/accounting.md §10).
         BudgetService.Price price = budget.price(datasetId, dataset.budget(), plan.chargedLoss(), caller.subject());
         return new Quote(plan, dataset.budget().mode().name(), price.cost(), price.admissible(), price.remaining(),
-                price.remainingAfter(), price.largestPureEpsilonAfter(), MechanismCatalog.standard().warnings(plan),
+                price.remainingAfter(), price.largestPureEpsilonAfter(), catalog.warnings(plan),
                 price.limit(), price.limitRemaining());
     }
 
@@ -202,7 +204,7 @@ public class SubscriptionService {
 
     private Plan plan(Dataset dataset, QueryRequest request) {
         try {
-            return MechanismCatalog.standard().plan(request.kind(), request.mechanism(),
+            return catalog.plan(request.kind(), request.mechanism(),
                     new QueryBudget(request.epsilon(), request.delta(), request.rho()), request.params(),
                     StreamFacts.facts(dataset));
         } catch (PlanningException e) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privmat.hashing.Sha256;
+import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PlanningException;
 import java.io.IOException;
@@ -38,7 +39,7 @@ class PlanDocumentsTest {
     /** The parts of a loss that are doubles (Δ, σ, μ); the others are exact decimals or counts. */
     private static final Set<String> DOUBLES = Set.of("l2Sensitivity", "sigma", "mu");
 
-    private final PlanDocuments documents = new PlanDocuments();
+    private final PlanDocuments documents = new PlanDocuments(MechanismCatalog.standard());
 
     record Stored(String spec, String hash, String loss) {}
 

@@ -3,6 +3,7 @@ package io.privmat.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.api.FactsJson;
+import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.plan.PlanDocuments;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -12,12 +13,17 @@ import tools.jackson.databind.json.JsonMapper;
 class WarmupTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().addModule(FactsJson.module()).build();
+    private static final MechanismCatalog CATALOG = MechanismCatalog.standard();
+
+    private static ResultDocuments documents() {
+        return new ResultDocuments(null, JSON, new PlanDocuments(CATALOG), CATALOG);
+    }
 
     @Test
     void theKernelsRunOnTheSyntheticMatrixUpToTheResultDocument() {
         // The plan must still be valid for the catalogue (a renamed mechanism or parameter would make
         // the warm-up stop with a warning at every start), and its release must render as a PCA result.
-        JsonNode document = JSON.readTree(Warmup.run(new ResultDocuments(null, JSON, new PlanDocuments())));
+        JsonNode document = JSON.readTree(Warmup.run(CATALOG, documents()));
         assertThat(document.get("k").asInt()).isEqualTo(10);
         assertThat(document.get("components").size()).isEqualTo(784);
         assertThat(document.get("components").get(0).size()).isEqualTo(10);
@@ -32,7 +38,7 @@ class WarmupTest {
      */
     @Test
     void closingWaitsForTheWarmUpToStop() throws Exception {
-        Warmup warmup = new Warmup(true, new ResultDocuments(null, JSON, new PlanDocuments()));
+        Warmup warmup = new Warmup(true, CATALOG, documents());
         warmup.start();
         assertThat(warmup.running()).isTrue();
         warmup.destroy();
@@ -42,13 +48,13 @@ class WarmupTest {
     @Test
     void aStopRequestEndsTheKernelsEarly() {
         int[] asked = {0};
-        Warmup.run(new ResultDocuments(null, JSON, new PlanDocuments()), () -> ++asked[0] > 1);
+        Warmup.run(CATALOG, documents(), () -> ++asked[0] > 1);
         assertThat(asked[0]).as("stopped at the second check, not after every round").isEqualTo(2);
     }
 
     @Test
     void disabledStartsNoThread() {
-        new Warmup(false, new ResultDocuments(null, JSON, new PlanDocuments())).start();
+        new Warmup(false, CATALOG, documents()).start();
         Set<Thread> threads = Thread.getAllStackTraces().keySet();
         assertThat(threads).noneMatch(t -> t.getName().equals("privmat-warmup"));
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.privmat.hashing.Sha256;
+import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.plan.PlanDocuments;
 import io.privmat.support.ApiTest;
 import java.net.http.HttpRequest;
@@ -348,7 +349,7 @@ class StreamApiTest extends ApiTest {
                 "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.02}", "sub-1").status()).isEqualTo(422);
 
         // The same row as a subscription created before: its hash is SHA-256 of the spec JSON it wrote.
-        PlanDocuments documents = new PlanDocuments();
+        PlanDocuments documents = new PlanDocuments(MechanismCatalog.standard());
         String spec = documents.specJson(documents.rebuild(jdbc.queryForObject(
                 "SELECT parameters::text FROM job WHERE id = ?::uuid", String.class, jobId)));
         String earlier = Sha256.hex(spec);

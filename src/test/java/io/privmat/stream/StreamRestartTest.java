@@ -3,6 +3,7 @@ package io.privmat.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.PrivmatApplication;
+import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.WindowDefinition;
 import io.privmat.mechanism.window.WindowMechanism;
 import io.privmat.mechanism.window.WindowRelease;
@@ -172,7 +173,8 @@ class StreamRestartTest {
 
         // What an uninterrupted stream with the same key releases, computed from the rows directly.
         String spec = jdbc().queryForObject("SELECT spec::text FROM subscription WHERE id = ?", String.class, id);
-        WindowMechanism m = WindowDefinition.mechanism(new PlanDocuments().rebuild(spec).spec());
+        WindowMechanism m = WindowDefinition.mechanism(MechanismCatalog.standard(),
+                new PlanDocuments(MechanismCatalog.standard()).rebuild(spec).spec());
         byte[] key = jdbc().queryForObject("SELECT stream_key FROM subscription WHERE id = ?", byte[].class, id);
         double[] all = new double[12];
         for (int r = 0; r < 4; r++) {
@@ -325,7 +327,8 @@ class StreamRestartTest {
 
         UUID id = UUID.fromString(subscription);
         String spec = jdbc().queryForObject("SELECT spec::text FROM subscription WHERE id = ?", String.class, id);
-        WindowMechanism m = WindowDefinition.mechanism(new PlanDocuments().rebuild(spec).spec());
+        WindowMechanism m = WindowDefinition.mechanism(MechanismCatalog.standard(),
+                new PlanDocuments(MechanismCatalog.standard()).rebuild(spec).spec());
         byte[] key = jdbc().queryForObject("SELECT stream_key FROM subscription WHERE id = ?", byte[].class, id);
         WindowStream expected = WindowStream.start(m, key);
         for (int block = 0; block < 2; block++) {

@@ -23,11 +23,12 @@ import java.util.Map;
  * squares (Chien et al. 2021). Each releases a global model only; users' completed rows are
  * post-processing of it with their own ratings, served to the data owner.
  */
-final class Completions {
+public final class Completions implements MechanismFamily {
 
-    private Completions() {}
-
-    static final List<MechanismDefinition> ALL = List.of(new FrankWolfe(), new Svd(), new Als());
+    @Override
+    public List<MechanismDefinition> definitions() {
+        return List.of(new FrankWolfe(), new Svd(), new Als());
+    }
 
     /** The three are Gaussian mechanisms over the user-level relations (RATING is calibrated as USER). */
     private abstract static class Base extends Described {

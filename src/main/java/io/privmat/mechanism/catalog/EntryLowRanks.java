@@ -25,11 +25,12 @@ import java.util.Set;
  * entry by at most hi − lo, a row change of norm 2B with B = (hi − lo)/2, which is what the row-level
  * proofs cover. Every planned quantity is a function of m, n, the range and the parameters.
  */
-final class EntryLowRanks {
+public final class EntryLowRanks implements MechanismFamily {
 
-    private EntryLowRanks() {}
-
-    static final List<MechanismDefinition> ALL = List.of(new HardtRothRating(), new RandomizedResponseRating());
+    @Override
+    public List<MechanismDefinition> definitions() {
+        return List.of(new HardtRothRating(), new RandomizedResponseRating());
+    }
 
     /** The shared half: shape, relation, input, sensitivity, statistic and extremal change. */
     private abstract static class Base extends Described {

@@ -21,6 +21,7 @@ import io.privmat.mechanism.linear.StrategyCost;
 import io.privmat.mechanism.linear.Workload;
 import io.privmat.privacy.PureDp;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,6 +58,15 @@ public final class LinearQueries extends Described {
     public static final int INLINE_LOW_RANK_MAX_CELLS = 64;
 
     private final LinearMechanism mechanism;
+
+    /** The catalogue's LINEAR_QUERIES values: one per {@link LinearMechanism}, in its declaration order. */
+    public static final class Family implements MechanismFamily {
+
+        @Override
+        public List<MechanismDefinition> definitions() {
+            return Arrays.stream(LinearMechanism.values()).<MechanismDefinition>map(LinearQueries::new).toList();
+        }
+    }
 
     LinearQueries(LinearMechanism mechanism) {
         super(mechanism.name(), summary(mechanism), EnumSet.of(QueryKind.LINEAR_QUERIES),
@@ -264,7 +274,7 @@ public final class LinearQueries extends Described {
             throw new PlanningException(PlanningException.Reason.WRONG_DATASET_KIND, "Strategies are computed for "
                     + "HISTOGRAM datasets; this one is a " + facts.shape() + ".", Map.of());
         }
-        LinearQueries definition = (LinearQueries) MechanismCatalog.standard().find(m).orElseThrow();
+        LinearQueries definition = new LinearQueries(LinearMechanism.valueOf(m));
         Params params = Params.parse(m, definition.params(), rawParams);
         @SuppressWarnings("unchecked")
         Map<String, Object> canonical = (Map<String, Object>) params.asMap().get("workload");

@@ -1,13 +1,14 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.linear.LinearMechanism;
 import io.privmat.privacy.PrivacyArgumentException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,32 +18,6 @@ import org.jspecify.annotations.Nullable;
  * way ({@link #rebuild}).
  */
 public final class MechanismCatalog {
-
-    private static final List<MechanismDefinition> ALL = java.util.stream.Stream.concat(java.util.stream.Stream.of(
-            new GaussianColumnSums(),
-            new LaplaceColumnSums(),
-            new AnalyzeGauss(),
-            new Wishart(),
-            new EigenSampling(),
-            new JlSketch(),
-            new RandomizedResponse(),
-            new HardtRoth(),
-            new NoisyPower(),
-            new PrivateOja(),
-            new OrbitSampling(),
-            new AdaSsp(),
-            new WindowBlocks(),
-            new WindowDyadicTree(),
-            new WindowFactorization(),
-            new LinearQueries(LinearMechanism.LAPLACE_IDENTITY),
-            new LinearQueries(LinearMechanism.GAUSSIAN_IDENTITY),
-            new LinearQueries(LinearMechanism.LAPLACE_WORKLOAD),
-            new LinearQueries(LinearMechanism.HIERARCHICAL),
-            new LinearQueries(LinearMechanism.LOW_RANK_MECHANISM),
-            new LinearQueries(LinearMechanism.OPTIMIZED)), java.util.stream.Stream.concat(Completions.ALL.stream(),
-            EntryLowRanks.ALL.stream())).toList();
-
-    private static final MechanismCatalog STANDARD = new MechanismCatalog(ALL);
 
     private final Map<String, MechanismDefinition> byName = new LinkedHashMap<>();
 
@@ -54,9 +29,39 @@ public final class MechanismCatalog {
         });
     }
 
-    /** The catalogue of the service. */
+    /**
+     * The catalogue its values declare (docs/mechanisms/catalogue.md, "Adding a mechanism"): each
+     * {@link MechanismDefinition} listed in {@code META-INF/services/io.privmat.mechanism.catalog.MechanismDefinition},
+     * in the file's line order, then the values of each {@link MechanismFamily} listed in
+     * {@code META-INF/services/io.privmat.mechanism.catalog.MechanismFamily}, in that file's line order
+     * and each family's own order. The order is the served contract's and the dashboard's.
+     *
+     * @throws IllegalStateException when two values share a name
+     */
+    public static MechanismCatalog load() {
+        ClassLoader loader = MechanismCatalog.class.getClassLoader();
+        List<MechanismDefinition> values = new ArrayList<>();
+        ServiceLoader.load(MechanismDefinition.class, loader).forEach(values::add);
+        ServiceLoader.load(MechanismFamily.class, loader).forEach(family -> values.addAll(family.definitions()));
+        try {
+            return new MechanismCatalog(values);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The catalogue {@link #load} finds, loaded once. The service's one catalogue is the Spring bean
+     * of io.privmat.config.MechanismCatalogConfiguration, which its services take by constructor;
+     * tests and that configuration call this (ArchitectureTest keeps other main code from it).
+     */
     public static MechanismCatalog standard() {
-        return STANDARD;
+        return Loaded.STANDARD;
+    }
+
+    /** Loads the catalogue on first use (not while this class initialises). */
+    private static final class Loaded {
+        static final MechanismCatalog STANDARD = load();
     }
 
     public List<MechanismDefinition> all() {

@@ -10,8 +10,10 @@ import java.util.Set;
 /**
  * One mechanism of the catalogue, describing itself (OpenDP's measurement — relation, measure, map —
  * is the model). Implementations are stateless; {@link #plan} calibrates one instance from public
- * parameters. Adding a mechanism: a class implementing this, its test (the mechanism contract suite
- * picks it up), its doc under docs/mechanisms/, and one line in {@link MechanismCatalog}.
+ * parameters. Adding a mechanism: a class implementing this (public, with a public no-argument
+ * constructor), its line in {@code META-INF/services/io.privmat.mechanism.catalog.MechanismDefinition}
+ * (where {@link MechanismCatalog#load} finds it), its test (the mechanism contract suite picks it up)
+ * and its doc row under docs/mechanisms/.
  */
 public interface MechanismDefinition {
 

@@ -72,9 +72,12 @@ public abstract class WindowDefinition extends Described {
     /** The structural options of these validated parameters. */
     abstract WindowMechanism.Options options(Params params);
 
-    /** The window mechanism a plan of this definition runs: calibrated from its spec, public values only. */
-    public static WindowMechanism mechanism(MechanismSpec spec) {
-        MechanismDefinition found = MechanismCatalog.standard().find(spec.mechanism())
+    /**
+     * The window mechanism a plan of a window value of {@code catalog} runs: calibrated from its spec,
+     * public values only.
+     */
+    public static WindowMechanism mechanism(MechanismCatalog catalog, MechanismSpec spec) {
+        MechanismDefinition found = catalog.find(spec.mechanism())
                 .orElseThrow(() -> new IllegalArgumentException("unknown mechanism " + spec.mechanism()));
         if (!(found instanceof WindowDefinition w)) {
             throw new IllegalArgumentException(spec.mechanism() + " is not a window mechanism");

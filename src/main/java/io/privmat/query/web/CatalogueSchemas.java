@@ -51,12 +51,12 @@ class CatalogueSchemas {
     private static final String REF = "#/components/schemas/";
 
     @Bean
-    OpenApiCustomizer mechanismCatalogueCustomizer() {
+    OpenApiCustomizer mechanismCatalogueCustomizer(MechanismCatalog catalog) {
         return openApi -> {
             var schemas = openApi.getComponents().getSchemas();
             ComposedSchema request = new ComposedSchema();
             Discriminator discriminator = new Discriminator().propertyName("mechanism");
-            for (MechanismDefinition m : MechanismCatalog.standard().all()) {
+            for (MechanismDefinition m : catalog.all()) {
                 String name = pascal(m.name());
                 schemas.put(name + "Params", paramsSchema(m));
                 schemas.put(name + "Query", querySchema(m, name));
@@ -70,13 +70,13 @@ class CatalogueSchemas {
             request.description("A query: the mechanism (the discriminator), the kind it answers, its budget (rho, or "
                     + "epsilon with delta, or epsilon alone, as the mechanism's schema says) and its typed params. "
                     + "The cost is computed from these public values before any data is read.");
-            request.example(Json.mapper().valueToTree(example(MechanismCatalog.standard().all().get(0))));
+            request.example(Json.mapper().valueToTree(example(catalog.all().get(0))));
             schemas.put("QueryRequest", request);
             for (FactVocabulary v : List.of(NoiseFacts.VOCABULARY, FactorizationFacts.VOCABULARY,
                     ReleaseMeta.VOCABULARY)) {
                 schemas.put(v.name(), factsSchema(v));
             }
-            schemas.put("PlannedParams", plannedParams(MechanismCatalog.standard().all()));
+            schemas.put("PlannedParams", plannedParams(catalog.all()));
             LinearWorkloadSchemas.register(schemas);
             // The free-form documents of the annotated views, typed by the schemas above.
             refer(schemas, "Quote", "noise", NoiseFacts.VOCABULARY.name(), "Public facts about the noise");

@@ -110,7 +110,7 @@ class PredictionController {
 
     private UserPredictions of(UUID id, PredictionService.Owned owned, PredictionService.User user) {
         return new UserPredictions(id, user.label(), user.index(), owned.items(), predictions.predictions(owned, user),
-                owned.warnings());
+                predictions.warnings(owned));
     }
 
     @GetMapping(path = "/{id}/predictions", produces = {"text/csv", Npy.MEDIA_TYPE})

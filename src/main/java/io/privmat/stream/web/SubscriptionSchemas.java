@@ -29,13 +29,13 @@ class SubscriptionSchemas {
     private static final String REF = "#/components/schemas/";
 
     @Bean
-    OpenApiCustomizer subscriptionSchemasCustomizer() {
+    OpenApiCustomizer subscriptionSchemasCustomizer(MechanismCatalog catalog) {
         return openApi -> {
             @SuppressWarnings("rawtypes")
             Map<String, Schema> schemas = openApi.getComponents().getSchemas();
             ComposedSchema request = new ComposedSchema();
             Discriminator discriminator = new Discriminator().propertyName("mechanism");
-            List<MechanismDefinition> windows = windowMechanisms();
+            List<MechanismDefinition> windows = windowMechanisms(catalog);
             for (MechanismDefinition m : windows) {
                 String ref = REF + pascal(m.name()) + "Query";
                 request.addOneOfItem(new Schema<>().$ref(ref));
@@ -55,8 +55,8 @@ class SubscriptionSchemas {
     }
 
     /** The mechanisms that answer standing queries on streams only. */
-    static List<MechanismDefinition> windowMechanisms() {
-        return MechanismCatalog.standard().all().stream().filter(m -> m.shapes().equals(java.util.Set.of(DataShape.STREAM)))
+    static List<MechanismDefinition> windowMechanisms(MechanismCatalog catalog) {
+        return catalog.all().stream().filter(m -> m.shapes().equals(java.util.Set.of(DataShape.STREAM)))
                 .toList();
     }
 
