@@ -21,7 +21,6 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
-import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -79,7 +78,7 @@ public record SpecDocument(@Nullable Integer version, @Nullable String kind, @Nu
                         l.windowBlocks()));
         QueryBudget b = spec.budget();
         return new SpecDocument(spec.version(), spec.kind().name(), spec.mechanism(), b.epsilon(), b.delta(), b.rho(),
-                new TreeMap<>(spec.params().asMap()), facts);
+                spec.params().stored(), facts);
     }
 
     /**

@@ -16,7 +16,6 @@ import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.Tracks;
 import io.privmat.problem.PrivmatException;
 import io.privmat.security.Caller;
-import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Service;
@@ -54,7 +53,7 @@ public class DryRuns {
      * dataset's own public facts; when the real query would be refused there (a limit that depends on
      * the public count), {@code cost} is null and {@code realRefusal} says why.
      */
-    public record DryRun(Map<String, Object> result, StandIn standIn, String accounting,
+    public record DryRun(QueryResult result, StandIn standIn, String accounting,
             @Nullable Tracks cost, boolean admissible, @Nullable String realRefusal) {}
 
     /**

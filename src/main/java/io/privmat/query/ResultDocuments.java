@@ -21,11 +21,13 @@ import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.linear.LinearQueryRelease;
 import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.plan.PlanDocuments;
+import io.privmat.query.QueryResult.Charge;
+import io.privmat.query.QueryResult.Head;
+import io.privmat.query.QueryResult.Kept;
 import io.privmat.release.NewRelease;
 import io.privmat.release.ReleaseKind;
 import io.privmat.release.ReleaseService;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.UUID;
 import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
@@ -68,11 +70,10 @@ class ResultDocuments {
     }
 
     JobOutput render(Job job, Dataset dataset, Plan plan, Release release) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jobId", job.id());
         // The loss document is rendered once, from the plan's typed losses, for the release and the result.
         String loss = documents.lossJson(plan);
-        return render(body, dataset, plan, loss, release, (kind, mechanism, meta, rows, cols, values, float32, strategy) -> {
+        return render(job.id(), dataset, plan, loss, release, (kind, mechanism, meta, rows, cols, values, float32,
+                strategy) -> {
             UUID id = UUID.randomUUID();
             NewRelease stored = new NewRelease(id, dataset.id(), job.id(), kind, mechanism, job.parameters(), loss,
                     meta, rows, cols, values, float32);
@@ -82,71 +83,57 @@ class ResultDocuments {
                 releases.store(stored, strategy);
             }
             return id;
-        });
+        }).output();
     }
 
     /**
      * A dry run's result document (docs/dry-run.md): the same rendering as a job's, without a job and
      * storing nothing (a release that would answer free queries is not kept).
      */
-    Map<String, Object> dryRun(Dataset dataset, Plan plan, Release release) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        render(body, dataset, plan, documents.lossJson(plan), release,
-                (kind, mechanism, meta, rows, cols, values, float32, strategy) -> null);
-        return body;
+    QueryResult dryRun(Dataset dataset, Plan plan, Release release) {
+        return render(null, dataset, plan, documents.lossJson(plan), release,
+                (kind, mechanism, meta, rows, cols, values, float32, strategy) -> null).result();
     }
 
-    private JobOutput render(Map<String, Object> body, Dataset dataset, Plan plan, String loss, Release release,
-            Keep keep) {
-        head(body, dataset, plan, loss);
-        // Intervals, error bounds and noise warnings from the released values and public parameters only.
-        putAccuracy(body, plan, release);
+    /** A result document and the job output written from it. */
+    private record Rendered(QueryResult result, JobOutput output) {}
+
+    private Rendered render(@org.jspecify.annotations.Nullable UUID jobId, Dataset dataset, Plan plan, String loss,
+            Release release, Keep keep) {
+        Head head = new Head(jobId, dataset.id(), plan.spec().kind().name(), plan.spec().mechanism(),
+                dataset.neighbouring().name(), dataset.rowNormBound(), dataset.columnLabels());
+        Charge charge = charge(plan, loss, release);
         int d = plan.spec().facts().cols();
         if (release instanceof Release.Vector v) {
-            body.put("columnSums", v.values());
-            return new JobOutput(json.writeValueAsString(body), "columnSums", new int[] {d}, v.values());
+            return rendered(new QueryResult.ColumnSums(head, charge, v.values()), "columnSums", new int[] {d},
+                    v.values());
         }
         if (release instanceof Release.Covariance c) {
-            return covariance(keep, plan, c, body, d);
+            return covariance(keep, plan, c, head, charge, d);
         }
         if (release instanceof Release.Factors f) {
-            return factors(f, body, d);
+            return factors(f, head, charge, d);
         }
         if (release instanceof Release.Regression r) {
-            return regression(r, body);
+            double[] estimate = r.result().estimate();
+            return rendered(new QueryResult.Regression(head, charge, RegressionDocument.of(r.result()), r.facts()),
+                    "coefficients", new int[] {estimate.length}, estimate);
         }
         if (release instanceof Release.LinearQueries l) {
-            return linear(keep, plan, l, body);
+            return linear(keep, plan, l, head, charge);
         }
         if (release instanceof Release.Completion c) {
-            return completion(keep, dataset, plan, c.model(), body);
+            return completion(keep, dataset, plan, c.model(), head, charge);
         }
-        return sketch(keep, (Release.Sketch) release, body);
+        Release.Sketch s = (Release.Sketch) release;
+        ReleaseKind kind = s.graph() ? ReleaseKind.GRAPH_SKETCH : ReleaseKind.MATRIX_SKETCH;
+        UUID id = keep.store(kind, s.sketchMechanism(), s.meta(), s.rows(), s.cols(), s.values(), s.graph(), null);
+        QueryResult result = new QueryResult.Sketch(head, charge, Kept.of(id, kind.name()), s.meta());
+        return new Rendered(result, JobOutput.json(json.writeValueAsString(result)));
     }
 
-    /** Where a kept release is, or that a dry run kept none. */
-    private static void putRelease(Map<String, Object> body, @org.jspecify.annotations.Nullable UUID id,
-            ReleaseKind kind) {
-        if (id != null) {
-            body.put("releaseId", id);
-            body.put("release", "/v1/releases/" + id);
-        }
-        body.put("releaseKind", kind.name());
-    }
-
-    /** The fields every result starts with (after the job's id). */
-    private static void head(Map<String, Object> body, Dataset dataset, Plan plan, String loss) {
-        body.put("datasetId", dataset.id());
-        body.put("kind", plan.spec().kind().name());
-        body.put("mechanism", plan.spec().mechanism());
-        body.put("neighbouring", dataset.neighbouring().name());
-        body.put("rowNormBound", dataset.rowNormBound());
-        if (dataset.columnLabels() != null) {
-            // The header's column names (public, docs/client.md): index i of every per-column output.
-            body.put("columns", dataset.columnLabels());
-        }
-        body.put("loss", new RawValue(loss));
-        body.put("noise", plan.noise());
+    private Rendered rendered(QueryResult result, String name, int[] shape, double[] main) {
+        return new Rendered(result, new JobOutput(json.writeValueAsString(result), name, shape, main));
     }
 
     /**
@@ -158,115 +145,78 @@ class ResultDocuments {
         if (!c.pca()) {
             throw new IllegalArgumentException("not a PCA release");
         }
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("loss", new RawValue(documents.lossJson(plan)));
-        body.put("noise", plan.noise());
-        putAccuracy(body, plan, c);
-        return pca(plan, c, body, plan.spec().facts().cols());
+        return pca(plan, c, null, charge(plan, documents.lossJson(plan), c), plan.spec().facts().cols()).output();
     }
 
     /** {@code accuracy} and {@code warnings} (docs/accuracy/warnings.md): post-processing of the release. */
-    private void putAccuracy(Map<String, Object> body, Plan plan, Release release) {
+    private Charge charge(Plan plan, String loss, Release release) {
         ResultAccuracy accuracy = catalog.accuracy(plan, release, ResultAccuracy.DEFAULT_LEVEL);
-        body.put("accuracy", accuracy);
-        body.put("warnings", catalog.warnings(plan, release, accuracy));
+        return new Charge(new RawValue(loss), plan.noise(), accuracy, catalog.warnings(plan, release, accuracy));
     }
 
-    private JobOutput covariance(Keep keep, Plan plan, Release.Covariance c, Map<String, Object> body, int d) {
+    private Rendered covariance(Keep keep, Plan plan, Release.Covariance c, Head head, Charge charge, int d) {
         if (c.pca()) {
-            return pca(plan, c, body, d);
+            return pca(plan, c, head, charge, d);
         }
-        CovarianceRelease r = spectrum(plan, c, body);
+        CovarianceRelease r = c.result();
+        UUID id = null;
         if (c.storable() != null) {
             // The raw noisy matrix is the mechanism's output: kept as a release that answers
             // directional variance for free (the same path as the sketches).
-            UUID id = keep.store(ReleaseKind.COVARIANCE, plan.spec().mechanism(), c.storableMeta(), d, d, c.storable(),
+            id = keep.store(ReleaseKind.COVARIANCE, plan.spec().mechanism(), c.storableMeta(), d, d, c.storable(),
                     false, null);
-            if (id != null) {
-                body.put("releaseId", id);
-                body.put("release", "/v1/releases/" + id);
-            }
         }
-        body.put("covariance", RowMajor.rows(r.covariance(), d, d));
-        return new JobOutput(json.writeValueAsString(body), "covariance", new int[] {d, d}, r.covariance());
+        return rendered(new QueryResult.Covariance(head, charge, spectrum(plan, c), Kept.of(id, null),
+                RowMajor.rows(r.covariance(), d, d)), "covariance", new int[] {d, d}, r.covariance());
     }
 
-    private JobOutput pca(Plan plan, Release.Covariance c, Map<String, Object> body, int d) {
-        CovarianceRelease r = spectrum(plan, c, body);
-        body.put("k", r.k());
-        body.put("components", RowMajor.rows(r.components(), d, r.k()));
-        return new JobOutput(json.writeValueAsString(body), "components", new int[] {d, r.k()}, r.components());
+    private Rendered pca(Plan plan, Release.Covariance c, @org.jspecify.annotations.Nullable Head head, Charge charge,
+            int d) {
+        CovarianceRelease r = c.result();
+        return rendered(new QueryResult.Pca(head, charge, spectrum(plan, c), r.k(),
+                RowMajor.rows(r.components(), d, r.k())), "components", new int[] {d, r.k()}, r.components());
     }
 
     /** The fields every covariance-type result has. */
-    private static CovarianceRelease spectrum(Plan plan, Release.Covariance c, Map<String, Object> body) {
+    private static QueryResult.Spectrum spectrum(Plan plan, Release.Covariance c) {
         CovarianceRelease r = c.result();
-        body.put("centered", c.centered());
-        body.put("scale", c.centered() ? "sum over rows of (x − mean)(x − mean)ᵀ" : "sum over rows of x xᵀ (XᵀX)");
-        if (plan.spec().facts().publicRows() != null) {
-            body.put("rows", plan.spec().facts().publicRows());
-        }
-        body.put("eigenvalues", r.eigenvalues());
-        // True when the answer says more about the noise than about the data (assessed for Wishart).
-        body.put("noiseDominated", r.noiseDominated());
-        return r;
+        // noiseDominated: true when the answer says more about the noise than about the data (assessed for Wishart).
+        return new QueryResult.Spectrum(c.centered(),
+                c.centered() ? "sum over rows of (x − mean)(x − mean)ᵀ" : "sum over rows of x xᵀ (XᵀX)",
+                plan.spec().facts().publicRows(), r.eigenvalues(), r.noiseDominated());
     }
 
-    private JobOutput factors(Release.Factors r, Map<String, Object> body, int d) {
+    private Rendered factors(Release.Factors r, Head head, Charge charge, int d) {
         Factorization f = r.factorization();
-        body.put("facts", f.facts());
-        body.put("k", f.k());
-        body.put("singularValues", f.s());
-        body.put("v", RowMajor.rows(f.v(), d, f.k()));
+        double[][] v = RowMajor.rows(f.v(), d, f.k());
         if (r.leftFactor() && f.u() != null) {
-            body.put("rows", f.m());
             // Inline up to INLINE_LIMIT values; always in the .npy body.
-            putInline(body, "u", f.u(), f.m(), f.k());
-            return new JobOutput(json.writeValueAsString(body), "u", new int[] {f.m(), f.k()}, f.u());
+            boolean inline = inline(f.m(), f.k());
+            return rendered(new QueryResult.Factors(head, charge, f.facts(), f.k(), f.s(), v, f.m(), inline,
+                    inline ? RowMajor.rows(f.u(), f.m(), f.k()) : null), "u", new int[] {f.m(), f.k()}, f.u());
         }
-        return new JobOutput(json.writeValueAsString(body), "v", new int[] {d, f.k()}, f.v());
-    }
-
-    private JobOutput regression(Release.Regression r, Map<String, Object> body) {
-        RegressionDocument doc = RegressionDocument.of(r.result());
-        body.put("response", doc.response());
-        body.put("predictors", doc.predictors());
-        body.put("ridge", doc.ridge());
-        body.put("ridgeRule", doc.ridgeRule());
-        body.put("estimand", doc.estimand());
-        body.put("level", doc.level());
-        body.put("intervals", doc.intervals());
-        body.put("coefficients", doc.coefficients());
-        body.put("released", r.facts());
-        double[] estimate = r.result().estimate();
-        return new JobOutput(json.writeValueAsString(body), "coefficients", new int[] {estimate.length}, estimate);
+        return rendered(new QueryResult.Factors(head, charge, f.facts(), f.k(), f.s(), v, null, null, null), "v",
+                new int[] {d, f.k()}, f.v());
     }
 
     /**
      * LINEAR_QUERIES: the answers (inline up to {@link #INLINE_LIMIT}, always as .npy), their standard
      * deviations, the expected error the quote stated, and the estimate x̂ stored as a release.
      */
-    private JobOutput linear(Keep keep, Plan plan, Release.LinearQueries l, Map<String, Object> body) {
+    private Rendered linear(Keep keep, Plan plan, Release.LinearQueries l, Head head, Charge charge) {
         LinearQueryRelease r = l.result();
         int m = r.answers().length;
-        body.put("queries", m);
         boolean inline = m <= INLINE_LIMIT;
-        body.put("answersInline", inline);
-        if (inline) {
-            body.put("answers", r.answers());
-            body.put("standardDeviations", r.standardDeviations());
-        }
-        body.put("expectedRmsePerQuery", r.expectedError().perQueryRmse());
-        body.put("expectedTotalSquaredError", r.expectedError().totalSquaredError());
-        if (plan.noise().has(NoiseFacts.RESIDUAL_FROBENIUS)) {
-            body.put("residualFrobenius", r.expectedError().residualFrobenius());
-        }
+        Kept kept = null;
         if (r.estimate() != null) {
             double[] xHat = r.estimate().values();
-            putRelease(body, keep.store(ReleaseKind.HISTOGRAM_ESTIMATE, plan.spec().mechanism(), l.estimateMeta(), 1,
-                    xHat.length, xHat, false, r.estimate().strategy()), ReleaseKind.HISTOGRAM_ESTIMATE);
+            kept = Kept.of(keep.store(ReleaseKind.HISTOGRAM_ESTIMATE, plan.spec().mechanism(), l.estimateMeta(), 1,
+                    xHat.length, xHat, false, r.estimate().strategy()), ReleaseKind.HISTOGRAM_ESTIMATE.name());
         }
-        return new JobOutput(json.writeValueAsString(body), "answers", new int[] {m}, r.answers());
+        return rendered(new QueryResult.LinearQueries(head, charge, m, inline, inline ? r.answers() : null,
+                inline ? r.standardDeviations() : null, r.expectedError().perQueryRmse(),
+                r.expectedError().totalSquaredError(), plan.noise().has(NoiseFacts.RESIDUAL_FROBENIUS)
+                        ? r.expectedError().residualFrobenius() : null, kept), "answers", new int[] {m}, r.answers());
     }
 
     /**
@@ -274,78 +224,64 @@ class ResultDocuments {
      * spectrum), stored as a COMPLETION_MODEL release from which the data owner's per-user predictions
      * are computed ({@code GET /v1/jobs/{id}/predictions}); no user's row is in the result.
      */
-    private JobOutput completion(Keep keep, Dataset dataset, Plan plan, CompletionModel model,
-            Map<String, Object> body) {
+    private Rendered completion(Keep keep, Dataset dataset, Plan plan, CompletionModel model, Head head,
+            Charge charge) {
         int n = plan.spec().facts().cols();
         String kind = CompletionModels.kind(model);
         Facts.Builder meta = Facts.builder(ReleaseMeta.VOCABULARY);
         meta.put(ReleaseMeta.MODEL, kind);
         meta.put(ReleaseMeta.ITEMS, n);
-        body.put("model", kind);
-        body.put("items", n);
-        if (dataset.schema() instanceof RatingsSchema r && r.labels() != null
-                && r.labels().size() <= INLINE_LIMIT) {
-            body.put("itemLabels", r.labels());
-        }
-        body.put("facts", CompletionModels.facts(model));
+        List<String> labels = dataset.schema() instanceof RatingsSchema r && r.labels() != null
+                && r.labels().size() <= INLINE_LIMIT ? r.labels() : null;
+        Integer rank = null;
+        Integer iterations = null;
+        double[] spectrum = null;
+        double[] upper = null;
+        double[] eigenvalues = null;
         double[] main;
         int[] shape;
         String name;
         if (model instanceof FrankWolfeRelease f) {
-            int t = f.parameters().iterations();
-            meta.put(ReleaseMeta.ITERATIONS, t);
-            body.put("iterations", t);
-            body.put("spectrum", f.lambdaHat());
-            body.put("spectrumUpperBounds", f.lambdaPrime());
+            iterations = f.parameters().iterations();
+            meta.put(ReleaseMeta.ITERATIONS, iterations);
+            spectrum = f.lambdaHat();
+            upper = f.lambdaPrime();
             main = f.directions();
-            shape = new int[] {t, n};
+            shape = new int[] {iterations, n};
             name = "directions";
-            putInline(body, name, main, t, n);
         } else if (model instanceof SvdCompletionRelease s) {
-            int r = s.parameters().rank();
-            meta.put(ReleaseMeta.RANK, r);
-            body.put("rank", r);
-            body.put("eigenvalues", s.eigenvalues());
+            rank = s.parameters().rank();
+            meta.put(ReleaseMeta.RANK, rank);
+            eigenvalues = s.eigenvalues();
             main = s.directions();
-            shape = new int[] {n, r};
+            shape = new int[] {n, rank};
             name = "directions";
-            putInline(body, name, main, n, r);
         } else {
             AlsRelease a = (AlsRelease) model;
-            int r = a.parameters().rank();
-            meta.put(ReleaseMeta.RANK, r);
-            meta.put(ReleaseMeta.ITERATIONS, a.parameters().iterations());
-            body.put("rank", r);
-            body.put("iterations", a.parameters().iterations());
+            rank = a.parameters().rank();
+            iterations = a.parameters().iterations();
+            meta.put(ReleaseMeta.RANK, rank);
+            meta.put(ReleaseMeta.ITERATIONS, iterations);
             main = a.itemFactors();
-            shape = new int[] {n, r};
+            shape = new int[] {n, rank};
             name = "itemFactors";
-            putInline(body, name, main, n, r);
         }
+        // The main array inline up to INLINE_LIMIT values; always in the .npy body.
+        boolean inline = inline(shape[0], shape[1]);
+        double[][] rows = inline ? RowMajor.rows(main, shape[0], shape[1]) : null;
+        boolean directions = name.equals("directions");
         double[] values = CompletionModels.values(model);
         UUID id = keep.store(ReleaseKind.COMPLETION_MODEL, plan.spec().mechanism(), meta.build(), 1,
                 values.length, values, false, null);
-        putRelease(body, id, ReleaseKind.COMPLETION_MODEL);
-        if (id != null) {
-            body.put("predictions", "/v1/jobs/" + body.get("jobId") + "/predictions");
-        }
-        return new JobOutput(json.writeValueAsString(body), name, shape, main);
+        return rendered(new QueryResult.Completion(head, charge, kind, n, labels, CompletionModels.facts(model), rank,
+                iterations, spectrum, upper, eigenvalues, directions ? inline : null, directions ? rows : null,
+                directions ? null : inline, directions ? null : rows,
+                Kept.of(id, ReleaseKind.COMPLETION_MODEL.name()),
+                id == null ? null : "/v1/jobs/" + head.jobId() + "/predictions"), name, shape, main);
     }
 
-    /** A rows × cols row-major array inline when it has at most {@link #INLINE_LIMIT} values. */
-    private static void putInline(Map<String, Object> body, String name, double[] values, int rows, int cols) {
-        boolean inline = (long) rows * cols <= INLINE_LIMIT;
-        body.put(name + "Inline", inline);
-        if (inline) {
-            body.put(name, RowMajor.rows(values, rows, cols));
-        }
-    }
-
-    private JobOutput sketch(Keep keep, Release.Sketch s, Map<String, Object> body) {
-        ReleaseKind kind = s.graph() ? ReleaseKind.GRAPH_SKETCH : ReleaseKind.MATRIX_SKETCH;
-        putRelease(body, keep.store(kind, s.sketchMechanism(), s.meta(), s.rows(), s.cols(), s.values(), s.graph(),
-                null), kind);
-        body.put("meta", s.meta());
-        return JobOutput.json(json.writeValueAsString(body));
+    /** Whether a rows × cols array is written inline (at most {@link #INLINE_LIMIT} values). */
+    private static boolean inline(int rows, int cols) {
+        return (long) rows * cols <= INLINE_LIMIT;
     }
 }

@@ -158,16 +158,15 @@ class BlockReleaser {
             return null;
         }
         CovarianceRelease top = c.result();
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("k", top.k());
-        doc.put("eigenvalues", top.eigenvalues());
         List<double[]> rows = new ArrayList<>();
         for (int i = 0; i < top.d(); i++) {
             rows.add(java.util.Arrays.copyOfRange(top.components(), i * top.k(), (i + 1) * top.k()));
         }
-        doc.put("components", rows);
-        return json.writeValueAsString(doc);
+        return json.writeValueAsString(new Components(top.k(), top.eigenvalues(), rows));
     }
+
+    /** A PCA window release's top-k directions, as its stored document holds them. */
+    private record Components(int k, double[] eigenvalues, List<double[]> components) {}
 
     /** Inserts the slots the step added and deletes those it removed (slots never change in place). */
     private void persist(UUID id, WindowState before, WindowState next) {

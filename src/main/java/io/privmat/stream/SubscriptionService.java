@@ -186,21 +186,15 @@ public class SubscriptionService {
 
     /** The job's result document: what was subscribed, where to follow it. */
     private String description(Subscription s, Dataset dataset, Plan plan, String lossJson) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("jobId", s.jobId());
-        body.put("datasetId", dataset.id());
-        body.put("kind", JOB_KIND);
-        body.put("mechanism", s.mechanism());
-        body.put("neighbouring", dataset.neighbouring().name());
-        body.put("rowNormBound", StreamFacts.rowBound(dataset));
-        body.put("loss", new RawValue(lossJson));
-        body.put("noise", plan.noise());
-        body.put("subscriptionId", s.id());
-        body.put("queryKind", s.kind());
-        body.put("firstStreamBlock", s.firstBlock());
-        body.put("subscription", "/v1/subscriptions/" + s.id());
-        return json.writeValueAsString(body);
+        return json.writeValueAsString(new Description(s.jobId(), dataset.id(), JOB_KIND, s.mechanism(),
+                dataset.neighbouring().name(), StreamFacts.rowBound(dataset), new RawValue(lossJson), plan.noise(),
+                s.id(), s.kind(), s.firstBlock(), "/v1/subscriptions/" + s.id()));
     }
+
+    /** A subscription job's result document (its members in this order). */
+    private record Description(UUID jobId, UUID datasetId, String kind, String mechanism, String neighbouring,
+            double rowNormBound, RawValue loss, Facts noise, UUID subscriptionId,
+            String queryKind, long firstStreamBlock, String subscription) {}
 
     private Plan plan(Dataset dataset, QueryRequest request) {
         try {

@@ -143,15 +143,13 @@ public final class LinearQueries extends Described {
             throw new PlanningException(PlanningException.Reason.WRONG_DATASET_KIND, name() + " needs a HISTOGRAM "
                     + "dataset.", Map.of());
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> canonical = (Map<String, Object>) params.asMap().get("workload");
+        WorkloadSpec canonical = params.optionalWorkload("workload");
         if (canonical == null) {
             throw PlanningException.invalid("params.workload", WorkloadParam.ALLOWED, name()
                     + " needs params.workload: " + WORKLOAD_DESCRIPTION);
         }
         WorkloadParam.Built built = WorkloadParam.build(canonical, domain, artifacts);
-        Map<String, Object> raw = new TreeMap<>(params.asMap());
-        raw.put("workload", built.canonical());
+        Params resolved = params.with("workload", built.canonical());
         boolean laplace = form(mechanism) == QueryBudget.Form.PURE_EPSILON;
         if (mechanism == LinearMechanism.HIERARCHICAL) {
             String given = params.has("noise") ? params.name("noise") : null;
@@ -161,10 +159,9 @@ public final class LinearQueries extends Described {
                         + "match the budget: LAPLACE takes epsilon alone, GAUSSIAN rho or epsilon with delta");
             }
             String noise = given != null ? given : byBudget != null ? byBudget : "GAUSSIAN";
-            raw.put("noise", noise);
+            resolved = resolved.with("noise", noise);
             laplace = noise.equals("LAPLACE");
         }
-        Params resolved = Params.parse(name(), params(), raw);
         Workload w = built.workload();
         Strategy strategy = null;
         String key = null;
@@ -276,8 +273,7 @@ public final class LinearQueries extends Described {
         }
         LinearQueries definition = new LinearQueries(LinearMechanism.valueOf(m));
         Params params = Params.parse(m, definition.params(), rawParams);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> canonical = (Map<String, Object>) params.asMap().get("workload");
+        WorkloadSpec canonical = params.optionalWorkload("workload");
         if (canonical == null) {
             throw PlanningException.invalid("params.workload", WorkloadParam.ALLOWED, m + " needs params.workload");
         }

@@ -18,6 +18,6 @@ public record MechanismSpec(int version, QueryKind kind, String mechanism, Query
      * parameters again: the worker's {@link MechanismCatalog#rebuild} of it gives this plan again.
      */
     public ParsedSpec parsed() {
-        return new ParsedSpec(kind, mechanism, budget, params.asMap(), facts);
+        return new ParsedSpec(kind, mechanism, budget, params.stored(), facts);
     }
 }

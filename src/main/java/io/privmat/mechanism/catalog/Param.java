@@ -124,7 +124,8 @@ public record Param(String name, Type type, @Nullable Double min, @Nullable Doub
                 throw PlanningException.invalid(where, allowed(), where + " must be a non-empty list of " + allowed());
             }
             case WORKLOAD -> {
-                return WorkloadParam.parse(where, raw);
+                // A spec's own parameters (MechanismSpec.parsed) hold the typed workload already.
+                return raw instanceof WorkloadSpec w ? w : WorkloadParam.parse(where, raw);
             }
             case NUMBER -> {
                 if (raw instanceof Number n) {

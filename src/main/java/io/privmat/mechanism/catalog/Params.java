@@ -3,6 +3,7 @@ package io.privmat.mechanism.catalog;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
@@ -47,6 +48,31 @@ public final class Params {
 
     public Map<String, Object> asMap() {
         return values;
+    }
+
+    /**
+     * The values as a stored spec holds them (sorted): a workload as its canonical JSON object
+     * ({@link WorkloadSpec#canonical()}), the others as they are.
+     */
+    public SortedMap<String, Object> stored() {
+        SortedMap<String, Object> out = new TreeMap<>();
+        values.forEach((name, v) -> out.put(name, v instanceof WorkloadSpec w ? w.canonical() : v));
+        return out;
+    }
+
+    /** A workload parameter, or null when absent. */
+    public @Nullable WorkloadSpec optionalWorkload(String name) {
+        return (WorkloadSpec) values.get(name);
+    }
+
+    /**
+     * These values with {@code name} set to {@code value}, a value already in its canonical form (what
+     * {@link Param#parse} returns for it): resolved parameters a plan records.
+     */
+    public Params with(String name, Object value) {
+        Map<String, Object> out = new TreeMap<>(values);
+        out.put(name, value);
+        return new Params(out);
     }
 
     public boolean has(String name) {

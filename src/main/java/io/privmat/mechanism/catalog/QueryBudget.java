@@ -5,7 +5,6 @@ import io.privmat.privacy.Decimals;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -59,21 +58,6 @@ public record QueryBudget(@Nullable BigDecimal epsilon, @Nullable BigDecimal del
     /** A share of this budget (for composite mechanisms), rounded down. */
     public QueryBudget share(BigDecimal fraction) {
         return new QueryBudget(times(epsilon, fraction), times(delta, fraction), times(rho, fraction));
-    }
-
-    /** The canonical (sorted, no nulls) form stored in a plan. */
-    public Map<String, Object> canonical() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        if (delta != null) {
-            m.put("delta", delta);
-        }
-        if (epsilon != null) {
-            m.put("epsilon", epsilon);
-        }
-        if (rho != null) {
-            m.put("rho", rho);
-        }
-        return m;
     }
 
     /**

@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -105,7 +104,8 @@ public final class SignalToNoise {
     /** A workload of 0/1 counting queries (every type but CUSTOM, whose weights are arbitrary). */
     private static boolean counting(Plan plan) {
         return plan.spec().facts().shape() == DataShape.HISTOGRAM
-                && plan.spec().params().asMap().get("workload") instanceof Map<?, ?> w && !"CUSTOM".equals(w.get("type"));
+                && plan.spec().params().optionalWorkload("workload") != null
+                && !(plan.spec().params().optionalWorkload("workload") instanceof WorkloadSpec.Custom);
     }
 
     // ---- results ----

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -53,7 +54,7 @@ public final class WorkloadParam {
      *
      * @throws PlanningException 400 naming the offending field ({@code params.workload.…})
      */
-    static Map<String, Object> parse(String where, Object raw) {
+    static WorkloadSpec parse(String where, Object raw) {
         if (!(raw instanceof Map<?, ?> map)) {
             throw PlanningException.invalid(where, ALLOWED, where + " must be " + ALLOWED);
         }
@@ -76,67 +77,61 @@ public final class WorkloadParam {
                         + " workloads take " + String.join(", ", new TreeMap<>(toMap(allowed)).keySet()));
             }
         }
-        Map<String, Object> out = new TreeMap<>();
-        out.put("type", type);
-        switch (type) {
-            case "PREFIX", "ALL_RANGE" -> {
-                if (map.get("attributes") != null) {
-                    out.put("attributes", names(where + ".attributes", map.get("attributes")));
-                }
-            }
-            case "RANGES" -> out.put("boxes", boxes(where + ".boxes", map.get("boxes")));
-            case "MARGINALS" -> {
-                Object k = map.get("k");
-                Object sets = map.get("sets");
-                if ((k == null) == (sets == null)) {
-                    throw PlanningException.invalid(where, "k, or sets", where + " of type MARGINALS needs either k "
-                            + "(every k-way marginal) or sets (the attribute sets), not both");
-                }
-                if (k != null) {
-                    out.put("k", integer(where + ".k", k, 0, LinearLimits.MAX_ATTRIBUTES));
-                } else {
-                    if (!(sets instanceof List<?> list) || list.isEmpty() || list.size() > 256) {
-                        throw PlanningException.invalid(where + ".sets", "1–256 lists of attribute names",
-                                where + ".sets must be a list of 1–256 lists of attribute names");
-                    }
-                    List<List<String>> canonical = new ArrayList<>();
-                    for (int i = 0; i < list.size(); i++) {
-                        canonical.add(names(where + ".sets[" + i + "]", list.get(i)));
-                    }
-                    out.put("sets", canonical);
-                }
-            }
-            case "CUSTOM" -> {
-                Object id = map.get("id");
-                String text = id instanceof String s ? s.strip().toLowerCase(Locale.ROOT) : "";
-                if (!UUID_TEXT.matcher(text).matches()) {
-                    throw PlanningException.invalid(where + ".id", "the id of a stored workload (a UUID)",
-                            where + ".id must be the id of a workload uploaded to /v1/workloads");
-                }
-                out.put("id", text);
-                if (map.get("sha256") != null) {
-                    Object sha = map.get("sha256");
-                    String h = sha instanceof String s ? s.strip().toLowerCase(Locale.ROOT) : "";
-                    if (!SHA.matcher(h).matches()) {
-                        throw PlanningException.invalid(where + ".sha256", "64 hex digits", where
-                                + ".sha256 must be the workload's SHA-256 (64 hex digits)");
-                    }
-                    out.put("sha256", h);
-                }
-                if (map.get("rows") != null) {
-                    out.put("rows", integer(where + ".rows", map.get("rows"), 1, Integer.MAX_VALUE));
-                }
-                if (map.get("cols") != null) {
-                    out.put("cols", integer(where + ".cols", map.get("cols"), 1, Integer.MAX_VALUE));
-                }
-            }
-            default -> { }
+        return switch (type) {
+            case "IDENTITY" -> new WorkloadSpec.Identity();
+            case "PREFIX" -> new WorkloadSpec.Prefix(map.get("attributes") == null ? null
+                    : names(where + ".attributes", map.get("attributes")));
+            case "ALL_RANGE" -> new WorkloadSpec.AllRange(map.get("attributes") == null ? null
+                    : names(where + ".attributes", map.get("attributes")));
+            case "RANGES" -> new WorkloadSpec.Ranges(boxes(where + ".boxes", map.get("boxes")));
+            case "MARGINALS" -> marginals(where, map.get("k"), map.get("sets"));
+            default -> custom(where, map);
+        };
+    }
+
+    private static WorkloadSpec.Marginals marginals(String where, @org.jspecify.annotations.Nullable Object k,
+            @org.jspecify.annotations.Nullable Object sets) {
+        if ((k == null) == (sets == null)) {
+            throw PlanningException.invalid(where, "k, or sets", where + " of type MARGINALS needs either k "
+                    + "(every k-way marginal) or sets (the attribute sets), not both");
         }
-        return java.util.Collections.unmodifiableMap(out);
+        if (k != null) {
+            return new WorkloadSpec.Marginals(integer(where + ".k", k, 0, LinearLimits.MAX_ATTRIBUTES), null);
+        }
+        if (!(sets instanceof List<?> list) || list.isEmpty() || list.size() > 256) {
+            throw PlanningException.invalid(where + ".sets", "1–256 lists of attribute names",
+                    where + ".sets must be a list of 1–256 lists of attribute names");
+        }
+        List<List<String>> canonical = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            canonical.add(names(where + ".sets[" + i + "]", list.get(i)));
+        }
+        return new WorkloadSpec.Marginals(null, List.copyOf(canonical));
+    }
+
+    private static WorkloadSpec.Custom custom(String where, Map<?, ?> map) {
+        Object id = map.get("id");
+        String text = id instanceof String s ? s.strip().toLowerCase(Locale.ROOT) : "";
+        if (!UUID_TEXT.matcher(text).matches()) {
+            throw PlanningException.invalid(where + ".id", "the id of a stored workload (a UUID)",
+                    where + ".id must be the id of a workload uploaded to /v1/workloads");
+        }
+        String h = null;
+        if (map.get("sha256") != null) {
+            Object sha = map.get("sha256");
+            h = sha instanceof String s ? s.strip().toLowerCase(Locale.ROOT) : "";
+            if (!SHA.matcher(h).matches()) {
+                throw PlanningException.invalid(where + ".sha256", "64 hex digits", where
+                        + ".sha256 must be the workload's SHA-256 (64 hex digits)");
+            }
+        }
+        Integer rows = map.get("rows") == null ? null : integer(where + ".rows", map.get("rows"), 1, Integer.MAX_VALUE);
+        Integer cols = map.get("cols") == null ? null : integer(where + ".cols", map.get("cols"), 1, Integer.MAX_VALUE);
+        return new WorkloadSpec.Custom(text, h, rows, cols);
     }
 
     /** A workload built on a dataset's domain, and its canonical form with what was resolved (CUSTOM). */
-    record Built(Workload workload, Map<String, Object> canonical) {}
+    record Built(Workload workload, WorkloadSpec canonical) {}
 
     /**
      * Builds the workload of a canonical {@code params.workload} on the dataset's declared domain.
@@ -145,54 +140,54 @@ public final class WorkloadParam {
      *     missing, of another shape, or not the content the plan recorded; 422 (WORKLOAD_TOO_LARGE)
      *     over a size limit
      */
-    @SuppressWarnings("unchecked")
-    static Built build(Map<String, Object> canonical, HistogramDomain declared, PublicArtifacts artifacts) {
+    static Built build(WorkloadSpec canonical, HistogramDomain declared, PublicArtifacts artifacts) {
         String where = "params.workload";
         Domain domain = domain(declared);
         List<String> names = declared.names();
-        String type = (String) canonical.get("type");
         try {
-            Workload w = switch (type) {
-                case "IDENTITY" -> Workload.identity(domain);
-                case "PREFIX" -> Workload.prefix(domain, indices(where + ".attributes",
-                        (List<String>) canonical.get("attributes"), names));
-                case "ALL_RANGE" -> Workload.allRange(domain, indices(where + ".attributes",
-                        (List<String>) canonical.get("attributes"), names));
-                case "RANGES" -> Workload.ranges(domain, boxes(where + ".boxes",
-                        (List<Map<String, List<Integer>>>) canonical.get("boxes"), declared, domain));
-                case "MARGINALS" -> {
-                    if (canonical.get("k") != null) {
-                        int k = (Integer) canonical.get("k");
-                        if (k > names.size()) {
-                            throw PlanningException.invalid(where + ".k", "[0, " + names.size() + "]", where
-                                    + ".k must be at most the number of attributes, " + names.size());
-                        }
-                        yield Workload.marginals(domain, k);
-                    }
-                    List<List<String>> sets = (List<List<String>>) canonical.get("sets");
-                    List<int[]> out = new ArrayList<>();
-                    for (int i = 0; i < sets.size(); i++) {
-                        out.add(indices(where + ".sets[" + i + "]", sets.get(i), names));
-                    }
-                    yield Workload.marginals(domain, out);
-                }
-                default -> null;
-            };
-            if (w != null) {
-                return new Built(w, canonical);
+            Workload w;
+            if (canonical instanceof WorkloadSpec.Identity) {
+                w = Workload.identity(domain);
+            } else if (canonical instanceof WorkloadSpec.Prefix p) {
+                w = Workload.prefix(domain, indices(where + ".attributes", p.attributes(), names));
+            } else if (canonical instanceof WorkloadSpec.AllRange a) {
+                w = Workload.allRange(domain, indices(where + ".attributes", a.attributes(), names));
+            } else if (canonical instanceof WorkloadSpec.Ranges r) {
+                w = Workload.ranges(domain, boxes(where + ".boxes", r.boxes(), declared, domain));
+            } else if (canonical instanceof WorkloadSpec.Marginals m) {
+                w = marginals(where, m, names, domain);
+            } else {
+                return custom((WorkloadSpec.Custom) canonical, domain, artifacts);
             }
-            return custom(canonical, domain, artifacts);
+            return new Built(w, canonical);
         } catch (LinearQueryException e) {
             throw LinearQueries.problem(e);
         }
     }
 
-    private static Built custom(Map<String, Object> canonical, Domain domain, PublicArtifacts artifacts) {
+    private static Workload marginals(String where, WorkloadSpec.Marginals m, List<String> names, Domain domain) {
+        Integer k = m.k();
+        if (k != null) {
+            if (k > names.size()) {
+                throw PlanningException.invalid(where + ".k", "[0, " + names.size() + "]", where
+                        + ".k must be at most the number of attributes, " + names.size());
+            }
+            return Workload.marginals(domain, k);
+        }
+        List<List<String>> sets = java.util.Objects.requireNonNull(m.sets());
+        List<int[]> out = new ArrayList<>();
+        for (int i = 0; i < sets.size(); i++) {
+            out.add(indices(where + ".sets[" + i + "]", sets.get(i), names));
+        }
+        return Workload.marginals(domain, out);
+    }
+
+    private static Built custom(WorkloadSpec.Custom canonical, Domain domain, PublicArtifacts artifacts) {
         String where = "params.workload";
-        PublicArtifacts.StoredWorkload stored = artifacts.workload((String) canonical.get("id"));
-        if (canonical.get("sha256") != null && !canonical.get("sha256").equals(stored.sha256())
-                || canonical.get("rows") != null && !canonical.get("rows").equals(stored.rows())
-                || canonical.get("cols") != null && !canonical.get("cols").equals(stored.cols())) {
+        PublicArtifacts.StoredWorkload stored = artifacts.workload(canonical.id());
+        if (canonical.sha256() != null && !canonical.sha256().equals(stored.sha256())
+                || canonical.rows() != null && canonical.rows() != stored.rows()
+                || canonical.cols() != null && canonical.cols() != stored.cols()) {
             throw PlanningException.invalid(where + ".sha256", "the content of workload " + stored.id(),
                     "workload " + stored.id() + " does not have the content this request names (sha256, rows, cols)");
         }
@@ -202,11 +197,7 @@ public final class WorkloadParam {
                             + domain.cells() + " cells (one column per cell, row-major)");
         }
         Workload w = Workload.custom(domain, stored.rows(), stored.values());
-        Map<String, Object> resolved = new TreeMap<>(canonical);
-        resolved.put("sha256", stored.sha256());
-        resolved.put("rows", stored.rows());
-        resolved.put("cols", stored.cols());
-        return new Built(w, java.util.Collections.unmodifiableMap(resolved));
+        return new Built(w, new WorkloadSpec.Custom(canonical.id(), stored.sha256(), stored.rows(), stored.cols()));
     }
 
     /** The dataset's domain as a linear-query domain (422 when it has more attributes than supported). */
@@ -234,7 +225,7 @@ public final class WorkloadParam {
         return out;
     }
 
-    private static List<Box> boxes(String where, List<Map<String, List<Integer>>> boxes, HistogramDomain declared,
+    private static List<Box> boxes(String where, List<SortedMap<String, List<Integer>>> boxes, HistogramDomain declared,
             Domain domain) {
         List<String> names = declared.names();
         List<Box> out = new ArrayList<>(boxes.size());
@@ -283,18 +274,18 @@ public final class WorkloadParam {
         return List.copyOf(out);
     }
 
-    private static List<Map<String, List<Integer>>> boxes(String where, Object raw) {
+    private static List<SortedMap<String, List<Integer>>> boxes(String where, Object raw) {
         if (!(raw instanceof List<?> list) || list.isEmpty() || list.size() > MAX_INLINE_BOXES) {
             throw PlanningException.invalid(where, "1–" + MAX_INLINE_BOXES + " boxes", where + " must be a list of 1–"
                     + MAX_INLINE_BOXES + " boxes (more: upload them as a CUSTOM workload)");
         }
-        List<Map<String, List<Integer>>> out = new ArrayList<>(list.size());
+        List<SortedMap<String, List<Integer>>> out = new ArrayList<>(list.size());
         for (int b = 0; b < list.size(); b++) {
             if (!(list.get(b) instanceof Map<?, ?> box) || box.size() > LinearLimits.MAX_ATTRIBUTES) {
                 throw PlanningException.invalid(where + "[" + b + "]", "an object of attribute → [lo, hi]",
                         where + "[" + b + "] must map attribute names to [lo, hi]");
             }
-            Map<String, List<Integer>> canonical = new TreeMap<>();
+            SortedMap<String, List<Integer>> canonical = new TreeMap<>();
             for (Map.Entry<?, ?> e : box.entrySet()) {
                 String field = where + "[" + b + "]." + truncate(String.valueOf(e.getKey()));
                 if (!(e.getValue() instanceof List<?> pair) || pair.size() != 2) {
@@ -304,7 +295,7 @@ public final class WorkloadParam {
                 int hi = integer(field, pair.get(1), 0, LinearLimits.MAX_CELLS);
                 canonical.put(String.valueOf(e.getKey()), List.of(lo, hi));
             }
-            out.add(java.util.Collections.unmodifiableMap(canonical));
+            out.add(java.util.Collections.unmodifiableSortedMap(canonical));
         }
         return List.copyOf(out);
     }

@@ -183,11 +183,26 @@ class ChargedLossRegressionTest {
         return out;
     }
 
+    /** The budget as the golden lines have always written it: {delta=…, epsilon=…, rho=…}, absent ones left out. */
+    private static String budget(QueryBudget b) {
+        Map<String, BigDecimal> m = new LinkedHashMap<>();
+        if (b.delta() != null) {
+            m.put("delta", b.delta());
+        }
+        if (b.epsilon() != null) {
+            m.put("epsilon", b.epsilon());
+        }
+        if (b.rho() != null) {
+            m.put("rho", b.rho());
+        }
+        return m.toString();
+    }
+
     private static String line(MechanismDefinition m, QueryKind kind, PublicFacts f, QueryBudget b,
             Map<String, Object> params) {
         String key = String.join(" ", m.name(), kind.name(), f.shape().name(), f.relation().name(), f.mode().name(),
                 Integer.toString(f.cols()), Double.toString(f.rowNormBound()), new java.util.TreeMap<>(params).toString(),
-                b.canonical().toString());
+                budget(b));
         if (f.stream() != null) {
             key += " " + f.stream();
         }
