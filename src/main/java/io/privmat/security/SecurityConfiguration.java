@@ -98,7 +98,8 @@ class SecurityConfiguration {
                         .requestMatchers(HttpMethod.GET, "/v1/datasets", "/v1/datasets/*", "/v1/datasets/*/budget")
                                 .hasAnyRole(OWNER, ANALYST)
                         // The privacy record: also for ADMIN (audit), and for owners after deletion.
-                        .requestMatchers(HttpMethod.GET, "/v1/datasets/*/ledger").hasAnyRole(OWNER, ANALYST, ADMIN)
+                        .requestMatchers(HttpMethod.GET, "/v1/datasets/*/ledger", "/v1/datasets/*/transparency")
+                                .hasAnyRole(OWNER, ANALYST, ADMIN)
                         // Its verification and head: the owner and ADMIN, who see every entry anyway.
                         .requestMatchers(HttpMethod.GET, "/v1/datasets/*/ledger/verify", "/v1/datasets/*/ledger/head")
                         .hasAnyRole(OWNER, ADMIN)

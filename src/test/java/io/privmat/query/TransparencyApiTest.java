@@ -131,7 +131,7 @@ class TransparencyApiTest extends ApiTest {
             Response q = sendAs(key, HttpRequest.newBuilder(uri("/v1/datasets/" + dataset + "/queries"))
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(GAUSSIAN)));
             assertThat(q.status()).as(q.toString()).isEqualTo(202);
-            awaitJob(q.json().get("jobId").asString());
+            awaitJob(q.json().get("id").asString());
         }
         JsonNode mine = transparency(analystKey(), dataset, "", "application/json").json();
         assertThat(mine.get("releases").valueStream().map(e -> e.get("analyst").asString()).toList())

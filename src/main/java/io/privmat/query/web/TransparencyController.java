@@ -82,9 +82,11 @@ class TransparencyController {
     TransparencyRecord record(@PathVariable UUID datasetId, @RequestParam(defaultValue = "0") long after,
             @RequestParam(defaultValue = "100") int limit) {
         Caller caller = Caller.current();
+        // Who may read it is the ledger's rule (ADMIN any dataset, the owner, a granted analyst); the
+        // record also needs the live dataset's declaration, so a deleted dataset is 404 here.
         datasets.requireLedgerReadable(datasetId, caller);
         Paging.check("after", after, limit, MAX_LIMIT);
-        Dataset dataset = datasets.visible(datasetId, caller);
+        Dataset dataset = caller.is(Role.ADMIN) ? datasets.get(datasetId) : datasets.visible(datasetId, caller);
         Budget b = dataset.budget();
         BudgetFilter filter = b.filter();
         AccountingMode mode = b.mode();
