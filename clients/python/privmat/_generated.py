@@ -1242,6 +1242,21 @@ class EigenSamplingQuery(Model):
 
 
 @dataclass
+class EpsilonDelta(Model):
+    """EpsilonDelta"""
+
+    delta: Optional[float] = None
+    epsilon: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('delta', 'delta', None),
+        ('epsilon', 'epsilon', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
 class ErrorStatement(Model):
     """ErrorStatement"""
 
@@ -4533,6 +4548,118 @@ class TrackView(Model):
 
 
 @dataclass
+class TransparencyRecord(Model):
+    """TransparencyRecord"""
+
+    dataset_id: Optional[str] = None
+    # The dataset's kind
+    kind: Optional[str] = None
+    name: Optional[str] = None
+    # Pass as 'after' for the next page; null on the last
+    next: Optional[int] = None
+    # one of row, edge, record, user, rating; What one individual's contribution is, as the dataset declares it
+    privacy_unit: Optional[str] = None
+    # one of REPLACE_ONE, ADD_REMOVE; The neighbouring relation
+    relation: Optional[str] = None
+    # This page's releases, oldest first
+    releases: Optional[list[TransparencyRelease]] = None
+    # Releases the caller may see in all
+    total: Optional[int] = None
+    totals: Optional[TransparencyTotals] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('dataset_id', 'datasetId', None),
+        ('kind', 'kind', None),
+        ('name', 'name', None),
+        ('next', 'next', None),
+        ('privacy_unit', 'privacyUnit', None),
+        ('relation', 'relation', None),
+        ('releases', 'releases', ('list', ('model', 'TransparencyRelease'))),
+        ('total', 'total', None),
+        ('totals', 'totals', ('model', 'TransparencyTotals')),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class TransparencyRelease(Model):
+    """TransparencyRelease"""
+
+    # When it was admitted (the ledger's RESERVE entry)
+    admitted_at: Optional[str] = None
+    # The analyst (subject) it was charged to
+    analyst: Optional[str] = None
+    # The charge on the accounting's tracks (rounded up)
+    charged: Optional[TrackView] = None
+    # The ledger's COMMIT entry
+    entry: Optional[int] = None
+    # The error its plan states from public parameters (the quote's expectedError); null if the stored plan no longer rebuilds here
+    expected_error: Optional[list[ErrorStatement]] = None
+    # The (epsilon, delta)-DP guarantee this charge alone amounts to under the dataset's accounting (the same conversion as the budget's)
+    guarantee: Optional[EpsilonDelta] = None
+    job_id: Optional[str] = None
+    # The query kind, or SUBSCRIPTION
+    kind: Optional[str] = None
+    # The loss as run and as charged
+    loss: Optional[Loss] = None
+    mechanism: Optional[str] = None
+    # one of one-shot, continual; one-shot (a query job) or continual (a stream subscription)
+    release_type: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('admitted_at', 'admittedAt', None),
+        ('analyst', 'analyst', None),
+        ('charged', 'charged', ('model', 'TrackView')),
+        ('entry', 'entry', None),
+        ('expected_error', 'expectedError', ('list', ('model', 'ErrorStatement'))),
+        ('guarantee', 'guarantee', ('model', 'EpsilonDelta')),
+        ('job_id', 'jobId', None),
+        ('kind', 'kind', None),
+        ('loss', 'loss', ('model', 'Loss')),
+        ('mechanism', 'mechanism', None),
+        ('release_type', 'releaseType', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
+class TransparencyTotals(Model):
+    """TransparencyTotals"""
+
+    # one of ZCDP, BASIC, PURE, GDP
+    accounting: Optional[str] = None
+    # The (epsilon, delta) the owner configured
+    budget: Optional[EpsilonDelta] = None
+    # The caps on the accounting's tracks (rounded down)
+    capacity: Optional[TrackView] = None
+    # ZCDP: the part of delta the zCDP to (epsilon, delta) conversion uses
+    delta_conversion: Optional[float] = None
+    # What is left (rounded down)
+    remaining: Optional[TrackView] = None
+    # Admitted charges not yet committed or refunded
+    reserved: Optional[TrackView] = None
+    # Committed charges on the tracks (rounded up): the sum of every release's charge
+    spent: Optional[TrackView] = None
+    # The (epsilon, delta)-DP guarantee the committed charges amount to
+    spent_guarantee: Optional[EpsilonDelta] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('accounting', 'accounting', None),
+        ('budget', 'budget', ('model', 'EpsilonDelta')),
+        ('capacity', 'capacity', ('model', 'TrackView')),
+        ('delta_conversion', 'deltaConversion', None),
+        ('remaining', 'remaining', ('model', 'TrackView')),
+        ('reserved', 'reserved', ('model', 'TrackView')),
+        ('spent', 'spent', ('model', 'TrackView')),
+        ('spent_guarantee', 'spentGuarantee', ('model', 'EpsilonDelta')),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
 class UserPredictions(Model):
     """UserPredictions"""
 
@@ -4861,6 +4988,10 @@ OPERATIONS: dict[str, Operation] = {
         (('datasetId', 'path'),),
         ('application/json',), ('application/json',), ('model', 'SubscriptionQuote'),
         'Quote a subscription'),
+    'getTransparencyRecord': Operation('getTransparencyRecord', 'GET', '/v1/datasets/{datasetId}/transparency',
+        (('datasetId', 'path'), ('after', 'query'), ('limit', 'query')),
+        (), ('application/json', 'application/yaml'), ('model', 'TransparencyRecord'),
+        'The transparency record: every charged release'),
     'deleteDataset': Operation('deleteDataset', 'DELETE', '/v1/datasets/{id}',
         (('id', 'path'),),
         (), (), None,

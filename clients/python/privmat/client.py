@@ -241,6 +241,18 @@ class Client:
         """OWNER or ADMIN: the last entry's hash, to keep outside the service and verify against later."""
         return self.call("getLedgerHead", datasetId=dataset)
 
+    def transparency(self, dataset: Any, after: Optional[int] = None,
+                     limit: int = 100) -> models.TransparencyRecord:
+        """One page of the dataset's transparency record (every charged release and the totals); pass the
+        page's ``next`` as ``after`` for the next one."""
+        return self.call("getTransparencyRecord", datasetId=dataset, after=after, limit=limit)
+
+    def transparency_registry_yaml(self, dataset: Any, after: Optional[int] = None, limit: int = 100) -> str:
+        """The same page as the DP Deployments Registry's fields, in YAML (text)."""
+        q = {"after": after, "limit": limit}
+        path = "/v1/datasets/" + urllib.parse.quote(str(dataset), safe="") + "/transparency"
+        return self.request("GET", path, query=q, accept="application/yaml")[2].decode("utf-8")
+
     # --- queries -----------------------------------------------------------------------------
     @staticmethod
     def query(kind: str, mechanism: str, *, rho: Optional[float] = None, epsilon: Optional[float] = None,

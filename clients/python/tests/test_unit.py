@@ -212,6 +212,17 @@ class ClientTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             c.call("getBudget")
 
+    def test_transparency_pages_and_asks_for_yaml(self):
+        record = {"datasetId": "d1", "releases": [{"entry": 4, "mechanism": "GAUSSIAN"}], "total": 1, "next": None}
+        c, fake = self.client((200, record, "application/json"))
+        t = c.transparency("d1", after=3, limit=10)
+        self.assertEqual("http://svc:1/v1/datasets/d1/transparency?after=3&limit=10", fake.requests[0].full_url)
+        self.assertIsInstance(t, models.TransparencyRecord)
+        self.assertEqual(1, t.total)
+        c, fake = self.client((200, b"accounting: ZCDP\n", "application/yaml"))
+        self.assertEqual("accounting: ZCDP\n", c.transparency_registry_yaml("d1"))
+        self.assertEqual("application/yaml", fake.requests[0].get_header("Accept"))
+
     def test_verify_ledger_passes_the_exported_head_and_types_the_verdict(self):
         verdict = {"ok": False, "entries": 6, "head": "ab" * 32, "headEntry": 12, "firstBadEntry": 9,
                    "reason": "entry 9: its content does not match its hash: the entry was edited",

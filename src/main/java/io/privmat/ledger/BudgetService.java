@@ -338,6 +338,21 @@ public class BudgetService {
         return repository.countOf(datasetId, caller);
     }
 
+    /**
+     * The dataset's final charges (COMMIT entries) after {@code afterId}, with their admission times;
+     * {@code caller} null for every caller's, else that subject's only.
+     */
+    @Transactional(readOnly = true)
+    public List<CommittedCharge> commits(UUID datasetId, @Nullable String caller,
+            long afterId, int limit) {
+        return repository.commits(datasetId, caller, afterId, limit);
+    }
+
+    @Transactional(readOnly = true)
+    public long commitCount(UUID datasetId, @Nullable String caller) {
+        return repository.commitCount(datasetId, caller);
+    }
+
     /** Entries read per round trip by {@link #verify}: what bounds its memory, whatever the ledger's length. */
     static final int VERIFY_PAGE = 1000;
 

@@ -196,6 +196,14 @@ public class QueryPlans {
         return documents.rebuild(specJson, new ServiceArtifacts(workloads, strategies, null));
     }
 
+    /**
+     * Rebuilds a stored spec to state its accuracy in a view (the transparency record): a strategy not
+     * yet computed is not computed here (the rebuild then fails), so a GET never starts that work.
+     */
+    Plan rebuildForView(String specJson, Caller caller) {
+        return documents.rebuild(specJson, computedOnly(caller));
+    }
+
     public static PrivmatException problem(PlanningException e) {
         ProblemType type = switch (e.reason()) {
             case INVALID_PARAMETER -> ProblemType.INVALID_PARAMETER;

@@ -102,7 +102,8 @@ class SecurityConfiguration {
                         .requestMatchers(HttpMethod.PUT, "/v1/datasets/*/allocations/*").hasAnyRole(OWNER, ADMIN)
                         .requestMatchers(HttpMethod.DELETE, "/v1/datasets/*/allocations/*").hasAnyRole(OWNER, ADMIN)
                         // The privacy record: also for ADMIN (audit), and for owners after deletion.
-                        .requestMatchers(HttpMethod.GET, "/v1/datasets/*/ledger").hasAnyRole(OWNER, ANALYST, ADMIN)
+                        .requestMatchers(HttpMethod.GET, "/v1/datasets/*/ledger", "/v1/datasets/*/transparency")
+                                .hasAnyRole(OWNER, ANALYST, ADMIN)
                         // Its verification and head: the owner and ADMIN, who see every entry anyway.
                         .requestMatchers(HttpMethod.GET, "/v1/datasets/*/ledger/verify", "/v1/datasets/*/ledger/head")
                         .hasAnyRole(OWNER, ADMIN)

@@ -98,8 +98,8 @@ function declaration(d) {
 }
 
 export async function datasetView(root, ctx, id) {
-  const [d, budget, entries] = await Promise.all([api(`/v1/datasets/${id}`), api(`/v1/datasets/${id}/budget`),
-    ledger(id)]);
+  const [d, budget, entries, record] = await Promise.all([api(`/v1/datasets/${id}`), api(`/v1/datasets/${id}/budget`),
+    ledger(id), api(`/v1/datasets/${id}/transparency?limit=100`)]);
   const fractions = budgetFractions(budget);
   const main = fractions.find((f) => f.track !== 'delta') || fractions[0];
   const owner = ctx.me.subject === d.owner;
@@ -127,6 +127,7 @@ export async function datasetView(root, ctx, id) {
         h('tbody', {}, entries.slice(-20).map((e) => h('tr', {},
             h('td', {}, e.id), h('td', {}, e.type), h('td', {}, e.kind), h('td', {}, e.mechanism), h('td', {}, e.caller),
             h('td', {class: 'num'}, main ? fmt(e[main.track]) : ''), h('td', {class: 'small'}, e.createdAt || '–')))))),
+    h('h2', {}, 'Transparency record'), transparencyBox(record, main),
     h('h2', {}, 'Jobs on this dataset'), jobsBox,
   ];
   if (d.kind === 'STREAM') sections.push(...await streamSections(d, ctx, owner));
@@ -139,6 +140,25 @@ export async function datasetView(root, ctx, id) {
   const refresh = async () => mount(jobsBox, jobsTable((await api(`/v1/jobs?datasetId=${id}&limit=20`)).items));
   await refresh();
   ctx.every(3000, refresh);
+}
+
+/** The transparency record's first page: one row per charged release (docs/accounting.md §12). */
+function transparencyBox(record, main) {
+  const rows = record.releases;
+  return h('div', {class: 'card', id: 'transparency'},
+      h('p', {class: 'legend'}, `Privacy unit: ${record.privacyUnit} (${record.relation}); ${record.total} charged `
+          + `release(s). Each charge is also shown as the (ε, δ) it amounts to under ${record.totals.accounting} `
+          + 'accounting. The registry YAML: GET …/transparency with Accept: application/yaml.'),
+      rows.length ? h('table', {class: 'small'}, h('thead', {}, h('tr', {}, ['Entry', 'Mechanism', 'Release',
+        main ? main.track : '', 'ε', 'δ', 'Expected error', 'Analyst', 'Admitted'].map((c) => h('th', {}, c)))),
+      h('tbody', {}, rows.map((r) => h('tr', {'data-entry': r.entry},
+          h('td', {}, r.entry), h('td', {}, r.mechanism), h('td', {}, r.releaseType),
+          h('td', {class: 'num'}, main ? fmt(r.charged[main.track]) : ''),
+          h('td', {class: 'num'}, fmt(r.guarantee.epsilon)), h('td', {class: 'num'}, fmt(r.guarantee.delta)),
+          h('td', {class: 'small'}, r.expectedError && r.expectedError.length
+            ? `${r.expectedError[0].quantity} ${r.expectedError[0].metric} ${fmt(r.expectedError[0].value)}` : '–'),
+          h('td', {}, r.analyst), h('td', {class: 'small'}, r.admittedAt)))))
+        : h('p', {class: 'muted'}, 'No charged releases yet.'));
 }
 
 // ---- jobs ----------------------------------------------------------------------------------------

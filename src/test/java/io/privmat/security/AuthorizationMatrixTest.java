@@ -200,6 +200,14 @@ class AuthorizationMatrixTest extends ApiTest {
                 row("401 401 403 200 200 404 404")));
         t.put("GET /v1/datasets/{datasetId}/ledger", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset() + "/ledger"),
                 row("401 401 200 200 200 404 404")));
+        // The ledger's verification and head: the owner and ADMIN; analysts are refused by role.
+        t.put("GET /v1/datasets/{datasetId}/ledger/verify", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset()
+                + "/ledger/verify"), row("401 401 200 200 403 403 404")));
+        t.put("GET /v1/datasets/{datasetId}/ledger/head", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset()
+                + "/ledger/head"), row("401 401 200 200 403 403 404")));
+        // The transparency record follows the ledger's rule (TransparencyApiTest checks the scopes).
+        t.put("GET /v1/datasets/{datasetId}/transparency", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset()
+                + "/transparency"), row("401 401 200 200 200 404 404")));
         // Everyone with a role lists jobs; each sees its own scope (JobListTest checks the scopes).
         t.put("GET /v1/jobs", new Row(f -> bare("GET", "/v1/jobs"), row("401 401 200 200 200 200 200")));
         t.put("GET /v1/jobs/{id}", new Row(f -> bare("GET", "/v1/jobs/" + f.job()), row("401 401 403 200 200 404 404")));

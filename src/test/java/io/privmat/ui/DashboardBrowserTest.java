@@ -138,6 +138,9 @@ class DashboardBrowserTest extends ApiTest {
             browser.await("#grants table", WAIT);
             assertThat(browser.count("#budget-gauges svg")).isGreaterThanOrEqualTo(1);
             assertThat(browser.count("#ledger-chart svg path.series")).isEqualTo(1);
+            // The transparency record: one row per charged release (the three jobs above).
+            browser.await("#transparency table", WAIT);
+            assertThat(browser.count("#transparency tr[data-entry]")).isEqualTo(3);
             assertThat(browser.text("#grants")).contains(ANALYST);
             assertThat(browser.count("#dataset-jobs tr[data-job]")).isEqualTo(3);
 

@@ -2,6 +2,7 @@ package io.privmat.ledger.jdbc;
 
 import io.privmat.ledger.Allocation;
 import io.privmat.ledger.BudgetAccount;
+import io.privmat.ledger.CommittedCharge;
 import io.privmat.ledger.EntryType;
 import io.privmat.ledger.LedgerChain;
 import io.privmat.ledger.LedgerEntry;
@@ -14,6 +15,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.stereotype.Repository;
@@ -122,6 +124,29 @@ public class LedgerRepository {
     public long countOf(UUID datasetId, String caller) {
         Long n = jdbc.queryForObject("SELECT count(*) FROM ledger_entry WHERE dataset_id = ? AND caller = ?", Long.class,
                 datasetId, caller);
+        return n == null ? 0 : n;
+    }
+
+    /**
+     * A page of the dataset's COMMIT entries (the charges that became final), in id order, each with
+     * the time its RESERVE entry was written (its admission); {@code caller} null for every caller's.
+     */
+    public List<CommittedCharge> commits(UUID datasetId, @Nullable String caller, long afterId, int limit) {
+        return jdbc.query("SELECT c.*, (SELECT min(r.created_at) FROM ledger_entry r WHERE r.dataset_id = c.dataset_id "
+                        + "AND r.job_id = c.job_id AND r.entry_type = 'RESERVE') AS admitted_at FROM ledger_entry c "
+                        + "WHERE c.dataset_id = ? AND c.entry_type = 'COMMIT' AND (?::text IS NULL OR c.caller = ?) "
+                        + "AND c.id > ? ORDER BY c.id LIMIT ?",
+                (rs, i) -> {
+                    LedgerEntry e = ENTRY.mapRow(rs, i);
+                    Timestamp admitted = rs.getTimestamp("admitted_at");
+                    return new CommittedCharge(e, admitted == null ? e.createdAt() : admitted.toInstant());
+                }, datasetId, caller, caller, afterId, limit);
+    }
+
+    /** The number of the dataset's COMMIT entries ({@code caller} null for every caller's). */
+    public long commitCount(UUID datasetId, @Nullable String caller) {
+        Long n = jdbc.queryForObject("SELECT count(*) FROM ledger_entry WHERE dataset_id = ? AND entry_type = 'COMMIT' "
+                + "AND (?::text IS NULL OR caller = ?)", Long.class, datasetId, caller, caller);
         return n == null ? 0 : n;
     }
 
