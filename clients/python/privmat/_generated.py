@@ -597,6 +597,8 @@ class ClippedLaplaceQuery(Model):
     # one of CLIPPED_LAPLACE; required
     mechanism: Optional[str] = None
     params: Optional[ClippedLaplaceParams] = None
+    # Submission only (quotes and dry runs ignore it): answer with an earlier DONE job of the same canonical plan on the dataset's current data version that the caller may see, without a new charge (200); false: a new answer, charged (docs/accounting.md, "Repeat answers")
+    reuse: Optional[bool] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
@@ -604,6 +606,7 @@ class ClippedLaplaceQuery(Model):
         ('kind', 'kind', None),
         ('mechanism', 'mechanism', None),
         ('params', 'params', ('model', 'ClippedLaplaceParams')),
+        ('reuse', 'reuse', None),
     )
     _REQUIRED: ClassVar[tuple] = ('kind', 'mechanism')
 
