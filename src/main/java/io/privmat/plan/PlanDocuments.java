@@ -7,7 +7,9 @@ import io.privmat.mechanism.catalog.PublicArtifacts;
 import io.privmat.privacy.PrivacyLoss;
 import org.springframework.stereotype.Component;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -29,10 +31,16 @@ public class PlanDocuments {
     private static final ObjectReader SPEC = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build().readerFor(SpecDocument.class);
-    /** Reads a stored loss document: a value it does not know is a mismatch, not something to skip. */
+    /**
+     * Reads a stored loss document: a value it does not know is a mismatch, not something to skip; so
+     * are a repeated key, a number written as a string and a fraction where a count belongs.
+     */
     private static final ObjectReader LOSS = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build().readerFor(LossDocument.class);
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build().readerFor(LossDocument.class);
 
     private final MechanismCatalog catalog;
 

@@ -28,6 +28,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
 /**
@@ -90,7 +91,11 @@ class QueryJobHandler implements JobHandler {
             }
             throw new PlanMismatchException("the stored plan of job " + job.id() + " does not rebuild: "
                     + e.getClass().getSimpleName());
-        } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
+        } catch (DataAccessException e) {
+            throw e; // the database, not the stored plan: the job engine's own handling
+        } catch (RuntimeException e) {
+            // Whatever a stored spec that does not rebuild throws (before data access, so refunded):
+            // a job never stays unfinished because its stored plan was edited.
             throw new PlanMismatchException("the stored plan of job " + job.id() + " does not rebuild: "
                     + e.getClass().getSimpleName());
         }

@@ -114,6 +114,20 @@ class PlanDocumentsTest {
             ObjectNode unknown = loss.deepCopy();
             unknown.put("note", "x");
             assertThat(documents.chargeMatches(plan, unknown.toString())).isFalse();
+            // A text that states the same values in a form the service never writes is a mismatch too:
+            // a repeated key (whichever a reader keeps), a number written as a string.
+            String genuine = s.loss();
+            assertThat(documents.chargeMatches(plan, genuine)).isTrue();
+            String charged = loss.get("charged").toString();
+            assertThat(documents.chargeMatches(plan, "{\"charged\":" + charged + "," + genuine.substring(1)))
+                    .as("repeated key in %s", genuine).isFalse();
+            ObjectNode quoted = loss.deepCopy();
+            ObjectNode entry = (ObjectNode) quoted.get("charged");
+            String firstNumber = entry.propertyStream().filter(p -> p.getValue().isNumber()).map(Map.Entry::getKey)
+                    .findFirst().orElseThrow();
+            entry.put(firstNumber, entry.get(firstNumber).asString());
+            assertThat(documents.chargeMatches(plan, quoted.toString())).as("number as a string in %s", genuine)
+                    .isFalse();
             assertThat(documents.chargeMatches(plan, "not json")).isFalse();
             assertThat(documents.chargeMatches(plan, "null")).isFalse();
         }
