@@ -205,6 +205,14 @@ class AuthorizationMatrixTest extends ApiTest {
                 + "/ledger/verify"), row("401 401 200 200 403 403 404")));
         t.put("GET /v1/datasets/{datasetId}/ledger/head", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset()
                 + "/ledger/head"), row("401 401 200 200 403 403 404")));
+        // Allocations: the owner and ADMIN set them; a granted analyst reads its own (AllocationApiTest
+        // checks what each sees). DELETE of a subject without an allocation: 404 once authorised.
+        t.put("PUT /v1/datasets/{datasetId}/allocations/{subject}", new Row(f -> json("PUT", "/v1/datasets/"
+                + f.dataset() + "/allocations/someone", "{\"rho\":0.001}"), row("401 401 200 200 403 403 404")));
+        t.put("GET /v1/datasets/{datasetId}/allocations", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset()
+                + "/allocations"), row("401 401 200 200 200 404 404")));
+        t.put("DELETE /v1/datasets/{datasetId}/allocations/{subject}", new Row(f -> bare("DELETE", "/v1/datasets/"
+                + f.dataset() + "/allocations/nobody"), row("401 401 404 404 403 403 404")));
         // The transparency record follows the ledger's rule (TransparencyApiTest checks the scopes).
         t.put("GET /v1/datasets/{datasetId}/transparency", new Row(f -> bare("GET", "/v1/datasets/" + f.dataset()
                 + "/transparency"), row("401 401 200 200 200 404 404")));
