@@ -8,6 +8,7 @@ import io.privmat.job.JobView;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.PublicFacts;
 import io.privmat.mechanism.completion.RatingsSource;
+import io.privmat.mechanism.linalg.CompensatedSums;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.sketch.JlGraphSketch;
@@ -70,24 +71,14 @@ final class StoredDataAccess implements DataAccess {
 
     @Override
     public double[] columnSums() {
-        int d = facts.cols();
-        double[] sum = new double[d];
-        double[] compensation = new double[d];
+        CompensatedSums sums = new CompensatedSums(facts.cols());
         long[] seen = {0};
         rows.forEachMatrixChunk(datasetId, (MatrixChunk chunk) -> {
-            chunk.forEachEntry((row, col, value) -> {
-                // Neumaier's compensated summation.
-                double t = sum[col] + value;
-                compensation[col] += Math.abs(sum[col]) >= Math.abs(value) ? (sum[col] - t) + value : (value - t) + sum[col];
-                sum[col] = t;
-            });
+            chunk.forEachEntry((row, col, value) -> sums.add(col, value));
             seen[0] += chunk.rowCount();
             progress(0, 1, seen[0]);
         });
-        for (int c = 0; c < d; c++) {
-            sum[c] += compensation[c];
-        }
-        return sum;
+        return sums.result();
     }
 
     @Override

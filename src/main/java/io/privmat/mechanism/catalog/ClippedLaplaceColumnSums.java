@@ -2,6 +2,7 @@ package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.LaplaceVectorMechanism;
 import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.linalg.CompensatedSums;
 import io.privmat.privacy.PureDp;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -87,16 +88,16 @@ public final class ClippedLaplaceColumnSums extends Described {
         return LAPLACE.accuracy(plan, release, level);
     }
 
-    /** Σᵢ clip_c(xᵢ), one pass over the rows. */
+    /** Σᵢ clip_c(xᵢ), one pass over the rows, summed like LAPLACE's column sums (compensated). */
     static double[] clippedSums(DataAccess data, int d, double c) {
-        double[] sums = new double[d];
+        CompensatedSums sums = new CompensatedSums(d);
         data.rows(1).forEachBlock((block, count, first) -> {
             for (int i = 0; i < count; i++) {
                 for (int j = 0; j < d; j++) {
-                    sums[j] += Math.max(-c, Math.min(c, block[i * d + j]));
+                    sums.add(j, Math.max(-c, Math.min(c, block[i * d + j])));
                 }
             }
         });
-        return sums;
+        return sums.result();
     }
 }
