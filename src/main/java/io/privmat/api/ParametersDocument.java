@@ -1,7 +1,7 @@
 package io.privmat.api;
 
+import io.privmat.mechanism.catalog.RequestParams;
 import io.swagger.v3.oas.annotations.media.Schema;
-import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,7 +20,7 @@ public record ParametersDocument(
         @Nullable Double epsilon,
         @Nullable Double delta,
         @Schema(description = "The mechanism's parameters, validated, defaults filled in (typed as PlannedParams)")
-        Map<String, Object> params,
+        RequestParams params,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Facts facts) {
 
     /** The public facts a plan may depend on. */

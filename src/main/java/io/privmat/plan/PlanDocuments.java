@@ -1,5 +1,6 @@
 package io.privmat.plan;
 
+import io.privmat.api.RequestParamsJson;
 import io.privmat.hashing.Sha256;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.Plan;
@@ -26,9 +27,9 @@ import tools.jackson.databind.json.JsonMapper;
 public class PlanDocuments {
 
     /** Writes documents (numbers as their Java types, so a double's canonical text is its own). */
-    private static final JsonMapper WRITER = JsonMapper.builder().build();
+    private static final JsonMapper WRITER = JsonMapper.builder().addModule(RequestParamsJson.module()).build();
     /** Reads a stored spec: parameters' decimals stay exact, unknown keys are ignored (as always). */
-    private static final ObjectReader SPEC = JsonMapper.builder()
+    private static final ObjectReader SPEC = JsonMapper.builder().addModule(RequestParamsJson.module())
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build().readerFor(SpecDocument.class);
     /**

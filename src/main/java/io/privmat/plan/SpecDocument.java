@@ -11,6 +11,7 @@ import io.privmat.mechanism.catalog.ParsedSpec;
 import io.privmat.mechanism.catalog.PublicFacts;
 import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.catalog.QueryKind;
+import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.catalog.RatingsFacts;
 import io.privmat.mechanism.catalog.StreamLayout;
 import io.privmat.mechanism.completion.RatingsDomain;
@@ -19,15 +20,13 @@ import io.privmat.mechanism.window.BlockRule;
 import io.privmat.privacy.AccountingMode;
 import java.math.BigDecimal;
 import java.util.List;
-import java.util.Map;
-import java.util.SortedMap;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The stored spec of a plan, version 1: what a job's {@code parameters}, a ledger entry's plan and a
  * subscription's {@code spec} hold. Keys are written sorted (nested ones too), absent values are left
- * out, the budget keeps its exact decimals; the parameters are the one JSON object read as a map, since
- * the mechanism's parameter declarations validate them again on rebuild. Unknown keys are ignored on
+ * out, the budget keeps its exact decimals; the parameters are the one JSON object read untyped
+ * ({@link RequestParams}), since the mechanism's parameter declarations validate them again on rebuild. Unknown keys are ignored on
  * reading, as they always were. A change of meaning needs a new {@link MechanismSpec#VERSION} and a
  * reader for the old one here.
  */
@@ -36,7 +35,7 @@ import org.jspecify.annotations.Nullable;
 @JsonPropertyOrder({"delta", "epsilon", "facts", "kind", "mechanism", "params", "rho", "version"})
 public record SpecDocument(@Nullable Integer version, @Nullable String kind, @Nullable String mechanism,
         @Nullable BigDecimal epsilon, @Nullable BigDecimal delta, @Nullable BigDecimal rho,
-        @Nullable SortedMap<String, Object> params, @Nullable Facts facts) {
+        @Nullable RequestParams params, @Nullable Facts facts) {
 
     /** The dataset's public facts the plan was made on. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -111,7 +110,7 @@ public record SpecDocument(@Nullable Integer version, @Nullable String kind, @Nu
                 NeighbouringRelation.valueOf(required("facts.relation", f.relation())),
                 AccountingMode.valueOf(required("facts.accounting", f.accounting())), domain, stream, ratings);
         return new ParsedSpec(QueryKind.valueOf(required("kind", kind)), required("mechanism", mechanism),
-                new QueryBudget(epsilon, delta, rho), params == null ? Map.of() : params, publicFacts);
+                new QueryBudget(epsilon, delta, rho), params == null ? RequestParams.empty() : params, publicFacts);
     }
 
     private static <T> T required(String name, @Nullable T value) {

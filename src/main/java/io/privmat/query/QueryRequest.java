@@ -1,7 +1,7 @@
 package io.privmat.query;
 
 import java.math.BigDecimal;
-import java.util.Map;
+import io.privmat.mechanism.catalog.RequestParams;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,12 +13,12 @@ import org.jspecify.annotations.Nullable;
  * version instead of a new charge (docs/accounting.md, "Repeat answers").
  */
 public record QueryRequest(@Nullable String kind, @Nullable String mechanism, @Nullable BigDecimal epsilon,
-        @Nullable BigDecimal delta, @Nullable BigDecimal rho, @Nullable Map<String, Object> params,
+        @Nullable BigDecimal delta, @Nullable BigDecimal rho, @Nullable RequestParams params,
         @Nullable Boolean reuse) {
 
     /** A request without {@code reuse} (a new answer, charged). */
     public QueryRequest(@Nullable String kind, @Nullable String mechanism, @Nullable BigDecimal epsilon,
-            @Nullable BigDecimal delta, @Nullable BigDecimal rho, @Nullable Map<String, Object> params) {
+            @Nullable BigDecimal delta, @Nullable BigDecimal rho, @Nullable RequestParams params) {
         this(kind, mechanism, epsilon, delta, rho, params, null);
     }
 

@@ -14,10 +14,12 @@ import io.privmat.mechanism.catalog.ErrorStatement;
 import io.privmat.mechanism.catalog.InverseQuote;
 import io.privmat.mechanism.catalog.MechanismDefinition;
 import io.privmat.mechanism.catalog.NoiseWarning;
+import io.privmat.mechanism.catalog.Param;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PlanLimit;
 import io.privmat.mechanism.catalog.PublicFacts;
 import io.privmat.mechanism.catalog.QueryBudget;
+import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.plan.PlanDocuments;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.PrivacyArgumentException;
@@ -149,14 +151,8 @@ public class QueryService {
                 continue;
             }
             // The same question: the request's parameters this mechanism takes, its delta where it takes one.
-            Map<String, Object> params = new java.util.LinkedHashMap<>();
-            if (query.params() != null) {
-                m.params().forEach(p -> {
-                    if (query.params().containsKey(p.name())) {
-                        params.put(p.name(), query.params().get(p.name()));
-                    }
-                });
-            }
+            RequestParams params = query.params() == null ? null
+                    : query.params().only(m.params().stream().map(Param::name).toList());
             java.math.BigDecimal delta = m.budgetForm() == QueryBudget.Form.PURE_EPSILON ? null
                     : query.delta();
             QueryRequest same = new QueryRequest(query.kind(), m.name(), null, delta, null, params);

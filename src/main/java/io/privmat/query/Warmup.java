@@ -9,6 +9,7 @@ import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PublicFacts;
 import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.catalog.Release;
+import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.NoiseSources;
@@ -17,7 +18,6 @@ import io.privmat.privacy.AccountingMode;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.math.BigDecimal;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
@@ -126,7 +126,7 @@ class Warmup implements DisposableBean {
         PublicFacts facts = new PublicFacts(DataShape.MATRIX, D, null, 1, NeighbouringRelation.ADD_REMOVE,
                 AccountingMode.ZCDP);
         Plan plan = catalog.plan("PCA", "ANALYZE_GAUSS", new QueryBudget(BigDecimal.ONE,
-                new BigDecimal("1e-6"), null), Map.of("k", 10), facts);
+                new BigDecimal("1e-6"), null), RequestParams.of("k", 10), facts);
         String document = "";
         for (int round = 0; round < ROUNDS && !stop.getAsBoolean(); round++) {
             GramAccumulator gram = new GramAccumulator(D);

@@ -170,7 +170,7 @@ class GdpFilterTest {
         all.put("k", 1);
         io.privmat.mechanism.catalog.Plan plan = io.privmat.mechanism.catalog.MechanismCatalog.standard().plan(kind,
                 mechanism, new io.privmat.mechanism.catalog.QueryBudget(new BigDecimal(epsilon), new BigDecimal("1e-6"), null),
-                all, facts);
+                io.privmat.mechanism.catalog.RequestParams.of(all), facts);
         BudgetFilter filter = Budget.of(1, 1e-6, mode).filter();
         try {
             return countAdmitted(filter, plan.chargedLoss());

@@ -6,6 +6,7 @@ import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
 import io.privmat.mechanism.catalog.InverseQuote;
 import io.privmat.mechanism.catalog.PlanLimit;
+import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import io.privmat.security.Caller;
@@ -124,7 +125,7 @@ class InverseQuoteApiTest extends ApiTest {
                 Role.OWNER);
         Dataset dataset = datasets.visible(java.util.UUID.fromString(id), caller);
         QueryRequest query = new QueryRequest("PCA", "ANALYZE_GAUSS", null, new java.math.BigDecimal("1e-7"), null,
-                java.util.Map.of("k", 1));
+                RequestParams.of("k", 1));
         InverseQuote.Target target = new InverseQuote.Target(
                 "eigenvalues", "absPerEigenvalue", 0.95, 2000);
         QueryService.Inverse full = queries.inverseQuote(dataset, query, target, caller,

@@ -10,7 +10,6 @@ import io.privmat.privacy.ApproxDp;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 
 /**
  * ADASSP (Wang, UAI 2018): regression of one column on others by three Gaussian releases — λ_min of
@@ -45,8 +44,8 @@ public final class AdaSsp extends Described {
     }
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
-        return Map.of(); // the last column on all others
+    public RequestParams exampleParams(QueryKind kind) {
+        return RequestParams.empty(); // the last column on all others
     }
 
     /**

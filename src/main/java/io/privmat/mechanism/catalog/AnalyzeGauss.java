@@ -8,7 +8,6 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 
 /**
  * ANALYZE_GAUSS (Dwork–Talwar–Thakurta–Zhang 2014): XᵀX plus symmetric discrete Gaussian noise,
@@ -41,7 +40,7 @@ public final class AnalyzeGauss extends Described {
 
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
+    public RequestParams exampleParams(QueryKind kind) {
         return rankOneFor(kind, QueryKind.PCA);
     }
 

@@ -7,7 +7,6 @@ import io.privmat.privacy.PureDp;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 
 /**
  * CLIPPED_LAPLACE column sums: every entry clipped to [−c, c] (c the public {@code entryBound}),
@@ -44,8 +43,8 @@ public final class ClippedLaplaceColumnSums extends Described {
     }
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
-        return Map.of("entryBound", 0.25);
+    public RequestParams exampleParams(QueryKind kind) {
+        return RequestParams.of("entryBound", 0.25);
     }
 
     /** A row with equal entries min(c, B/√d): unclipped, its L1 norm meets the bound. */

@@ -13,7 +13,6 @@ import io.privmat.mechanism.completion.SvdCompletionParameters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -116,11 +115,11 @@ public final class Completions implements MechanismFamily {
         }
 
         @Override
-        public Map<String, Object> exampleParams(QueryKind kind) {
+        public RequestParams exampleParams(QueryKind kind) {
             return example();
         }
 
-        abstract Map<String, Object> example();
+        abstract RequestParams example();
 
         @Override
         public List<ErrorStatement> expectedError(Plan plan) {
@@ -178,8 +177,8 @@ public final class Completions implements MechanismFamily {
         }
 
         @Override
-        Map<String, Object> example() {
-            return new LinkedHashMap<>();
+        RequestParams example() {
+            return RequestParams.empty();
         }
 
         /** μ of the budget's Gaussian DP: what the default T is computed from. */
@@ -294,8 +293,8 @@ public final class Completions implements MechanismFamily {
         }
 
         @Override
-        Map<String, Object> example() {
-            return new LinkedHashMap<>(Map.of("rank", 1));
+        RequestParams example() {
+            return RequestParams.of("rank", 1);
         }
 
         static SvdCompletionParameters parameters(Params p, PublicFacts facts) {
@@ -350,11 +349,8 @@ public final class Completions implements MechanismFamily {
         }
 
         @Override
-        Map<String, Object> example() {
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put("rank", 1);
-            p.put("iterations", 2);
-            return p;
+        RequestParams example() {
+            return RequestParams.of("rank", 1, "iterations", 2);
         }
 
         static AlsParameters parameters(Params p, PublicFacts facts) {

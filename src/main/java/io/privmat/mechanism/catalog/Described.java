@@ -4,7 +4,6 @@ import io.privmat.mechanism.NeighbouringRelation;
 import java.math.BigDecimal;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -107,8 +106,8 @@ abstract class Described implements MechanismDefinition {
     }
 
     /** {k: 1} for the kinds that need a rank, else no parameters. */
-    static Map<String, Object> rankOneFor(QueryKind kind, QueryKind... needingK) {
-        return java.util.Arrays.asList(needingK).contains(kind) ? Map.of("k", 1) : Map.of();
+    static RequestParams rankOneFor(QueryKind kind, QueryKind... needingK) {
+        return java.util.Arrays.asList(needingK).contains(kind) ? RequestParams.of("k", 1) : RequestParams.empty();
     }
 
     /** The unit row e_j scaled to norm B. */

@@ -4,7 +4,6 @@ import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.covariance.EigenSamplingMechanism;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 
 /**
  * EIGEN_SAMPLING (Amin, Dick, Kulesza, Muñoz Medina, Vassilvitskii 2019): eigenvalues by the discrete
@@ -31,7 +30,7 @@ public final class EigenSampling extends Described {
 
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
+    public RequestParams exampleParams(QueryKind kind) {
         return rankOneFor(kind, QueryKind.PCA);
     }
 

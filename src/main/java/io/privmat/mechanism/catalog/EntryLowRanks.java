@@ -9,7 +9,6 @@ import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
 import io.privmat.mechanism.noise.NoiseSource;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -108,8 +107,8 @@ public final class EntryLowRanks implements MechanismFamily {
         }
 
         @Override
-        public Map<String, Object> exampleParams(QueryKind kind) {
-            return Map.of("k", 1, "oversampling", 2);
+        public RequestParams exampleParams(QueryKind kind) {
+            return RequestParams.of("k", 1, "oversampling", 2);
         }
 
         /** The mechanism a spec describes (plans and their statements rebuild it the same way). */
@@ -174,8 +173,8 @@ public final class EntryLowRanks implements MechanismFamily {
         }
 
         @Override
-        public Map<String, Object> exampleParams(QueryKind kind) {
-            return Map.of("k", 1);
+        public RequestParams exampleParams(QueryKind kind) {
+            return RequestParams.of("k", 1);
         }
 
         EntryLevelLowRank mechanism(QueryKind kind, QueryBudget budget, Params params, PublicFacts facts) {

@@ -4,7 +4,6 @@ import io.privmat.mechanism.GaussianVectorMechanism;
 import io.privmat.mechanism.Sensitivities;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 
 /**
  * GAUSSIAN column sums: Σᵢ xᵢ plus discrete Gaussian noise on a grid (docs/mechanisms/catalogue.md).
@@ -27,8 +26,8 @@ public final class GaussianColumnSums extends Described {
 
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
-        return Map.of();
+    public RequestParams exampleParams(QueryKind kind) {
+        return RequestParams.empty();
     }
 
     @Override

@@ -4,7 +4,6 @@ import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.lowrank.HardtRothMechanism;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 
 /**
  * HARDT_ROTH (Hardt–Roth 2012): a Gaussian range finder X·Ω + N, public coherence pruning, and a
@@ -33,8 +32,8 @@ public final class HardtRoth extends Described {
 
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
-        return Map.of("k", 1);
+    public RequestParams exampleParams(QueryKind kind) {
+        return RequestParams.of("k", 1);
     }
 
     @Override

@@ -83,7 +83,7 @@ public final class InverseQuote {
      * PlanLimit)} without a limit. */
     public static Answer smallest(MechanismCatalog catalog, @Nullable String kind, @Nullable String mechanism,
             @Nullable BigDecimal delta,
-            @Nullable Map<String, ?> params, PublicFacts facts, PublicArtifacts artifacts, Target target) {
+            @Nullable RequestParams params, PublicFacts facts, PublicArtifacts artifacts, Target target) {
         return smallest(catalog, kind, mechanism, delta, params, facts, artifacts, target, PlanLimit.none());
     }
 
@@ -99,7 +99,7 @@ public final class InverseQuote {
      * @throws PlanLimit.Exhausted when the limit allows not even the plan at the largest budget
      */
     public static Answer smallest(MechanismCatalog catalog, @Nullable String kind, @Nullable String mechanism,
-            @Nullable BigDecimal delta, @Nullable Map<String, ?> params, PublicFacts facts, PublicArtifacts artifacts,
+            @Nullable BigDecimal delta, @Nullable RequestParams params, PublicFacts facts, PublicArtifacts artifacts,
             Target target, PlanLimit limit) {
         MechanismDefinition m = catalog.find(mechanism == null ? "" : mechanism.strip().toUpperCase(java.util.Locale.ROOT))
                 .orElse(null);
@@ -273,7 +273,7 @@ public final class InverseQuote {
         private final String mechanism;
         private final Searched searched;
         private final @Nullable BigDecimal delta;
-        private final @Nullable Map<String, ?> params;
+        private final @Nullable RequestParams params;
         private final PublicFacts facts;
         private final PublicArtifacts artifacts;
         private final Target target;
@@ -285,7 +285,7 @@ public final class InverseQuote {
         private Plan lastPlan;
 
         Search(MechanismCatalog catalog, @Nullable String kind, String mechanism, Searched searched,
-                @Nullable BigDecimal delta, @Nullable Map<String, ?> params, PublicFacts facts, PublicArtifacts artifacts,
+                @Nullable BigDecimal delta, @Nullable RequestParams params, PublicFacts facts, PublicArtifacts artifacts,
                 Target target, PlanLimit limit) {
             this.catalog = catalog;
             this.kind = kind;

@@ -44,8 +44,8 @@ public final class JlSketch extends Described {
     }
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
-        return Map.of();
+    public RequestParams exampleParams(QueryKind kind) {
+        return RequestParams.empty();
     }
 
     /** An edge of weight 1 added to a graph; orthogonal rows for a matrix (as ANALYZE_GAUSS). */

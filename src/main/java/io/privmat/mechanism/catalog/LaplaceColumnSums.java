@@ -5,7 +5,6 @@ import io.privmat.mechanism.Sensitivities;
 import io.privmat.privacy.PureDp;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 
 /**
  * LAPLACE column sums: Σᵢ xᵢ plus discrete Laplace noise on a grid, pure ε-DP. L1 sensitivity
@@ -27,8 +26,8 @@ public final class LaplaceColumnSums extends Described {
 
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
-        return Map.of();
+    public RequestParams exampleParams(QueryKind kind) {
+        return RequestParams.empty();
     }
 
     /** A row with equal entries ±B/√d: its L1 norm √d·B meets the Cauchy–Schwarz bound. */

@@ -26,7 +26,6 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -119,16 +118,14 @@ public final class LinearQueries extends Described {
     }
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
-        Map<String, Object> p = new TreeMap<>();
+    public RequestParams exampleParams(QueryKind kind) {
         // LAPLACE_WORKLOAD: one-way marginals, whose L1 sensitivity is attained replacing a record too.
-        Map<String, Object> workload = new java.util.LinkedHashMap<>(); // ordered: examples are compared as text
-        workload.put("type", mechanism == LinearMechanism.LAPLACE_WORKLOAD ? "MARGINALS" : "ALL_RANGE");
+        RequestParams workload = RequestParams.of("type", // ordered: examples are compared as text
+                mechanism == LinearMechanism.LAPLACE_WORKLOAD ? "MARGINALS" : "ALL_RANGE");
         if (mechanism == LinearMechanism.LAPLACE_WORKLOAD) {
-            workload.put("k", 1);
+            workload = workload.with("k", 1);
         }
-        p.put("workload", workload);
-        return p; // HIERARCHICAL: the noise follows the budget
+        return RequestParams.of("workload", workload); // HIERARCHICAL: the noise follows the budget
     }
 
     // ---- what the plan is made of ----
@@ -261,7 +258,7 @@ public final class LinearQueries extends Described {
      * @throws PlanningException 400 for another mechanism or invalid params, 422 over a size limit
      */
     public static PublicArtifacts.StrategyTask strategyTask(@Nullable String mechanismName,
-            @Nullable Map<String, ?> rawParams, PublicFacts facts, PublicArtifacts artifacts) {
+            @Nullable RequestParams rawParams, PublicFacts facts, PublicArtifacts artifacts) {
         String allowed = "OPTIMIZED | LOW_RANK_MECHANISM";
         String m = mechanismName == null ? "" : mechanismName.strip().toUpperCase(java.util.Locale.ROOT);
         if (!m.equals("OPTIMIZED") && !m.equals("LOW_RANK_MECHANISM")) {

@@ -83,13 +83,13 @@ public final class MechanismCatalog {
      * @throws PlanningException for anything that cannot be planned (nothing is charged)
      */
     public Plan plan(@Nullable String kindName, @Nullable String mechanismName, QueryBudget budget,
-            @Nullable Map<String, ?> rawParams, PublicFacts facts) {
+            @Nullable RequestParams rawParams, PublicFacts facts) {
         return plan(kindName, mechanismName, budget, rawParams, facts, PublicArtifacts.inline());
     }
 
     /** {@link #plan(String, String, QueryBudget, Map, PublicFacts)} with public artifacts resolved by the service. */
     public Plan plan(@Nullable String kindName, @Nullable String mechanismName, QueryBudget budget,
-            @Nullable Map<String, ?> rawParams, PublicFacts facts, PublicArtifacts artifacts) {
+            @Nullable RequestParams rawParams, PublicFacts facts, PublicArtifacts artifacts) {
         QueryKind kind = parseKind(kindName);
         MechanismDefinition mechanism = parseMechanism(kind, mechanismName);
         return plan(kind, mechanism, budget, rawParams, facts, artifacts);
@@ -138,7 +138,7 @@ public final class MechanismCatalog {
                 .orElseThrow(() -> new IllegalArgumentException("unknown mechanism " + plan.spec().mechanism()));
     }
 
-    private Plan plan(QueryKind kind, MechanismDefinition mechanism, QueryBudget budget, @Nullable Map<String, ?> rawParams,
+    private Plan plan(QueryKind kind, MechanismDefinition mechanism, QueryBudget budget, @Nullable RequestParams rawParams,
             PublicFacts facts, PublicArtifacts artifacts) {
         if (!mechanism.kinds().contains(kind)) {
             throw PlanningException.invalid("mechanism", names(kind), "mechanism for " + kind + " must be one of "

@@ -4,7 +4,6 @@ import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.completion.RatingsRelation;
 import java.math.BigDecimal;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -58,7 +57,7 @@ public interface MechanismDefinition {
      * example and the mechanism contract tests plan with them, so a mechanism with required
      * parameters brings its own.
      */
-    Map<String, Object> exampleParams(QueryKind kind);
+    RequestParams exampleParams(QueryKind kind);
 
     /** The exact statistic it reads from a dataset of this shape (what its plans' releases read). */
     Input input(DataShape shape);

@@ -3,7 +3,6 @@ package io.privmat.mechanism.catalog;
 import io.privmat.mechanism.lowrank.NoisyPowerMechanism;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 
 /**
  * NOISY_POWER (Hardt–Roth 2013, Hardt–Price 2014): L releases of C·V + G with Δ = B²√k per step
@@ -28,8 +27,8 @@ public final class NoisyPower extends Described {
     }
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
-        return Map.of("k", 1);
+    public RequestParams exampleParams(QueryKind kind) {
+        return RequestParams.of("k", 1);
     }
 
     /** Rows inside span(V) (V = the first k unit vectors), so that ΔC·V keeps ΔC's norm. */

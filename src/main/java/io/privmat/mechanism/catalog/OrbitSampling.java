@@ -3,7 +3,6 @@ package io.privmat.mechanism.catalog;
 import io.privmat.mechanism.lowrank.OrbitSamplingMechanism;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 
 /**
  * ORBIT_SAMPLING (after Mangoubi–Vishnoi): Laplace eigenvalues and an exact matrix Bingham draw on the
@@ -29,8 +28,8 @@ public final class OrbitSampling extends Described {
 
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
-        return Map.of("k", 1);
+    public RequestParams exampleParams(QueryKind kind) {
+        return RequestParams.of("k", 1);
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.privmat.mechanism.catalog;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
@@ -23,11 +22,11 @@ public final class Params {
      * Validates raw request parameters against the declared ones: unknown names, wrong types and
      * out-of-range values answer 400 naming the parameter.
      */
-    public static Params parse(String mechanism, List<Param> declared, @Nullable Map<String, ?> raw) {
-        Map<String, ?> given = raw == null ? Map.of() : raw;
+    public static Params parse(String mechanism, List<Param> declared, @Nullable RequestParams raw) {
+        RequestParams given = raw == null ? RequestParams.empty() : raw;
         Map<String, Param> byName = new TreeMap<>();
         declared.forEach(p -> byName.put(p.name(), p));
-        for (String key : given.keySet()) {
+        for (String key : given.names()) {
             if (!byName.containsKey(key)) {
                 String allowed = byName.isEmpty() ? "none" : String.join(" | ", byName.keySet());
                 throw PlanningException.invalid("params." + truncate(key), allowed, byName.isEmpty()
@@ -46,17 +45,15 @@ public final class Params {
         return new Params(values);
     }
 
-    public Map<String, Object> asMap() {
-        return values;
-    }
-
     /**
      * The values as a stored spec holds them (sorted): a workload as its canonical JSON object
      * ({@link WorkloadSpec#canonical()}), the others as they are.
      */
-    public SortedMap<String, Object> stored() {
-        SortedMap<String, Object> out = new TreeMap<>();
-        values.forEach((name, v) -> out.put(name, v instanceof WorkloadSpec w ? w.canonical() : v));
+    public RequestParams stored() {
+        RequestParams out = RequestParams.empty();
+        for (Map.Entry<String, Object> e : values.entrySet()) {
+            out = out.with(e.getKey(), e.getValue() instanceof WorkloadSpec w ? w.canonical() : e.getValue());
+        }
         return out;
     }
 

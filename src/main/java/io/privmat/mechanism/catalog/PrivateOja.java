@@ -3,7 +3,6 @@ package io.privmat.mechanism.catalog;
 import io.privmat.mechanism.lowrank.PrivateOjaMechanism;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 
 /**
  * PRIVATE_OJA (Jain–Thakkar–Thakurta style private Oja on XᵀX): Γ noisy steps v ← v + η(C·v + g),
@@ -27,8 +26,8 @@ public final class PrivateOja extends Described {
     }
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
-        return Map.of("k", 1);
+    public RequestParams exampleParams(QueryKind kind) {
+        return RequestParams.of("k", 1);
     }
 
     /** Rows along v = e₁ (the statistic's public unit vector): ‖ΔC·e₁‖ = B². */

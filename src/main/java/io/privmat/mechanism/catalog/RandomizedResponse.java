@@ -28,8 +28,8 @@ public final class RandomizedResponse extends Described {
 
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
-        return Map.of("k", 1);
+    public RequestParams exampleParams(QueryKind kind) {
+        return RequestParams.of("k", 1);
     }
 
     @Override

@@ -121,7 +121,7 @@ public abstract class WindowDefinition extends Described {
     abstract String scaling();
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
+    public RequestParams exampleParams(QueryKind kind) {
         return rankOneFor(kind, QueryKind.PCA);
     }
 

@@ -4,7 +4,6 @@ import io.privmat.mechanism.covariance.WishartMechanism;
 import java.math.BigDecimal;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 
 /**
  * WISHART (Sheffet 2019): XᵀX plus a Wishart_d(B²·I, k) matrix, (ε, δ)-DP for ε ≤ 2; answers
@@ -34,7 +33,7 @@ public final class Wishart extends Described {
 
 
     @Override
-    public Map<String, Object> exampleParams(QueryKind kind) {
+    public RequestParams exampleParams(QueryKind kind) {
         return rankOneFor(kind, QueryKind.PCA);
     }
 

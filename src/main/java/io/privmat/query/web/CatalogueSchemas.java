@@ -1,5 +1,6 @@
 package io.privmat.query.web;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.ErrorBasis;
 import io.privmat.mechanism.catalog.Fact;
@@ -12,6 +13,7 @@ import io.privmat.mechanism.catalog.Param;
 import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.catalog.QueryKind;
 import io.privmat.mechanism.catalog.ReleaseMeta;
+import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.completion.RatingsRelation;
 import io.privmat.query.QueryRequest;
 import io.swagger.v3.core.util.Json;
@@ -70,7 +72,7 @@ class CatalogueSchemas {
             request.description("A query: the mechanism (the discriminator), the kind it answers, its budget (rho, or "
                     + "epsilon with delta, or epsilon alone, as the mechanism's schema says) and its typed params. "
                     + "The cost is computed from these public values before any data is read.");
-            request.example(Json.mapper().valueToTree(example(catalog.all().get(0))));
+            request.example(example(catalog.all().get(0)));
             schemas.put("QueryRequest", request);
             for (FactVocabulary v : List.of(NoiseFacts.VOCABULARY, FactorizationFacts.VOCABULARY,
                     ReleaseMeta.VOCABULARY)) {
@@ -261,7 +263,7 @@ class CatalogueSchemas {
         }
         s.required(new ArrayList<>(List.of("kind", "mechanism")));
         s.additionalProperties(false);
-        s.example(Json.mapper().valueToTree(example(m)));
+        s.example(example(m));
         return s;
     }
 
@@ -276,14 +278,24 @@ class CatalogueSchemas {
      * A request for this mechanism that a READY dataset with the default budget admits (its absent
      * members are left out of the example).
      */
-    static QueryRequest example(MechanismDefinition m) {
+    static ObjectNode example(MechanismDefinition m) {
+        QueryRequest request = exampleRequest(m);
+        // The swagger mapper writes the record; the params, a RequestParams, as the JSON object they hold.
+        ObjectNode node = Json.mapper().valueToTree(new QueryRequest(request.kind(), request.mechanism(),
+                request.epsilon(), request.delta(), request.rho(), null));
+        if (request.params() != null) {
+            node.set("params", Json.mapper().valueToTree(request.params().asMap()));
+        }
+        return node;
+    }
+
+    private static QueryRequest exampleRequest(MechanismDefinition m) {
         QueryKind kind = m.kinds().stream().sorted().findFirst().orElseThrow();
         BigDecimal epsilon = m.budgetForm() == QueryBudget.Form.GAUSSIAN ? null : new BigDecimal("0.1");
         BigDecimal delta = m.budgetForm() == QueryBudget.Form.APPROXIMATE ? new BigDecimal("1e-8") : null;
         BigDecimal rho = m.budgetForm() == QueryBudget.Form.GAUSSIAN ? new BigDecimal("0.005") : null;
-        Map<String, Object> params = m.exampleParams(kind);
-        return new QueryRequest(kind.name(), m.name(), epsilon, delta, rho,
-                params.isEmpty() ? null : new java.util.TreeMap<>(params));
+        RequestParams params = m.exampleParams(kind);
+        return new QueryRequest(kind.name(), m.name(), epsilon, delta, rho, params.isEmpty() ? null : params.sorted());
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})

@@ -1,5 +1,6 @@
 package io.privmat.query.web;
 
+import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import io.privmat.query.QueryRequest;
@@ -134,10 +135,8 @@ class StrategyController {
         if (request.params() == null) {
             throw PrivmatException.invalidParameter("params", "an object with workload", "params is required");
         }
-        Map<String, Object> params = new java.util.LinkedHashMap<>();
-        if (request.params().workload() != null) {
-            params.put("workload", request.params().workload());
-        }
+        RequestParams params = request.params().workload() == null ? RequestParams.empty()
+                : RequestParams.of("workload", request.params().workload());
         StrategyService.View v = queries.startStrategy(datasetId, new QueryRequest("LINEAR_QUERIES",
                 request.mechanism(), null, null, null, params), Caller.current(), strategies);
         HttpStatus status = v.status() == StrategyService.Status.DONE ? HttpStatus.OK : HttpStatus.ACCEPTED;

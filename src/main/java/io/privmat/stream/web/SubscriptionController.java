@@ -17,6 +17,7 @@ import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.NoiseFacts;
 import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.ReleaseMeta;
+import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.catalog.WindowDefinition;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.window.BlockRule;
@@ -41,7 +42,6 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
@@ -85,7 +85,7 @@ class SubscriptionController {
      */
     @Schema(name = "SubscriptionRequest")
     record SubscriptionRequest(@Nullable String kind, @Nullable String mechanism, @Nullable BigDecimal epsilon,
-            @Nullable BigDecimal delta, @Nullable BigDecimal rho, @Nullable Map<String, Object> params) {
+            @Nullable BigDecimal delta, @Nullable BigDecimal rho, @Nullable RequestParams params) {
         QueryRequest query() {
             return new QueryRequest(kind, mechanism, epsilon, delta, rho, params);
         }

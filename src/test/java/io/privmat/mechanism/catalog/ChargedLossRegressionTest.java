@@ -97,7 +97,8 @@ class ChargedLossRegressionTest {
         for (MechanismDefinition m : MechanismCatalog.standard().all()) {
             for (QueryKind kind : m.kinds().stream().sorted().toList()) {
                 // A mechanism without its own grid here is pinned at its example parameters.
-                List<Map<String, Object>> paramSets = PARAMS.getOrDefault(m.name(), List.of(m.exampleParams(kind)));
+                List<Map<String, Object>> paramSets = PARAMS.getOrDefault(m.name(), List.of(
+                        new LinkedHashMap<String, Object>(m.exampleParams(kind).asMap())));
                 for (PublicFacts facts : facts(m)) {
                     for (QueryBudget budget : budgets(m.budgetForm())) {
                         for (Map<String, Object> params : paramSets) {
@@ -210,7 +211,7 @@ class ChargedLossRegressionTest {
             key += " " + f.domain().names() + f.domain().sizes();
         }
         try {
-            Plan plan = MechanismCatalog.standard().plan(kind.name(), m.name(), b, params, f);
+            Plan plan = MechanismCatalog.standard().plan(kind.name(), m.name(), b, RequestParams.of(params), f);
             return key + " -> " + text(plan.mechanismLoss()) + " | " + text(plan.chargedLoss());
         } catch (PlanningException e) {
             return key + " -> refused " + e.reason();

@@ -24,7 +24,7 @@ class ClippedLaplaceColumnSumsTest {
     }
 
     private static Plan plan(String mechanism, Map<String, Object> params, PublicFacts facts) {
-        return MechanismCatalog.standard().plan("COLUMN_SUMS", mechanism, EPSILON_ONE, params, facts);
+        return MechanismCatalog.standard().plan("COLUMN_SUMS", mechanism, EPSILON_ONE, RequestParams.of(params), facts);
     }
 
     private static double l1(Plan plan) {

@@ -25,7 +25,7 @@ class EntryLowRanksTest {
     static final QueryBudget HR_BUDGET = new QueryBudget(new BigDecimal("2"), new BigDecimal("1e-6"), null);
 
     static Plan plan(String mechanism, QueryBudget budget, Map<String, Object> params, int users) {
-        return MechanismCatalog.standard().plan("LOW_RANK", mechanism, budget, params,
+        return MechanismCatalog.standard().plan("LOW_RANK", mechanism, budget, RequestParams.of(params),
                 RatingsData.ratingFacts(AccountingMode.ZCDP, users));
     }
 
@@ -86,19 +86,19 @@ class EntryLowRanksTest {
         PublicFacts user = PublicFacts.ratings(new RatingsFacts(RatingsData.DOMAIN, RatingsRelation.USER), null,
                 AccountingMode.ZCDP);
         assertThatThrownBy(() -> MechanismCatalog.standard().plan("LOW_RANK", "HARDT_ROTH_RATING", HR_BUDGET,
-                Map.of("k", 1), user)).isInstanceOfSatisfying(PlanningException.class, e -> {
+                RequestParams.of("k", 1), user)).isInstanceOfSatisfying(PlanningException.class, e -> {
                     assertThat(e.reason()).isEqualTo(PlanningException.Reason.WRONG_DATASET_KIND);
                     assertThat(e.getMessage()).contains("relation RATING", "m is not public");
                 });
         PublicFacts large = PublicFacts.ratings(new RatingsFacts(new RatingsDomain(
                 1000, 1, 5, 10), RatingsRelation.RATING), 25_001L, AccountingMode.ZCDP);
         assertThatThrownBy(() -> MechanismCatalog.standard().plan("LOW_RANK", "HARDT_ROTH_RATING", HR_BUDGET,
-                Map.of("k", 1), large)).isInstanceOfSatisfying(PlanningException.class,
+                RequestParams.of("k", 1), large)).isInstanceOfSatisfying(PlanningException.class,
                 e -> assertThat(e.reason()).isEqualTo(PlanningException.Reason.DATASET_TOO_LARGE));
         // At the limit (25 000 × 1 000, a shape of §(c)) it plans.
         PublicFacts atLimit = PublicFacts.ratings(new RatingsFacts(new RatingsDomain(
                 1000, 1, 5, 10), RatingsRelation.RATING), 25_000L, AccountingMode.ZCDP);
-        assertThat(MechanismCatalog.standard().plan("LOW_RANK", "HARDT_ROTH_RATING", HR_BUDGET, Map.of("k", 3,
+        assertThat(MechanismCatalog.standard().plan("LOW_RANK", "HARDT_ROTH_RATING", HR_BUDGET, RequestParams.of("k", 3,
                 "oversampling", 2), atLimit).noise().get(NoiseFacts.ORIENTATION)).isEqualTo("ITEMS_AS_ROWS");
     }
 }

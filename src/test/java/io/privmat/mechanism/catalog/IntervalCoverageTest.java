@@ -83,7 +83,7 @@ class IntervalCoverageTest {
     }
 
     static Plan plan(String mechanism, String kind, QueryBudget budget, Map<String, Object> params, PublicFacts facts) {
-        return MechanismCatalog.standard().plan(kind, mechanism, budget, params, facts);
+        return MechanismCatalog.standard().plan(kind, mechanism, budget, RequestParams.of(params), facts);
     }
 
     static PublicFacts matrixFacts(int d, Long rows, AccountingMode mode) {

@@ -32,7 +32,7 @@ class InverseQuoteTest {
 
     static InverseQuote.Answer smallest(String kind, String mechanism, BigDecimal delta, Map<String, ?> params,
             PublicFacts facts, InverseQuote.Target target) {
-        return InverseQuote.smallest(CATALOG, kind, mechanism, delta, params, facts, PublicArtifacts.inline(), target);
+        return InverseQuote.smallest(CATALOG, kind, mechanism, delta, RequestParams.of(params), facts, PublicArtifacts.inline(), target);
     }
 
     /** The budget one unit less in its last significant digit, as the request field. */
@@ -53,7 +53,7 @@ class InverseQuoteTest {
             PublicFacts facts) {
         assertThat(a.reachable()).as(a.unreachable()).isTrue();
         assertThat(a.achieved().value()).isLessThanOrEqualTo(t.value());
-        Plan below = CATALOG.plan(kind, a.mechanism(), justBelow(a), params, facts);
+        Plan below = CATALOG.plan(kind, a.mechanism(), justBelow(a), RequestParams.of(params), facts);
         assertThat(stated(below, t)).as("one unit below " + a.budget()).isGreaterThan(t.value());
     }
 
@@ -179,13 +179,13 @@ class InverseQuoteTest {
         PublicFacts facts = RatingsData.facts(NeighbouringRelation.REPLACE_ONE, AccountingMode.ZCDP);
         Map<String, Object> paper = Map.of("schedule", "CONSTANT", "nuclearRadius", 30, "iterations", 3);
         for (Map<String, Object> params : List.of(Map.<String, Object>of(), paper)) {
-            Plan atOne = CATALOG.plan("COMPLETION", "PRIVATE_FRANK_WOLFE", new QueryBudget(null, null, BigDecimal.ONE), params,
+            Plan atOne = CATALOG.plan("COMPLETION", "PRIVATE_FRANK_WOLFE", new QueryBudget(null, null, BigDecimal.ONE), RequestParams.of(params),
                     facts);
             InverseQuote.Target t = new InverseQuote.Target("spectrum", "noiseNorm", 0.95, stated(atOne,
                     new InverseQuote.Target("spectrum", "noiseNorm", 0.95, 1)));
             InverseQuote.Answer a = smallest("COMPLETION", "PRIVATE_FRANK_WOLFE", null, params, facts, t);
             assertThat(a.reachable()).as(params + ": " + a.unreachable()).isTrue();
-            Plan found = CATALOG.plan("COMPLETION", "PRIVATE_FRANK_WOLFE", a.budget(), params, facts);
+            Plan found = CATALOG.plan("COMPLETION", "PRIVATE_FRANK_WOLFE", a.budget(), RequestParams.of(params), facts);
             assertThat(stated(found, t)).as(params + " at " + a.budget()).isLessThanOrEqualTo(t.value());
             if (params == paper) {
                 assertThat(a.budget().rho().doubleValue()).isLessThanOrEqualTo(1.0);
@@ -242,7 +242,7 @@ class InverseQuoteTest {
         InverseQuote.Target t = new InverseQuote.Target("columnSums", "rmsePerEntry", null, 4);
         InverseQuote.Answer full = smallest("COLUMN_SUMS", "GAUSSIAN", null, Map.of(), facts, t);
         PlanLimit limit = PlanLimit.of(4, Long.MAX_VALUE / 4);
-        InverseQuote.Answer cut = InverseQuote.smallest(CATALOG, "COLUMN_SUMS", "GAUSSIAN", null, Map.of(), facts,
+        InverseQuote.Answer cut = InverseQuote.smallest(CATALOG, "COLUMN_SUMS", "GAUSSIAN", null, RequestParams.empty(), facts,
                 PublicArtifacts.inline(), t, limit);
         assertThat(limit.plans()).isEqualTo(4);
         assertThat(limit.exhausted()).isTrue();
@@ -254,7 +254,7 @@ class InverseQuoteTest {
         assertThat(cut.budget().rho()).isGreaterThanOrEqualTo(full.budget().rho());
         // Not even the first plan: the caller is told.
         PlanLimit none = PlanLimit.of(1, 1);
-        assertThatThrownBy(() -> InverseQuote.smallest(CATALOG, "COLUMN_SUMS", "GAUSSIAN", null, Map.of(), facts,
+        assertThatThrownBy(() -> InverseQuote.smallest(CATALOG, "COLUMN_SUMS", "GAUSSIAN", null, RequestParams.empty(), facts,
                 PublicArtifacts.inline(), t, none)).isInstanceOf(PlanLimit.Exhausted.class);
     }
 
@@ -290,7 +290,7 @@ class InverseQuoteTest {
         MechanismCatalog catalog = new MechanismCatalog(List.of(roundMisses));
         PublicFacts facts = matrix(5, 50, AccountingMode.ZCDP);
         InverseQuote.Target t = new InverseQuote.Target("columnSums", "rmsePerEntry", null, 4);
-        InverseQuote.Answer a = InverseQuote.smallest(catalog, "COLUMN_SUMS", "GAUSSIAN", null, Map.of(), facts,
+        InverseQuote.Answer a = InverseQuote.smallest(catalog, "COLUMN_SUMS", "GAUSSIAN", null, RequestParams.empty(), facts,
                 PublicArtifacts.inline(), t);
         // 100/16 = 6.25 is round, so it misses; every budget in (6.25, 100) that is not round meets.
         assertThat(a.budget().rho().doubleValue()).isBetween(6.25, 6.26);

@@ -135,7 +135,7 @@ class MechanismContractTest {
     }
 
     static Map<String, Object> params(Case c) {
-        return c.mechanism().exampleParams(c.kind());
+        return new java.util.LinkedHashMap<>(c.mechanism().exampleParams(c.kind()).asMap());
     }
 
     /** Plans the case, on the smallest test graph the mechanism accepts. */
@@ -156,7 +156,7 @@ class MechanismContractTest {
 
     static Plan plan(Case c, double scale, PublicFacts facts) {
         return MechanismCatalog.standard().plan(c.kind().name(), c.mechanism().name(),
-                budget(c.mechanism(), c.shape(), scale), params(c), facts);
+                budget(c.mechanism(), c.shape(), scale), RequestParams.of(params(c)), facts);
     }
 
     /** A dataset's public facts, derived as the service derives them: n only where it is public. */
@@ -502,7 +502,7 @@ class MechanismContractTest {
             Plan plan;
             try {
                 plan = MechanismCatalog.standard().plan(c.kind().name(), c.mechanism().name(),
-                        budget(c.mechanism(), c.shape(), 1), variant, facts);
+                        budget(c.mechanism(), c.shape(), 1), RequestParams.of(variant), facts);
             } catch (PlanningException e) {
                 continue; // a variant this case does not admit (e.g. center under ADD_REMOVE)
             }

@@ -70,7 +70,7 @@ class NoiseWarningsTest {
     }
 
     static Plan plan(String mechanism, String kind, QueryBudget budget, Map<String, Object> params, PublicFacts facts) {
-        return CATALOG.plan(kind, mechanism, budget, params, facts);
+        return CATALOG.plan(kind, mechanism, budget, RequestParams.of(params), facts);
     }
 
     static void noiseDominated(List<NoiseWarning> warnings, String quantity) {

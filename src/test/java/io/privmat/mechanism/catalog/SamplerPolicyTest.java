@@ -38,13 +38,13 @@ class SamplerPolicyTest {
                     .isEqualTo((double) Limits.MAX_K);
         }
         // d = 784 (Fashion-MNIST) plans; d = 5001 is refused by the Gram limit, before any charge.
-        assertThat(CATALOG.plan("PCA", "EIGEN_SAMPLING", EPSILON, Map.of("k", 10), facts(784)).noise()
+        assertThat(CATALOG.plan("PCA", "EIGEN_SAMPLING", EPSILON, RequestParams.of("k", 10), facts(784)).noise()
                 .has(NoiseFacts.SAMPLER_FAILURE_BOUND)).isTrue();
-        assertThat(CATALOG.plan("TOP_SINGULAR_VECTORS", "ORBIT_SAMPLING", EPSILON, Map.of("k", 1), facts(784))
+        assertThat(CATALOG.plan("TOP_SINGULAR_VECTORS", "ORBIT_SAMPLING", EPSILON, RequestParams.of("k", 1), facts(784))
                 .noise().has(NoiseFacts.SAMPLER_FAILURE_BOUND)).isTrue();
-        assertThatThrownBy(() -> CATALOG.plan("PCA", "EIGEN_SAMPLING", EPSILON, Map.of("k", 1), facts(5001)))
+        assertThatThrownBy(() -> CATALOG.plan("PCA", "EIGEN_SAMPLING", EPSILON, RequestParams.of("k", 1), facts(5001)))
                 .isInstanceOf(PlanningException.class).hasMessageContaining("5000");
-        assertThatThrownBy(() -> CATALOG.plan("TOP_SINGULAR_VECTORS", "ORBIT_SAMPLING", EPSILON, Map.of("k", 1),
+        assertThatThrownBy(() -> CATALOG.plan("TOP_SINGULAR_VECTORS", "ORBIT_SAMPLING", EPSILON, RequestParams.of("k", 1),
                 facts(5001))).isInstanceOf(PlanningException.class).hasMessageContaining("5000");
         // The mechanism itself refuses past the sampler's proven range, whatever the caller.
         assertThatThrownBy(() -> EigenSamplingMechanism.of(16385, 1, 1,
@@ -55,13 +55,13 @@ class SamplerPolicyTest {
 
     @Test
     void planStatesTheFailureBoundAndThePolicy() {
-        Plan eigen = CATALOG.plan("PCA", "EIGEN_SAMPLING", EPSILON, Map.of("k", 3), facts(12));
+        Plan eigen = CATALOG.plan("PCA", "EIGEN_SAMPLING", EPSILON, RequestParams.of("k", 3), facts(12));
         assertThat(eigen.noise().get(NoiseFacts.SAMPLER_FAILURE_BOUND)).isEqualTo(3 * BinghamAcceptance.FAILURE_BOUND);
         assertThat(eigen.noise().get(NoiseFacts.SAMPLER_POLICY)).contains("data-independent", "charge");
-        Plan projection = CATALOG.plan("TOP_SINGULAR_VECTORS", "ORBIT_SAMPLING", EPSILON, Map.of("k", 1), facts(6));
+        Plan projection = CATALOG.plan("TOP_SINGULAR_VECTORS", "ORBIT_SAMPLING", EPSILON, RequestParams.of("k", 1), facts(6));
         assertThat(projection.noise().get(NoiseFacts.SAMPLER_FAILURE_BOUND)).isEqualTo(BinghamAcceptance.FAILURE_BOUND);
         Plan peeling = CATALOG.plan("TOP_SINGULAR_VECTORS", "ORBIT_SAMPLING", EPSILON,
-                Map.of("k", 4, "spectrum", "PEELING"), facts(6));
+                RequestParams.of("k", 4, "spectrum", "PEELING"), facts(6));
         assertThat(peeling.noise().get(NoiseFacts.SAMPLER_FAILURE_BOUND))
                 .isEqualTo(4 * BinghamAcceptance.FAILURE_BOUND);
     }
