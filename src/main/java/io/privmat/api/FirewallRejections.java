@@ -1,11 +1,11 @@
 package io.privmat.api;
 
+import io.privmat.json.ProblemProperties;
 import io.privmat.problem.ProblemType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Locale;
-import java.util.Map;
 import org.springframework.security.web.firewall.RequestRejectedException;
 import org.springframework.security.web.firewall.RequestRejectedHandler;
 
@@ -29,7 +29,7 @@ final class FirewallRejections implements RequestRejectedHandler {
         }
         response.resetBuffer();
         ProblemResponses.write(request, response, ProblemType.MALFORMED_REQUEST,
-                detail(request.getRequestURI(), rejected.getMessage()), Map.of());
+                detail(request.getRequestURI(), rejected.getMessage()), ProblemProperties.none());
     }
 
     static String detail(String path, String message) {

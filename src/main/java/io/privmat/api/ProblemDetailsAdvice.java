@@ -1,11 +1,11 @@
 package io.privmat.api;
 
+import io.privmat.json.ProblemProperties;
 import io.privmat.privacy.PrivacyArgumentException;
 import io.privmat.problem.DatabaseFailures;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import java.net.URI;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -50,7 +50,7 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     @ExceptionHandler(PrivacyArgumentException.class)
     ResponseEntity<Object> handlePrivacyArgument(PrivacyArgumentException e, WebRequest request) {
         return problem(ProblemType.INVALID_PARAMETER, e.getMessage(),
-                Map.of("parameter", e.parameter(), "allowedRange", e.allowedRange()), request);
+                ProblemProperties.of("parameter", e.parameter(), "allowedRange", e.allowedRange()), request);
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
@@ -58,7 +58,7 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         String expected = e.getRequiredType() == null ? "value" : e.getRequiredType().getSimpleName();
         return problem(ProblemType.INVALID_PARAMETER,
                 "parameter '" + e.getName() + "' must be a valid " + expected,
-                Map.of("parameter", e.getName()), request);
+                ProblemProperties.of("parameter", e.getName()), request);
     }
 
     /**
@@ -69,7 +69,7 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
     ResponseEntity<Object> handleInvalidParameters(org.apache.tomcat.util.http.InvalidParameterException e,
             WebRequest request) {
         return problem(ProblemType.MALFORMED_REQUEST, "The query string is not valid: parameters must be "
-                + "percent-encoded UTF-8.", Map.of(), request);
+                + "percent-encoded UTF-8.", ProblemProperties.none(), request);
     }
 
     @ExceptionHandler(Exception.class)
@@ -82,7 +82,7 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         // Log the type and where, never the message: it could carry data values.
         log.error("unexpected {} at {}", e.getClass().getName(),
                 e.getStackTrace().length > 0 ? e.getStackTrace()[0] : "?");
-        return problem(ProblemType.INTERNAL_ERROR, "The request could not be completed.", Map.of(), request);
+        return problem(ProblemType.INTERNAL_ERROR, "The request could not be completed.", ProblemProperties.none(), request);
     }
 
     @Override
@@ -104,7 +104,7 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         if (!(cause instanceof JacksonException jackson)) {
             return problem(ProblemType.MALFORMED_REQUEST,
                     "The request body is not valid JSON of the expected shape (check field names and types).",
-                    Map.of(), request);
+                    ProblemProperties.none(), request);
         }
         String path = path(jackson);
         String reason;
@@ -124,10 +124,10 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
             reason = "has the wrong type or format";
         }
         if (path.isEmpty()) {
-            return problem(ProblemType.MALFORMED_REQUEST, "The request body " + reason + ".", Map.of(), request);
+            return problem(ProblemType.MALFORMED_REQUEST, "The request body " + reason + ".", ProblemProperties.none(), request);
         }
         return problem(ProblemType.MALFORMED_REQUEST, "Field '" + path + "' " + reason + ".",
-                Map.of("parameter", path), request);
+                ProblemProperties.of("parameter", path), request);
     }
 
     /** The JSON path of a databind error ({@code budget.epsilon}, {@code vectors[2]}), bounded in length. */
@@ -163,7 +163,7 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         var error = ex.getBindingResult().getFieldError();
         String parameter = error == null ? "body" : error.getField();
         String detail = error == null ? "invalid request" : parameter + " " + error.getDefaultMessage();
-        return problem(ProblemType.INVALID_PARAMETER, detail, Map.of("parameter", parameter), request);
+        return problem(ProblemType.INVALID_PARAMETER, detail, ProblemProperties.of("parameter", parameter), request);
     }
 
     @Override
@@ -191,7 +191,7 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
         } else {
             detail = type.title();
         }
-        ResponseEntity<Object> response = problem(type, detail, Map.of(), request);
+        ResponseEntity<Object> response = problem(type, detail, ProblemProperties.none(), request);
         HttpHeaders merged = new HttpHeaders();
         merged.addAll(headers);
         merged.addAll(response.getHeaders());
@@ -206,7 +206,7 @@ public class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
                 ? detail.substring(0, MAX_DETAIL_LENGTH) + "…" : detail;
     }
 
-    static ResponseEntity<Object> problem(ProblemType type, String detail, Map<String, ?> properties,
+    static ResponseEntity<Object> problem(ProblemType type, String detail, ProblemProperties properties,
             WebRequest request) {
         ProblemDetail body = ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(type.status()),
                 boundedDetail(detail));

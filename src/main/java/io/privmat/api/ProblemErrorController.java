@@ -1,5 +1,6 @@
 package io.privmat.api;
 
+import io.privmat.json.ProblemProperties;
 import io.privmat.problem.DatabaseFailures;
 import io.privmat.problem.ProblemType;
 import io.swagger.v3.oas.annotations.Hidden;
@@ -7,7 +8,6 @@ import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.Map;
 import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -32,8 +32,8 @@ class ProblemErrorController implements ErrorController {
             return;
         }
         ProblemType type = typeFor(status);
-        Map<String, Object> properties = type == ProblemType.SERVICE_UNAVAILABLE
-                ? Map.of("retryAfterSeconds", DatabaseFailures.RETRY_AFTER_SECONDS) : Map.of();
+        ProblemProperties properties = type == ProblemType.SERVICE_UNAVAILABLE
+                ? ProblemProperties.of("retryAfterSeconds", DatabaseFailures.RETRY_AFTER_SECONDS) : ProblemProperties.none();
         response.resetBuffer();
         ProblemResponses.write(request, response, type, detailFor(type), properties);
     }

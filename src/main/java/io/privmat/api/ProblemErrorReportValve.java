@@ -1,10 +1,9 @@
 package io.privmat.api;
 
+import io.privmat.json.ProblemProperties;
 import io.privmat.problem.ProblemType;
 import java.io.IOException;
 import java.io.Writer;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
@@ -26,18 +25,14 @@ public class ProblemErrorReportValve extends ErrorReportValve {
             return;
         }
         ProblemType type = ProblemErrorController.typeFor(status);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", type.uri());
-        body.put("title", type.title());
-        body.put("status", type.status());
-        body.put("detail", ProblemErrorController.detailFor(type));
+        ProblemProperties body = ProblemResponses.head(type, ProblemErrorController.detailFor(type));
         try {
             response.setStatus(type.status());
             response.setContentType("application/problem+json");
             response.setCharacterEncoding("utf-8");
             Writer writer = response.getReporter();
             if (writer != null) {
-                writer.write(JSON.writeValueAsString(body));
+                writer.write(JSON.writeValueAsString(body.asMap()));
                 response.finishResponse();
             }
         } catch (IOException | IllegalStateException e) {

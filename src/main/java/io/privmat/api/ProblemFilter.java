@@ -1,5 +1,6 @@
 package io.privmat.api;
 
+import io.privmat.json.ProblemProperties;
 import io.privmat.problem.DatabaseFailures;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
@@ -8,7 +9,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -53,7 +53,7 @@ final class ProblemFilter extends OncePerRequestFilter {
         } else if (cause instanceof org.apache.tomcat.util.http.InvalidParameterException) {
             // A query string that is not valid percent-encoded UTF-8, read by a filter (never replaced).
             ProblemResponses.write(request, response, ProblemType.MALFORMED_REQUEST, "The query string is not valid: "
-                    + "parameters must be percent-encoded UTF-8.", Map.of());
+                    + "parameters must be percent-encoded UTF-8.", ProblemProperties.none());
         } else if (DatabaseFailures.isUnavailable(cause)) {
             log.warn("database unavailable in a filter: {}", cause.getClass().getName());
             PrivmatException unavailable = DatabaseFailures.unavailable(cause);
@@ -63,7 +63,7 @@ final class ProblemFilter extends OncePerRequestFilter {
             log.error("unexpected {} in a filter at {}", cause.getClass().getName(),
                     cause.getStackTrace().length > 0 ? cause.getStackTrace()[0] : "?");
             ProblemResponses.write(request, response, ProblemType.INTERNAL_ERROR, "The request could not be completed.",
-                    Map.of());
+                    ProblemProperties.none());
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.privmat.api;
 
+import io.privmat.json.ProblemProperties;
 import io.privmat.problem.DatabaseFailures;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -7,8 +8,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -23,13 +22,11 @@ public final class RetryAfter {
     private RetryAfter() {}
 
     /** The properties of a problem with this status: a 503 always has {@code retryAfterSeconds}. */
-    static Map<String, ?> withDefault(int status, Map<String, ?> properties) {
+    static ProblemProperties withDefault(int status, ProblemProperties properties) {
         if (status != 503 || properties.get("retryAfterSeconds") instanceof Number) {
             return properties;
         }
-        Map<String, Object> out = new LinkedHashMap<>(properties);
-        out.put("retryAfterSeconds", DatabaseFailures.RETRY_AFTER_SECONDS);
-        return out;
+        return properties.with("retryAfterSeconds", DatabaseFailures.RETRY_AFTER_SECONDS);
     }
 
     /** Adds {@code Retry-After} to a 503 response that has none. */

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Values a JSON document can carry, as immutable Java: null, a string, a boolean, a number (kept as
  * given: its type is the reader's or the caller's), a list of values, or an object (a map with string
- * keys, in its iteration order). Copies are deep, so a value checked here cannot change afterwards.
+ * keys, in its iteration order, or a {@link JsonObject}). Copies are deep, so a value checked here cannot change afterwards.
  */
 public final class JsonValues {
 
@@ -41,6 +41,9 @@ public final class JsonValues {
     public static @Nullable Object value(@Nullable Object v) {
         if (v == null || v instanceof String || v instanceof Boolean || v instanceof Number) {
             return v;
+        }
+        if (v instanceof JsonObject o) {
+            return o.asMap();
         }
         if (v instanceof Map<?, ?> m) {
             return object(m);

@@ -1,11 +1,10 @@
 package io.privmat.ledger;
 
+import io.privmat.json.ProblemProperties;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.Tracks;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The budget cannot pay a query's cost. States the requested cost, what remains and the accounting
@@ -46,14 +45,11 @@ public final class BudgetExhaustedException extends PrivmatException {
         };
     }
 
-    private static Map<String, Object> properties(AccountingMode mode, Tracks requested, Limit limit, Tracks remaining,
+    private static ProblemProperties properties(AccountingMode mode, Tracks requested, Limit limit, Tracks remaining,
             Tracks totalRemaining) {
-        Map<String, Object> props = new LinkedHashMap<>();
-        props.put("accounting", mode.name());
-        props.put("limit", limit.name());
-        props.put("requested", TrackView.charged(requested, mode));
-        props.put("remaining", TrackView.available(remaining, mode));
-        props.put("totalRemaining", TrackView.available(totalRemaining, mode));
-        return props;
+        return ProblemProperties.of("accounting", mode.name(), "limit", limit.name())
+                .with("requested", TrackView.charged(requested, mode).members())
+                .with("remaining", TrackView.available(remaining, mode).members())
+                .with("totalRemaining", TrackView.available(totalRemaining, mode).members());
     }
 }

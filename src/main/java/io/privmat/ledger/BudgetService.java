@@ -1,5 +1,6 @@
 package io.privmat.ledger;
 
+import io.privmat.json.ProblemProperties;
 import io.privmat.ledger.jdbc.LedgerRepository;
 import io.privmat.privacy.Budget;
 import io.privmat.privacy.BudgetFilter;
@@ -247,12 +248,12 @@ public class BudgetService {
         Allocation existing = repository.allocationsOf(datasetId, List.of(subject)).stream().findFirst().orElse(null);
         if (existing == null && repository.allocationCount(datasetId) >= MAX_ALLOCATIONS) {
             throw new AllocationConflictException("The dataset already has " + MAX_ALLOCATIONS
-                    + " allocations, the most it may have.", Map.of("maxAllocations", MAX_ALLOCATIONS));
+                    + " allocations, the most it may have.", ProblemProperties.of("maxAllocations", MAX_ALLOCATIONS));
         }
         Tracks spentBy = existing != null ? existing.spent() : repository.spentBy(datasetId, subject);
         if (!spentBy.fitsWithin(cap)) {
             throw new AllocationConflictException("An allocation cannot be lower than what the analyst has spent "
-                    + "(reservations included).", Map.of("spent", TrackView.charged(spentBy, budget.mode())));
+                    + "(reservations included).", ProblemProperties.of("spent", TrackView.charged(spentBy, budget.mode()).members()));
         }
         // Everyone else's headroom: Σ (cap − spent) without this subject's allocation.
         Tracks others = headroom(datasetId).minusFloor(existing == null ? Tracks.ZERO : existing.remaining());
@@ -262,8 +263,8 @@ public class BudgetService {
         if (!filter.admits(account.spent().plus(others), cap.minusFloor(spentBy))) {
             throw new AllocationConflictException("The unallocated pool cannot pay this allocation: allocations and "
                     + "what unallocated analysts spent may not exceed the dataset's total.",
-                    Map.of("largest", TrackView.available(spentBy.plus(available), budget.mode()),
-                            "spent", TrackView.charged(spentBy, budget.mode())));
+                    ProblemProperties.of("largest", TrackView.available(spentBy.plus(available), budget.mode()).members(),
+                            "spent", TrackView.charged(spentBy, budget.mode()).members()));
         }
         repository.putAllocation(datasetId, subject, cap, spentBy, clock.instant());
         return repository.allocationsOf(datasetId, List.of(subject)).get(0);

@@ -2,6 +2,7 @@ package io.privmat.ledger;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.privmat.api.JsonNumbers;
+import io.privmat.json.ProblemProperties;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.Tracks;
 import java.math.BigDecimal;
@@ -28,6 +29,18 @@ public record TrackView(@Nullable Double rho, @Nullable Double epsilon, @Nullabl
     /** A cap or what remains: each track rounded down. */
     public static TrackView available(Tracks t, AccountingMode mode) {
         return of(t, mode, JsonNumbers::available);
+    }
+
+    /** The tracks shown, as a problem's member: the same object this view is written as (nulls left out). */
+    public ProblemProperties members() {
+        ProblemProperties out = ProblemProperties.none();
+        if (rho != null) {
+            out = out.with("rho", rho);
+        }
+        if (epsilon != null) {
+            out = out.with("epsilon", epsilon);
+        }
+        return delta == null ? out : out.with("delta", delta);
     }
 
     private static TrackView of(Tracks t, AccountingMode mode, Function<BigDecimal, @Nullable Double> shown) {

@@ -2,6 +2,7 @@ package io.privmat.query;
 
 import io.privmat.dataset.DatasetService;
 import io.privmat.dataset.ParsedMatrix;
+import io.privmat.json.ProblemProperties;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import io.privmat.security.Caller;
@@ -94,12 +95,8 @@ public class WorkloadService {
             long used = repository.bytesByCreator(creator);
             long quota = settings.maxBytesPerCaller().toBytes();
             if (count >= settings.maxPerCaller() || used + bytes > quota) {
-                Map<String, Object> p = new LinkedHashMap<>();
-                p.put("workloads", count);
-                p.put("maxWorkloads", settings.maxPerCaller());
-                p.put("storedBytes", used);
-                p.put("requestedBytes", bytes);
-                p.put("maxStoredBytes", quota);
+                ProblemProperties p = ProblemProperties.of("workloads", count, "maxWorkloads", settings.maxPerCaller())
+                        .with("storedBytes", used).with("requestedBytes", bytes).with("maxStoredBytes", quota);
                 throw new PrivmatException(ProblemType.STORAGE_QUOTA_EXCEEDED, "This caller's workloads would exceed "
                         + "its quota: " + count + " of " + settings.maxPerCaller() + " workloads, " + used + " + "
                         + bytes + " of " + quota + " stored bytes (privmat.workloads.max-per-caller, "

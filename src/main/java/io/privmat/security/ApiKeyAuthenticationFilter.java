@@ -1,6 +1,7 @@
 package io.privmat.security;
 
 import io.privmat.api.ProblemResponses;
+import io.privmat.json.ProblemProperties;
 import io.privmat.problem.DatabaseFailures;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
@@ -10,7 +11,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
@@ -58,7 +58,7 @@ class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
         if (caller.isEmpty()) {
             response.setHeader("WWW-Authenticate", "Bearer error=\"invalid_token\"");
             ProblemResponses.write(request, response, ProblemType.UNAUTHENTICATED,
-                    "The API key is malformed, unknown or revoked.", Map.of());
+                    "The API key is malformed, unknown or revoked.", ProblemProperties.none());
             return;
         }
         var authentication = new UsernamePasswordAuthenticationToken(caller.get(), null,

@@ -1,6 +1,7 @@
 package io.privmat.security;
 
 import io.privmat.api.ProblemResponses;
+import io.privmat.json.ProblemProperties;
 import io.privmat.problem.ProblemType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -8,7 +9,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -68,8 +68,7 @@ class FreeWorkFilter extends OncePerRequestFilter {
         String subject = caller.subject();
         String refusal = submission ? enterWithin(key, subject, SUBMISSION_WAIT_MILLIS) : enter(key, subject);
         if (refusal != null) {
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put("retryAfterSeconds", RETRY_AFTER_SECONDS);
+            ProblemProperties p = ProblemProperties.of("retryAfterSeconds", RETRY_AFTER_SECONDS);
             ProblemResponses.write(request, response, refusal.equals("replica") ? ProblemType.SERVICE_UNAVAILABLE
                     : ProblemType.COMPUTATION_QUOTA_EXCEEDED, refusal.equals("replica")
                     ? "This replica already runs " + settings.maxFreeRequests() + " free computations "

@@ -4,6 +4,7 @@ import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;
 import io.privmat.api.ProblemResponses;
+import io.privmat.json.ProblemProperties;
 import io.privmat.problem.ProblemType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -41,7 +42,7 @@ class RateLimitFilter extends OncePerRequestFilter {
                 response.setHeader("Retry-After", Long.toString(seconds));
                 ProblemResponses.write(request, response, ProblemType.RATE_LIMITED, "This API key exceeded "
                         + settings.requestsPerSecond() + " requests per second (burst " + settings.burst() + ").",
-                        Map.of("retryAfterSeconds", seconds));
+                        ProblemProperties.of("retryAfterSeconds", seconds));
                 return;
             }
         }

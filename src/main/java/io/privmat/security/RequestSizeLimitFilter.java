@@ -1,5 +1,6 @@
 package io.privmat.security;
 
+import io.privmat.json.ProblemProperties;
 import io.privmat.problem.PrivmatException;
 import io.privmat.api.ProblemResponses;
 import io.privmat.problem.ProblemType;
@@ -11,7 +12,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.Map;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -55,7 +55,7 @@ class RequestSizeLimitFilter extends OncePerRequestFilter {
         if (request.getContentLengthLong() > limit) {
             ProblemResponses.write(request, response, ProblemType.PAYLOAD_TOO_LARGE,
                     "Request bodies are limited to " + limit + " bytes (" + setting + ").",
-                    Map.of("limitBytes", limit));
+                    ProblemProperties.of("limitBytes", limit));
             return;
         }
         chain.doFilter(new Limited(request, limit, setting), response);
@@ -97,7 +97,7 @@ class RequestSizeLimitFilter extends OncePerRequestFilter {
 
                 private PrivmatException tooLarge() {
                     return new PrivmatException(ProblemType.PAYLOAD_TOO_LARGE, "Request bodies are limited to "
-                            + limit + " bytes (" + setting + ").", Map.of("limitBytes", limit));
+                            + limit + " bytes (" + setting + ").", ProblemProperties.of("limitBytes", limit));
                 }
 
                 @Override

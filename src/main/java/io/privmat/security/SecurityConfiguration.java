@@ -1,10 +1,10 @@
 package io.privmat.security;
 
 import io.privmat.api.ProblemResponses;
+import io.privmat.json.ProblemProperties;
 import io.privmat.problem.ProblemType;
 import io.privmat.security.jdbc.AuditRepository;
 import java.time.Clock;
-import java.util.Map;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -60,10 +60,10 @@ class SecurityConfiguration {
                         .authenticationEntryPoint((request, response, ex) -> {
                             response.setHeader("WWW-Authenticate", "Bearer");
                             ProblemResponses.write(request, response, ProblemType.UNAUTHENTICATED,
-                                    "Send an API key as 'Authorization: Bearer <key>'.", Map.of());
+                                    "Send an API key as 'Authorization: Bearer <key>'.", ProblemProperties.none());
                         })
                         .accessDeniedHandler((request, response, ex) -> ProblemResponses.write(request, response,
-                                ProblemType.FORBIDDEN, "This API key's role may not call this endpoint.", Map.of())))
+                                ProblemType.FORBIDDEN, "This API key's role may not call this endpoint.", ProblemProperties.none())))
                 .authorizeHttpRequests(a -> a
                         // The second dispatch of a streamed response (the owner's prediction export): the
                         // request itself was authorised on its first dispatch, by the rules below.

@@ -1,5 +1,6 @@
 package io.privmat.strategy;
 
+import io.privmat.json.ProblemProperties;
 import io.privmat.mechanism.catalog.LinearQueries;
 import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.PublicArtifacts;
@@ -290,9 +291,8 @@ public class StrategyService {
     }
 
     private PrivmatException refused(FairQueue.Refusal refusal, String id) {
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("strategy", "/v1/strategies/" + id);
-        p.put("retryAfterSeconds", Math.max(1, settings.retryAfter().toSeconds()));
+        ProblemProperties p = ProblemProperties.of("strategy", "/v1/strategies/" + id, "retryAfterSeconds",
+                Math.max(1, settings.retryAfter().toSeconds()));
         return switch (refusal) {
             case FULL -> new PrivmatException(ProblemType.SERVICE_UNAVAILABLE, "Too many strategies are waiting to be "
                     + "computed on this replica (privmat.strategies.queue: " + settings.queue() + "); try again "
@@ -525,22 +525,16 @@ public class StrategyService {
     }
 
     private static PlanningException notReady(Running r) {
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("strategyKey", r.task.id());
-        p.put("strategy", "/v1/strategies/" + r.task.id());
-        p.put("status", r.status.name());
-        p.put("progress", r.progress);
+        ProblemProperties p = ProblemProperties.of("strategyKey", r.task.id(), "strategy", "/v1/strategies/" + r.task.id())
+                .with("status", r.status.name()).with("progress", r.progress);
         return new PlanningException(PlanningException.Reason.STRATEGY_NOT_READY, "The " + r.task.mechanism()
                 + " strategy for this workload is being computed (from public values only; nothing was charged). "
                 + "Follow its progress at /v1/strategies/" + r.task.id() + " and ask again when it is DONE.", p);
     }
 
     private static PlanningException failedProblem(String id, Failure failure) {
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("strategyKey", id);
-        p.put("strategy", "/v1/strategies/" + id);
-        p.put("status", failure.status().name());
-        p.put("reason", failure.reason().name());
+        ProblemProperties p = ProblemProperties.of("strategyKey", id, "strategy", "/v1/strategies/" + id)
+                .with("status", failure.status().name()).with("reason", failure.reason().name());
         return new PlanningException(PlanningException.Reason.STRATEGY_FAILED, "The strategy " + id + " could not be "
                 + "computed: " + failure.message(), p);
     }

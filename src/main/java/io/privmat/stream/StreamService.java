@@ -6,6 +6,7 @@ import io.privmat.dataset.DatasetService;
 import io.privmat.dataset.ParsedEdges;
 import io.privmat.dataset.ParsedMatrix;
 import io.privmat.dataset.StreamSchema;
+import io.privmat.json.ProblemProperties;
 import io.privmat.mechanism.window.BlockRule;
 import io.privmat.mechanism.window.InvalidStreamInputException;
 import io.privmat.mechanism.window.StreamBlocks;
@@ -212,7 +213,7 @@ public class StreamService {
             }
             return target < 0 ? blocks.appendRows(rows, count) : blocks.appendRowsAt(target, rows, count);
         } catch (InvalidStreamInputException e) {
-            Map<String, Object> where = e.index() >= 0 ? Map.of("item", e.index()) : Map.of();
+            ProblemProperties where = e.index() >= 0 ? ProblemProperties.of("item", e.index()) : ProblemProperties.none();
             throw new PrivmatException(ProblemType.INVALID_DATA, e.getMessage() + "; nothing was appended.", where);
         }
     }

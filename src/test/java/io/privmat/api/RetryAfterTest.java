@@ -2,8 +2,8 @@ package io.privmat.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privmat.json.ProblemProperties;
 import io.privmat.problem.ProblemType;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
@@ -46,10 +46,11 @@ class RetryAfterTest {
     @Test
     void aProblemWithStatus503AlwaysCarriesRetryAfterSeconds() throws Exception {
         MockHttpServletResponse response = new MockHttpServletResponse();
-        ProblemResponses.write(new MockHttpServletRequest(), response, ProblemType.SERVICE_UNAVAILABLE, "busy", Map.of());
+        ProblemResponses.write(new MockHttpServletRequest(), response, ProblemType.SERVICE_UNAVAILABLE, "busy",
+                ProblemProperties.none());
         assertThat(response.getHeader("Retry-After")).isEqualTo("5");
         assertThat(response.getContentAsString()).contains("\"retryAfterSeconds\":5");
-        assertThat(RetryAfter.withDefault(503, Map.of("retryAfterSeconds", 9L)).get("retryAfterSeconds")).isEqualTo(9L);
-        assertThat(RetryAfter.withDefault(409, Map.of())).isEmpty();
+        assertThat(RetryAfter.withDefault(503, ProblemProperties.of("retryAfterSeconds", 9L)).get("retryAfterSeconds")).isEqualTo(9L);
+        assertThat(RetryAfter.withDefault(409, ProblemProperties.none()).isEmpty()).isTrue();
     }
 }

@@ -50,7 +50,7 @@ class WorkerStrategyCancellationTest extends FairUseApiTest {
         assertThat(thrown).isInstanceOf(PlanningException.class);
         PlanningException p = (PlanningException) thrown;
         assertThat(p.reason()).isEqualTo(PlanningException.Reason.STRATEGY_FAILED);
-        assertThat(p.properties()).containsEntry("reason", "TIME_LIMIT");
+        assertThat(p.properties().get("reason")).isEqualTo("TIME_LIMIT");
     }
 
     @Test

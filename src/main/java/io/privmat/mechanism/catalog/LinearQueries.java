@@ -1,6 +1,7 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.hashing.Sha256;
+import io.privmat.json.ProblemProperties;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.linear.ComputeBudget;
@@ -23,7 +24,6 @@ import io.privmat.privacy.PureDp;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -225,15 +225,11 @@ public final class LinearQueries extends Described {
 
     /** 422: the smallest useful run, or the memory, is over the budget; the limits are in the detail. */
     private static PlanningException overBudget(LinearMechanism mechanism, StrategyCost cost, ComputeBudget budget) {
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("parameter", "params.workload");
-        p.put("reason", "TOO_COSTLY");
         double needed = budget.seconds(cost.minimumFlops());
         double limit = budget.seconds(budget.maxFlops());
-        p.put("estimatedSeconds", needed);
-        p.put("limitSeconds", limit);
-        p.put("estimatedBytes", cost.bytes());
-        p.put("limitBytes", budget.maxBytes());
+        ProblemProperties p = ProblemProperties.of("parameter", "params.workload", "reason", "TOO_COSTLY")
+                .with("estimatedSeconds", needed).with("limitSeconds", limit).with("estimatedBytes", cost.bytes())
+                .with("limitBytes", budget.maxBytes());
         List<String> over = new ArrayList<>();
         if (cost.minimumFlops() > budget.maxFlops()) {
             over.add(String.format(java.util.Locale.ROOT, "at least %.0f s of computation at the reference rate (%s), "
@@ -286,10 +282,9 @@ public final class LinearQueries extends Described {
             return new PlanningException(PlanningException.Reason.WORKLOAD_TOO_LARGE, e.getMessage(),
                     Map.of("parameter", field, "reason", e.reason().name()));
         }
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("parameter", field);
-        p.put("allowedRange", e.reason().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " refused");
-        p.put("reason", e.reason().name());
+        ProblemProperties p = ProblemProperties.of("parameter", field, "allowedRange",
+                e.reason().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + " refused")
+                .with("reason", e.reason().name());
         return new PlanningException(PlanningException.Reason.INVALID_PARAMETER, field + ": " + e.getMessage(), p);
     }
 

@@ -1,8 +1,7 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.json.ProblemProperties;
 import io.privmat.privacy.PrivacyArgumentException;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -25,28 +24,35 @@ public final class PlanningException extends RuntimeException {
     }
 
     private final Reason reason;
-    private final Map<String, Object> properties;
+    private final ProblemProperties properties;
 
-    public PlanningException(Reason reason, String message, Map<String, ?> properties) {
+    public PlanningException(Reason reason, String message, ProblemProperties properties) {
         super(message);
         this.reason = reason;
-        this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+        this.properties = properties;
+    }
+
+    /**
+     * Properties given as a map, in its iteration order.
+     *
+     * @throws IllegalArgumentException when a value is not one JSON can carry
+     */
+    public PlanningException(Reason reason, String message, Map<String, ?> properties) {
+        this(reason, message, ProblemProperties.of(properties));
     }
 
     public Reason reason() {
         return reason;
     }
 
-    public Map<String, Object> properties() {
+    public ProblemProperties properties() {
         return properties;
     }
 
     /** A 400 naming the parameter and its allowed range. */
     public static PlanningException invalid(String parameter, String allowedRange, String message) {
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("parameter", parameter);
-        p.put("allowedRange", allowedRange);
-        return new PlanningException(Reason.INVALID_PARAMETER, message, p);
+        return new PlanningException(Reason.INVALID_PARAMETER, message,
+                ProblemProperties.of("parameter", parameter, "allowedRange", allowedRange));
     }
 
     static PlanningException of(PrivacyArgumentException e) {

@@ -1,11 +1,11 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.json.JsonObject;
 import io.privmat.json.JsonValues;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
@@ -19,14 +19,12 @@ import org.jspecify.annotations.Nullable;
  * declaration's to decide, and a key given with a null value is still a key given. The JSON reading
  * and writing live in the API layer ({@code api/RequestParamsJson}).
  */
-public final class RequestParams {
+public final class RequestParams extends JsonObject {
 
     private static final RequestParams EMPTY = new RequestParams(Map.of());
 
-    private final Map<String, @Nullable Object> values;
-
     private RequestParams(Map<String, @Nullable Object> values) {
-        this.values = values;
+        super(values);
     }
 
     /** No parameters. */
@@ -58,15 +56,15 @@ public final class RequestParams {
 
     /** These parameters with {@code name} set to {@code value} (appended if new, in place if not). */
     public RequestParams with(String name, @Nullable Object value) {
-        return new RequestParams(JsonValues.with(values, name, value instanceof RequestParams r ? r.values : value));
+        return new RequestParams(JsonValues.with(members(), name, value));
     }
 
     /** The parameters named in {@code names} that were given, in the order of {@code names}. */
     public RequestParams only(Collection<String> names) {
         Map<String, @Nullable Object> out = new LinkedHashMap<>();
         for (String name : names) {
-            if (values.containsKey(name)) {
-                out.put(name, values.get(name));
+            if (has(name)) {
+                out.put(name, get(name));
             }
         }
         return out.isEmpty() ? EMPTY : new RequestParams(Collections.unmodifiableMap(out));
@@ -74,45 +72,6 @@ public final class RequestParams {
 
     /** The same parameters with their names sorted (nested objects keep their order). */
     public RequestParams sorted() {
-        return values.isEmpty() ? EMPTY : new RequestParams(Collections.unmodifiableMap(new TreeMap<>(values)));
-    }
-
-    /** True if the client gave {@code name} (with any value, null too). */
-    public boolean has(String name) {
-        return values.containsKey(name);
-    }
-
-    /** The value given for {@code name}, or null when absent or given as null. */
-    public @Nullable Object get(String name) {
-        return values.get(name);
-    }
-
-    /** The names given, in order. */
-    public Set<String> names() {
-        return values.keySet();
-    }
-
-    public boolean isEmpty() {
-        return values.isEmpty();
-    }
-
-    /** The parameters as a read-only JSON object (for writers). */
-    public Map<String, ?> asMap() {
-        return values;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof RequestParams r && values.equals(r.values);
-    }
-
-    @Override
-    public int hashCode() {
-        return values.hashCode();
-    }
-
-    @Override
-    public String toString() {
-        return values.toString();
+        return isEmpty() ? EMPTY : new RequestParams(Collections.unmodifiableMap(new TreeMap<>(members())));
     }
 }

@@ -36,7 +36,7 @@ class UploadGateTest {
             assertThat(gate.inProgress()).isEqualTo(2);
             assertThatThrownBy(gate::enter).isInstanceOfSatisfying(PrivmatException.class, e -> {
                 assertThat(e.type()).isEqualTo(ProblemType.TOO_MANY_UPLOADS);
-                assertThat(e.properties()).containsEntry("retryAfterSeconds", 5L);
+                assertThat(e.properties().get("retryAfterSeconds")).isEqualTo(5L);
             });
         }
         assertThat(gate.inProgress()).isZero();
