@@ -26,11 +26,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -38,8 +34,6 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.Yaml;
 
 /**
  * A dataset's transparency record (docs/accounting.md, "Transparency record"): every charged release
@@ -129,67 +123,7 @@ class TransparencyController {
 
     /** The registry's fields, in order, rendered with SnakeYAML (block style). */
     static String registryYaml(TransparencyRecord r) {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("dataset", r.name());
-        doc.put("datasetId", r.datasetId().toString());
-        Map<String, Object> unit = new LinkedHashMap<>();
-        unit.put("unit", r.privacyUnit());
-        unit.put("relation", r.relation());
-        doc.put("privacyUnit", unit);
-        Map<String, Object> loss = new LinkedHashMap<>();
-        Totals t = r.totals();
-        loss.put("accounting", t.accounting());
-        putTracks(loss, "budget", t.capacity());
-        loss.put("epsilon", t.budget().epsilon());
-        loss.put("delta", t.budget().delta());
-        putTracks(loss, "spent", t.spent());
-        loss.put("spentEpsilon", t.spentGuarantee().epsilon());
-        loss.put("spentDelta", t.spentGuarantee().delta());
-        putTracks(loss, "remaining", t.remaining());
-        doc.put("privacyLoss", loss);
-        doc.put("accounting", t.accounting());
-        Set<String> mechanisms = new LinkedHashSet<>();
-        Set<String> releaseTypes = new LinkedHashSet<>();
-        List<Map<String, Object>> releases = new ArrayList<>();
-        for (ReleaseView v : r.releases()) {
-            mechanisms.add(v.mechanism());
-            releaseTypes.add(v.releaseType());
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("entry", v.entry());
-            m.put("jobId", v.jobId().toString());
-            m.put("mechanism", v.mechanism());
-            m.put("kind", v.kind());
-            m.put("releaseType", v.releaseType());
-            putTracks(m, "charged", v.charged());
-            m.put("epsilon", v.guarantee().epsilon());
-            m.put("delta", v.guarantee().delta());
-            m.put("admittedAt", v.admittedAt().toString());
-            m.put("analyst", v.analyst());
-            releases.add(m);
-        }
-        doc.put("mechanisms", new ArrayList<>(mechanisms));
-        doc.put("releaseType", new ArrayList<>(releaseTypes));
-        doc.put("accessType", "interactive API (granted analysts; the owner)");
-        doc.put("releases", releases);
-        doc.put("total", r.total());
-        doc.put("next", r.next());
-        DumperOptions options = new DumperOptions();
-        options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
-        return new Yaml(options).dump(doc);
-    }
-
-    private static void putTracks(Map<String, Object> into, String name, TrackView t) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        if (t.rho() != null) {
-            m.put("rho", t.rho());
-        }
-        if (t.epsilon() != null) {
-            m.put("epsilon", t.epsilon());
-        }
-        if (t.delta() != null) {
-            m.put("delta", t.delta());
-        }
-        into.put(name, m);
+        return RegistryYaml.render(r);
     }
 
     /** A dataset's transparency record (one page of its releases). */
