@@ -87,7 +87,7 @@ class LedgerChainMigrationTest extends ApiTest {
             LedgerEntry e = c.entry();
             edited.accept(c == chain.get(0) ? new LedgerChain.Chained(new LedgerEntry(e.id(), e.datasetId(), e.jobId(),
                     e.type(), e.kind(), e.mechanism(), e.parameters(), e.loss(), e.rho().add(java.math.BigDecimal.ONE),
-                    e.epsilon(), e.delta(), e.caller(), e.createdAt()), c.prevHash(), c.entryHash()) : c);
+                    e.epsilon(), e.delta(), e.caller(), e.createdAt(), e.period()), c.prevHash(), c.entryHash()) : c);
         }
         assertThat(edited.result(null, null).firstBadEntry()).isEqualTo(chain.get(0).entry().id());
     }
