@@ -100,7 +100,9 @@ public record DatasetView(
             @Schema(description = "The most blocks the stream releases") long horizonBlocks,
             @Schema(description = "Start of block 0 (the creation time)") Instant startsAt,
             @Schema(description = "P: the budget renews every P blocks (it is per period, blocks [kP, (k+1)P)); "
-                    + "absent when it never renews") @Nullable Long periodBlocks) {}
+                    + "absent when it never renews")
+                    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                    @Nullable Long periodBlocks) {}
 
     /** A histogram attribute as declared. */
     @Schema(name = "HistogramAttribute")
