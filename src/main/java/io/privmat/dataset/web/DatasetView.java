@@ -1,5 +1,6 @@
 package io.privmat.dataset.web;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.privmat.api.JsonNumbers;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
@@ -101,7 +102,7 @@ public record DatasetView(
             @Schema(description = "Start of block 0 (the creation time)") Instant startsAt,
             @Schema(description = "P: the budget renews every P blocks (it is per period, blocks [kP, (k+1)P)); "
                     + "absent when it never renews")
-                    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                    @JsonInclude(JsonInclude.Include.NON_NULL)
                     @Nullable Long periodBlocks) {}
 
     /** A histogram attribute as declared. */

@@ -1,5 +1,6 @@
 package io.privmat.ledger.web;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.privmat.api.JsonNumbers;
 import io.privmat.api.LossDocument;
@@ -7,6 +8,7 @@ import io.privmat.api.Paging;
 import io.privmat.api.ParametersDocument;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
+import io.privmat.dataset.StreamSchema;
 import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.EntryType;
@@ -168,12 +170,12 @@ class BudgetController {
             @Schema(description = "ZCDP: the Renyi order that certifies the rho cap") @Nullable Double alphaStar,
             @Schema(description = "A STREAM whose budget renews per period (stream.periodBlocks): the total is per "
                     + "period, and spent, reserved and remaining are those of the period shown; absent otherwise")
-            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            @JsonInclude(JsonInclude.Include.NON_NULL)
             @Nullable PeriodView period) {}
 
     /** The period of a budget that renews per period, as the account holds it (docs/accounting.md). */
     @Schema(name = "BudgetPeriod")
-    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     record PeriodView(
             @Schema(description = "The period the amounts are of: the latest one charged (period k is blocks "
                     + "[k·periodBlocks, (k+1)·periodBlocks)); 0 before any charge") long period,
@@ -185,7 +187,7 @@ class BudgetController {
             @Schema(description = "TIME blocks: when it ends and the budget renews") @Nullable Instant renewsAt) {
 
         static @Nullable PeriodView of(Dataset dataset, BudgetAccount account) {
-            if (!(dataset.schema() instanceof io.privmat.dataset.StreamSchema s) || s.periodBlocks() == null) {
+            if (!(dataset.schema() instanceof StreamSchema s) || s.periodBlocks() == null) {
                 return null;
             }
             long k = account.period() == null ? 0 : account.period();
@@ -223,7 +225,7 @@ class BudgetController {
             String caller,
             @Schema(description = "The period of a budget that renews per period this charge pays for; absent for "
                     + "every other charge")
-            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            @JsonInclude(JsonInclude.Include.NON_NULL)
             @Nullable Long period,
             @Schema(description = "When the entry was written. Analysts see it on RESERVE entries only (their "
                     + "submission): a COMMIT or REFUND is written by the worker, at a time that depends on other "
