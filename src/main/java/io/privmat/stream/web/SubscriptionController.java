@@ -202,7 +202,11 @@ class SubscriptionController {
             + "the window mechanism and the loss of every release it will make from public parameters, charges it "
             + "once (reserve and commit in one transaction with its job row: never refunded), and starts with the "
             + "block open now. Each completed block then produces one release, free. The same Idempotency-Key with "
-            + "the same body returns the same subscription (200, never a second charge).")
+            + "the same body returns the same subscription (200, never a second charge). On a stream whose budget "
+            + "renews per period (stream.periodBlocks) the charge is for the open block's period, and each later "
+            + "period is charged again before the subscription reads its first block; a period that cannot pay "
+            + "pauses it until the next (docs/accounting.md, \"Budgets that renew per period\"). 503: a TIME "
+            + "period has ended and its last block is not closed yet; retry shortly.")
     @ApiResponse(responseCode = "201", description = "Created and charged; Location names the subscription")
     @ApiResponse(responseCode = "200", description = "An idempotent replay: the subscription created earlier")
     @ApiResponse(responseCode = "400", description = "A parameter is missing or out of range",
@@ -212,6 +216,9 @@ class SubscriptionController {
     @ApiResponse(responseCode = "409", description = "Budget exhausted, not a STREAM, or the stream's horizon reached",
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "422", description = "Idempotency key reused, or not chargeable under this accounting",
+            content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "503", description = "A TIME stream's period has ended and the scheduler has not "
+            + "closed its last block yet (its budget renews per period); nothing was charged, retry shortly",
             content = @Content(mediaType = "application/problem+json"))
     ResponseEntity<SubscriptionView> create(@PathVariable UUID datasetId, @RequestBody SubscriptionRequest request,
             @Parameter(description = "Makes retries safe: at most 200 printable characters")
