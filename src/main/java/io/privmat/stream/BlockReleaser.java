@@ -57,12 +57,16 @@ class BlockReleaser {
 
     private static final Logger log = LoggerFactory.getLogger(BlockReleaser.class);
 
-    /** A subscription's calibrated mechanism, what renders its releases, its key and the loss it is charged. */
+    /**
+     * A subscription's calibrated mechanism, what renders its releases, its key, the loss it is
+     * charged, and the run the key belongs to (its {@code runBlock}: a restart draws a new key, and
+     * every replica must then stop using the old one).
+     */
     private record Runtime(WindowMechanism mechanism, QueryKind kind, @Nullable Integer k, double nu, byte[] key,
-            PrivacyLoss loss) {
+            PrivacyLoss loss, @Nullable Long run) {
 
-        Runtime withKey(byte[] newKey) {
-            return new Runtime(mechanism, kind, k, nu, newKey, loss);
+        Runtime restarted(byte[] newKey, long runBlock) {
+            return new Runtime(mechanism, kind, k, nu, newKey, loss, runBlock);
         }
     }
 
@@ -83,6 +87,8 @@ class BlockReleaser {
         }
     };
     private final LinkedHashMap<UUID, WindowState> states = new LinkedHashMap<>(16, 0.75f, true);
+    /** The run (runBlock) of each cached state: a state of an earlier run is never used. */
+    private final Map<UUID, Long> stateRuns = new HashMap<>();
     private long cachedBytes;
 
     BlockReleaser(StreamRepository repository, BudgetService budget, ReleaseService releases, JsonMapper json,
@@ -118,7 +124,7 @@ class BlockReleaser {
             public void afterCommit() {
                 synchronized (states) {
                     batch.paused.forEach(BlockReleaser.this::forget);
-                    batch.advanced.forEach(BlockReleaser.this::cache);
+                    batch.advanced.forEach((id, state) -> cache(id, state, batch.current.get(id).runBlock()));
                     batch.stopped.forEach(BlockReleaser.this::forget);
                 }
                 synchronized (runtimes) {
@@ -271,7 +277,7 @@ class BlockReleaser {
         repository.restart(s.id(), key, block);
         Subscription restarted = s.with(block - s.firstBlock(), period, null, null, block);
         repository.setPeriods(s.id(), restarted.completedBlocks(), period, null, null);
-        Runtime fresh = rt.withKey(key);
+        Runtime fresh = rt.restarted(key, block);
         batch.restarted.put(s.id(), fresh);
         batch.advanced.remove(s.id());
         batch.current.put(s.id(), restarted);
@@ -304,7 +310,8 @@ class BlockReleaser {
         long counter = s.completedBlocks() - s.runOffset();
         synchronized (states) {
             WindowState hit = states.get(s.id());
-            if (hit != null && hit.completedBlocks() == counter) {
+            if (hit != null && hit.completedBlocks() == counter
+                    && java.util.Objects.equals(stateRuns.get(s.id()), s.runBlock())) {
                 return hit;
             }
         }
@@ -314,7 +321,7 @@ class BlockReleaser {
                 slots[0], slots[1]);
     }
 
-    private void cache(UUID id, WindowState state) {
+    private void cache(UUID id, WindowState state, @Nullable Long run) {
         forget(id);
         long size = state.doubles() * 8;
         if (size > cacheBytes) {
@@ -322,14 +329,18 @@ class BlockReleaser {
         }
         var it = states.entrySet().iterator();
         while (cachedBytes + size > cacheBytes && it.hasNext()) {
-            cachedBytes -= it.next().getValue().doubles() * 8;
+            var evicted = it.next();
+            cachedBytes -= evicted.getValue().doubles() * 8;
+            stateRuns.remove(evicted.getKey());
             it.remove();
         }
         states.put(id, state);
+        stateRuns.put(id, run);
         cachedBytes += size;
     }
 
     private void forget(UUID id) {
+        stateRuns.remove(id);
         WindowState old = states.remove(id);
         if (old != null) {
             cachedBytes -= old.doubles() * 8;
@@ -344,7 +355,8 @@ class BlockReleaser {
     private @Nullable Runtime runtime(Subscription s) {
         synchronized (runtimes) {
             Runtime hit = runtimes.get(s.id());
-            if (hit != null) {
+            // Another replica may have restarted it with a new key since this copy was made.
+            if (hit != null && java.util.Objects.equals(hit.run(), s.runBlock())) {
                 return hit;
             }
         }
@@ -356,7 +368,7 @@ class BlockReleaser {
             }
             built = new Runtime(WindowDefinition.mechanism(catalog, plan.spec()), plan.spec().kind(),
                     plan.spec().params().optionalInteger("k"), plan.spec().params().number("nu"),
-                    repository.streamKey(s.id()), plan.chargedLoss());
+                    repository.streamKey(s.id()), plan.chargedLoss(), s.runBlock());
         } catch (RuntimeException e) {
             log.error("subscription {}: its stored plan does not rebuild ({})", s.id(), e.getClass().getSimpleName());
             return null;
@@ -371,6 +383,7 @@ class BlockReleaser {
     void clear() {
         synchronized (states) {
             states.clear();
+            stateRuns.clear();
             cachedBytes = 0;
         }
         synchronized (runtimes) {

@@ -2,6 +2,13 @@ package io.privmat.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privmat.mechanism.catalog.MechanismCatalog;
+import io.privmat.mechanism.catalog.WindowDefinition;
+import io.privmat.mechanism.window.WindowMechanism;
+import io.privmat.mechanism.window.WindowRelease;
+import io.privmat.mechanism.window.WindowStream;
+import io.privmat.plan.PlanDocuments;
+import io.privmat.stream.jdbc.StreamRepository;
 import io.privmat.support.ApiTest;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -180,6 +187,18 @@ class StreamRenewalTest extends ApiTest {
         assertThat(release(analysts, 4).get("firstBlock").asLong()).as("continuous across periods").isEqualTo(3);
         assertThat(release(analysts, 4).get("blocks").asLong()).isEqualTo(2);
         assertThat(get("/v1/subscriptions/" + owners + "/releases/2").status()).isEqualTo(404);
+        // Bit for bit what a new subscription with the new key releases over blocks 4 and 5 alone (every
+        // append here carries the same rows: with the old key and a restarted counter, block 4's release
+        // would repeat block 0's exactly).
+        String spec = jdbc.queryForObject("SELECT spec::text FROM subscription WHERE id = ?::uuid", String.class, owners);
+        WindowMechanism m = WindowDefinition.mechanism(MechanismCatalog.standard(),
+                new PlanDocuments(MechanismCatalog.standard()).rebuild(spec).spec());
+        double[] batch = java.util.Arrays.stream(StreamApiTest.rows(4, 4 * 31L + 7).split("[,\n]"))
+                .mapToDouble(Double::parseDouble).toArray();
+        List<WindowRelease> expected = WindowStream.start(m, key(owners)).appendRows(batch, 4).releases();
+        assertThat(payload(owners, 4)).containsExactly(expected.get(0).window());
+        assertThat(payload(owners, 5)).containsExactly(expected.get(1).window());
+        assertThat(payload(owners, 4)).isNotEqualTo(payload(owners, 0));
 
         // The ledger: one RESERVE and one COMMIT per period paid, each naming its period.
         assertThat(periods(analysts, "RESERVE")).containsExactly(0L, 1L, 2L);
@@ -198,6 +217,12 @@ class StreamRenewalTest extends ApiTest {
 
     private JsonNode release(String subscription, long streamBlock) {
         return get("/v1/subscriptions/" + subscription + "/releases/" + streamBlock).json();
+    }
+
+    private double[] payload(String subscription, long streamBlock) {
+        return StreamRepository.doubles(jdbc.queryForObject("SELECT r.payload FROM release r JOIN subscription_release s "
+                + "ON s.release_id = r.id WHERE s.subscription_id = ?::uuid AND s.stream_block = ?", byte[].class,
+                subscription, streamBlock));
     }
 
     private byte[] key(String subscription) {
