@@ -483,6 +483,35 @@ class BudgetFields(Model):
 
 
 @dataclass
+class BudgetPeriod(Model):
+    """BudgetPeriod"""
+
+    # Its first stream block
+    first_block: Optional[int] = None
+    # The period the amounts are of: the latest one charged (period k is blocks [k·periodBlocks, (k+1)·periodBlocks)); 0 before any charge
+    period: Optional[int] = None
+    # P: blocks per period
+    period_blocks: Optional[int] = None
+    # TIME blocks: when it ends and the budget renews
+    renews_at: Optional[str] = None
+    # The stream block the budget renews with: the next period's first; the first charge for it starts again from the whole total
+    renews_at_block: Optional[int] = None
+    # TIME blocks: when the period starts
+    starts_at: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('first_block', 'firstBlock', None),
+        ('period', 'period', None),
+        ('period_blocks', 'periodBlocks', None),
+        ('renews_at', 'renewsAt', None),
+        ('renews_at_block', 'renewsAtBlock', None),
+        ('starts_at', 'startsAt', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
 class BudgetRemaining(Model):
     """BudgetRemaining"""
 
@@ -531,6 +560,8 @@ class BudgetStatus(Model):
     dataset_id: Optional[str] = None
     # ZCDP: the part of delta used by the zCDP to (epsilon, delta) conversion
     delta_conversion: Optional[float] = None
+    # A STREAM whose budget renews per period (stream.periodBlocks): the total is per period, and spent, reserved and remaining are those of the period shown; absent otherwise
+    period: Optional[BudgetPeriod] = None
     # Rounded down, like the caps; what is charged or spent is rounded up
     remaining: Optional[BudgetRemaining] = None
     # Outstanding reservations (admitted jobs not yet committed or refunded), and the guarantee they amount to on their own: epsilon and delta are 0 when nothing is reserved. What spent and reserved leave together is 'remaining'
@@ -546,6 +577,7 @@ class BudgetStatus(Model):
         ('alpha_star', 'alphaStar', None),
         ('dataset_id', 'datasetId', None),
         ('delta_conversion', 'deltaConversion', None),
+        ('period', 'period', ('model', 'BudgetPeriod')),
         ('remaining', 'remaining', ('model', 'BudgetRemaining')),
         ('reserved', 'reserved', ('model', 'BudgetAmount')),
         ('spent', 'spent', ('model', 'BudgetAmount')),
@@ -2207,6 +2239,8 @@ class LedgerEntry(Model):
     loss: Optional[Loss] = None
     mechanism: Optional[str] = None
     parameters: Optional[PlannedParameters] = None
+    # The period of a budget that renews per period this charge pays for; absent for every other charge
+    period: Optional[int] = None
     rho: Optional[float] = None
     # one of RESERVE, COMMIT, REFUND
     type: Optional[str] = None
@@ -2223,6 +2257,7 @@ class LedgerEntry(Model):
         ('loss', 'loss', ('model', 'Loss')),
         ('mechanism', 'mechanism', None),
         ('parameters', 'parameters', ('model', 'PlannedParameters')),
+        ('period', 'period', None),
         ('rho', 'rho', None),
         ('type', 'type', None),
     )
@@ -4259,6 +4294,8 @@ class StreamDeclaration(Model):
     edges: Optional[bool] = None
     # The most blocks the stream releases
     horizon_blocks: Optional[int] = None
+    # P: the budget renews every P blocks (it is per period, blocks [kP, (k+1)P)); absent when it never renews
+    period_blocks: Optional[int] = None
     # Start of block 0 (the creation time)
     starts_at: Optional[str] = None
     # Completed blocks per window
@@ -4273,6 +4310,7 @@ class StreamDeclaration(Model):
         ('block_seconds', 'blockSeconds', None),
         ('edges', 'edges', None),
         ('horizon_blocks', 'horizonBlocks', None),
+        ('period_blocks', 'periodBlocks', None),
         ('starts_at', 'startsAt', None),
         ('window_blocks', 'windowBlocks', None),
         ('window_rows', 'windowRows', None),
@@ -4292,6 +4330,8 @@ class StreamRequest(Model):
     columns: Optional[int] = None
     # T: the most blocks the stream releases, in [1, 2^40]; no cost depends on it; required
     horizon_blocks: Optional[int] = None
+    # P: the budget renews every P blocks, in [1, 10^9]: the dataset's budget is then per period (blocks [kP, (k+1)P)) and a subscription is charged once for each period it reads. Absent: the budget never renews. Refused on a TIME stream under REPLACE_ONE (a replacement may move an event into another period)
+    period_blocks: Optional[int] = None
     # w: completed blocks per window, in [1, 1048576]; required
     window_blocks: Optional[int] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -4301,6 +4341,7 @@ class StreamRequest(Model):
         ('block_seconds', 'blockSeconds', None),
         ('columns', 'columns', None),
         ('horizon_blocks', 'horizonBlocks', None),
+        ('period_blocks', 'periodBlocks', None),
         ('window_blocks', 'windowBlocks', None),
     )
     _REQUIRED: ClassVar[tuple] = ('horizon_blocks', 'window_blocks')
@@ -4322,9 +4363,11 @@ class Subscription(Model):
     """Subscription"""
 
     cancelled_at: Optional[str] = None
-    # Its releases shown so far (TIME blocks: those whose publishedAt has passed)
+    # A stream whose budget renews per period: the latest period it holds a committed charge for
+    charged_period: Optional[int] = None
+    # The stream blocks it has passed so far (TIME blocks: those whose publishedAt has passed): one release each, except blocks of periods it was paused in, which have none
     completed_blocks: Optional[int] = None
-    # The exact amounts charged, once, at creation
+    # The exact amounts charged, once, at creation; on a stream whose budget renews per period, charged once for each period it reads (the first at creation)
     cost: Optional[JobCost] = None
     created_at: Optional[str] = None
     dataset_id: Optional[str] = None
@@ -4344,14 +4387,21 @@ class Subscription(Model):
     noise: Optional[NoiseFacts] = None
     # The plan's public parameters
     parameters: Optional[PlannedParameters] = None
+    # one of ALLOCATION, POOL, TOTAL; Paused: the limit that refused the charge
+    paused_by: Optional[str] = None
     # Where its releases are listed, newest first
     releases: Optional[str] = None
+    # After a pause: the stream block it restarted with; its windows cover only blocks from there on
+    restarted_at_stream_block: Optional[int] = None
     # one of ACTIVE, CANCELLED, FINISHED, FAILED; ACTIVE: releasing; CANCELLED: stopped by a caller; FINISHED: the stream reached its horizon; FAILED: stopped by the service (see errorCode)
     state: Optional[str] = None
+    # Paused: the period's budget refused its charge, so it reads none of that period's blocks and releases nothing for them; it is charged again at the first block of this period and, admitted, restarts like a new subscription (empty windows, new noise key)
+    waiting_for_period: Optional[int] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
         ('cancelled_at', 'cancelledAt', None),
+        ('charged_period', 'chargedPeriod', None),
         ('completed_blocks', 'completedBlocks', None),
         ('cost', 'cost', ('model', 'JobCost')),
         ('created_at', 'createdAt', None),
@@ -4365,8 +4415,11 @@ class Subscription(Model):
         ('mechanism', 'mechanism', None),
         ('noise', 'noise', ('model', 'NoiseFacts')),
         ('parameters', 'parameters', ('model', 'PlannedParameters')),
+        ('paused_by', 'pausedBy', None),
         ('releases', 'releases', None),
+        ('restarted_at_stream_block', 'restartedAtStreamBlock', None),
         ('state', 'state', None),
+        ('waiting_for_period', 'waitingForPeriod', None),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -4397,7 +4450,7 @@ class SubscriptionQuote(Model):
     accounting: Optional[str] = None
     # Whether the limit that pays your charges (your allocation, or the unallocated pool) and the dataset's total can both pay it now
     admissible: Optional[bool] = None
-    # What the subscription would charge, once, for the whole stream
+    # What the subscription would charge, once, for the whole stream; on a stream whose budget renews per period, once for each period it reads
     cost: Optional[TrackView] = None
     kind: Optional[str] = None
     # Largest epsilon of one more pure-DP query after it
@@ -4409,6 +4462,8 @@ class SubscriptionQuote(Model):
     mechanism: Optional[str] = None
     # Public facts about the noise
     noise: Optional[NoiseFacts] = None
+    # A stream whose budget renews per period: the period its first charge pays for (the stream's open block's); the budget, the remaining amounts and the limits are that period's, and each later period it reads is charged the same cost again
+    period: Optional[int] = None
     # What remains of the dataset's total
     remaining: Optional[TrackView] = None
     # Remaining after it (absent if not admissible)
@@ -4427,6 +4482,7 @@ class SubscriptionQuote(Model):
         ('limit_remaining', 'limitRemaining', ('model', 'TrackView')),
         ('mechanism', 'mechanism', None),
         ('noise', 'noise', ('model', 'NoiseFacts')),
+        ('period', 'period', None),
         ('remaining', 'remaining', ('model', 'TrackView')),
         ('remaining_after', 'remainingAfter', ('model', 'TrackView')),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
@@ -4607,6 +4663,8 @@ class TransparencyRelease(Model):
     # The loss as run and as charged
     loss: Optional[Loss] = None
     mechanism: Optional[str] = None
+    # A stream whose budget renews per period: the period this charge pays for
+    period: Optional[int] = None
     # one of one-shot, continual; one-shot (a query job) or continual (a stream subscription)
     release_type: Optional[str] = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -4622,6 +4680,7 @@ class TransparencyRelease(Model):
         ('kind', 'kind', None),
         ('loss', 'loss', ('model', 'Loss')),
         ('mechanism', 'mechanism', None),
+        ('period', 'period', None),
         ('release_type', 'releaseType', None),
     )
     _REQUIRED: ClassVar[tuple] = ()

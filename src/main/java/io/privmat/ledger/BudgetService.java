@@ -64,14 +64,24 @@ public class BudgetService {
      */
     @Transactional
     public Price price(UUID datasetId, Budget budget, PrivacyLoss charged, String subject) {
+        return price(datasetId, budget, charged, subject, null);
+    }
+
+    /**
+     * Prices a charge to {@code period} of a budget that renews per period (null: one that does
+     * not): a period after the account's current one has spent nothing yet.
+     */
+    @Transactional
+    public Price price(UUID datasetId, Budget budget, PrivacyLoss charged, String subject, @Nullable Long period) {
         BudgetFilter filter = budget.filter();
         Tracks cost = filter.cost(charged);
         BudgetAccount account = account(datasetId, budget);
         // The caller's own limit (its allocation, or the pool) and the total (docs/accounting.md §10).
-        Limits limits = limits(datasetId, budget, subject);
+        Limits limits = limits(datasetId, budget, subject, period);
         boolean admissible = limits.admits(cost);
-        Tracks after = account.spent().plus(cost);
-        return new Price(cost, admissible, filter.remaining(account.spent()), admissible ? filter.remaining(after) : null,
+        Tracks spent = account.spentIn(period);
+        Tracks after = spent.plus(cost);
+        return new Price(cost, admissible, filter.remaining(spent), admissible ? filter.remaining(after) : null,
                 admissible ? filter.largestPureEpsilon(after) : null, limits.limit(), limits.remaining());
     }
 
@@ -119,6 +129,11 @@ public class BudgetService {
     @Transactional(propagation = Propagation.MANDATORY)
     public List<Admission> reserveAll(UUID datasetId, Budget budget, List<Reservation> reservations) {
         BudgetAccount account = lockAccount(datasetId, budget);
+        Long period = reservations.isEmpty() ? null : reservations.get(0).period();
+        if (reservations.stream().anyMatch(r -> !java.util.Objects.equals(r.period(), period))) {
+            throw new IllegalArgumentException("reservations of one batch must pay for the same period");
+        }
+        account = enterPeriod(account, period);
         BudgetFilter filter = budget.filter();
         Tracks spent = account.spent();
         // Σ (cap − spent) over every allocation: what allocated subjects may still spend, which the
@@ -167,7 +182,7 @@ public class BudgetService {
             }
             outcomes.add(new Admission(cost, null));
             entries.add(new LedgerRepository.NewEntry(r.jobId(), EntryType.RESERVE, r.kind(), r.mechanism(),
-                    r.parametersJson(), r.lossJson(), cost, r.caller()));
+                    r.parametersJson(), r.lossJson(), cost, r.caller(), r.period()));
         }
         if (!entries.isEmpty()) {
             repository.adjust(datasetId, charged, false, Tracks.ZERO);
@@ -175,6 +190,41 @@ public class BudgetService {
             repository.appendAll(datasetId, entries, now);
         }
         return outcomes;
+    }
+
+    /**
+     * The locked account ready for charges to {@code period} (docs/accounting.md, "Budgets that renew
+     * per period"): a later period than the account's rolls it (its totals and its allocations'
+     * spent amounts start again at 0). Charges arrive in the order of the stream's blocks, so a
+     * charge to an earlier period, a periodic charge on an account that already holds charges that
+     * are not, or the reverse, is a fault of the caller: refused here, before any data is read.
+     */
+    private BudgetAccount enterPeriod(BudgetAccount account, @Nullable Long period) {
+        Long current = account.period();
+        if (period == null) {
+            if (current != null) {
+                throw new IllegalStateException("a charge without a period on the periodic account of dataset "
+                        + account.datasetId());
+            }
+            return account;
+        }
+        if (current != null && period < current) {
+            throw new IllegalStateException("a charge to period " + period + " after the account of dataset "
+                    + account.datasetId() + " entered period " + current);
+        }
+        if (current == null ? account.spent().isZero() : period > current) {
+            if (!account.reserved().isZero()) {
+                throw new IllegalStateException("period " + current + " of dataset " + account.datasetId()
+                        + " ends with open reservations");
+            }
+            repository.roll(account.datasetId(), period);
+            return repository.lock(account.datasetId()).orElseThrow();
+        }
+        if (current == null) {
+            throw new IllegalStateException("a periodic charge on the account of dataset " + account.datasetId()
+                    + ", which holds charges without a period");
+        }
+        return account;
     }
 
     private BudgetAccount lockAccount(UUID datasetId, Budget budget) {
@@ -219,12 +269,29 @@ public class BudgetService {
     /** The limits that apply to {@code subject}'s queries on the dataset now (creates the account if needed). */
     @Transactional
     public Limits limits(UUID datasetId, Budget budget, String subject) {
+        return limits(datasetId, budget, subject, null);
+    }
+
+    /**
+     * The limits that apply to {@code subject}'s charges to {@code period} of a budget that renews
+     * per period (null: now, or a budget that does not renew): in a period after the account's
+     * current one nothing is spent yet, neither on the total nor on any allocation.
+     */
+    @Transactional
+    public Limits limits(UUID datasetId, Budget budget, String subject, @Nullable Long period) {
         BudgetAccount account = account(datasetId, budget);
         BudgetFilter filter = budget.filter();
+        boolean fresh = period != null && (account.period() == null || period > account.period());
         Tracks[] sums = repository.allocationSums(datasetId);
-        Tracks pool = filter.remaining(account.spent().plus(sums[0].minusFloor(sums[1])));
-        Tracks total = filter.remaining(account.spent());
-        Allocation own = repository.allocationsOf(datasetId, List.of(subject)).stream().findFirst().orElse(null);
+        if (fresh) {
+            sums[1] = Tracks.ZERO;
+        }
+        Tracks spent = account.spentIn(period);
+        Tracks pool = filter.remaining(spent.plus(sums[0].minusFloor(sums[1])));
+        Tracks total = filter.remaining(spent);
+        Allocation own = repository.allocationsOf(datasetId, List.of(subject)).stream().findFirst()
+                .map(a -> fresh ? new Allocation(a.datasetId(), a.subject(), a.cap(), Tracks.ZERO, a.updatedAt()) : a)
+                .orElse(null);
         return own != null ? new Limits(Limit.ALLOCATION, own, own.remaining(), total, pool, sums[0])
                 : new Limits(Limit.POOL, null, pool, total, pool, sums[0]);
     }
@@ -283,7 +350,16 @@ public class BudgetService {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public void commit(UUID jobId) {
-        settle(jobId, EntryType.COMMIT);
+        settle(jobId, null, EntryType.COMMIT);
+    }
+
+    /**
+     * Makes a job's reservation for {@code period} of a periodic budget final, in the transaction that
+     * reserved it (the account is still in that period). Idempotent like {@link #commit(UUID)}.
+     */
+    @Transactional(propagation = Propagation.MANDATORY)
+    public void commit(UUID jobId, long period) {
+        settle(jobId, period, EntryType.COMMIT);
     }
 
     /**
@@ -292,15 +368,22 @@ public class BudgetService {
      */
     @Transactional(propagation = Propagation.MANDATORY)
     public void refund(UUID jobId) {
-        settle(jobId, EntryType.REFUND);
+        settle(jobId, null, EntryType.REFUND);
     }
 
-    private void settle(UUID jobId, EntryType type) {
+    private void settle(UUID jobId, @Nullable Long period, EntryType type) {
         List<LedgerEntry> entries = repository.entriesOfJob(jobId);
-        LedgerEntry reserve = entries.stream().filter(e -> e.type() == EntryType.RESERVE).findFirst()
-                .orElseThrow(() -> new IllegalStateException("job has no reservation"));
-        repository.lock(reserve.datasetId());
-        List<LedgerEntry> locked = repository.entriesOfJob(jobId);
+        LedgerEntry reserve = entries.stream()
+                .filter(e -> e.type() == EntryType.RESERVE && java.util.Objects.equals(e.period(), period)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("job has no reservation"
+                        + (period == null ? "" : " for period " + period)));
+        BudgetAccount account = repository.lock(reserve.datasetId()).orElse(null);
+        if (period != null && (account == null || !period.equals(account.period()))) {
+            throw new IllegalStateException("settling period " + period + " of job " + jobId
+                    + " after its account left that period");
+        }
+        List<LedgerEntry> locked = repository.entriesOfJob(jobId).stream()
+                .filter(e -> java.util.Objects.equals(e.period(), period)).toList();
         boolean settled = locked.stream().anyMatch(e -> e.type() == EntryType.COMMIT || e.type() == EntryType.REFUND);
         if (settled) {
             if (locked.stream().anyMatch(e -> e.type() == type)) {
@@ -315,7 +398,7 @@ public class BudgetService {
             repository.adjustAllocation(reserve.datasetId(), reserve.caller(), amount, true);
         }
         repository.append(reserve.datasetId(), jobId, type, reserve.kind(), reserve.mechanism(), reserve.parameters(),
-                reserve.loss(), amount, reserve.caller(), clock.instant());
+                reserve.loss(), amount, reserve.caller(), period, clock.instant());
     }
 
     @Transactional(readOnly = true)
@@ -367,7 +450,9 @@ public class BudgetService {
      */
     @Transactional(readOnly = true, isolation = Isolation.REPEATABLE_READ)
     public LedgerChain.Result verify(UUID datasetId, byte @org.jspecify.annotations.Nullable [] exportedHead) {
-        LedgerChain.Check check = new LedgerChain.Check(exportedHead);
+        BudgetAccount account = repository.find(datasetId).orElse(null);
+        // A periodic account's totals are its current period's: the sums are of that period's entries.
+        LedgerChain.Check check = new LedgerChain.Check(exportedHead, account == null ? null : account.period());
         long after = 0;
         while (true) {
             List<LedgerChain.Chained> page = repository.chained(datasetId, after, VERIFY_PAGE);
@@ -377,7 +462,6 @@ public class BudgetService {
             }
             after = page.get(page.size() - 1).entry().id();
         }
-        BudgetAccount account = repository.find(datasetId).orElse(null);
         return account == null ? check.result(null, null) : check.result(account.committed(), account.reserved());
     }
 

@@ -25,6 +25,8 @@ import org.jspecify.annotations.Nullable;
 public final class LedgerChain {
 
     private static final byte[] TAG = "privmat-ledger-entry-v1".getBytes(StandardCharsets.US_ASCII);
+    /** The tag of an entry with a period (db-migrations/V034__renewing_stream_budgets.sql): a 15th field. */
+    private static final byte[] TAG_V2 = "privmat-ledger-entry-v2".getBytes(StandardCharsets.US_ASCII);
     private static final DateTimeFormatter TIME =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
     private static final HexFormat HEX = HexFormat.of();
@@ -34,18 +36,28 @@ public final class LedgerChain {
     /** An entry as stored, with its stored chain columns. */
     public record Chained(LedgerEntry entry, byte @Nullable [] prevHash, byte @Nullable [] entryHash) {}
 
-    /** The canonical bytes of an entry chained onto {@code prev} (null for the first entry). */
+    /**
+     * The canonical bytes of an entry chained onto {@code prev} (null for the first entry): v1's 14
+     * fields for an entry without a period, v2's tag and the period as a 15th field for one with.
+     */
     public static byte[] canonical(byte @Nullable [] prev, LedgerEntry e) {
-        String[] fields = {prev == null ? "" : HEX.formatHex(prev), Long.toString(e.id()), e.datasetId().toString(),
+        String[] v1 = {prev == null ? "" : HEX.formatHex(prev), Long.toString(e.id()), e.datasetId().toString(),
             e.jobId().toString(), e.type().name(), e.kind(), e.mechanism(), e.parameters(), e.loss(), decimal(e.rho()),
             decimal(e.epsilon()), decimal(e.delta()), e.caller(), TIME.format(e.createdAt())};
-        int size = TAG.length;
+        String[] fields = v1;
+        byte[] tag = TAG;
+        if (e.period() != null) {
+            fields = Arrays.copyOf(v1, v1.length + 1);
+            fields[v1.length] = Long.toString(e.period());
+            tag = TAG_V2;
+        }
+        int size = tag.length;
         byte[][] encoded = new byte[fields.length][];
         for (int i = 0; i < fields.length; i++) {
             encoded[i] = fields[i].getBytes(StandardCharsets.UTF_8);
             size += 4 + encoded[i].length;
         }
-        ByteBuffer out = ByteBuffer.allocate(size).put(TAG);
+        ByteBuffer out = ByteBuffer.allocate(size).put(tag);
         for (byte[] f : encoded) {
             out.putInt(f.length).put(f);
         }
@@ -94,6 +106,7 @@ public final class LedgerChain {
     public static final class Check {
 
         private final byte @Nullable [] exportedHead;
+        private final @Nullable Long period;
         private byte @Nullable [] expectedPrev;
         private boolean exportedHeadSeen;
         private long entries;
@@ -107,7 +120,18 @@ public final class LedgerChain {
 
         /** @param exportedHead a head exported earlier that the chain must still contain, or null */
         public Check(byte @Nullable [] exportedHead) {
+            this(exportedHead, null);
+        }
+
+        /**
+         * @param exportedHead a head exported earlier that the chain must still contain, or null
+         * @param period the account's current period when its budget renews per period: the sums
+         *     compared with its totals are of that period's entries only (null: of the entries
+         *     without a period, i.e. all of a budget that does not renew)
+         */
+        public Check(byte @Nullable [] exportedHead, @Nullable Long period) {
             this.exportedHead = exportedHead;
+            this.period = period;
         }
 
         public void accept(Chained c) {
@@ -115,7 +139,7 @@ public final class LedgerChain {
             entries++;
             headEntry = e.id();
             BigDecimal[] amount = {e.rho(), e.epsilon(), e.delta()};
-            for (int t = 0; t < 3; t++) {
+            for (int t = 0; t < 3 && java.util.Objects.equals(e.period(), period); t++) {
                 switch (e.type()) {
                     case RESERVE -> reserved[t] = reserved[t].add(amount[t]);
                     case COMMIT -> {

@@ -99,17 +99,23 @@ public class SubscriptionService {
     /** The cost of a subscription and the budget before and after it; charges nothing. */
     public record Quote(Plan plan, String accounting, Tracks cost, boolean admissible, Tracks remaining,
             @Nullable Tracks remainingAfter, @Nullable BigDecimal largestPureEpsilonAfter,
-            java.util.List<NoiseWarning> warnings, Limit limit, Tracks limitRemaining) {}
+            java.util.List<NoiseWarning> warnings, Limit limit, Tracks limitRemaining, @Nullable Long period) {}
 
     public Quote quote(UUID datasetId, QueryRequest request, Caller caller) {
         Dataset dataset = datasets.visible(datasetId, caller);
         Plan plan = plan(dataset, request);
+        StreamSchema schema = StreamFacts.schema(dataset);
+        // On a budget that renews per period, priced against the period of the stream's open block:
+        // the one a subscription created now is charged first (docs/accounting.md, "Budgets that
+        // renew per period").
+        Long period = schema.periodOf(repository.counters(datasetId).map(c -> c[0]).orElse(0L));
         // A subscription's charge goes through the same reservation as a query: the caller's
         // allocation or the pool, and the total (docs/accounting.md §10).
-        BudgetService.Price price = budget.price(datasetId, dataset.budget(), plan.chargedLoss(), caller.subject());
+        BudgetService.Price price = budget.price(datasetId, dataset.budget(), plan.chargedLoss(), caller.subject(),
+                period);
         return new Quote(plan, dataset.budget().mode().name(), price.cost(), price.admissible(), price.remaining(),
                 price.remainingAfter(), price.largestPureEpsilonAfter(), catalog.warnings(plan),
-                price.limit(), price.limitRemaining());
+                price.limit(), price.limitRemaining(), period);
     }
 
     /** A created subscription, and whether it is an idempotent replay of an earlier creation. */
@@ -150,13 +156,30 @@ public class SubscriptionService {
                 if (first >= p.horizonBlocks()) {
                     throw StreamService.horizon(datasetId, p);
                 }
+                // A budget that renews per period: the charge is for the period of the block it starts
+                // with, fixed here under the stream's lock (no block closes meanwhile).
+                Long period = schema.periodOf(first);
+                if (period != null && period > schema.periodOf(stream.completedBlocks())) {
+                    // TIME: the clock is past the last block of a period the scheduler has not closed
+                    // yet. Charging the next period now would leave that block's releases to charge
+                    // a period the account has left; creation waits until the scheduler closed it.
+                    throw new PrivmatException(ProblemType.SERVICE_UNAVAILABLE, "The stream's period "
+                            + schema.periodOf(stream.completedBlocks()) + " has ended and the block scheduler has not "
+                            + "closed its last block yet; a subscription starting in period " + period + " waits for "
+                            + "it. Nothing was charged; retry shortly.", Map.of("datasetId", datasetId.toString(),
+                            "retryAfterSeconds", Math.max(1L, (settings.tick().toMillis() + 999) / 1000)));
+                }
                 Tracks cost = budget.reserve(new Reservation(datasetId, dataset.budget(), jobId, JOB_KIND,
-                        plan.spec().mechanism(), specJson, plan.chargedLoss(), lossJson, caller));
+                        plan.spec().mechanism(), specJson, plan.chargedLoss(), lossJson, caller, period));
                 // Data access begins with the next append or block end: the charge is final now.
-                budget.commit(jobId);
+                if (period == null) {
+                    budget.commit(jobId);
+                } else {
+                    budget.commit(jobId, period);
+                }
                 Subscription s = new Subscription(id, datasetId, jobId, caller, plan.spec().kind().name(),
                         plan.spec().mechanism(), specJson, lossJson, SubscriptionState.ACTIVE, first, 0,
-                        clock.instant(), null, null);
+                        clock.instant(), null, null, period, null, null, null);
                 jobs.recordSubscription(new NewJob(jobId, datasetId, dataset.owner(), JOB_KIND, plan.spec().mechanism(),
                         specJson, written.requestHash(), idempotencyKey, caller, lossJson, cost),
                         description(s, dataset, plan, lossJson));
@@ -282,7 +305,8 @@ public class SubscriptionService {
         }
         SubscriptionState state = s.state() == SubscriptionState.FINISHED ? SubscriptionState.ACTIVE : s.state();
         return new Subscription(s.id(), s.datasetId(), s.jobId(), s.caller(), s.kind(), s.mechanism(), s.spec(),
-                s.loss(), state, s.firstBlock(), shown, s.createdAt(), s.cancelledAt(), s.errorCode());
+                s.loss(), state, s.firstBlock(), shown, s.createdAt(), s.cancelledAt(), s.errorCode(), s.chargedPeriod(),
+                s.pausedPeriod(), s.pausedLimit(), s.runBlock());
     }
 
     /** How many of a subscription's releases are shown now (all of them unless its stream has TIME blocks). */

@@ -55,7 +55,13 @@ class LedgerChainMigrationTest extends ApiTest {
                         + "?::jsonb, '{\"rho\": 0.0010, \"notion\": \"ZCDP\"}', ?::numeric, ?::numeric, ?::numeric, ?, "
                         + "'2026-01-02 03:04:05.678901+02')", r[0], job, r[1], r[2], r[3], r[4], r[5], r[6]);
             }
+            Flyway.configure().dataSource(source).locations("classpath:db/migration").target("33").load().migrate();
+            String hashes = "SELECT id, encode(entry_hash, 'hex') AS h FROM ledger_entry ORDER BY id";
+            List<java.util.Map<String, Object>> v1 = old.queryForList(hashes);
             Flyway.configure().dataSource(source).locations("classpath:db/migration").load().migrate();
+            // V034 (periods, v2 bytes for periodic entries only) leaves every v1 entry's stored hash as it was.
+            assertThat(old.queryForList(hashes))
+                    .isEqualTo(v1);
 
             LedgerRepository repository = new LedgerRepository(old);
             assertVerifies(repository, a, 3);
@@ -68,6 +74,12 @@ class LedgerChainMigrationTest extends ApiTest {
                     + "parameters, loss, rho, epsilon, delta, caller, now() FROM ledger_entry WHERE dataset_id = ? "
                     + "ORDER BY id DESC LIMIT 1", a);
             assertVerifies(repository, a, 4);
+            // A periodic charge (V034): hashed with the v2 tag and its period, in the same chain as v1 entries.
+            old.update("INSERT INTO ledger_entry (dataset_id, job_id, entry_type, kind, mechanism, parameters, loss, "
+                    + "rho, epsilon, delta, caller, created_at, period) SELECT dataset_id, job_id, 'RESERVE', kind, "
+                    + "mechanism, parameters, loss, rho, epsilon, delta, caller, now(), 5 FROM ledger_entry "
+                    + "WHERE dataset_id = ? ORDER BY id DESC LIMIT 1", a);
+            assertVerifies(repository, a, 5);
         } finally {
             jdbc.execute("DROP DATABASE " + database + " WITH (FORCE)");
         }
@@ -87,7 +99,7 @@ class LedgerChainMigrationTest extends ApiTest {
             LedgerEntry e = c.entry();
             edited.accept(c == chain.get(0) ? new LedgerChain.Chained(new LedgerEntry(e.id(), e.datasetId(), e.jobId(),
                     e.type(), e.kind(), e.mechanism(), e.parameters(), e.loss(), e.rho().add(java.math.BigDecimal.ONE),
-                    e.epsilon(), e.delta(), e.caller(), e.createdAt()), c.prevHash(), c.entryHash()) : c);
+                    e.epsilon(), e.delta(), e.caller(), e.createdAt(), e.period()), c.prevHash(), c.entryHash()) : c);
         }
         assertThat(edited.result(null, null).firstBadEntry()).isEqualTo(chain.get(0).entry().id());
     }

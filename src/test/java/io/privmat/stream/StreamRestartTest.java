@@ -248,6 +248,78 @@ class StreamRestartTest {
                 Long.class, UUID.fromString(subscription))).isEqualTo(8);
     }
 
+    /**
+     * A TIME stream under ADD_REMOVE whose budget renews every 2 blocks (docs/accounting.md, "Budgets
+     * that renew per period"), renewed on the scheduler's closes: a period pays two subscriptions; a
+     * creation after a period's end waits (503, nothing charged) until the scheduler closed its last
+     * block; the one created then pays the new period first, so the second of the earlier two is
+     * paused for it (no release of its blocks) and restarts in the next period with a new key.
+     */
+    @Test
+    void aTimeStreamsBudgetRenewsOnTheSchedulersCloses() {
+        context();
+        StreamService streams = context.getBean(StreamService.class);
+        String dataset = ok(send(owner, "POST", "/v1/datasets", "application/json", "{\"name\":\"s\",\"kind\":"
+                + "\"STREAM\",\"rowNormBound\":1,\"neighbouring\":\"ADD_REMOVE\",\"stream\":{\"columns\":3,"
+                + "\"blockSeconds\":60,\"windowBlocks\":2,\"horizonBlocks\":10,\"periodBlocks\":2},\"budget\":"
+                + "{\"epsilon\":1,\"delta\":1e-6}}"), 201).get("id").asString();
+        Instant start = startOf(dataset);
+        java.math.BigDecimal cap = ok(send(owner, "GET", "/v1/datasets/" + dataset + "/budget", null, null), 200)
+                .at("/total/tracks/rho").decimalValue();
+        String request = "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":" + cap.multiply(
+                new java.math.BigDecimal("0.45")).round(new java.math.MathContext(4, java.math.RoundingMode.DOWN))
+                .toPlainString() + "}";
+        subscribe(dataset, request);
+        subscribe(dataset, request);
+        // Charged in the subscriptions' fixed order (creation time, then id: this clock stands still).
+        List<String> order = jdbc().queryForList("SELECT id::text FROM subscription WHERE dataset_id = ? "
+                + "ORDER BY created_at, id", String.class, UUID.fromString(dataset));
+        String first = order.get(0);
+        String second = order.get(1);
+        assertThat(send(owner, "POST", "/v1/datasets/" + dataset + "/subscriptions", "application/json", request)
+                .get("httpStatus").asInt()).isEqualTo(409);
+        ok(append(dataset, "0.6,0.8,0\n"), 200);
+
+        // Blocks 0 and 1 have ended, the scheduler has not closed them: a creation would pay period 1
+        // while period 0's last block is still to be released. It waits; nothing is charged.
+        clockAt(start.plusSeconds(121));
+        long entries = jdbc().queryForObject("SELECT count(*) FROM ledger_entry WHERE dataset_id = ?", Long.class,
+                UUID.fromString(dataset));
+        JsonNode early = send(owner, "POST", "/v1/datasets/" + dataset + "/subscriptions", "application/json", request);
+        assertThat(early.get("httpStatus").asInt()).as(early.toString()).isEqualTo(503);
+        assertThat(jdbc().queryForObject("SELECT count(*) FROM ledger_entry WHERE dataset_id = ?", Long.class,
+                UUID.fromString(dataset))).isEqualTo(entries);
+        streams.closeDueBlocks(CLOCK.instant());
+        JsonNode created = ok(send(owner, "POST", "/v1/datasets/" + dataset + "/subscriptions", "application/json",
+                request), 201);
+        assertThat(created.get("chargedPeriod").asLong()).isEqualTo(1);
+        assertThat(created.get("firstStreamBlock").asLong()).isEqualTo(2);
+        String late = created.get("id").asString();
+
+        clockAt(start.plusSeconds(241));
+        streams.closeDueBlocks(CLOCK.instant());
+        assertThat(subscriptionView(second).get("waitingForPeriod").asLong()).isEqualTo(2);
+        assertThat(subscriptionView(second).get("pausedBy").asString()).isEqualTo("POOL"); // no allocations
+        clockAt(start.plusSeconds(361));
+        streams.closeDueBlocks(CLOCK.instant());
+        assertThat(subscriptionView(second).get("restartedAtStreamBlock").asLong()).isEqualTo(4);
+        assertThat(subscriptionView(late).get("waitingForPeriod").asLong()).isEqualTo(3);
+
+        String blocks = "SELECT stream_block FROM subscription_release WHERE subscription_id = ? ORDER BY stream_block";
+        assertThat(jdbc().queryForList(blocks, Long.class, UUID.fromString(first))).containsExactly(0L, 1L, 2L, 3L, 4L,
+                5L);
+        assertThat(jdbc().queryForList(blocks, Long.class, UUID.fromString(second))).containsExactly(0L, 1L, 4L, 5L);
+        assertThat(jdbc().queryForList(blocks, Long.class, UUID.fromString(late))).containsExactly(2L, 3L);
+        assertThat(jdbc().queryForObject("""
+                SELECT count(*) FROM subscription_release r JOIN subscription s ON s.id = r.subscription_id
+                WHERE s.dataset_id = ? AND NOT EXISTS (SELECT 1 FROM ledger_entry e WHERE e.job_id = s.job_id
+                    AND e.entry_type = 'COMMIT' AND e.period = r.stream_block / 2)""", Long.class,
+                UUID.fromString(dataset))).as("releases of unpaid periods").isZero();
+        assertThat(ok(send(owner, "GET", "/v1/datasets/" + dataset + "/ledger/verify", null, null), 200).get("ok")
+                .asBoolean()).isTrue();
+        drop(dataset);
+    }
+
     /** The stream's closed blocks (other tests' streams close in the same ticks: count per stream). */
     static long completed(String dataset) {
         return jdbc().queryForObject("SELECT completed_blocks FROM stream WHERE dataset_id = ?", Long.class,

@@ -14,6 +14,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * {@code allSettled}, no reservation is left open at all. Every dataset's entries form one hash
  * chain ({@link #checkChains}). Every allocation holds what its subject's entries hold, within its
  * caps, and no account's allocations plus pool spending exceed its caps ({@link #checkAllocations}).
+ * An account whose budget renews per period (docs/accounting.md, "Budgets that renew per period")
+ * holds its current period: its totals and allocations are compared with that period's entries, and
+ * each (job, period) is settled like a job.
  */
 public final class LedgerInvariants {
 
@@ -27,6 +30,7 @@ public final class LedgerInvariants {
                            a.{t}_reserved - coalesce(sum(CASE WHEN e.entry_type = 'RESERVE' THEN e.{t}
                                      WHEN e.entry_type IN ('COMMIT', 'REFUND') THEN -e.{t} END), 0) AS reserved_gap
                     FROM budget_account a LEFT JOIN ledger_entry e ON e.dataset_id = a.dataset_id
+                        AND e.period IS NOT DISTINCT FROM a.period
                     GROUP BY a.dataset_id, a.{t}_committed, a.{t}_reserved""").replace("{t}", track));
             assertThat(accounts).as(track + ": account totals equal ledger sums").allSatisfy(a -> {
                 assertThat(((java.math.BigDecimal) a.get("committed_gap")).signum()).as(a.toString()).isZero();
@@ -40,7 +44,7 @@ public final class LedgerInvariants {
                        count(*) FILTER (WHERE e.entry_type = 'REFUND') AS refunds,
                        (SELECT count(*) FROM job_result r WHERE r.job_id = j.id) AS results
                 FROM job j LEFT JOIN ledger_entry e ON e.job_id = j.id
-                GROUP BY j.id, j.state, j.data_access_started_at""");
+                GROUP BY j.id, j.state, j.data_access_started_at, e.period""");
         for (Map<String, Object> j : jobs) {
             String state = (String) j.get("state");
             boolean accessed = (Boolean) j.get("accessed");
@@ -110,9 +114,10 @@ public final class LedgerInvariants {
                     SELECT a.dataset_id, a.subject, a.{t}_cap AS cap, a.{t}_spent AS spent,
                            coalesce((SELECT sum(CASE WHEN e.entry_type = 'RESERVE' THEN e.{t}
                                                      WHEN e.entry_type = 'REFUND' THEN -e.{t} END)
-                                     FROM ledger_entry e WHERE e.dataset_id = a.dataset_id AND e.caller = a.subject), 0)
+                                     FROM ledger_entry e WHERE e.dataset_id = a.dataset_id AND e.caller = a.subject
+                                     AND e.period IS NOT DISTINCT FROM b.period), 0)
                                AS held
-                    FROM budget_allocation a""").replace("{t}", track));
+                    FROM budget_allocation a JOIN budget_account b ON b.dataset_id = a.dataset_id""").replace("{t}", track));
             assertThat(allocations).as(track + ": allocations hold their subjects' entries, within their caps")
                     .allSatisfy(a -> {
                         java.math.BigDecimal spent = (java.math.BigDecimal) a.get("spent");
@@ -127,7 +132,8 @@ public final class LedgerInvariants {
                                AS allocated_spent,
                            coalesce((SELECT sum(CASE WHEN e.entry_type = 'RESERVE' THEN e.{t}
                                                      WHEN e.entry_type = 'REFUND' THEN -e.{t} END)
-                                     FROM ledger_entry e WHERE e.dataset_id = b.dataset_id AND NOT EXISTS (
+                                     FROM ledger_entry e WHERE e.dataset_id = b.dataset_id
+                                     AND e.period IS NOT DISTINCT FROM b.period AND NOT EXISTS (
                                          SELECT 1 FROM budget_allocation a
                                          WHERE a.dataset_id = e.dataset_id AND a.subject = e.caller)), 0) AS pool_spent
                     FROM budget_account b""").replace("{t}", track));

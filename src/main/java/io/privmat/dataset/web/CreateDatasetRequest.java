@@ -127,8 +127,9 @@ public record CreateDatasetRequest(
 
     /**
      * A stream's public block structure: blocks of blockRows rows (in arrival order) or of blockSeconds
-     * seconds (from the stream's creation), a window of windowBlocks completed blocks, and a horizon of
-     * horizonBlocks blocks after which the stream takes no more rows.
+     * seconds (from the stream's creation), a window of windowBlocks completed blocks, a horizon of
+     * horizonBlocks blocks after which the stream takes no more rows, and optionally periodBlocks, the
+     * period after which its budget renews.
      */
     @Schema(name = "StreamRequest", example = "{\"columns\": 3, \"blockRows\": 100, \"windowBlocks\": 10, "
             + "\"horizonBlocks\": 1000}")
@@ -142,7 +143,11 @@ public record CreateDatasetRequest(
             @Schema(description = "w: completed blocks per window, in [1, 1048576]", requiredMode =
                     Schema.RequiredMode.REQUIRED, example = "10") @Nullable Integer windowBlocks,
             @Schema(description = "T: the most blocks the stream releases, in [1, 2^40]; no cost depends on it",
-                    requiredMode = Schema.RequiredMode.REQUIRED, example = "1000") @Nullable Long horizonBlocks) {}
+                    requiredMode = Schema.RequiredMode.REQUIRED, example = "1000") @Nullable Long horizonBlocks,
+            @Schema(description = "P: the budget renews every P blocks, in [1, 10^9]: the dataset's budget is then per "
+                    + "period (blocks [kP, (k+1)P)) and a subscription is charged once for each period it reads. "
+                    + "Absent: the budget never renews. Refused on a TIME stream under REPLACE_ONE (a replacement "
+                    + "may move an event into another period)") @Nullable Long periodBlocks) {}
 
     /** One attribute of a histogram's records: its name and its domain, by size, by labels, or both. */
     @Schema(name = "AttributeRequest", example = "{\"name\": \"region\", \"labels\": [\"north\", \"south\"]}")

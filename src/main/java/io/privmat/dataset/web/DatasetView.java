@@ -1,5 +1,6 @@
 package io.privmat.dataset.web;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.privmat.api.JsonNumbers;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
@@ -98,7 +99,11 @@ public record DatasetView(
             @Schema(description = "Rows per full window under ROW_COUNT (w·b); absent under TIME, where it is "
                     + "private") @Nullable Long windowRows,
             @Schema(description = "The most blocks the stream releases") long horizonBlocks,
-            @Schema(description = "Start of block 0 (the creation time)") Instant startsAt) {}
+            @Schema(description = "Start of block 0 (the creation time)") Instant startsAt,
+            @Schema(description = "P: the budget renews every P blocks (it is per period, blocks [kP, (k+1)P)); "
+                    + "absent when it never renews")
+                    @JsonInclude(JsonInclude.Include.NON_NULL)
+                    @Nullable Long periodBlocks) {}
 
     /** A histogram attribute as declared. */
     @Schema(name = "HistogramAttribute")
@@ -156,7 +161,7 @@ public record DatasetView(
         StreamView streamView = d.schema() instanceof StreamSchema s ? new StreamView(s.blockRule().name(), s.graph(),
                 s.blockRule() == BlockRule.ROW_COUNT ? s.blockRows() : null,
                 s.blockRule() == BlockRule.TIME ? s.blockSeconds() : null,
-                s.windowBlocks(), s.windowRows(), s.horizonBlocks(), d.createdAt()) : null;
+                s.windowBlocks(), s.windowRows(), s.horizonBlocks(), d.createdAt(), s.periodBlocks()) : null;
         List<Attribute> attributes = d.schema() instanceof HistogramSchema h ? h.attributes().stream()
                 .map(a -> new Attribute(a.name(), a.size(), a.labels())).toList() : null;
         Long cols = d.cols(); // d (and a graph's vertex set) is public

@@ -57,7 +57,21 @@ final class StreamDeclaration {
                 ? range("stream.blockSeconds", s.blockSeconds(), 1, StreamSchema.MAX_BLOCK_SECONDS) : 0;
         int window = range("stream.windowBlocks", s.windowBlocks(), 1, StreamSchema.MAX_WINDOW_BLOCKS);
         long horizon = range("stream.horizonBlocks", s.horizonBlocks(), 1, StreamSchema.MAX_HORIZON_BLOCKS);
-        return new StreamSchema(d, vertices != null, rule, blockRows, blockSeconds, window, horizon);
+        Long period = null;
+        if (s.periodBlocks() != null) {
+            period = range("stream.periodBlocks", s.periodBlocks(), 1, StreamSchema.MAX_PERIOD_BLOCKS);
+            if (rule == BlockRule.TIME && neighbouring == Neighbouring.REPLACE_ONE) {
+                // Periods are disjoint in event time only if a neighbour keeps its row in its period. Under
+                // REPLACE_ONE on time blocks a row may be replaced by one with another event time, i.e. in
+                // another period: that pair changes two periods, and each period's budget would pay for a
+                // difference that spans both (docs/accounting.md, "Budgets that renew per period").
+                throw PrivmatException.invalidParameter("stream.periodBlocks", "absent on a TIME stream under "
+                        + "REPLACE_ONE", "a budget that renews per period needs each row to stay in its period "
+                        + "under the neighbouring relation: on a TIME stream under REPLACE_ONE a row may be replaced "
+                        + "by one with another event time, in another period; declare ADD_REMOVE, or blockRows");
+            }
+        }
+        return new StreamSchema(d, vertices != null, rule, blockRows, blockSeconds, window, horizon, period);
     }
 
     private static int range(String name, @Nullable Integer value, int min, int max) {

@@ -25,7 +25,7 @@ import org.springframework.stereotype.Repository;
 public class LedgerRepository {
 
     private static final String ACCOUNT_COLUMNS = "dataset_id, accounting, rho_cap, epsilon_cap, delta_cap, "
-            + "rho_committed, epsilon_committed, delta_committed, rho_reserved, epsilon_reserved, delta_reserved";
+            + "rho_committed, epsilon_committed, delta_committed, rho_reserved, epsilon_reserved, delta_reserved, period";
 
     private final JdbcTemplate jdbc;
 
@@ -40,13 +40,14 @@ public class LedgerRepository {
             new Tracks(rs.getBigDecimal("rho_committed"), rs.getBigDecimal("epsilon_committed"),
                     rs.getBigDecimal("delta_committed")),
             new Tracks(rs.getBigDecimal("rho_reserved"), rs.getBigDecimal("epsilon_reserved"),
-                    rs.getBigDecimal("delta_reserved")));
+                    rs.getBigDecimal("delta_reserved")), rs.getObject("period", Long.class));
 
     private static final RowMapper<LedgerEntry> ENTRY = (ResultSet rs, int i) -> new LedgerEntry(
             rs.getLong("id"), rs.getObject("dataset_id", UUID.class), rs.getObject("job_id", UUID.class),
             EntryType.valueOf(rs.getString("entry_type")), rs.getString("kind"), rs.getString("mechanism"),
             rs.getString("parameters"), rs.getString("loss"), rs.getBigDecimal("rho"), rs.getBigDecimal("epsilon"),
-            rs.getBigDecimal("delta"), rs.getString("caller"), rs.getTimestamp("created_at").toInstant());
+            rs.getBigDecimal("delta"), rs.getString("caller"), rs.getTimestamp("created_at").toInstant(),
+            rs.getObject("period", Long.class));
 
     /** Creates the account if it does not exist yet (idempotent, race-free). */
     public void ensureAccount(UUID datasetId, AccountingMode mode, Tracks capacity, Instant now) {
@@ -66,6 +67,19 @@ public class LedgerRepository {
                 ACCOUNT, datasetId).stream().findFirst();
     }
 
+    /**
+     * Rolls a periodic account to {@code period} (docs/accounting.md, "Budgets that renew per
+     * period"): its committed and reserved totals and every allocation's spent amounts start again at
+     * 0. Under the account's row lock, before the first charge of the new period.
+     */
+    public void roll(UUID datasetId, long period) {
+        jdbc.update("UPDATE budget_account SET rho_committed = 0, epsilon_committed = 0, delta_committed = 0, "
+                + "rho_reserved = 0, epsilon_reserved = 0, delta_reserved = 0, period = ? WHERE dataset_id = ?", period,
+                datasetId);
+        jdbc.update("UPDATE budget_allocation SET rho_spent = 0, epsilon_spent = 0, delta_spent = 0 WHERE dataset_id = ?",
+                datasetId);
+    }
+
     /** Adds to (or, with negative amounts, removes from) the reserved and committed totals. */
     public void adjust(UUID datasetId, Tracks reservedDelta, boolean subtractReserved, Tracks committedDelta) {
         String sign = subtractReserved ? "-" : "+";
@@ -79,17 +93,21 @@ public class LedgerRepository {
     }
 
     private static final String INSERT_ENTRY = "INSERT INTO ledger_entry (dataset_id, job_id, entry_type, kind, "
-            + "mechanism, parameters, loss, rho, epsilon, delta, caller, created_at) "
-            + "VALUES (?,?,?,?,?,?::jsonb,?::jsonb,?,?,?,?,?)";
+            + "mechanism, parameters, loss, rho, epsilon, delta, caller, created_at, period) "
+            + "VALUES (?,?,?,?,?,?::jsonb,?::jsonb,?,?,?,?,?,?)";
 
     public void append(UUID datasetId, UUID jobId, EntryType type, String kind, String mechanism, String parameters,
-            String loss, Tracks amount, String caller, Instant now) {
-        appendAll(datasetId, List.of(new NewEntry(jobId, type, kind, mechanism, parameters, loss, amount, caller)), now);
+            String loss, Tracks amount, String caller, @Nullable Long period, Instant now) {
+        appendAll(datasetId, List.of(new NewEntry(jobId, type, kind, mechanism, parameters, loss, amount, caller,
+                period)), now);
     }
 
-    /** An entry to append: its job, type, the query's public description and the amount. */
+    /**
+     * An entry to append: its job, type, the query's public description, the amount, and the period
+     * it pays for (null when the budget does not renew).
+     */
     public record NewEntry(UUID jobId, EntryType type, String kind, String mechanism, String parameters, String loss,
-            Tracks amount, String caller) {}
+            Tracks amount, String caller, @Nullable Long period) {}
 
     /** Appends entries of one dataset in the order given, as one JDBC batch (one round trip). */
     public void appendAll(UUID datasetId, List<NewEntry> entries, Instant now) {
@@ -97,12 +115,12 @@ public class LedgerRepository {
         if (entries.size() == 1) {
             NewEntry e = entries.get(0);
             jdbc.update(INSERT_ENTRY, datasetId, e.jobId(), e.type().name(), e.kind(), e.mechanism(), e.parameters(),
-                    e.loss(), e.amount().rho(), e.amount().epsilon(), e.amount().delta(), e.caller(), at);
+                    e.loss(), e.amount().rho(), e.amount().epsilon(), e.amount().delta(), e.caller(), at, e.period());
             return;
         }
         jdbc.batchUpdate(INSERT_ENTRY, entries.stream().map(e -> new Object[] {datasetId, e.jobId(), e.type().name(),
                 e.kind(), e.mechanism(), e.parameters(), e.loss(), e.amount().rho(), e.amount().epsilon(),
-                e.amount().delta(), e.caller(), at}).toList());
+                e.amount().delta(), e.caller(), at, e.period()}).toList());
     }
 
     /** The entries of one job, oldest first. */
@@ -133,7 +151,8 @@ public class LedgerRepository {
      */
     public List<CommittedCharge> commits(UUID datasetId, @Nullable String caller, long afterId, int limit) {
         return jdbc.query("SELECT c.*, (SELECT min(r.created_at) FROM ledger_entry r WHERE r.dataset_id = c.dataset_id "
-                        + "AND r.job_id = c.job_id AND r.entry_type = 'RESERVE') AS admitted_at FROM ledger_entry c "
+                        + "AND r.job_id = c.job_id AND r.entry_type = 'RESERVE' AND r.period IS NOT DISTINCT FROM c.period) "
+                        + "AS admitted_at FROM ledger_entry c "
                         + "WHERE c.dataset_id = ? AND c.entry_type = 'COMMIT' AND (?::text IS NULL OR c.caller = ?) "
                         + "AND c.id > ? ORDER BY c.id LIMIT ?",
                 (rs, i) -> {
@@ -170,7 +189,14 @@ public class LedgerRepository {
                 .stream().findFirst();
     }
 
-    /** Re-sums the ledger of a dataset: [committed, reserved] as recomputed from entries. */
+    /** Entries of the account's current period: all of them unless the account renews per period. */
+    private static final String CURRENT_PERIOD = " AND period IS NOT DISTINCT FROM "
+            + "(SELECT a.period FROM budget_account a WHERE a.dataset_id = ledger_entry.dataset_id)";
+
+    /**
+     * Re-sums the ledger of a dataset: [committed, reserved] as recomputed from the entries of the
+     * account's current period (all of them when it does not renew).
+     */
     public Tracks[] resum(UUID datasetId) {
         return jdbc.query("SELECT "
                 + "coalesce(sum(CASE WHEN entry_type = 'COMMIT' THEN rho END), 0) AS rc, "
@@ -182,7 +208,7 @@ public class LedgerRepository {
                 + "THEN -epsilon END), 0) AS er, "
                 + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN delta WHEN entry_type IN ('COMMIT', 'REFUND') "
                 + "THEN -delta END), 0) AS dr "
-                + "FROM ledger_entry WHERE dataset_id = ?", (ResultSet rs) -> {
+                + "FROM ledger_entry WHERE dataset_id = ?" + CURRENT_PERIOD, (ResultSet rs) -> {
                     rs.next();
                     return new Tracks[] {
                         new Tracks(rs.getBigDecimal("rc"), rs.getBigDecimal("ec"), rs.getBigDecimal("dc")),
@@ -221,14 +247,17 @@ public class LedgerRepository {
                 }, datasetId);
     }
 
-    /** What a subject's ledger entries hold on the dataset: RESERVE minus REFUND (committed plus reserved). */
+    /**
+     * What a subject's ledger entries hold on the dataset: RESERVE minus REFUND (committed plus
+     * reserved), in the account's current period when it renews per period.
+     */
     public Tracks spentBy(UUID datasetId, String subject) {
         return jdbc.query("SELECT "
                 + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN rho WHEN entry_type = 'REFUND' THEN -rho END), 0) AS rho, "
                 + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN epsilon WHEN entry_type = 'REFUND' THEN -epsilon END), 0) "
                 + "AS epsilon, "
                 + "coalesce(sum(CASE WHEN entry_type = 'RESERVE' THEN delta WHEN entry_type = 'REFUND' THEN -delta END), 0) "
-                + "AS delta FROM ledger_entry WHERE dataset_id = ? AND caller = ?", (ResultSet rs) -> {
+                + "AS delta FROM ledger_entry WHERE dataset_id = ? AND caller = ?" + CURRENT_PERIOD, (ResultSet rs) -> {
                     rs.next();
                     return tracks(rs, "", "");
                 }, datasetId, subject);

@@ -1,5 +1,6 @@
 package io.privmat.ledger.web;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import io.privmat.api.JsonNumbers;
 import io.privmat.api.LossDocument;
@@ -7,6 +8,7 @@ import io.privmat.api.Paging;
 import io.privmat.api.ParametersDocument;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
+import io.privmat.dataset.StreamSchema;
 import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.EntryType;
@@ -70,7 +72,7 @@ class BudgetController {
                 new Remaining(TrackView.available(filter.remaining(account.spent()), mode),
                         JsonNumbers.available(filter.largestPureEpsilon(account.spent()))),
                 filter instanceof ZcdpFilter z ? JsonNumbers.available(z.deltaConversion()) : null,
-                filter instanceof ZcdpFilter z ? z.alphaStar() : null);
+                filter instanceof ZcdpFilter z ? z.alphaStar() : null, PeriodView.of(dataset, account));
     }
 
     @GetMapping("/ledger")
@@ -165,7 +167,39 @@ class BudgetController {
             @Schema(description = "Rounded down, like the caps; what is charged or spent is rounded up") Remaining remaining,
             @Schema(description = "ZCDP: the part of delta used by the zCDP to (epsilon, delta) conversion")
             @Nullable Double deltaConversion,
-            @Schema(description = "ZCDP: the Renyi order that certifies the rho cap") @Nullable Double alphaStar) {}
+            @Schema(description = "ZCDP: the Renyi order that certifies the rho cap") @Nullable Double alphaStar,
+            @Schema(description = "A STREAM whose budget renews per period (stream.periodBlocks): the total is per "
+                    + "period, and spent, reserved and remaining are those of the period shown; absent otherwise")
+            @JsonInclude(JsonInclude.Include.NON_NULL)
+            @Nullable PeriodView period) {}
+
+    /** The period of a budget that renews per period, as the account holds it (docs/accounting.md). */
+    @Schema(name = "BudgetPeriod")
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record PeriodView(
+            @Schema(description = "The period the amounts are of: the latest one charged (period k is blocks "
+                    + "[k·periodBlocks, (k+1)·periodBlocks)); 0 before any charge") long period,
+            @Schema(description = "P: blocks per period") long periodBlocks,
+            @Schema(description = "Its first stream block") long firstBlock,
+            @Schema(description = "The stream block the budget renews with: the next period's first; the first "
+                    + "charge for it starts again from the whole total") long renewsAtBlock,
+            @Schema(description = "TIME blocks: when the period starts") @Nullable Instant startsAt,
+            @Schema(description = "TIME blocks: when it ends and the budget renews") @Nullable Instant renewsAt) {
+
+        static @Nullable PeriodView of(Dataset dataset, BudgetAccount account) {
+            if (!(dataset.schema() instanceof StreamSchema s) || s.periodBlocks() == null) {
+                return null;
+            }
+            long k = account.period() == null ? 0 : account.period();
+            long p = s.periodBlocks();
+            long first = Math.multiplyExact(k, p);
+            long next = Math.addExact(first, p);
+            boolean time = s.blockSeconds() > 0; // TIME blocks (ROW_COUNT declares 0)
+            return new PeriodView(k, p, first, next,
+                    time ? dataset.createdAt().plusSeconds(Math.multiplyExact(first, s.blockSeconds())) : null,
+                    time ? dataset.createdAt().plusSeconds(Math.multiplyExact(next, s.blockSeconds())) : null);
+        }
+    }
 
     /** Track amounts and their (ε, δ) meaning. */
     @Schema(name = "BudgetAmount")
@@ -189,6 +223,10 @@ class BudgetController {
             @Schema(format = "double") Double rho, @Schema(format = "double") Double epsilon,
             @Schema(format = "double") Double delta,
             String caller,
+            @Schema(description = "The period of a budget that renews per period this charge pays for; absent for "
+                    + "every other charge")
+            @JsonInclude(JsonInclude.Include.NON_NULL)
+            @Nullable Long period,
             @Schema(description = "When the entry was written. Analysts see it on RESERVE entries only (their "
                     + "submission): a COMMIT or REFUND is written by the worker, at a time that depends on other "
                     + "jobs' running times and so on the data") @Nullable Instant createdAt) {
@@ -197,7 +235,7 @@ class BudgetController {
             return new EntryView(e.id(), e.jobId(), e.type().name(), e.kind(), e.mechanism(),
                     JsonNumbers.parametersDocument(e.parameters()), JsonNumbers.lossDocument(e.loss()),
                     JsonNumbers.charged(e.rho()), JsonNumbers.charged(e.epsilon()), JsonNumbers.charged(e.delta()),
-                    e.caller(), shown ? e.createdAt() : null);
+                    e.caller(), e.period(), shown ? e.createdAt() : null);
         }
     }
 }

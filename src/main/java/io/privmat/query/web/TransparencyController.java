@@ -95,7 +95,7 @@ class TransparencyController {
                     "SUBSCRIPTION".equals(e.kind()) ? "continual" : "one-shot", e.kind(), e.mechanism(),
                     JsonNumbers.lossDocument(e.loss()), TrackView.charged(charge, mode),
                     new Guarantee(JsonNumbers.charged(dp.epsilon()), JsonNumbers.charged(dp.delta())),
-                    transparency.expectedError(e.parameters(), caller), c.admittedAt(), e.caller()));
+                    transparency.expectedError(e.parameters(), caller), c.admittedAt(), e.caller(), e.period()));
         }
         Long next = releases.size() == limit ? releases.get(releases.size() - 1).entry() : null;
         BudgetAccount account = budget.account(datasetId, b);
@@ -172,5 +172,8 @@ class TransparencyController {
             @Schema(description = "The error its plan states from public parameters (the quote's expectedError); "
                     + "null if the stored plan no longer rebuilds here") @Nullable List<ErrorStatement> expectedError,
             @Schema(description = "When it was admitted (the ledger's RESERVE entry)") Instant admittedAt,
-            @Schema(description = "The analyst (subject) it was charged to") String analyst) {}
+            @Schema(description = "The analyst (subject) it was charged to") String analyst,
+            @Schema(description = "A stream whose budget renews per period: the period this charge pays for")
+            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            @Nullable Long period) {}
 }

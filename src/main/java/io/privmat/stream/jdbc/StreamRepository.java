@@ -67,14 +67,16 @@ public class StreamRepository {
     }
 
     private static final String SUBSCRIPTION_COLUMNS = "id, dataset_id, job_id, caller, kind, mechanism, spec, loss, "
-            + "state, first_block, completed_blocks, created_at, cancelled_at, error_code";
+            + "state, first_block, completed_blocks, created_at, cancelled_at, error_code, charged_period, paused_period, "
+            + "paused_limit, run_block";
 
     private static final RowMapper<Subscription> SUBSCRIPTION = (rs, i) -> new Subscription(
             rs.getObject("id", UUID.class), rs.getObject("dataset_id", UUID.class), rs.getObject("job_id", UUID.class),
             rs.getString("caller"), rs.getString("kind"), rs.getString("mechanism"), rs.getString("spec"),
             rs.getString("loss"), SubscriptionState.valueOf(rs.getString("state")), rs.getLong("first_block"),
             rs.getLong("completed_blocks"), rs.getTimestamp("created_at").toInstant(), instant(rs, "cancelled_at"),
-            rs.getString("error_code"));
+            rs.getString("error_code"), rs.getObject("charged_period", Long.class),
+            rs.getObject("paused_period", Long.class), rs.getString("paused_limit"), rs.getObject("run_block", Long.class));
 
     /** A new stream: nothing appended, an empty open block; {@code nextCloseAt} the end of block 0 under TIME. */
     public void insertStream(UUID datasetId, Instant startedAt, double[] emptyBlock, @Nullable Instant nextCloseAt) {
@@ -130,9 +132,10 @@ public class StreamRepository {
 
     public void insertSubscription(Subscription s, byte[] streamKey) {
         jdbc.update("INSERT INTO subscription (id, dataset_id, job_id, caller, kind, mechanism, spec, loss, stream_key, "
-                        + "state, first_block, completed_blocks, created_at) VALUES (?,?,?,?,?,?,?::jsonb,?::jsonb,?,?,?,?,?)",
+                        + "state, first_block, completed_blocks, created_at, charged_period) "
+                        + "VALUES (?,?,?,?,?,?,?::jsonb,?::jsonb,?,?,?,?,?,?)",
                 s.id(), s.datasetId(), s.jobId(), s.caller(), s.kind(), s.mechanism(), s.spec(), s.loss(), streamKey,
-                s.state().name(), s.firstBlock(), s.completedBlocks(), Timestamp.from(s.createdAt()));
+                s.state().name(), s.firstBlock(), s.completedBlocks(), Timestamp.from(s.createdAt()), s.chargedPeriod());
     }
 
     public Optional<Subscription> find(UUID id) {
@@ -181,6 +184,25 @@ public class StreamRepository {
 
     public void setCompletedBlocks(UUID id, long completedBlocks) {
         jdbc.update("UPDATE subscription SET completed_blocks = ? WHERE id = ?", completedBlocks, id);
+    }
+
+    /**
+     * Writes a subscription's period fields (docs/accounting.md, "Budgets that renew per period"):
+     * the latest period charged, the period it is paused in and the limit that refused it.
+     */
+    public void setPeriods(UUID id, long completedBlocks, @Nullable Long chargedPeriod, @Nullable Long pausedPeriod,
+            @Nullable String pausedLimit) {
+        jdbc.update("UPDATE subscription SET completed_blocks = ?, charged_period = ?, paused_period = ?, "
+                + "paused_limit = ? WHERE id = ?", completedBlocks, chargedPeriod, pausedPeriod, pausedLimit, id);
+    }
+
+    /**
+     * Restarts a paused subscription like a new one with stream block {@code runBlock}: a fresh
+     * secret stream key and no slots (its mechanism's state starts empty).
+     */
+    public void restart(UUID id, byte[] streamKey, long runBlock) {
+        jdbc.update("DELETE FROM subscription_slot WHERE subscription_id = ?", id);
+        jdbc.update("UPDATE subscription SET stream_key = ?, run_block = ? WHERE id = ?", streamKey, runBlock, id);
     }
 
     /** Every slot of a subscription: [secret, published], by key. */

@@ -104,21 +104,34 @@ class SubscriptionController {
             @Nullable String errorCode,
             @Schema(description = "The plan's public parameters", implementation = ParametersDocument.class)
             @JsonRawValue String parameters,
-            @Schema(description = "The exact amounts charged, once, at creation") JobView.Cost cost,
+            @Schema(description = "The exact amounts charged, once, at creation; on a stream whose budget renews "
+                    + "per period, charged once for each period it reads (the first at creation)") JobView.Cost cost,
             @Schema(description = "The loss of the whole stream of releases, as run and as charged",
                     implementation = LossDocument.class) @JsonRawValue String loss,
             @Schema(description = "Public facts about the noise (typed as NoiseFacts)") Facts noise,
             @Schema(description = "The stream block it started with (its block 0)") long firstStreamBlock,
-            @Schema(description = "Its releases shown so far (TIME blocks: those whose publishedAt has passed)")
+            @Schema(description = "The stream blocks it has passed so far (TIME blocks: those whose publishedAt has "
+                    + "passed): one release each, except blocks of periods it was paused in, which have none")
             long completedBlocks,
             Instant createdAt, @Nullable Instant cancelledAt,
-            @Schema(description = "Where its releases are listed, newest first") String releases) {
+            @Schema(description = "Where its releases are listed, newest first") String releases,
+            @Schema(description = "A stream whose budget renews per period: the latest period it holds a committed "
+                    + "charge for") @Nullable Long chargedPeriod,
+            @Schema(description = "Paused: the period's budget refused its charge, so it reads none of that "
+                    + "period's blocks and releases nothing for them; it is charged again at the first block of this "
+                    + "period and, admitted, restarts like a new subscription (empty windows, new noise key)")
+                    @Nullable Long waitingForPeriod,
+            @Schema(description = "Paused: the limit that refused the charge", allowableValues = {"ALLOCATION",
+                    "POOL", "TOTAL"}) @Nullable String pausedBy,
+            @Schema(description = "After a pause: the stream block it restarted with; its windows cover only blocks "
+                    + "from there on") @Nullable Long restartedAtStreamBlock) {
 
         static SubscriptionView of(Subscription s, Job job, Facts noise) {
             return new SubscriptionView(s.id(), s.datasetId(), s.jobId(), s.kind(), s.mechanism(), s.state().name(),
                     s.errorCode(), JsonNumbers.parametersDocument(s.spec()), JobView.Cost.of(job.cost()),
                     JsonNumbers.lossDocument(s.loss()), noise, s.firstBlock(), s.completedBlocks(), s.createdAt(),
-                    s.cancelledAt(), "/v1/subscriptions/" + s.id() + "/releases");
+                    s.cancelledAt(), "/v1/subscriptions/" + s.id() + "/releases", s.chargedPeriod(),
+                    s.pausedPeriod() == null ? null : s.pausedPeriod() + 1, s.pausedLimit(), s.runBlock());
         }
     }
 
@@ -163,7 +176,8 @@ class SubscriptionController {
     /** A quote of a subscription. */
     @Schema(name = "SubscriptionQuote")
     record QuoteView(String kind, String mechanism, String accounting,
-            @Schema(description = "What the subscription would charge, once, for the whole stream") TrackView cost,
+            @Schema(description = "What the subscription would charge, once, for the whole stream; on a stream whose "
+                    + "budget renews per period, once for each period it reads") TrackView cost,
             @Schema(description = "Whether the limit that pays your charges (your allocation, or the unallocated "
                     + "pool) and the dataset's total can both pay it now") boolean admissible,
             @Schema(description = "What remains of the dataset's total") TrackView remaining,
@@ -176,7 +190,11 @@ class SubscriptionController {
             @Schema(description = "The limit that pays your charges besides the total: ALLOCATION (yours) or POOL "
                     + "(the unallocated pool, when you have no allocation); docs/accounting.md, \"Allocations\"",
                     allowableValues = {"ALLOCATION", "POOL"}) String limit,
-            @Schema(description = "What remains of that limit") TrackView limitRemaining) {}
+            @Schema(description = "What remains of that limit") TrackView limitRemaining,
+            @Schema(description = "A stream whose budget renews per period: the period its first charge pays for "
+                    + "(the stream's open block's); the budget, the remaining amounts and the limits are that "
+                    + "period's, and each later period it reads is charged the same cost again")
+                    @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Long period) {}
 
     @PostMapping(path = "/v1/datasets/{datasetId}/subscriptions", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
@@ -184,7 +202,11 @@ class SubscriptionController {
             + "the window mechanism and the loss of every release it will make from public parameters, charges it "
             + "once (reserve and commit in one transaction with its job row: never refunded), and starts with the "
             + "block open now. Each completed block then produces one release, free. The same Idempotency-Key with "
-            + "the same body returns the same subscription (200, never a second charge).")
+            + "the same body returns the same subscription (200, never a second charge). On a stream whose budget "
+            + "renews per period (stream.periodBlocks) the charge is for the open block's period, and each later "
+            + "period is charged again before the subscription reads its first block; a period that cannot pay "
+            + "pauses it until the next (docs/accounting.md, \"Budgets that renew per period\"). 503: a TIME "
+            + "period has ended and its last block is not closed yet; retry shortly.")
     @ApiResponse(responseCode = "201", description = "Created and charged; Location names the subscription")
     @ApiResponse(responseCode = "200", description = "An idempotent replay: the subscription created earlier")
     @ApiResponse(responseCode = "400", description = "A parameter is missing or out of range",
@@ -194,6 +216,9 @@ class SubscriptionController {
     @ApiResponse(responseCode = "409", description = "Budget exhausted, not a STREAM, or the stream's horizon reached",
             content = @Content(mediaType = "application/problem+json"))
     @ApiResponse(responseCode = "422", description = "Idempotency key reused, or not chargeable under this accounting",
+            content = @Content(mediaType = "application/problem+json"))
+    @ApiResponse(responseCode = "503", description = "A TIME stream's period has ended and the scheduler has not "
+            + "closed its last block yet (its budget renews per period); nothing was charged, retry shortly",
             content = @Content(mediaType = "application/problem+json"))
     ResponseEntity<SubscriptionView> create(@PathVariable UUID datasetId, @RequestBody SubscriptionRequest request,
             @Parameter(description = "Makes retries safe: at most 200 printable characters")
@@ -223,7 +248,7 @@ class SubscriptionController {
                 TrackView.charged(q.cost(), mode), q.admissible(), TrackView.available(q.remaining(), mode),
                 q.remainingAfter() == null ? null : TrackView.available(q.remainingAfter(), mode),
                 JsonNumbers.available(q.largestPureEpsilonAfter()), q.plan().noise(), q.warnings(), q.limit().name(),
-                TrackView.available(q.limitRemaining(), mode));
+                TrackView.available(q.limitRemaining(), mode), q.period());
     }
 
     @GetMapping(path = "/v1/datasets/{datasetId}/subscriptions", produces = MediaType.APPLICATION_JSON_VALUE)

@@ -42,6 +42,10 @@ class SchemaDocumentTest {
         roundTrip(DatasetKind.STREAM, new StreamSchema(6, true, BlockRule.TIME, 0, 3600, 24, 1L << 40),
                 "{\"d\":6,\"graph\":true,\"blockRule\":\"TIME\",\"blockRows\":0,\"blockSeconds\":3600,"
                         + "\"windowBlocks\":24,\"horizonBlocks\":1099511627776}");
+        // A budget that renews per period: periodBlocks is stored; without it the document is as before.
+        roundTrip(DatasetKind.STREAM, new StreamSchema(4, false, BlockRule.ROW_COUNT, 100, 0, 8, 1000, 24L),
+                "{\"d\":4,\"graph\":false,\"blockRule\":\"ROW_COUNT\",\"blockRows\":100,\"blockSeconds\":0,"
+                        + "\"windowBlocks\":8,\"horizonBlocks\":1000,\"periodBlocks\":24}");
     }
 
     @Test
