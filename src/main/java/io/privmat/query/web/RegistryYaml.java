@@ -36,7 +36,8 @@ final class RegistryYaml {
             TrackView spent, @Nullable Double spentEpsilon, @Nullable Double spentDelta, TrackView remaining) {}
 
     record Release(long entry, String jobId, String mechanism, String kind, String releaseType, TrackView charged,
-            @Nullable Double epsilon, @Nullable Double delta, String admittedAt, String analyst) {}
+            @Nullable Double epsilon, @Nullable Double delta, String admittedAt, String analyst,
+            @Nullable Long period) {}
 
     static String render(TransparencyController.TransparencyRecord r) {
         DumperOptions options = new DumperOptions();
@@ -53,7 +54,8 @@ final class RegistryYaml {
             mechanisms.add(v.mechanism());
             releaseTypes.add(v.releaseType());
             releases.add(new Release(v.entry(), v.jobId().toString(), v.mechanism(), v.kind(), v.releaseType(),
-                    v.charged(), v.guarantee().epsilon(), v.guarantee().delta(), v.admittedAt().toString(), v.analyst()));
+                    v.charged(), v.guarantee().epsilon(), v.guarantee().delta(), v.admittedAt().toString(), v.analyst(),
+                    v.period()));
         }
         return new Registry(r.name(), r.datasetId().toString(), new PrivacyUnit(r.privacyUnit(), r.relation()),
                 new PrivacyLoss(t.accounting(), t.capacity(), t.budget().epsilon(), t.budget().delta(), t.spent(),
@@ -79,7 +81,10 @@ final class RegistryYaml {
                 } catch (IllegalAccessException | InvocationTargetException e) {
                     throw new IllegalStateException("unreadable component " + c.getName(), e);
                 }
-                if (value != null || !(data instanceof TrackView)) {
+                // A TrackView's unused tracks and a release's period outside a budget that renews per
+                // period (docs/accounting.md §13) are left out rather than written as null.
+                boolean omittable = data instanceof TrackView || data instanceof Release && c.getName().equals("period");
+                if (value != null || !omittable) {
                     out.put(c.getName(), value);
                 }
             }

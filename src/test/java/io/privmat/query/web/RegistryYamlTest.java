@@ -30,7 +30,7 @@ class RegistryYamlTest {
             views.add(new TransparencyController.ReleaseView(41 + i, new UUID(7, i), i % 2 == 0 ? "one-shot" : "continual",
                     i % 2 == 0 ? "PCA" : "SUBSCRIPTION", i % 2 == 0 ? "ANALYZE_GAUSS" : "FACTORIZATION", "{}",
                     TrackView.charged(SPENT, mode), new TransparencyController.Guarantee(0.25 * (i + 1), 1e-8), null,
-                    Instant.parse("2026-11-27T10:15:30.123456Z").plusSeconds(i), i == 0 ? "owner-a" : "analyst: b"));
+                    Instant.parse("2026-11-27T10:15:30.123456Z").plusSeconds(i), i == 0 ? "owner-a" : "analyst: b", null));
         }
         return new TransparencyController.TransparencyRecord(new UUID(1, 2), "sales 2026: Q3", "MATRIX", "row",
                 "REPLACE_ONE", totals, views, 12, next);
@@ -52,5 +52,18 @@ class RegistryYamlTest {
         try (var in = RegistryYamlTest.class.getResourceAsStream("registry-yaml.txt")) {
             assertThat(out.toString()).isEqualTo(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
         }
+    }
+
+    /** A charge to a period of a budget that renews (docs/accounting.md §13) names its period; others do not. */
+    @Test
+    void aPeriodicChargeNamesItsPeriod() {
+        TransparencyController.TransparencyRecord r = record(AccountingMode.ZCDP, null, 2);
+        List<TransparencyController.ReleaseView> views = new java.util.ArrayList<>(r.releases());
+        TransparencyController.ReleaseView v = views.get(1);
+        views.set(1, new TransparencyController.ReleaseView(v.entry(), v.jobId(), v.releaseType(), v.kind(), v.mechanism(),
+                v.loss(), v.charged(), v.guarantee(), v.expectedError(), v.admittedAt(), v.analyst(), 3L));
+        String yaml = TransparencyController.registryYaml(new TransparencyController.TransparencyRecord(r.datasetId(),
+                r.name(), r.kind(), r.privacyUnit(), r.relation(), r.totals(), views, r.total(), r.next()));
+        assertThat(yaml).containsOnlyOnce("period: 3").doesNotContain("period: null");
     }
 }
