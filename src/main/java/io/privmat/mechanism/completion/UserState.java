@@ -37,6 +37,14 @@ public final class UserState implements Serializable {
         out.endUser();
     }
 
+    int[] items() {
+        return items;
+    }
+
+    double[] centred() {
+        return centred;
+    }
+
     /** The number of ratings kept. */
     public int count() {
         return items.length;
