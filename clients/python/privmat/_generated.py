@@ -885,17 +885,17 @@ class CreateDatasetRequest(Model):
     attributes: Optional[list[AttributeRequest]] = None
     # required
     budget: Optional[BudgetRequest] = None
-    # EXTERNAL only (required there): where the rows are and which columns form a row. privmat never copies them (docs/scale-out.md).
+    # EXTERNAL only (required there): where the rows are and which columns form a row (with ratings: the user, item and rating columns, no rows, no vector). privmat never copies them (docs/scale-out.md).
     external: Optional[ExternalRequest] = None
-    # one of MATRIX, GRAPH, HISTOGRAM, STREAM, EXTERNAL, RATINGS; MATRIX (rows are privacy units), GRAPH (edges are privacy units), HISTOGRAM (counts of records over declared attributes; one record is the privacy unit), STREAM (rows or edge events appended in batches and never stored; answered by standing subscriptions) or EXTERNAL (a matrix whose rows stay in Parquet or CSV where the owner keeps them; queried like a MATRIX) or RATINGS (sparse users × items ratings uploaded as user,item,rating triples; one user's ratings or one rating is the privacy unit); required
+    # one of MATRIX, GRAPH, HISTOGRAM, STREAM, EXTERNAL, RATINGS; MATRIX (rows are privacy units), GRAPH (edges are privacy units), HISTOGRAM (counts of records over declared attributes; one record is the privacy unit), STREAM (rows or edge events appended in batches and never stored; answered by standing subscriptions) or EXTERNAL (a matrix whose rows stay in Parquet or CSV where the owner keeps them, queried like a MATRIX; or, with a ratings declaration, user,item,rating triples there, queried like RATINGS) or RATINGS (sparse users × items ratings uploaded as user,item,rating triples; one user's ratings or one rating is the privacy unit); required
     kind: Optional[str] = None
     # Display name, 1–200 characters; required
     name: Optional[str] = None
     # one of REPLACE_ONE, ADD_REMOVE; Neighbouring relation; default REPLACE_ONE (n public). ADD_REMOVE keeps n private.
     neighbouring: Optional[str] = None
-    # RATINGS only (required there): the public item universe, rating range, per-user cap and relation (docs/ratings.md).
+    # RATINGS (required there) and EXTERNAL ratings: the public item universe, rating range, per-user cap and relation (USER only for EXTERNAL; docs/ratings.md).
     ratings: Optional[RatingsRequest] = None
-    # Public L2 bound of a matrix row; rows are clipped to it at upload (or append). Required for MATRIX, EXTERNAL and matrix STREAMs, not allowed for GRAPH and edge STREAMs (edge weights must lie in [0, 1]).
+    # Public L2 bound of a matrix row; rows are clipped to it at upload (or append). Required for MATRIX, EXTERNAL matrices and matrix STREAMs, not allowed for GRAPH and edge STREAMs (edge weights must lie in [0, 1]) nor for RATINGS and EXTERNAL ratings.
     row_norm_bound: Optional[float] = None
     # STREAM only (required there): the public block structure. A matrix stream gives columns and rowNormBound; an edge stream gives vertices instead (its edge events have weights in [0, 1]).
     stream: Optional[StreamRequest] = None

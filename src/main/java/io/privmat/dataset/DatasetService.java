@@ -114,7 +114,8 @@ public class DatasetService implements DatasetRows {
             }
         }
         return new Dataset(UUID.randomUUID(), request.name(), request.owner(), request.kind(), request.neighbouring(),
-                request.rowNormBound(), DatasetStatus.READY, schema.declaredRows(), (long) schema.d(), null, null,
+                request.rowNormBound(), DatasetStatus.READY, schema.declaredRows(),
+                schema.ratings() != null ? (long) schema.ratings().items() : (long) schema.d(), null, null,
                 schema.format().name(), null, null, request.budget(), createdAt, null, schema, null, null);
     }
 

@@ -24,10 +24,14 @@ import org.jspecify.annotations.Nullable;
  *     Parquet list of doubles, or a binary of 8·d bytes, little-endian — instead of the d scalar
  *     columns; {@code columns} then only names the row's entries (and gives d). Null: the d scalar
  *     columns (docs/scale-out.md)
+ * @param ratings EXTERNAL ratings: the RATINGS declaration (items, range, per-user cap, relation USER)
+ *     of (user, item, rating) triples in the three {@code columns}, read by the completion mechanisms
+ *     (docs/ratings.md, "EXTERNAL ratings"). Null: a matrix of rows
  */
 public record ExternalSchema(String location, Format format, List<String> columns,
         @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Long declaredRows,
-        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String vector)
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String vector,
+        @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable RatingsSchema ratings)
         implements DatasetSchema {
 
     /** Most columns an EXTERNAL dataset may declare. */
@@ -44,11 +48,21 @@ public record ExternalSchema(String location, Format format, List<String> column
 
     public ExternalSchema {
         columns = List.copyOf(columns);
+        if (ratings != null && (columns.size() != 3 || vector != null || declaredRows != null)) {
+            throw new IllegalArgumentException("EXTERNAL ratings name three columns (user, item, rating), no vector "
+                    + "and no row count");
+        }
+    }
+
+    /** A matrix of rows (no ratings declaration). */
+    public ExternalSchema(String location, Format format, List<String> columns, @Nullable Long declaredRows,
+            @Nullable String vector) {
+        this(location, format, columns, declaredRows, vector, null);
     }
 
     /** The layout of d scalar columns. */
     public ExternalSchema(String location, Format format, List<String> columns, @Nullable Long declaredRows) {
-        this(location, format, columns, declaredRows, null);
+        this(location, format, columns, declaredRows, null, null);
     }
 
     /** d. */

@@ -96,7 +96,7 @@ public record RatingsSchema(int items, @JsonInclude(JsonInclude.Include.NON_NULL
     }
 
     /** The id named by a canonical decimal "0" … "n − 1" (no sign, no leading zero), or −1. */
-    static int numbered(String label, int n) {
+    public static int numbered(String label, int n) {
         int len = label.length();
         if (len == 0 || len > 10 || (len > 1 && label.charAt(0) == '0')) {
             return -1;

@@ -1,6 +1,7 @@
 package io.privmat.query;
 
 import io.privmat.dataset.Dataset;
+import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.DatasetRows;
 import io.privmat.dataset.DatasetService;
 import io.privmat.dataset.RatingsSchema;
@@ -65,6 +66,11 @@ public class PredictionService {
             throw new JobNotFoundException(jobId); // an analyst never learns more than "no such job"
         }
         Dataset dataset = datasets.owned(job.datasetId(), caller);
+        if (dataset.kind() == DatasetKind.EXTERNAL) {
+            throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "Dataset " + dataset.id() + " is EXTERNAL: its "
+                    + "ratings stay at their location, and per-user predictions are served for stored RATINGS "
+                    + "datasets only (the released model is in the job's result).", Map.of());
+        }
         var stored = releases.completionModel(jobId).orElseThrow(() -> new PrivmatException(
                 ProblemType.WRONG_DATASET_KIND, "Job " + jobId + " is not a DONE COMPLETION job: predictions exist only "
                 + "for the model of a finished completion.", Map.of("jobId", jobId.toString())));

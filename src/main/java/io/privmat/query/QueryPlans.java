@@ -4,6 +4,7 @@ import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.DatasetStatus;
 import io.privmat.dataset.ExternalEngine;
+import io.privmat.dataset.ExternalSchema;
 import io.privmat.dataset.HistogramSchema;
 import io.privmat.dataset.Neighbouring;
 import io.privmat.dataset.RatingsSchema;
@@ -69,7 +70,10 @@ public class QueryPlans {
             throw new PrivmatException(ProblemType.DATASET_NOT_READY,
                     "Dataset " + dataset.id() + " has no data yet; upload it first.", Map.of());
         }
-        if (dataset.schema() instanceof RatingsSchema r) {
+        RatingsSchema declaredRatings = dataset.schema() instanceof RatingsSchema r ? r
+                : dataset.schema() instanceof ExternalSchema e ? e.ratings() : null;
+        if (declaredRatings != null) {
+            RatingsSchema r = declaredRatings;
             // Items, range, cap and relation are declared; the user count m is a fact only under RATING,
             // where Ω is public (docs/ratings.md). COMPLETION mechanisms take these facts, and the entry-level
             // low-rank ones under RATING only; the other matrix mechanisms refuse the shape (a missing rating

@@ -2,6 +2,7 @@ package io.privmat.query;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
+import io.privmat.dataset.ExternalSchema;
 import io.privmat.dataset.RatingsSchema;
 import io.privmat.dataset.StreamSchema;
 import io.privmat.mechanism.catalog.ErrorStatement;
@@ -43,7 +44,8 @@ public class Transparency {
     public static String privacyUnit(Dataset dataset) {
         DatasetKind kind = dataset.kind();
         return switch (kind) {
-            case MATRIX, EXTERNAL -> "row";
+            case MATRIX -> "row";
+            case EXTERNAL -> dataset.schema() instanceof ExternalSchema e && e.ratings() != null ? "user" : "row";
             case GRAPH -> "edge";
             case HISTOGRAM -> "record";
             case STREAM -> dataset.schema() instanceof StreamSchema s && s.graph() ? "edge" : "row";

@@ -124,4 +124,37 @@ class ExternalDatasetTest extends ApiTest {
         assertThat(noBound.status()).isEqualTo(400);
         assertThat(noBound.text()).contains("rowNormBound");
     }
+
+    /**
+     * EXTERNAL ratings: the RATINGS declaration and three columns, no row bound, no row count; shown
+     * with its declaration and n items, nothing counted; stored with migration V034's bound rule;
+     * completion queries refused before any charge without an engine.
+     */
+    @Test
+    void externalRatingsAreDeclaredWithoutABoundAndRefusedWithoutAnEngine() {
+        Response r = postJson("/v1/datasets", "{\"name\":\"x\",\"kind\":\"EXTERNAL\",\"neighbouring\":\"ADD_REMOVE\","
+                + "\"budget\":" + BUDGET + ",\"ratings\":{\"itemLabels\":[\"heat\",\"alien\",\"up\"],\"min\":1,"
+                + "\"max\":5,\"perUserCap\":2},\"external\":{\"location\":\"s3a://lake/privmat/films/\","
+                + "\"format\":\"CSV\",\"columns\":[\"user\",\"film\",\"stars\"]}}");
+        assertThat(r.status()).as(r.toString()).isEqualTo(201);
+        JsonNode view = r.json();
+        assertThat(view.get("cols").asLong()).isEqualTo(3);
+        assertThat(view.get("rows").isNull()).isTrue();
+        assertThat(view.get("nnz").isNull()).isTrue();
+        assertThat(view.get("rowNormBound").isNull()).isTrue();
+        assertThat(view.get("ratings").get("calibration").asString()).isEqualTo("USER_ADD_REMOVE");
+        assertThat(view.get("privacyUnit").asString()).contains("user");
+        String id = view.get("id").asString();
+        assertThat(get("/v1/datasets/" + id).json().get("ratings").get("perUserCap").asInt()).isEqualTo(2);
+        Response q = postJson("/v1/datasets/" + id + "/queries",
+                "{\"kind\":\"COMPLETION\",\"mechanism\":\"PRIVATE_SVD\",\"rho\":0.5,\"params\":{\"rank\":1}}");
+        assertThat(q.status()).as(q.toString()).isEqualTo(409);
+        assertThat(q.json().get("type").asString()).endsWith("/external-engine-unavailable");
+        Response matrixBound = postJson("/v1/datasets", "{\"name\":\"x\",\"kind\":\"EXTERNAL\",\"rowNormBound\":1,"
+                + "\"budget\":" + BUDGET + ",\"ratings\":{\"items\":3,\"min\":1,\"max\":5,\"perUserCap\":2},"
+                + "\"external\":{\"location\":\"s3a://lake/privmat/films/\",\"format\":\"CSV\","
+                + "\"columns\":[\"user\",\"film\",\"stars\"]}}");
+        assertThat(matrixBound.status()).as(matrixBound.toString()).isEqualTo(400);
+        assertThat(matrixBound.text()).contains("rowNormBound");
+    }
 }

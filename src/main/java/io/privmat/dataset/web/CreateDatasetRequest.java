@@ -14,7 +14,8 @@ public record CreateDatasetRequest(
         @Schema(description = "MATRIX (rows are privacy units), GRAPH (edges are privacy units), HISTOGRAM "
                 + "(counts of records over declared attributes; one record is the privacy unit), STREAM (rows or "
                 + "edge events appended in batches and never stored; answered by standing subscriptions) or EXTERNAL "
-                + "(a matrix whose rows stay in Parquet or CSV where the owner keeps them; queried like a MATRIX) or "
+                + "(a matrix whose rows stay in Parquet or CSV where the owner keeps them, queried like a MATRIX; or, "
+                + "with a ratings declaration, user,item,rating triples there, queried like RATINGS) or "
                 + "RATINGS (sparse users × items ratings uploaded as user,item,rating triples; one user's ratings or "
                 + "one rating is the privacy unit)",
                 allowableValues = {"MATRIX", "GRAPH", "HISTOGRAM", "STREAM", "EXTERNAL", "RATINGS"},
@@ -23,8 +24,8 @@ public record CreateDatasetRequest(
         @Schema(description = "Neighbouring relation; default REPLACE_ONE (n public). ADD_REMOVE keeps n private.",
                 allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}, defaultValue = "REPLACE_ONE") @Nullable String neighbouring,
         @Schema(description = "Public L2 bound of a matrix row; rows are clipped to it at upload (or append). "
-                + "Required for MATRIX, EXTERNAL and matrix STREAMs, not allowed for GRAPH and edge STREAMs (edge weights "
-                + "must lie in [0, 1]).",
+                + "Required for MATRIX, EXTERNAL matrices and matrix STREAMs, not allowed for GRAPH and edge STREAMs "
+                + "(edge weights must lie in [0, 1]) nor for RATINGS and EXTERNAL ratings.",
                 example = "1.0") @Nullable Double rowNormBound,
         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) @Nullable BudgetRequest budget,
         @Schema(description = "GRAPH (required) and edge STREAM: the public vertex universe, declared by the "
@@ -37,10 +38,12 @@ public record CreateDatasetRequest(
         @Schema(description = "STREAM only (required there): the public block structure. A matrix stream gives "
                 + "columns and rowNormBound; an edge stream gives vertices instead (its edge events have weights in "
                 + "[0, 1]).") @Nullable StreamRequest stream,
-        @Schema(description = "EXTERNAL only (required there): where the rows are and which columns form a row. "
-                + "privmat never copies them (docs/scale-out.md).") @Nullable ExternalRequest external,
-        @Schema(description = "RATINGS only (required there): the public item universe, rating range, per-user "
-                + "cap and relation (docs/ratings.md).") @Nullable RatingsRequest ratings) {
+        @Schema(description = "EXTERNAL only (required there): where the rows are and which columns form a row "
+                + "(with ratings: the user, item and rating columns, no rows, no vector). privmat never copies them "
+                + "(docs/scale-out.md).") @Nullable ExternalRequest external,
+        @Schema(description = "RATINGS (required there) and EXTERNAL ratings: the public item universe, rating "
+                + "range, per-user cap and relation (USER only for EXTERNAL; docs/ratings.md).")
+                @Nullable RatingsRequest ratings) {
 
     /** Body without a ratings declaration. */
     public CreateDatasetRequest(@Nullable String name, @Nullable String kind, @Nullable String neighbouring,

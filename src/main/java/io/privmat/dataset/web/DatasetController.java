@@ -9,6 +9,7 @@ import io.privmat.dataset.DatasetService;
 import io.privmat.dataset.Grant;
 import io.privmat.dataset.Neighbouring;
 import io.privmat.dataset.NewDataset;
+import io.privmat.dataset.RatingsSchema;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.Budget;
 import io.privmat.privacy.PrivacyArgumentException;
@@ -181,7 +182,9 @@ class DatasetController {
                 Neighbouring.REPLACE_ONE);
         Double bound = r.rowNormBound();
         boolean edgeStream = kind == DatasetKind.STREAM && r.vertices() != null;
-        if (kind == DatasetKind.MATRIX || kind == DatasetKind.EXTERNAL || kind == DatasetKind.STREAM && !edgeStream) {
+        boolean externalRatings = kind == DatasetKind.EXTERNAL && r.ratings() != null;
+        if (kind == DatasetKind.MATRIX || kind == DatasetKind.EXTERNAL && !externalRatings
+                || kind == DatasetKind.STREAM && !edgeStream) {
             if (bound == null || !Double.isFinite(bound) || bound <= 0 || bound > 1e12) {
                 throw PrivmatException.invalidParameter("rowNormBound", "(0, 1e12]",
                         "rowNormBound is required for a " + kind + " of rows and must be in (0, 1e12] but was " + bound);
@@ -189,16 +192,16 @@ class DatasetController {
         } else if (bound != null) {
             throw PrivmatException.invalidParameter("rowNormBound", "absent", kind == DatasetKind.GRAPH || edgeStream
                     ? "rowNormBound does not apply to a " + kind + " of edges (edge weights are bounded by 1)"
-                    : kind == DatasetKind.RATINGS ? "rowNormBound does not apply to RATINGS (ratings are bounded by "
+                    : kind == DatasetKind.RATINGS || externalRatings ? "rowNormBound does not apply to RATINGS (ratings are bounded by "
                             + "ratings.min, ratings.max and ratings.perUserCap)"
                     : "rowNormBound does not apply to a " + kind + " (one record adds 1 to one cell)");
         }
         List<String> vertices = VertexUniverse.validate(kind, r.vertices());
-        DatasetSchema external = ExternalDeclaration.validate(kind, r.external(), neighbouring);
-        DatasetSchema ratings = RatingsDeclaration.validate(kind, r.ratings(), neighbouring);
+        RatingsSchema ratings = RatingsDeclaration.validate(kind, r.ratings(), neighbouring);
+        DatasetSchema external = ExternalDeclaration.validate(kind, r.external(), neighbouring, ratings);
         DatasetSchema schema = kind == DatasetKind.STREAM
                 ? StreamDeclaration.validate(r.stream(), vertices == null ? null : vertices.size(), neighbouring)
-                : external != null ? external : ratings != null ? ratings
+                : external != null ? external : kind == DatasetKind.RATINGS ? ratings
                 : HistogramAttributes.validate(kind, r.attributes());
         if (kind != DatasetKind.STREAM && r.stream() != null) {
             throw PrivmatException.invalidParameter("stream", "absent", "stream applies to a STREAM only");

@@ -132,7 +132,10 @@ public record DatasetView(
         // A ratings dataset's user count m and its |Ω| are public only under RATING, where Ω itself is
         // public; under USER one user's presence changes both (docs/ratings.md, "Visibility").
         boolean omegaPublic = false;
-        if (d.schema() instanceof RatingsSchema r) {
+        RatingsSchema declaredRatings = d.schema() instanceof RatingsSchema rs ? rs
+                : d.schema() instanceof ExternalSchema es ? es.ratings() : null;
+        if (declaredRatings != null) {
+            RatingsSchema r = declaredRatings;
             RatingsRelation relation = r.relation(d.neighbouring());
             omegaPublic = relation == RatingsRelation.RATING;
             unit = omegaPublic ? "one rating (its value, within [min, max]; which users rated which items is public)"

@@ -3,6 +3,7 @@ package io.privmat.dataset.web;
 import io.privmat.dataset.DatasetKind;
 import io.privmat.dataset.ExternalSchema;
 import io.privmat.dataset.Neighbouring;
+import io.privmat.dataset.RatingsSchema;
 import io.privmat.problem.PrivmatException;
 import java.util.HashSet;
 import java.util.List;
@@ -19,7 +20,7 @@ final class ExternalDeclaration {
     private ExternalDeclaration() {}
 
     static @Nullable ExternalSchema validate(DatasetKind kind, CreateDatasetRequest.@Nullable ExternalRequest e,
-            Neighbouring neighbouring) {
+            Neighbouring neighbouring, @Nullable RatingsSchema ratings) {
         if (kind != DatasetKind.EXTERNAL) {
             if (e != null) {
                 throw PrivmatException.invalidParameter("external", "absent", "external applies to an EXTERNAL only");
@@ -70,6 +71,9 @@ final class ExternalDeclaration {
             }
         }
         Long rows = e.rows();
+        if (ratings != null) {
+            return ratings(e, location.strip(), format, columns, ratings);
+        }
         if (neighbouring == Neighbouring.REPLACE_ONE) {
             // n is public under REPLACE_ONE: the owner declares it; it is never counted and shown.
             if (rows == null || rows < 1 || rows > ExternalSchema.MAX_ROWS) {
@@ -95,5 +99,26 @@ final class ExternalDeclaration {
             }
         }
         return new ExternalSchema(location.strip(), format, columns, rows, vector);
+    }
+
+    /**
+     * EXTERNAL ratings: three columns (user, item, rating), no row count (the number of users is
+     * private under USER) and no vector layout.
+     */
+    private static ExternalSchema ratings(CreateDatasetRequest.ExternalRequest e, String location,
+            ExternalSchema.Format format, List<String> columns, RatingsSchema ratings) {
+        if (columns.size() != 3) {
+            throw PrivmatException.invalidParameter("external.columns", "[user, item, rating]",
+                    "EXTERNAL ratings name three columns, in order: the user, the item and the rating");
+        }
+        if (e.rows() != null) {
+            throw PrivmatException.invalidParameter("external.rows", "absent", "EXTERNAL ratings declare no row "
+                    + "count: the number of users and of ratings is private under the USER relation");
+        }
+        if (e.vector() != null) {
+            throw PrivmatException.invalidParameter("external.vector", "absent",
+                    "external.vector applies to a matrix of rows, not to ratings");
+        }
+        return new ExternalSchema(location, format, columns, null, null, ratings);
     }
 }

@@ -10,7 +10,10 @@ import java.util.Locale;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
-/** Validates a RATINGS declaration (required for RATINGS, refused for other kinds; docs/ratings.md). */
+/**
+ * Validates a RATINGS declaration (required for RATINGS, optional for EXTERNAL — EXTERNAL ratings, USER
+ * relation only — and refused for other kinds; docs/ratings.md).
+ */
 final class RatingsDeclaration {
 
     private RatingsDeclaration() {}
@@ -18,10 +21,13 @@ final class RatingsDeclaration {
     static @Nullable RatingsSchema validate(DatasetKind kind, CreateDatasetRequest.@Nullable RatingsRequest r,
             Neighbouring neighbouring) {
         if (kind != DatasetKind.RATINGS) {
-            if (r != null) {
-                throw PrivmatException.invalidParameter("ratings", "absent", "ratings applies to a RATINGS dataset only");
+            if (r != null && kind != DatasetKind.EXTERNAL) {
+                throw PrivmatException.invalidParameter("ratings", "absent", "ratings applies to a RATINGS dataset "
+                        + "(or EXTERNAL ratings) only");
             }
-            return null;
+            if (r == null) {
+                return null;
+            }
         }
         if (r == null) {
             throw PrivmatException.invalidParameter("ratings", "an object", "a RATINGS dataset needs its declaration: "
@@ -70,6 +76,11 @@ final class RatingsDeclaration {
             throw PrivmatException.invalidParameter("ratings.relation", "USER under ADD_REMOVE",
                     "the RATING relation changes one rating's value (the observed set is public): it is defined "
                             + "under REPLACE_ONE only, not ADD_REMOVE");
+        }
+        if (declared == RatingsSchema.Declared.RATING && kind == DatasetKind.EXTERNAL) {
+            throw PrivmatException.invalidParameter("ratings.relation", "USER for EXTERNAL ratings",
+                    "EXTERNAL ratings take the USER relation only: under RATING the users and the observed set are "
+                            + "public and would have to be declared, which an EXTERNAL source does not do");
         }
         return new RatingsSchema(items, labels, min, max, cap, declared);
     }

@@ -16,8 +16,7 @@ public final class CompletionStatistics {
      * SVD (and, with unclipped rows, the first of private Frank–Wolfe).
      */
     public static double[] firstGram(RatingsSource source, RatingsDomain domain) {
-        RatingsMatrix data = RatingsMatrix.load(source, domain);
-        return symmetric(Grams.gradientGram(data, new double[data.ratings()]), domain.items());
+        return symmetric(source.passes(domain).pass(new RatingsGramStatistic(domain)), domain.items());
     }
 
     /**
@@ -28,22 +27,16 @@ public final class CompletionStatistics {
      * broadcast, because every row is clipped to C_t — so the whole moves by at most √2 in L2.
      */
     public static double[] frankWolfeStatistics(RatingsSource source, FrankWolfeParameters params) {
-        RatingsMatrix data = RatingsMatrix.load(source, params.domain());
+        UserPasses passes = source.passes(params.domain());
         int n = params.domain().items();
-        double[] y = new double[data.ratings()];
-        double[] first = symmetric(Grams.gram(data, Grams.clippedGradient(data, y, params.clip(0))), n);
+        double[] first = symmetric(passes.pass(new GradientGramStatistic(n, params.clip(0), null)), n);
         double[] v = new double[n];
         v[n - 1] = 1;
-        for (int u = 0; u < data.users(); u++) {
-            if (params.schedule() == FrankWolfeParameters.StepSchedule.FULLY_CORRECTIVE) {
-                FrankWolfeLocal.refit(y, null, data.items(), data.values(), data.start(u), data.end(u), v, 1,
-                        params.ridge());
-            } else {
-                FrankWolfeLocal.step(y, null, data.items(), data.values(), data.start(u), data.end(u), v, 1,
-                        params.stepSize(1), params.nuclearRadius(), params.domain().rowBound());
-            }
-        }
-        double[] second = symmetric(Grams.gram(data, Grams.clippedGradient(data, y, params.clip(1))), n);
+        GradientGramStatistic.Step step = params.schedule() == FrankWolfeParameters.StepSchedule.FULLY_CORRECTIVE
+                ? GradientGramStatistic.Step.refit(v, 1, params.ridge())
+                : GradientGramStatistic.Step.paper(v, 1, params.stepSize(1), params.nuclearRadius(),
+                        params.domain().rowBound());
+        double[] second = symmetric(passes.pass(new GradientGramStatistic(n, params.clip(1), step)), n);
         double d0 = PrivateFrankWolfeMechanism.firstSensitivity(params);
         double d1 = PrivateFrankWolfeMechanism.sensitivity(params);
         double[] out = new double[2 * n * n];
@@ -71,8 +64,7 @@ public final class CompletionStatistics {
      * as one Gaussian of sensitivity √2 at unit noise, which is how their GDP composition adds up.
      */
     public static double[] alsStatistics(RatingsSource source, AlsParameters params, double[] v) {
-        RatingsMatrix data = RatingsMatrix.load(source, params.domain());
-        DpAlsMechanism.Statistics s = DpAlsMechanism.statistics(data, v, params);
+        DpAlsMechanism.Statistics s = DpAlsMechanism.statistics(source.passes(params.domain()), v, params);
         double dg = DpAlsMechanism.gramSensitivity(params);
         double db = DpAlsMechanism.rhsSensitivity(params);
         double[] out = Arrays.copyOf(s.grams(), s.grams().length + s.rhs().length);

@@ -34,8 +34,10 @@ import java.util.stream.IntStream;
  * {@link Sensitivities#alsItemRhsL2}). The 2T Gaussian releases compose adaptively in GDP; we give
  * each the same μ, σ_G = Δ_G·√(2T)·σ_AGM(ε, δ) and σ_b = Δ_b·√(2T)·σ_AGM(ε, δ) (or from ρ), inflated
  * for the grid. The releases G̃, b̃ are exact on the grid; the solves, PSD projections and user fits
- * are float post-processing. Nothing depends on m. Reads the source once; memory O(|Ω| + n·r²), users
- * fitted in batches of {@link #BATCH}.
+ * are float post-processing. Nothing depends on m. One pass over the users per step
+ * ({@link UserPasses}); the item statistics are exact sums of quantised per-user terms
+ * ({@link AlsItemStatistic}); memory O(|Ω| + n·r²) in the service, O(n·r²) where an engine holds
+ * the ratings.
  */
 public final class DpAlsMechanism {
 
@@ -112,20 +114,20 @@ public final class DpAlsMechanism {
     }
 
     public AlsRelease release(RatingsSource source, NoiseSource random) {
-        return release(RatingsMatrix.load(source, params.domain()), random);
+        return release(source.passes(params.domain()), random);
     }
 
     /** As {@link #release(RatingsSource, NoiseSource)}, and hands each user's completed row to the owner. */
     public AlsRelease release(RatingsSource source, NoiseSource random, PredictionSink owner) {
         RatingsMatrix data = RatingsMatrix.load(source, params.domain());
-        AlsRelease release = release(data, random);
+        AlsRelease release = release(new HeldPasses(data), random);
         for (int u = 0; u < data.users(); u++) {
             owner.row(data.userId(u), release.complete(data.user(u)));
         }
         return release;
     }
 
-    AlsRelease release(RatingsMatrix data, NoiseSource random) {
+    AlsRelease release(UserPasses passes, NoiseSource random) {
         int n = params.domain().items();
         int r = params.rank();
         double[] v = new double[n * r];
@@ -134,7 +136,7 @@ public final class DpAlsMechanism {
             v[i] *= params.initScale();
         }
         for (int t = 1; t <= params.iterations(); t++) {
-            Statistics st = statistics(data, v, params);
+            Statistics st = statistics(passes, v, params);
             double[] grams = st.grams();
             double[] rhs = st.rhs();
             double[] noisyGrams = new double[grams.length];
@@ -161,60 +163,20 @@ public final class DpAlsMechanism {
     record Statistics(double[] grams, double[] rhs) {}
 
     /**
-     * Users fitted per batch: the batch's clipped factors (BATCH × r doubles) are all that is held, so
-     * no array's size depends on the private number of users m (an m·r array overflows an int at
-     * m·r ≥ 2³¹ and would fail the job only on large data: docs/adr/0011-a-failure-is-an-output.md).
-     */
-    static final int BATCH = 1 << 14;
-
-    /**
-     * Every user's clipped local fit on the public V, and the item statistics they add up to. User i's
-     * contribution depends on V and user i's own ratings only (the sensitivity argument). Users are
-     * fitted in parallel within a batch and added in user order, so the sums do not depend on the
-     * number of threads.
+     * Every user's clipped local fit on the public V, and the item statistics they add up to, in one
+     * pass ({@link AlsItemStatistic}): user i's contribution depends on V and user i's own ratings
+     * only (the sensitivity argument), and the sums are exact integers, so they do not depend on the
+     * order of the users, threads or partitions. No array's size depends on the private m.
      */
     static Statistics statistics(RatingsMatrix data, double[] v, AlsParameters params) {
+        return statistics(new HeldPasses(data), v, params);
+    }
+
+    static Statistics statistics(UserPasses passes, double[] v, AlsParameters params) {
         int n = params.domain().items();
         int r = params.rank();
-        int m = data.users();
-        int[] items = data.items();
-        double[] y = data.values();
-        double clip = params.clip();
-        double[] grams = new double[n * r * r];
-        double[] rhs = new double[n * r];
-        double[] u = new double[BATCH * r];
-        for (int from = 0; from < m; from += BATCH) {
-            int first = from;
-            int count = Math.min(BATCH, m - from);
-            IntStream.range(0, count).parallel().forEach(k -> {
-                int i = first + k;
-                double[] ui = LocalFits.ridge(items, y, data.start(i), data.end(i), v, r, params.userRidge());
-                clipFit(ui, clip, u, k * r);
-            });
-            for (int k = 0; k < count; k++) {
-                int i = first + k;
-                for (int p = data.start(i); p < data.end(i); p++) {
-                    int j = items[p];
-                    int gb = j * r * r;
-                    for (int a = 0; a < r; a++) {
-                        double ua = u[k * r + a];
-                        rhs[j * r + a] += y[p] * ua;
-                        for (int b = a; b < r; b++) {
-                            grams[gb + a * r + b] += ua * u[k * r + b];
-                        }
-                    }
-                }
-            }
-        }
-        for (int j = 0; j < n; j++) {
-            int gb = j * r * r;
-            for (int a = 0; a < r; a++) {
-                for (int b = 0; b < a; b++) {
-                    grams[gb + a * r + b] = grams[gb + b * r + a];
-                }
-            }
-        }
-        return new Statistics(grams, rhs);
+        double[] all = passes.pass(new AlsItemStatistic(params, v));
+        return new Statistics(Arrays.copyOf(all, n * r * r), Arrays.copyOfRange(all, n * r * r, all.length));
     }
 
     /**

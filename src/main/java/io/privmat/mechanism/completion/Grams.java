@@ -99,4 +99,39 @@ final class Grams {
             out[i] = s;
         });
     }
+
+    /** Entries of the packed upper triangle of an n × n matrix. */
+    static int packedSize(int n) {
+        return Math.toIntExact((long) n * (n + 1) / 2);
+    }
+
+    /**
+     * Adds q_p·q_q for p ≤ q (items ascending, so entry (items[p], items[q]) is in the upper triangle)
+     * to the packed upper triangle: one user's exact Gram contribution, at most one term per entry.
+     */
+    static void addPacked(long[] q, int[] items, int from, int count, int n, ExactSums out) {
+        for (int p = 0; p < count; p++) {
+            long qp = q[p];
+            if (qp == 0) {
+                continue;
+            }
+            int i = items[from + p];
+            long row = (long) i * n - (long) i * (i - 1) / 2 - i;
+            for (int k = p; k < count; k++) {
+                out.add((int) (row + items[from + k]), qp * q[k]);
+            }
+        }
+    }
+
+    /** The packed upper triangle as an n × n row-major matrix with its upper triangle filled, scaled. */
+    static double[] unpack(ExactSums sums, int n, double scale) {
+        double[] w = new double[n * n];
+        int p = 0;
+        for (int i = 0; i < n; i++) {
+            for (int j = i; j < n; j++) {
+                w[i * n + j] = sums.value(p++, scale);
+            }
+        }
+        return w;
+    }
 }

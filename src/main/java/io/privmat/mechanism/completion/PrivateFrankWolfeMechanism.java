@@ -8,7 +8,6 @@ import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.GaussianCalibration;
 import io.privmat.privacy.GaussianLoss;
-import java.util.stream.IntStream;
 
 /**
  * Private Frank–Wolfe matrix completion with a global/local split (Jain, Thakkar, Thakurta, ICML
@@ -50,7 +49,9 @@ import java.util.stream.IntStream;
  * W_t itself, whose support moves with W_t off the noise's lattice, and is not DP
  * (docs/mechanisms/completion.md, "Why there is no memory-light variant").
  *
- * <p>Reads the source once (into O(|Ω|) memory). Memory O(|Ω| + n²).
+ * <p>One pass over the users per release ({@link UserPasses}): each user's local steps and clipped
+ * gradient Gram are computed where the ratings are ({@link GradientGramStatistic}) and summed
+ * exactly. Memory O(|Ω| + n²) in the service (O(n²) where an engine holds the ratings).
  */
 public final class PrivateFrankWolfeMechanism {
 
@@ -143,7 +144,7 @@ public final class PrivateFrankWolfeMechanism {
 
     /** Reads {@code source} once, runs T iterations, returns the global release (the only output). */
     public FrankWolfeRelease release(RatingsSource source, NoiseSource random) {
-        return run(RatingsMatrix.load(source, params.domain()), random).release();
+        return run(source.passes(params.domain()), random, false);
     }
 
     /**
@@ -153,7 +154,7 @@ public final class PrivateFrankWolfeMechanism {
      */
     public FrankWolfeRelease release(RatingsSource source, NoiseSource random, PredictionSink owner) {
         RatingsMatrix data = RatingsMatrix.load(source, params.domain());
-        FrankWolfeRelease release = run(data, random).release();
+        FrankWolfeRelease release = run(new HeldPasses(data), random, false);
         for (int u = 0; u < data.users(); u++) {
             owner.row(data.userId(u), release.replay(data.user(u), null));
         }
@@ -164,32 +165,39 @@ public final class PrivateFrankWolfeMechanism {
     record Run(FrankWolfeRelease release, double[] observed) {}
 
     Run run(RatingsMatrix data, NoiseSource random) {
+        HeldPasses passes = new HeldPasses(data);
+        FrankWolfeRelease release = run(passes, random, true);
+        return new Run(release, passes.state());
+    }
+
+    /**
+     * T passes over the users ({@link GradientGramStatistic}): pass t steps every user with release
+     * t − 1's broadcast, then sums their clipped gradient Grams exactly; {@code finalStep} adds one
+     * pass that only takes the last step (the users' final predictions, for tests).
+     */
+    private FrankWolfeRelease run(UserPasses passes, NoiseSource random, boolean finalStep) {
         RatingsDomain domain = params.domain();
         int n = domain.items();
         int t = params.iterations();
         boolean corrective = params.schedule() == FrankWolfeParameters.StepSchedule.FULLY_CORRECTIVE;
-        double[] y = new double[data.ratings()];
         double[] directions = new double[t * n];
         double[] lambdaHat = new double[t];
         double[] lambdaPrime = new double[t];
-        int[] chunks = data.chunks(16);
         double bound = domain.rowBound();
-        int[] items = data.items();
-        double[] ratings = data.values();
         // FULLY_CORRECTIVE: the directions in use so far, n × r row-major, orthonormal columns.
-        double[][] basis = {new double[0]};
-        int[] rank = {0};
+        double[] basis = new double[0];
+        int rank = 0;
+        GradientGramStatistic.Step previous = null;
         for (int it = 0; it < t; it++) {
             // Global: release Ŵ_it = W_it + N_it (W of the clipped gradient rows), broadcast its top eigenpair.
             double[] start = new double[n];
             GaussianMatrices.fillStandardNormal(start, random);
-            double[] released = GridNoise.symmetricGaussian(it == 0 ? firstPlan : plan,
-                    Grams.gram(data, Grams.clippedGradient(data, y, params.clip(it))), n, random);
+            double[] gram = passes.pass(new GradientGramStatistic(n, params.clip(it), previous));
+            double[] released = GridNoise.symmetricGaussian(it == 0 ? firstPlan : plan, gram, n, random);
             double[] v;
             double top;
             if (corrective) {
-                TopEigen.Pair pair = Directions.deflatedTop(released, n, basis[0], rank[0], params.lanczosSteps(),
-                        start);
+                TopEigen.Pair pair = Directions.deflatedTop(released, n, basis, rank, params.lanczosSteps(), start);
                 v = pair.vector();
                 top = pair.value();
             } else {
@@ -204,31 +212,23 @@ public final class PrivateFrankWolfeMechanism {
             if (corrective) {
                 // A noise-dominated direction (eigenvalue within the noise's bound b_t) is released as zero, unused.
                 if (!(top > spectralBound) || !(TopEigen.norm(v) > 0)) {
+                    previous = null;
                     continue;
                 }
                 System.arraycopy(v, 0, directions, it * n, n);
-                basis[0] = Directions.append(basis[0], rank[0], v, n);
-                rank[0]++;
-                int r = rank[0];
-                double[] b = basis[0];
-                IntStream.range(0, chunks.length - 1).parallel().forEach(c -> {
-                    for (int u = chunks[c]; u < chunks[c + 1]; u++) {
-                        FrankWolfeLocal.refit(y, null, items, ratings, data.start(u), data.end(u), b, r,
-                                params.ridge());
-                    }
-                });
+                basis = Directions.append(basis, rank, v, n);
+                rank++;
+                // Local: every user refits on all directions so far (in the next pass).
+                previous = GradientGramStatistic.Step.refit(basis, rank, params.ridge());
                 continue;
             }
             System.arraycopy(v, 0, directions, it * n, n);
-            // Local: every user steps with the broadcast only.
-            double lp = lambdaPrime[it];
-            double eta = params.stepSize(it + 1);
-            IntStream.range(0, chunks.length - 1).parallel().forEach(c -> {
-                for (int u = chunks[c]; u < chunks[c + 1]; u++) {
-                    FrankWolfeLocal.step(y, null, items, ratings, data.start(u), data.end(u), v, lp, eta,
-                            params.nuclearRadius(), bound);
-                }
-            });
+            // Local: every user steps with the broadcast only (in the next pass).
+            previous = GradientGramStatistic.Step.paper(v, lambdaPrime[it], params.stepSize(it + 1),
+                    params.nuclearRadius(), bound);
+        }
+        if (finalStep && previous != null) {
+            passes.pass(new GradientGramStatistic(n, Double.NaN, previous));
         }
         Facts.Builder facts = Facts.builder(CompletionFacts.VOCABULARY);
         facts.put(CompletionFacts.VARIANT, "DENSE");
@@ -244,7 +244,6 @@ public final class PrivateFrankWolfeMechanism {
         facts.put(CompletionFacts.NOISE_SPECTRAL_BOUND_PROBABILITY, 1 - params.beta());
         facts.put(CompletionFacts.LANCZOS_STEPS, params.lanczosSteps());
         facts.put(CompletionFacts.NUMERICS, "Ŵ exact on the grid; eigenvectors are float post-processing");
-        FrankWolfeRelease release = new FrankWolfeRelease(params, directions, lambdaHat, lambdaPrime, facts.build());
-        return new Run(release, y);
+        return new FrankWolfeRelease(params, directions, lambdaHat, lambdaPrime, facts.build());
     }
 }

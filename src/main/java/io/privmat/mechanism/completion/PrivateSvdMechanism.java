@@ -64,23 +64,24 @@ public final class PrivateSvdMechanism {
     }
 
     public SvdCompletionRelease release(RatingsSource source, NoiseSource random) {
-        return release(RatingsMatrix.load(source, params.domain()), random);
+        return release(source.passes(params.domain()), random);
     }
 
     /** As {@link #release(RatingsSource, NoiseSource)}, and hands each user's completed row to the owner. */
     public SvdCompletionRelease release(RatingsSource source, NoiseSource random, PredictionSink owner) {
         RatingsMatrix data = RatingsMatrix.load(source, params.domain());
-        SvdCompletionRelease release = release(data, random);
+        SvdCompletionRelease release = release(new HeldPasses(data), random);
         for (int u = 0; u < data.users(); u++) {
             owner.row(data.userId(u), release.complete(data.user(u)));
         }
         return release;
     }
 
-    SvdCompletionRelease release(RatingsMatrix data, NoiseSource random) {
+    SvdCompletionRelease release(UserPasses passes, NoiseSource random) {
         int n = params.domain().items();
         int r = params.rank();
-        double[] noisy = GridNoise.symmetricGaussian(plan, Grams.gram(data, data.values()), n, random);
+        double[] noisy = GridNoise.symmetricGaussian(plan, passes.pass(new RatingsGramStatistic(params.domain())), n,
+                random);
         SymmetricEigen e = LinearAlgebra.eigen(noisy, n);
         double[] values = new double[r];
         System.arraycopy(e.values(), 0, values, 0, r);

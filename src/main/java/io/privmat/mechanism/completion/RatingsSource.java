@@ -19,6 +19,16 @@ public interface RatingsSource {
     /** One pass over the users. */
     void forEachUser(UserVisitor visitor);
 
+    /**
+     * The completion mechanisms' per-user passes over this source (docs/ratings.md, "Exact per-user
+     * sums"). By default the ratings are read once ({@link #forEachUser}, validated against
+     * {@code domain}) and held in memory, O(|Ω|), for every pass; an engine that holds the ratings
+     * elsewhere runs each pass where they are and returns only the sums.
+     */
+    default UserPasses passes(RatingsDomain domain) {
+        return new HeldPasses(RatingsMatrix.load(this, domain));
+    }
+
     /** Receives one user's observed ratings. */
     @FunctionalInterface
     interface UserVisitor {

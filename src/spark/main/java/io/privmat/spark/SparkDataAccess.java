@@ -64,7 +64,12 @@ final class SparkDataAccess implements DataAccess {
      * reaped job cancels its Spark jobs and stops. Progress before the pass: done/planned.
      */
     private <T> T pass(int done, int planned, Supplier<T> action) {
-        double at = READ_SHARE * done / planned;
+        return pass(engine, context, group, READ_SHARE * done / planned, READ_SHARE * (done + 1) / planned, action);
+    }
+
+    /** One pass of job group {@code group}: progress {@code at} while it runs, {@code after} once done. */
+    static <T> T pass(SparkEngine engine, EngineRun context, String group, double at, double after,
+            Supplier<T> action) {
         context.progress(at);
         SparkContext sc = engine.session().sparkContext();
         CompletableFuture<T> future = CompletableFuture.supplyAsync(() -> {
@@ -79,7 +84,7 @@ final class SparkDataAccess implements DataAccess {
             while (true) {
                 try {
                     T result = future.get(500, TimeUnit.MILLISECONDS);
-                    context.progress(READ_SHARE * (done + 1) / planned);
+                    context.progress(after);
                     return result;
                 } catch (TimeoutException e) {
                     try {

@@ -114,7 +114,7 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
         throw new IllegalStateException("the vector column is no longer a list of doubles or a binary");
     }
 
-    private org.apache.spark.sql.Dataset<Row> read(ExternalSchema schema) {
+    org.apache.spark.sql.Dataset<Row> read(ExternalSchema schema) {
         DataFrameReader reader = session().read();
         return switch (schema.format()) {
             case PARQUET -> reader.parquet(schema.location());
@@ -123,7 +123,7 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
         };
     }
 
-    private static String quoted(String column) {
+    static String quoted(String column) {
         return "`" + column.replace("`", "``") + "`";
     }
 
@@ -139,6 +139,10 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
         Map<String, DataType> types = new java.util.HashMap<>();
         for (StructField f : found.fields()) {
             types.put(f.name(), f.dataType());
+        }
+        if (schema.ratings() != null) {
+            SparkRatings.check(schema, types, found.fieldNames());
+            return;
         }
         if (schema.vector() != null) {
             DataType t = types.get(schema.vector());
@@ -179,7 +183,8 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
 
     @Override
     public DataAccess open(Dataset dataset, ExternalSchema schema, PublicFacts facts, EngineRun context) {
-        return new SparkDataAccess(this, schema, facts, context);
+        return schema.ratings() != null ? new SparkRatings(this, schema, context)
+                : new SparkDataAccess(this, schema, facts, context);
     }
 
     int treeDepth() {

@@ -1,0 +1,129 @@
+package io.privmat.mechanism.completion;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The claims an engine relies on, without one: the per-user sums are the same integers however the
+ * users are split and merged ({@link ExactSums}), the in-process passes give the same statistic as
+ * users summed one by one in any order, and {@link BoundedUser} reduces a user's triples to the same
+ * user whatever their order and split, keeping what the public rule says.
+ */
+class ExactPassesTest {
+
+    static final RatingsDomain DOMAIN = new RatingsDomain(9, 1, 5, 4);
+
+    /** Seeded users of 1..4 distinct items, ratings anywhere in [1, 5]. */
+    static List<UserState> users(int m, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<UserState> out = new ArrayList<>();
+        for (int u = 0; u < m; u++) {
+            BoundedUser b = new BoundedUser(DOMAIN);
+            int k = 1 + random.nextInt(4);
+            for (int i = 0; i < k; i++) {
+                b.add(random.nextInt(9), random.nextDouble(1, 5));
+            }
+            out.add(b.user(DOMAIN));
+        }
+        return out;
+    }
+
+    static ExactSums sum(List<UserState> users, UserStatistic statistic) {
+        ExactSums out = new ExactSums(statistic.size());
+        for (UserState u : users) {
+            u.contribute(statistic, out);
+        }
+        return out;
+    }
+
+    @Test
+    void sumsAreTheSameIntegersForAnySplitAndMergeOrder() {
+        List<UserState> users = users(500, 3);
+        UserStatistic gram = new RatingsGramStatistic(DOMAIN);
+        ExactSums whole = sum(users, gram);
+        Random shuffle = new Random(4);
+        for (int trial = 0; trial < 5; trial++) {
+            List<UserState> order = new ArrayList<>(users);
+            Collections.shuffle(order, shuffle);
+            int parts = 2 + trial;
+            List<ExactSums> pieces = new ArrayList<>();
+            for (int p = 0; p < parts; p++) {
+                pieces.add(sum(order.subList(p * order.size() / parts, (p + 1) * order.size() / parts), gram));
+            }
+            Collections.shuffle(pieces, shuffle);
+            ExactSums merged = pieces.get(0);
+            for (int p = 1; p < parts; p++) {
+                merged = pieces.get(p).merge(merged);
+            }
+            assertThat(merged.same(whole)).as("trial " + trial).isTrue();
+        }
+        // Not vacuous: another set of users sums to other integers.
+        assertThat(sum(users(500, 5), gram).same(whole)).isFalse();
+    }
+
+    @Test
+    void heldPassesGiveTheSumOfTheUsersOneByOne() {
+        List<UserState> users = users(300, 6);
+        // The same users as a source (ids in order), through the default passes.
+        int[] ids = new int[users.size()];
+        List<Integer> items = new ArrayList<>();
+        List<Double> ratings = new ArrayList<>();
+        int[] offsets = new int[users.size() + 1];
+        for (int u = 0; u < users.size(); u++) {
+            ids[u] = u;
+            UserState s = users.get(u);
+            for (int p = 0; p < s.count(); p++) {
+                items.add(s.items()[p]);
+                ratings.add(s.centred()[p] + DOMAIN.centre());
+            }
+            offsets[u + 1] = items.size();
+        }
+        RatingsSource source = new InMemoryRatings(9, ids, offsets, items.stream().mapToInt(Integer::intValue).toArray(),
+                ratings.stream().mapToDouble(Double::doubleValue).toArray());
+        AlsParameters als = new AlsParameters(DOMAIN, RatingsRelation.USER, 2, 1, 0.1, 1, 0.7, 0.3);
+        double[] v = new SplittableRandom(7).doubles(9 * 2, -1, 1).toArray();
+        UserStatistic statistic = new AlsItemStatistic(als, v);
+        double[] held = source.passes(DOMAIN).pass(statistic);
+        assertThat(held).containsExactly(statistic.finish(sum(users, statistic)));
+        assertThat(held).isNotEqualTo(new double[held.length]);
+    }
+
+    @Test
+    void aUsersTriplesBoundToTheSameUserWhateverTheirOrderAndSplit() {
+        // Items 0…8 with a repeat, two out-of-range ratings, invalid items and ratings.
+        int[] item = {7, 3, 3, 8, 0, 5, 9, -1, 2, 6};
+        double[] rating = {2, 4.5, 1.5, 7, 3, -2, 4, 4, Double.NaN, 5};
+        UserStatistic gram = new RatingsGramStatistic(DOMAIN);
+        ExactSums expected = null;
+        Random shuffle = new Random(8);
+        for (int trial = 0; trial < 6; trial++) {
+            List<Integer> order = new ArrayList<>();
+            for (int i = 0; i < item.length; i++) {
+                order.add(i);
+            }
+            Collections.shuffle(order, shuffle);
+            BoundedUser left = new BoundedUser(DOMAIN);
+            BoundedUser right = new BoundedUser(DOMAIN);
+            for (int k = 0; k < order.size(); k++) {
+                (k < trial ? left : right).add(item[order.get(k)], rating[order.get(k)]);
+            }
+            UserState user = (trial % 2 == 0 ? left.merge(right) : right.merge(left)).user(DOMAIN);
+            // The s = 4 smallest valid items, 0, 3, 5, 6; item 3 keeps its smaller rating; −2 clamped to 1.
+            assertThat(user.items()).containsExactly(0, 3, 5, 6);
+            assertThat(user.centred()).containsExactly(3 - 3.0, 1.5 - 3, 1 - 3.0, 5 - 3.0);
+            ExactSums one = new ExactSums(gram.size());
+            user.contribute(gram, one);
+            if (expected == null) {
+                expected = one;
+            }
+            assertThat(one.same(expected)).isTrue();
+        }
+        assertThat(new BoundedUser(DOMAIN).add(9, 3).add(0, Double.POSITIVE_INFINITY).isEmpty()).isTrue();
+    }
+}
