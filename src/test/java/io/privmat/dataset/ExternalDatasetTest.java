@@ -127,7 +127,7 @@ class ExternalDatasetTest extends ApiTest {
 
     /**
      * EXTERNAL ratings: the RATINGS declaration and three columns, no row bound, no row count; shown
-     * with its declaration and n items, nothing counted; stored with migration V034's bound rule;
+     * with its declaration and n items, nothing counted; stored with migration V035's bound rule;
      * completion queries refused before any charge without an engine.
      */
     @Test
