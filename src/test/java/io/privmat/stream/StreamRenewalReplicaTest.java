@@ -126,4 +126,37 @@ class StreamRenewalReplicaTest extends ApiTest {
         assertThat(maxAbs(difference(now, then)))
                 .as("block 5 drew the old key's noise at run index 1 again, over other rows").isGreaterThan(1e-6);
     }
+
+    /**
+     * What a client may declare never yields a 500: out-of-range, fractional, huge or mistyped
+     * periodBlocks are 400s before anything is stored, and the longest period of the longest TIME
+     * blocks — a renewal time past what an instant can hold — still shows the budget.
+     */
+    @Test
+    void noPeriodDeclarationYieldsAServerError() {
+        long before = jdbc.queryForObject("SELECT count(*) FROM dataset", Long.class);
+        for (String period : new String[] {"1e30", "-1", "\"two\"", "true", "99999999999999999999999"}) {
+            Response r = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
+                    + "\"neighbouring\":\"REPLACE_ONE\",\"stream\":{\"columns\":3,\"blockRows\":2,\"windowBlocks\":2,"
+                    + "\"horizonBlocks\":9,\"periodBlocks\":" + period + "},\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
+            assertThat(r.status()).as(period + " → " + r).isEqualTo(400);
+            assertThat(r.contentType()).startsWith("application/problem+json");
+        }
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM dataset", Long.class)).isEqualTo(before);
+
+        Response longest = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
+                + "\"neighbouring\":\"ADD_REMOVE\",\"stream\":{\"columns\":3,\"blockSeconds\":31622400,"
+                + "\"windowBlocks\":2,\"horizonBlocks\":1099511627776,\"periodBlocks\":1000000000},"
+                + "\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
+        assertThat(longest.status()).as(longest.toString()).isEqualTo(201);
+        String id = longest.json().get("id").asString();
+        Response budgetView = get("/v1/datasets/" + id + "/budget");
+        assertThat(budgetView.status()).as(budgetView.toString()).isEqualTo(200);
+        assertThat(budgetView.json().at("/period/renewsAtBlock").asLong()).isEqualTo(1_000_000_000L);
+        assertThat(budgetView.json().at("/period/startsAt").isString()).isTrue();
+        assertThat(budgetView.json().at("/period").has("renewsAt")).as("past the last representable instant").isFalse();
+        Response quote = postJson("/v1/datasets/" + id + "/subscriptions/quote",
+                "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.001}");
+        assertThat(quote.status()).as(quote.toString()).isEqualTo(200);
+    }
 }
