@@ -159,4 +159,33 @@ class StreamRenewalReplicaTest extends ApiTest {
                 "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":0.001}");
         assertThat(quote.status()).as(quote.toString()).isEqualTo(200);
     }
+
+    /**
+     * A subscription paused for a period and then cancelled is never charged again: it no longer
+     * shows a period it waits for (nor the limit that paused it).
+     */
+    @Test
+    void aCancelledPausedSubscriptionWaitsForNoPeriod() {
+        Response created = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
+                + "\"neighbouring\":\"REPLACE_ONE\",\"stream\":{\"columns\":3,\"blockRows\":1,\"windowBlocks\":2,"
+                + "\"horizonBlocks\":40,\"periodBlocks\":2},\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        String id = created.json().get("id").asString();
+        BigDecimal cap = get("/v1/datasets/" + id + "/budget").json().at("/total/tracks/rho").decimalValue();
+        String request = "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":"
+                + cap.multiply(new BigDecimal("0.6")).round(new MathContext(4, RoundingMode.DOWN)).toPlainString() + "}";
+        String s = postJson("/v1/datasets/" + id + "/subscriptions", request).json().get("id").asString();
+        assertThat(append(id, StreamApiTest.rows(2, 5)).status()).isEqualTo(200); // period 0
+        assertThat(postJson("/v1/datasets/" + id + "/subscriptions", request).status()).isEqualTo(201); // pays period 1
+        assertThat(append(id, StreamApiTest.rows(1, 6)).status()).isEqualTo(200); // block 2: s paused
+        assertThat(get("/v1/subscriptions/" + s).json().get("waitingForPeriod").asLong()).isEqualTo(2);
+
+        Response cancelled = delete("/v1/subscriptions/" + s);
+        assertThat(cancelled.status()).as(cancelled.toString()).isEqualTo(200);
+        for (var view : new tools.jackson.databind.JsonNode[] {cancelled.json(), get("/v1/subscriptions/" + s).json()}) {
+            assertThat(view.get("state").asString()).isEqualTo("CANCELLED");
+            assertThat(view.has("waitingForPeriod")).as(view.toString()).isFalse();
+            assertThat(view.has("pausedBy")).as(view.toString()).isFalse();
+        }
+    }
 }
