@@ -144,13 +144,17 @@ class BlockReleaser {
      * period") a subscription never reads a block unless it holds a committed charge for the block's
      * period: before it reads the first block of a period it has not paid, it is charged for that
      * period here (reserve and commit, in this transaction, in the subscriptions' fixed order, from
-     * public values and earlier charges only). Refused, it is paused for the period: it reads none
+     * public values and earlier charges only; every charge a block needs is made before any
+     * subscription reads the block). Refused, it is paused for the period: it reads none
      * of its blocks and releases nothing for them; at the first block of the next period it is
      * charged again and, admitted, restarts like a new subscription (an empty state and a new stream
      * key).
      */
     void release(Batch batch, Dataset dataset, WindowParameters p, StreamBlocks.Block block, List<Subscription> active) {
         Long period = StreamFacts.schema(dataset).periodOf(block.index());
+        // First every charge this block needs, in the subscriptions' order, before anything reads it:
+        // each admission depends on public values and earlier charges only.
+        List<Paid> readers = new ArrayList<>(active.size());
         for (Subscription listed : active) {
             Subscription s = batch.current.getOrDefault(listed.id(), listed);
             if (batch.stopped.contains(s.id()) || s.firstBlock() > block.index()) {
@@ -163,17 +167,15 @@ class BlockReleaser {
                 log.error("subscription {}: its stored plan does not rebuild to the charged loss; stopped", s.id());
                 continue;
             }
-            boolean fresh = false;
-            if (period != null) {
-                Paid paid = pay(batch, dataset, s, rt, period, block.index());
-                if (paid == null) {
-                    continue; // paused for this period: the block is not read
-                }
-                s = paid.subscription();
-                rt = paid.runtime();
-                fresh = paid.restarted();
+            Paid paid = period == null ? new Paid(s, rt, false) : pay(batch, dataset, s, rt, period, block.index());
+            if (paid != null) { // null: paused for this period, the block is not read
+                readers.add(paid);
             }
-            WindowState before = fresh ? empty(rt) : state(batch, s, rt);
+        }
+        for (Paid paid : readers) {
+            Subscription s = paid.subscription();
+            Runtime rt = paid.runtime();
+            WindowState before = paid.restarted() ? empty(rt) : state(batch, s, rt);
             WindowMechanism.Step step = rt.mechanism().release(before.withOpenBlock(block.rows(), block.packedGram()),
                     rt.key());
             WindowState next = step.next();
