@@ -195,9 +195,20 @@ class BudgetController {
             long first = Math.multiplyExact(k, p);
             long next = Math.addExact(first, p);
             boolean time = s.blockSeconds() > 0; // TIME blocks (ROW_COUNT declares 0)
-            return new PeriodView(k, p, first, next,
-                    time ? dataset.createdAt().plusSeconds(Math.multiplyExact(first, s.blockSeconds())) : null,
-                    time ? dataset.createdAt().plusSeconds(Math.multiplyExact(next, s.blockSeconds())) : null);
+            return new PeriodView(k, p, first, next, time ? startOf(dataset, first, s.blockSeconds()) : null,
+                    time ? startOf(dataset, next, s.blockSeconds()) : null);
+        }
+
+        /**
+         * When TIME block {@code block} starts; null when that is past the last instant Java represents
+         * (P up to 10⁹ blocks of up to 366 days: a renewal after the year 10⁹ is never reached).
+         */
+        private static @Nullable Instant startOf(Dataset dataset, long block, long blockSeconds) {
+            try {
+                return dataset.createdAt().plusSeconds(Math.multiplyExact(block, blockSeconds));
+            } catch (ArithmeticException | java.time.DateTimeException e) {
+                return null;
+            }
         }
     }
 

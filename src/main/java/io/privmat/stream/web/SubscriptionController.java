@@ -31,6 +31,7 @@ import io.privmat.stream.StreamSettings;
 import io.privmat.stream.Subscription;
 import io.privmat.stream.SubscriptionRelease;
 import io.privmat.stream.SubscriptionService;
+import io.privmat.stream.SubscriptionState;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -127,11 +128,14 @@ class SubscriptionController {
                     + "from there on") @Nullable Long restartedAtStreamBlock) {
 
         static SubscriptionView of(Subscription s, Job job, Facts noise) {
+            // Only an ACTIVE subscription waits for a period: a cancelled, finished or failed one is
+            // never charged again, whatever period it was paused in.
+            boolean waiting = s.pausedPeriod() != null && s.state() == SubscriptionState.ACTIVE;
             return new SubscriptionView(s.id(), s.datasetId(), s.jobId(), s.kind(), s.mechanism(), s.state().name(),
                     s.errorCode(), JsonNumbers.parametersDocument(s.spec()), JobView.Cost.of(job.cost()),
                     JsonNumbers.lossDocument(s.loss()), noise, s.firstBlock(), s.completedBlocks(), s.createdAt(),
                     s.cancelledAt(), "/v1/subscriptions/" + s.id() + "/releases", s.chargedPeriod(),
-                    s.pausedPeriod() == null ? null : s.pausedPeriod() + 1, s.pausedLimit(), s.runBlock());
+                    waiting ? s.pausedPeriod() + 1 : null, waiting ? s.pausedLimit() : null, s.runBlock());
         }
     }
 
