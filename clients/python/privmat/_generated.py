@@ -492,21 +492,15 @@ class BudgetPeriod(Model):
     period: Optional[int] = None
     # P: blocks per period
     period_blocks: Optional[int] = None
-    # TIME blocks: when it ends and the budget renews
-    renews_at: Optional[str] = None
     # The stream block the budget renews with: the next period's first; the first charge for it starts again from the whole total
     renews_at_block: Optional[int] = None
-    # TIME blocks: when the period starts
-    starts_at: Optional[str] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
         ('first_block', 'firstBlock', None),
         ('period', 'period', None),
         ('period_blocks', 'periodBlocks', None),
-        ('renews_at', 'renewsAt', None),
         ('renews_at_block', 'renewsAtBlock', None),
-        ('starts_at', 'startsAt', None),
     )
     _REQUIRED: ClassVar[tuple] = ()
 
@@ -4330,7 +4324,7 @@ class StreamRequest(Model):
     columns: Optional[int] = None
     # T: the most blocks the stream releases, in [1, 2^40]; no cost depends on it; required
     horizon_blocks: Optional[int] = None
-    # P: the budget renews every P blocks, in [1, 10^9]: the dataset's budget is then per period (blocks [kP, (k+1)P)) and a subscription is charged once for each period it reads. Absent: the budget never renews. Refused on a TIME stream under REPLACE_ONE (a replacement may move an event into another period)
+    # P: the budget renews every P blocks, in [1, 10^9]: the dataset's budget is then per period (blocks [kP, (k+1)P)) and a subscription is charged once for each period it reads. Absent: the budget never renews. Streams blocked by row count (blockRows) only for now: refused on TIME streams (docs/accounting.md §13)
     period_blocks: Optional[int] = None
     # w: completed blocks per window, in [1, 1048576]; required
     window_blocks: Optional[int] = None

@@ -156,19 +156,10 @@ public class SubscriptionService {
                 if (first >= p.horizonBlocks()) {
                     throw StreamService.horizon(datasetId, p);
                 }
-                // A budget that renews per period: the charge is for the period of the block it starts
-                // with, fixed here under the stream's lock (no block closes meanwhile).
+                // A budget that renews per period (ROW_COUNT streams only): the charge is for the period
+                // of the block it starts with — the open block — fixed here under the stream's lock (no
+                // block closes meanwhile), so the releasing transactions charge later periods in order.
                 Long period = schema.periodOf(first);
-                if (period != null && period > schema.periodOf(stream.completedBlocks())) {
-                    // TIME: the clock is past the last block of a period the scheduler has not closed
-                    // yet. Charging the next period now would leave that block's releases to charge
-                    // a period the account has left; creation waits until the scheduler closed it.
-                    throw new PrivmatException(ProblemType.SERVICE_UNAVAILABLE, "The stream's period "
-                            + schema.periodOf(stream.completedBlocks()) + " has ended and the block scheduler has not "
-                            + "closed its last block yet; a subscription starting in period " + period + " waits for "
-                            + "it. Nothing was charged; retry shortly.", Map.of("datasetId", datasetId.toString(),
-                            "retryAfterSeconds", Math.max(1L, (settings.tick().toMillis() + 999) / 1000)));
-                }
                 Tracks cost = budget.reserve(new Reservation(datasetId, dataset.budget(), jobId, JOB_KIND,
                         plan.spec().mechanism(), specJson, plan.chargedLoss(), lossJson, caller, period));
                 // Data access begins with the next append or block end: the charge is final now.

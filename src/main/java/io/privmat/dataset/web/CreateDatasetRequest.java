@@ -149,8 +149,8 @@ public record CreateDatasetRequest(
                     requiredMode = Schema.RequiredMode.REQUIRED, example = "1000") @Nullable Long horizonBlocks,
             @Schema(description = "P: the budget renews every P blocks, in [1, 10^9]: the dataset's budget is then per "
                     + "period (blocks [kP, (k+1)P)) and a subscription is charged once for each period it reads. "
-                    + "Absent: the budget never renews. Refused on a TIME stream under REPLACE_ONE (a replacement "
-                    + "may move an event into another period)") @Nullable Long periodBlocks) {}
+                    + "Absent: the budget never renews. Streams blocked by row count (blockRows) only for now: refused on "
+                    + "TIME streams (docs/accounting.md §13)") @Nullable Long periodBlocks) {}
 
     /** One attribute of a histogram's records: its name and its domain, by size, by labels, or both. */
     @Schema(name = "AttributeRequest", example = "{\"name\": \"region\", \"labels\": [\"north\", \"south\"]}")

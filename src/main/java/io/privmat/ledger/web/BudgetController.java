@@ -182,9 +182,7 @@ class BudgetController {
             @Schema(description = "P: blocks per period") long periodBlocks,
             @Schema(description = "Its first stream block") long firstBlock,
             @Schema(description = "The stream block the budget renews with: the next period's first; the first "
-                    + "charge for it starts again from the whole total") long renewsAtBlock,
-            @Schema(description = "TIME blocks: when the period starts") @Nullable Instant startsAt,
-            @Schema(description = "TIME blocks: when it ends and the budget renews") @Nullable Instant renewsAt) {
+                    + "charge for it starts again from the whole total") long renewsAtBlock) {
 
         static @Nullable PeriodView of(Dataset dataset, BudgetAccount account) {
             if (!(dataset.schema() instanceof StreamSchema s) || s.periodBlocks() == null) {
@@ -194,21 +192,7 @@ class BudgetController {
             long p = s.periodBlocks();
             long first = Math.multiplyExact(k, p);
             long next = Math.addExact(first, p);
-            boolean time = s.blockSeconds() > 0; // TIME blocks (ROW_COUNT declares 0)
-            return new PeriodView(k, p, first, next, time ? startOf(dataset, first, s.blockSeconds()) : null,
-                    time ? startOf(dataset, next, s.blockSeconds()) : null);
-        }
-
-        /**
-         * When TIME block {@code block} starts; null when that is past the last instant Java represents
-         * (P up to 10⁹ blocks of up to 366 days: a renewal after the year 10⁹ is never reached).
-         */
-        private static @Nullable Instant startOf(Dataset dataset, long block, long blockSeconds) {
-            try {
-                return dataset.createdAt().plusSeconds(Math.multiplyExact(block, blockSeconds));
-            } catch (ArithmeticException | java.time.DateTimeException e) {
-                return null;
-            }
+            return new PeriodView(k, p, first, next);
         }
     }
 
