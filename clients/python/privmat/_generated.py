@@ -4692,6 +4692,8 @@ class TransparencyTotals(Model):
     capacity: Optional[TrackView] = None
     # ZCDP: the part of delta the zCDP to (epsilon, delta) conversion uses
     delta_conversion: Optional[float] = None
+    # A STREAM whose budget renews per period (docs/accounting.md §13): the budget is per period of this many blocks, and spent, reserved and remaining are the current period's; a person with rows in m periods is protected by m times the budget. Absent otherwise
+    period_blocks: Optional[int] = None
     # What is left (rounded down)
     remaining: Optional[TrackView] = None
     # Admitted charges not yet committed or refunded
@@ -4707,6 +4709,7 @@ class TransparencyTotals(Model):
         ('budget', 'budget', ('model', 'EpsilonDelta')),
         ('capacity', 'capacity', ('model', 'TrackView')),
         ('delta_conversion', 'deltaConversion', None),
+        ('period_blocks', 'periodBlocks', None),
         ('remaining', 'remaining', ('model', 'TrackView')),
         ('reserved', 'reserved', ('model', 'TrackView')),
         ('spent', 'spent', ('model', 'TrackView')),

@@ -213,6 +213,10 @@ class StreamRenewalTest extends ApiTest {
         assertThat(verified.get("totalsChecked").asBoolean()).isTrue();
         assertThat(get("/v1/datasets/" + id + "/budget").json().at("/spent/tracks/rho").decimalValue())
                 .as("period 2's two charges").isEqualByComparingTo(cost.add(cost));
+        // The transparency record says the guarantee is per period, and which period each charge paid.
+        JsonNode record = get("/v1/datasets/" + id + "/transparency").json();
+        assertThat(record.at("/totals/periodBlocks").asLong()).isEqualTo(2);
+        assertThat(record.get("releases").valueStream().allMatch(r -> r.has("period"))).isTrue();
     }
 
     private JsonNode release(String subscription, long streamBlock) {

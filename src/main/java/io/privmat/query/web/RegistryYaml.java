@@ -33,7 +33,8 @@ final class RegistryYaml {
     record PrivacyUnit(String unit, String relation) {}
 
     record PrivacyLoss(String accounting, TrackView budget, @Nullable Double epsilon, @Nullable Double delta,
-            TrackView spent, @Nullable Double spentEpsilon, @Nullable Double spentDelta, TrackView remaining) {}
+            TrackView spent, @Nullable Double spentEpsilon, @Nullable Double spentDelta, TrackView remaining,
+            @Nullable Long periodBlocks) {}
 
     record Release(long entry, String jobId, String mechanism, String kind, String releaseType, TrackView charged,
             @Nullable Double epsilon, @Nullable Double delta, String admittedAt, String analyst,
@@ -59,7 +60,7 @@ final class RegistryYaml {
         }
         return new Registry(r.name(), r.datasetId().toString(), new PrivacyUnit(r.privacyUnit(), r.relation()),
                 new PrivacyLoss(t.accounting(), t.capacity(), t.budget().epsilon(), t.budget().delta(), t.spent(),
-                        t.spentGuarantee().epsilon(), t.spentGuarantee().delta(), t.remaining()),
+                        t.spentGuarantee().epsilon(), t.spentGuarantee().delta(), t.remaining(), t.periodBlocks()),
                 t.accounting(), new ArrayList<>(mechanisms), new ArrayList<>(releaseTypes),
                 "interactive API (granted analysts; the owner)", releases, r.total(), r.next());
     }
@@ -81,9 +82,10 @@ final class RegistryYaml {
                 } catch (IllegalAccessException | InvocationTargetException e) {
                     throw new IllegalStateException("unreadable component " + c.getName(), e);
                 }
-                // A TrackView's unused tracks and a release's period outside a budget that renews per
-                // period (docs/accounting.md §13) are left out rather than written as null.
-                boolean omittable = data instanceof TrackView || data instanceof Release && c.getName().equals("period");
+                // A TrackView's unused tracks, and a release's period and the loss's periodBlocks outside
+                // a budget that renews per period (docs/accounting.md §13), are left out rather than null.
+                boolean omittable = data instanceof TrackView || data instanceof Release && c.getName().equals("period")
+                        || data instanceof PrivacyLoss && c.getName().equals("periodBlocks");
                 if (value != null || !omittable) {
                     out.put(c.getName(), value);
                 }

@@ -105,7 +105,8 @@ class TransparencyController {
                 TrackView.available(filter.capacity(), mode), TrackView.charged(account.committed(), mode),
                 new Guarantee(JsonNumbers.charged(spent.epsilon()), JsonNumbers.charged(spent.delta())),
                 TrackView.charged(account.reserved(), mode), TrackView.available(filter.remaining(account.spent()), mode),
-                filter instanceof ZcdpFilter z ? JsonNumbers.available(z.deltaConversion()) : null);
+                filter instanceof ZcdpFilter z ? JsonNumbers.available(z.deltaConversion()) : null,
+                dataset.schema() instanceof io.privmat.dataset.StreamSchema s ? s.periodBlocks() : null);
         return new TransparencyRecord(datasetId, dataset.name(), dataset.kind().name(),
                 Transparency.privacyUnit(dataset), dataset.neighbouring().name(), totals, releases,
                 budget.commitCount(datasetId, only), next);
@@ -151,7 +152,12 @@ class TransparencyController {
             @Schema(description = "Admitted charges not yet committed or refunded") TrackView reserved,
             @Schema(description = "What is left (rounded down)") TrackView remaining,
             @Schema(description = "ZCDP: the part of delta the zCDP to (epsilon, delta) conversion uses")
-            @Nullable Double deltaConversion) {}
+            @Nullable Double deltaConversion,
+            @Schema(description = "A STREAM whose budget renews per period (docs/accounting.md §13): the budget is "
+                    + "per period of this many blocks, and spent, reserved and remaining are the current period's; "
+                    + "a person with rows in m periods is protected by m times the budget. Absent otherwise")
+            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+            @Nullable Long periodBlocks) {}
 
     /** An (ε, δ)-DP guarantee. */
     @Schema(name = "EpsilonDelta")

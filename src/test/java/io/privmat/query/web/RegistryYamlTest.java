@@ -24,7 +24,7 @@ class RegistryYamlTest {
                 new TransparencyController.Guarantee(mode == AccountingMode.ZCDP ? null : 3.0, 1e-6),
                 TrackView.available(CAP, mode), TrackView.charged(SPENT, mode),
                 new TransparencyController.Guarantee(0.7312, mode == AccountingMode.PURE ? null : 1.0e-7),
-                TrackView.charged(Tracks.ZERO, mode), TrackView.available(CAP, mode), mode == AccountingMode.ZCDP ? 5e-7 : null);
+                TrackView.charged(Tracks.ZERO, mode), TrackView.available(CAP, mode), mode == AccountingMode.ZCDP ? 5e-7 : null, null);
         List<TransparencyController.ReleaseView> views = new java.util.ArrayList<>();
         for (int i = 0; i < releases; i++) {
             views.add(new TransparencyController.ReleaseView(41 + i, new UUID(7, i), i % 2 == 0 ? "one-shot" : "continual",
@@ -54,6 +54,11 @@ class RegistryYamlTest {
         }
     }
 
+    static TransparencyController.Totals perPeriod(TransparencyController.Totals t, long periodBlocks) {
+        return new TransparencyController.Totals(t.accounting(), t.budget(), t.capacity(), t.spent(), t.spentGuarantee(),
+                t.reserved(), t.remaining(), t.deltaConversion(), periodBlocks);
+    }
+
     /** A charge to a period of a budget that renews (docs/accounting.md §13) names its period; others do not. */
     @Test
     void aPeriodicChargeNamesItsPeriod() {
@@ -63,7 +68,8 @@ class RegistryYamlTest {
         views.set(1, new TransparencyController.ReleaseView(v.entry(), v.jobId(), v.releaseType(), v.kind(), v.mechanism(),
                 v.loss(), v.charged(), v.guarantee(), v.expectedError(), v.admittedAt(), v.analyst(), 3L));
         String yaml = TransparencyController.registryYaml(new TransparencyController.TransparencyRecord(r.datasetId(),
-                r.name(), r.kind(), r.privacyUnit(), r.relation(), r.totals(), views, r.total(), r.next()));
-        assertThat(yaml).containsOnlyOnce("period: 3").doesNotContain("period: null");
+                r.name(), r.kind(), r.privacyUnit(), r.relation(), perPeriod(r.totals(), 24L), views, r.total(), r.next()));
+        assertThat(yaml).containsOnlyOnce("period: 3").doesNotContain("period: null").containsOnlyOnce("periodBlocks: 24");
+        assertThat(TransparencyController.registryYaml(r)).doesNotContain("period");
     }
 }
