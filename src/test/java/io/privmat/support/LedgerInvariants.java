@@ -36,6 +36,15 @@ public final class LedgerInvariants {
                 assertThat(((java.math.BigDecimal) a.get("committed_gap")).signum()).as(a.toString()).isZero();
                 assertThat(((java.math.BigDecimal) a.get("reserved_gap")).signum()).as(a.toString()).isZero();
             });
+            // Every period of a budget that renews, past ones included (the account holds only the
+            // current one): its commits stayed within the account's cap on the track.
+            List<Map<String, Object>> periods = jdbc.queryForList(("""
+                    SELECT e.dataset_id, e.period, a.{t}_cap - sum(e.{t}) AS headroom
+                    FROM ledger_entry e JOIN budget_account a ON a.dataset_id = e.dataset_id
+                    WHERE e.period IS NOT NULL AND e.entry_type = 'COMMIT'
+                    GROUP BY e.dataset_id, e.period, a.{t}_cap""").replace("{t}", track));
+            assertThat(periods).as(track + ": no period committed beyond its cap").allSatisfy(p ->
+                    assertThat(((java.math.BigDecimal) p.get("headroom")).signum()).as(p.toString()).isNotNegative());
         }
         List<Map<String, Object>> jobs = jdbc.queryForList("""
                 SELECT j.id, j.state, j.data_access_started_at IS NOT NULL AS accessed,
