@@ -16,6 +16,7 @@ import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.catalog.ResultAccuracy;
 import io.privmat.mechanism.completion.CompletionModel;
+import io.privmat.mechanism.completion.CompletionRelease;
 import io.privmat.mechanism.completion.PredictionSink;
 import io.privmat.mechanism.completion.RatingsSource;
 import io.privmat.problem.PrivmatException;
@@ -88,7 +89,7 @@ public class PredictionService {
      * released spectrum within its noise bound means predictions near the baseline for every user.
      */
     public List<NoiseWarning> warnings(Owned owned) {
-        Release release = new Release.Completion(owned.model());
+        Release release = new CompletionRelease(owned.model());
         return catalog.warnings(owned.plan(), release, catalog.accuracy(owned.plan(), release,
                 ResultAccuracy.DEFAULT_LEVEL));
     }

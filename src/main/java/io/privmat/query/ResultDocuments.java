@@ -15,6 +15,7 @@ import io.privmat.mechanism.catalog.ReleaseMeta;
 import io.privmat.mechanism.catalog.ResultAccuracy;
 import io.privmat.mechanism.completion.AlsRelease;
 import io.privmat.mechanism.completion.CompletionModel;
+import io.privmat.mechanism.completion.CompletionRelease;
 import io.privmat.mechanism.completion.FrankWolfeRelease;
 import io.privmat.mechanism.completion.SvdCompletionRelease;
 import io.privmat.mechanism.covariance.CovarianceRelease;
@@ -122,7 +123,7 @@ class ResultDocuments {
         if (release instanceof Release.LinearQueries l) {
             return linear(keep, plan, l, head, charge);
         }
-        if (release instanceof Release.Completion c) {
+        if (release instanceof CompletionRelease c) {
             return completion(keep, dataset, plan, c.model(), head, charge);
         }
         Release.Sketch s = (Release.Sketch) release;

@@ -3,6 +3,7 @@ package io.privmat.mechanism.catalog;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.completion.AlsParameters;
+import io.privmat.mechanism.completion.CompletionRelease;
 import io.privmat.mechanism.completion.CompletionStatistics;
 import io.privmat.mechanism.completion.DpAlsMechanism;
 import io.privmat.mechanism.completion.FrankWolfeParameters;
@@ -137,6 +138,16 @@ public final class Completions implements MechanismFamily {
 
         abstract List<ErrorStatement> statements(Plan plan, double level);
 
+        /** The shared rules, then the model's released spectrum against its noise bound. */
+        @Override
+        public List<NoiseWarning> warnings(Plan plan, Release release, ResultAccuracy accuracy) {
+            List<NoiseWarning> out = new ArrayList<>(super.warnings(plan, release, accuracy));
+            if (release instanceof CompletionRelease c) {
+                out.addAll(c.warnings(accuracy));
+            }
+            return out;
+        }
+
         static Facts.Builder noise(String distribution) {
             Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);
             noise.put(NoiseFacts.DISTRIBUTION, distribution);
@@ -267,7 +278,7 @@ public final class Completions implements MechanismFamily {
             }
             PrivacyMap privacy = PrivacyMap.compose(steps).calibratedTo(budget);
             return new Plan(spec(kind, budget, params, facts), privacy, noise,
-                    Input.RATINGS, (data, random) -> new Release.Completion(fw.release(data.ratings(), random)));
+                    Input.RATINGS, (data, random) -> new CompletionRelease(fw.release(data.ratings(), random)));
         }
 
         @Override
@@ -322,7 +333,7 @@ public final class Completions implements MechanismFamily {
             noise.put(NoiseFacts.SIGMA, svd.sigma());
             noise.put(NoiseFacts.FROBENIUS_SENSITIVITY, PrivateSvdMechanism.sensitivity(svd.parameters()));
             return new Plan(spec(kind, budget, params, facts), PrivacyMap.calibrated(svd.privacyLoss(), budget), noise,
-                    Input.RATINGS, (data, random) -> new Release.Completion(svd.release(data.ratings(), random)));
+                    Input.RATINGS, (data, random) -> new CompletionRelease(svd.release(data.ratings(), random)));
         }
 
         @Override
@@ -424,7 +435,7 @@ public final class Completions implements MechanismFamily {
                     PrivacyMap.of(als.rhsStepLoss())));
             PrivacyMap privacy = PrivacyMap.compose(als.parameters().iterations(), step).calibratedTo(budget);
             return new Plan(spec(kind, budget, params, facts), privacy, noise,
-                    Input.RATINGS, (data, random) -> new Release.Completion(als.release(data.ratings(), random)));
+                    Input.RATINGS, (data, random) -> new CompletionRelease(als.release(data.ratings(), random)));
         }
 
         @Override

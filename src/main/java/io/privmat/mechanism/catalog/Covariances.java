@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Shared rules of the covariance-type mechanisms. */
-final class Covariances {
+public final class Covariances {
 
     private Covariances() {}
 
@@ -50,7 +50,7 @@ final class Covariances {
     }
 
     /** Eigenvalues are clamped to [0, n·B²] when n is public (post-processing), else only below. */
-    static double upper(PublicFacts facts) {
+    public static double upper(PublicFacts facts) {
         return facts.publicRows() == null ? Double.POSITIVE_INFINITY
                 : facts.publicRows() * facts.rowNormBound() * facts.rowNormBound();
     }
@@ -61,7 +61,7 @@ final class Covariances {
      * the spectral bound 2·‖E‖₂ of the projected answer; for PCA the eigenvalue error ‖E‖₂ (Weyl) and
      * the captured-variance gap 2k·‖E‖₂.
      */
-    static List<ErrorStatement> gramQuote(QueryKind kind, int k, double spectral, double frobenius,
+    public static List<ErrorStatement> gramQuote(QueryKind kind, int k, double spectral, double frobenius,
             @org.jspecify.annotations.Nullable Double frobeniusLevel, ErrorBasis frobeniusBasis,
             String noise) {
         double level = ResultAccuracy.DEFAULT_LEVEL;
@@ -91,7 +91,7 @@ final class Covariances {
      *   <li>PCA: the captured variance of the released subspace is within 2k·s of the best.</li>
      * </ul>
      */
-    static ResultAccuracy gramResult(Release.Covariance c, double level, double spectral, double frobenius,
+    public static ResultAccuracy gramResult(Release.Covariance c, double level, double spectral, double frobenius,
             double upper, String noise) {
         CovarianceRelease r = c.result();
         double[] ev = r.eigenvalues();

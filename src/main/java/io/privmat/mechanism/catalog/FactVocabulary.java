@@ -24,7 +24,7 @@ public final class FactVocabulary {
     private final String description;
     private final Map<String, Fact<?>> fields = new LinkedHashMap<>();
 
-    FactVocabulary(String name, String description) {
+    public FactVocabulary(String name, String description) {
         this.name = name;
         this.description = description;
     }
@@ -65,11 +65,11 @@ public final class FactVocabulary {
         }
     }
 
-    Fact<Double> number(String name, String description) {
+    public Fact<Double> number(String name, String description) {
         return declare(name, Type.NUMBER, Double.class, description);
     }
 
-    Fact<Integer> integer(String name, String description) {
+    public Fact<Integer> integer(String name, String description) {
         return declare(name, Type.INTEGER, Integer.class, description);
     }
 
@@ -81,7 +81,7 @@ public final class FactVocabulary {
         return declare(name, Type.BOOLEAN, Boolean.class, description);
     }
 
-    Fact<String> string(String name, String description) {
+    public Fact<String> string(String name, String description) {
         return declare(name, Type.STRING, String.class, description);
     }
 

@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public final class HardtRoth extends Described {
 
-    static final int DEFAULT_OVERSAMPLING = 10;
+    public static final int DEFAULT_OVERSAMPLING = 10;
 
     public HardtRoth() {
         super("HARDT_ROTH", "Private range finder plus projection; gains over randomized response when d ≫ m.",
@@ -92,7 +92,7 @@ public final class HardtRoth extends Described {
     }
 
     /** The quote's statement for a Hardt–Roth run whose range finder has {@code m} rows. */
-    static List<ErrorStatement> expectedError(HardtRothMechanism hr, int m, int k) {
+    public static List<ErrorStatement> expectedError(HardtRothMechanism hr, int m, int k) {
         int l = hr.oversampledRank();
         if (l - k < 2) {
             return List.of(new ErrorStatement("rangeFinder", "noiseNorm", LowRankAccuracy.gordon(hr.rangeFinderSigma(),
@@ -126,7 +126,7 @@ public final class HardtRoth extends Described {
      * each within ‖N‖₂ of B's (Weyl), so one not above the stated projection bound cannot be told
      * from 0 (docs/accuracy/warnings.md).
      */
-    static List<NoiseWarning> warnings(Release release, ResultAccuracy accuracy) {
+    public static List<NoiseWarning> warnings(Release release, ResultAccuracy accuracy) {
         ErrorStatement projection = accuracy.bound("projection", "noiseNorm");
         return SignalToNoise.spectrum("singularValues", ((Release.Factors) release).factorization().s(),
                 projection.value(), projection.level());
@@ -136,7 +136,7 @@ public final class HardtRoth extends Described {
      * The result's statements from a Hardt–Roth run's facts, for its range finder's {@code m} rows and
      * the projection's {@code d} columns.
      */
-    static ResultAccuracy accuracy(Facts facts, int m, int d, int k, double level) {
+    public static ResultAccuracy accuracy(Facts facts, int m, int d, int k, double level) {
         double alpha = Accuracies.alpha(level);
         int l = facts.get(FactorizationFacts.OVERSAMPLED_RANK);
         double sigmaY = facts.get(FactorizationFacts.RANGE_FINDER_SIGMA);

@@ -23,16 +23,16 @@ import java.util.List;
  *       c·√(m − k)·σ_Y + 2√(2k)·‖N‖₂ (when nothing is pruned and ℓ − k ≥ 2).</li>
  * </ul>
  */
-final class LowRankAccuracy {
+public final class LowRankAccuracy {
 
     private LowRankAccuracy() {}
 
-    static double gordon(double sigma, double rows, double cols, double level) {
+    public static double gordon(double sigma, double rows, double cols, double level) {
         return sigma * (Math.sqrt(rows) + Math.sqrt(cols) + Math.sqrt(2 * Math.log(2 / Accuracies.alpha(level))));
     }
 
     /** RANDOMIZED_RESPONSE. */
-    static List<ErrorStatement> randomizedResponse(double sigma, int m, int d, double level) {
+    public static List<ErrorStatement> randomizedResponse(double sigma, int m, int d, double level) {
         double g = gordon(sigma, m, d, level);
         return List.of(new ErrorStatement("singularValues", "absPerEntry", g, level, ErrorBasis.BOUND,
                         "Weyl: |ŝᵢ − sᵢ(A)| ≤ ‖G‖₂ ≤ σ(√m + √d + t), all i at once"),
@@ -40,7 +40,7 @@ final class LowRankAccuracy {
                         "‖A − Âₖ‖₂ ≤ σₖ₊₁(A) + 2‖G‖₂"));
     }
 
-    static ResultAccuracy randomizedResponse(Factorization f, double sigma, double level) {
+    public static ResultAccuracy randomizedResponse(Factorization f, double sigma, double level) {
         List<ErrorStatement> bounds = randomizedResponse(sigma, f.m(), f.d(), level);
         List<IntervalSet> intervals = new ArrayList<>();
         boolean shrunk = f.facts().has(FactorizationFacts.SHRINKAGE);

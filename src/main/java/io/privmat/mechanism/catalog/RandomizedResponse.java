@@ -73,7 +73,7 @@ public final class RandomizedResponse extends Described {
      * The rank computed when k is absent: every component up to min(d, 200) that the m × k left factor
      * allows ({@link Limits#MAX_FACTOR_ENTRIES}), of which the result keeps those above the noise.
      */
-    static int autoRank(int m, int d) {
+    public static int autoRank(int m, int d) {
         return (int) Math.max(1, Math.min(Math.min(d, Limits.MAX_K), Limits.MAX_FACTOR_ENTRIES / m));
     }
 
@@ -82,7 +82,7 @@ public final class RandomizedResponse extends Described {
      * above the Weyl bound σ(√m + √d + t) (shrunk ones: above 0, shrinkage zeroes the noise-level ones);
      * at least the first. Post-processing of the released values.
      */
-    static Factorization resolved(Factorization f,
+    public static Factorization resolved(Factorization f,
             double bound) {
         return LowRanks.trim(f, LowRanks.aboveNoise(f.s(), f.facts().has(FactorizationFacts.SHRINKAGE) ? 0 : bound));
     }
@@ -91,7 +91,7 @@ public final class RandomizedResponse extends Described {
      * What randomized response holds, checked before anything is read: the noisy m × d matrix and its
      * m × m Gram when wide, else the d × d Gram; and the m × k left factor.
      */
-    static void checkSize(int m, int d, int k, String mechanism) {
+    public static void checkSize(int m, int d, int k, String mechanism) {
         if (d > m) {
             // Wide: the noisy matrix and its m × m Gram are held instead of the d × d Gram.
             if ((long) m * d > RandomizedResponseMechanism.MAX_WIDE_ENTRIES || m > Limits.MAX_GRAM_DIMENSION) {

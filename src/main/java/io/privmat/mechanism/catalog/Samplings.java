@@ -20,7 +20,7 @@ import java.util.List;
  *       smaller still (it is at most λ₁ − λ_d per step). The coverage test measures it.</li>
  * </ul>
  */
-final class Samplings {
+public final class Samplings {
 
     private Samplings() {}
 
@@ -34,7 +34,7 @@ final class Samplings {
     }
 
     /** Simultaneous half-width of the released eigenvalues (in the units of XᵀX). */
-    static double eigenvalueHalf(LaplaceVectorMechanism noise, double unit, int d, double level) {
+    public static double eigenvalueHalf(LaplaceVectorMechanism noise, double unit, int d, double level) {
         return unit * Accuracies.laplaceHalfWidth(noise.scale(), noise.granularity(), 1 - Accuracies.alpha(level) / d);
     }
 
@@ -43,7 +43,7 @@ final class Samplings {
         return dof == 0 ? 0 : Accuracies.chiSquaredQuantile(dof, level) / (2 * beta);
     }
 
-    static List<ErrorStatement> quote(int d, int k, double eigenHalf, double beta, String quantity) {
+    public static List<ErrorStatement> quote(int d, int k, double eigenHalf, double beta, String quantity) {
         double level = ResultAccuracy.DEFAULT_LEVEL;
         return List.of(new ErrorStatement(quantity, "absPerEigenvalue", eigenHalf, level, ErrorBasis.BOUND,
                         "discrete Laplace eigenvalue noise, union bound over the d eigenvalues; clamp and sort are "
@@ -56,7 +56,7 @@ final class Samplings {
     }
 
     /** Intervals [max(λ̂ − h, 0), min(λ̂ + h, u)] for released eigenvalues (or, roots, for singular values). */
-    static IntervalSet eigenIntervals(String quantity, double[] released, double half, double upper, boolean roots,
+    public static IntervalSet eigenIntervals(String quantity, double[] released, double half, double upper, boolean roots,
             double level) {
         double[] lo = new double[released.length];
         double[] hi = new double[released.length];
@@ -72,7 +72,7 @@ final class Samplings {
                 + "released values");
     }
 
-    static ResultAccuracy result(IntervalSet values, double half, int d, int k, double beta, double level) {
+    public static ResultAccuracy result(IntervalSet values, double half, int d, int k, double beta, double level) {
         String quantity = values.quantity().equals("singularValues") ? "singularValuesSquared" : values.quantity();
         return new ResultAccuracy(level, List.of(values), List.of(new ErrorStatement(quantity, "absPerEigenvalue", half,
                 level, ErrorBasis.BOUND, "discrete Laplace noise, union bound over the d eigenvalues"),

@@ -7,7 +7,6 @@ import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.NoiseSource;
-import io.privmat.mechanism.sketch.JlGraphSketch;
 import java.util.Arrays;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -297,7 +296,7 @@ public final class StandInData implements DataAccess {
     }
 
     @Override
-    public JlGraphSketch.EdgeSource edges() {
+    public EdgeSource edges() {
         if (edgeList == null) {
             throw new UnsupportedOperationException("this stand-in holds no graph");
         }

@@ -31,7 +31,7 @@ public final class InvalidRatingsException extends IllegalArgumentException {
     private final int user;
     private final int item;
 
-    InvalidRatingsException(Reason reason, long position, int user, int item) {
+    public InvalidRatingsException(Reason reason, long position, int user, int item) {
         super(message(reason, position, user, item));
         this.reason = reason;
         this.position = position;

@@ -57,7 +57,7 @@ public record RatingsDomain(int items, double lo, double hi, int perUserCap) {
     }
 
     /** The rating scale value of a centred prediction, clamped to [lo, hi] (local post-processing). */
-    double toRating(double centred) {
+    public double toRating(double centred) {
         double r = centred + centre();
         return r < lo ? lo : (r > hi ? hi : r);
     }
@@ -68,7 +68,7 @@ public record RatingsDomain(int items, double lo, double hi, int perUserCap) {
      *
      * @param position the user's position in the pass, or −1 for a single user
      */
-    UserRatings canonical(long position, int user, int[] items, double[] ratings, int count) {
+    public UserRatings canonical(long position, int user, int[] items, double[] ratings, int count) {
         if (count < 0 || count > items.length || count > ratings.length) {
             throw new InvalidRatingsException(InvalidRatingsException.Reason.MALFORMED_VISIT, position, user, -1);
         }

@@ -1,9 +1,9 @@
 package io.privmat.mechanism.completion;
 
 /** One user's ratings in canonical form: items ascending, centred values in [−h, h]. */
-record UserRatings(int user, int[] items, double[] centred) {
+public record UserRatings(int user, int[] items, double[] centred) {
 
-    int count() {
+    public int count() {
         return items.length;
     }
 }

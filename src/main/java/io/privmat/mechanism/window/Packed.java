@@ -9,11 +9,7 @@ final class Packed {
     private Packed() {}
 
     static int size(int d) {
-        long s = (long) d * (d + 1) / 2;
-        if (s > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("d = " + d + " is too large for a packed matrix");
-        }
-        return (int) s;
+        return WindowParameters.packedSize(d);
     }
 
     /** The upper triangle of a row-major symmetric d×d matrix. */

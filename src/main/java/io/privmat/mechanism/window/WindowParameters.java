@@ -84,6 +84,15 @@ public record WindowParameters(int d, double rowBound, BlockRule blockRule, int 
 
     /** d(d+1)/2, the doubles in one packed symmetric matrix of the state. */
     public int packedSize() {
-        return Packed.size(d);
+        return packedSize(d);
+    }
+
+    /** d(d+1)/2, the doubles of a packed symmetric d×d matrix (upper triangle, row by row). */
+    public static int packedSize(int d) {
+        long s = (long) d * (d + 1) / 2;
+        if (s > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("d = " + d + " is too large for a packed matrix");
+        }
+        return (int) s;
     }
 }

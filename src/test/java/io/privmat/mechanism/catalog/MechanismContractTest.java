@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.completion.CompletionRelease;
 import io.privmat.mechanism.completion.RatingsDomain;
+import io.privmat.mechanism.completion.RatingsRelation;
 import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.TestNoiseSources;
+import io.privmat.mechanism.window.BlockRule;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.Tracks;
@@ -468,7 +471,7 @@ class MechanismContractTest {
                 }
             }
             case COMPLETION -> {
-                var model = ((Release.Completion) first).model();
+                var model = ((CompletionRelease) first).model();
                 assertThat(model.domain()).isEqualTo(plan.spec().facts().ratings().domain());
                 assertThat(model.predict(new int[] {0}, new double[] {2})).hasSize(d);
             }
@@ -515,7 +518,7 @@ class MechanismContractTest {
                 ReleaseMeta.VOCABULARY.check(cov.storableMeta());
             } else if (r instanceof Release.LinearQueries l) {
                 ReleaseMeta.VOCABULARY.check(l.estimateMeta());
-            } else if (r instanceof Release.Completion m) {
+            } else if (r instanceof CompletionRelease m) {
                 CompletionFacts.VOCABULARY.check(CompletionModels.facts(m.model()));
             } else if (r instanceof Release.Regression g) {
                 RegressionFacts.VOCABULARY.check(g.facts());
@@ -708,7 +711,7 @@ class MechanismContractTest {
             return concat(l.result().answers(), l.result().estimate() == null ? new double[0]
                     : l.result().estimate().values());
         }
-        if (r instanceof Release.Completion m) {
+        if (r instanceof CompletionRelease m) {
             return CompletionModels.values(m.model());
         }
         return ((Release.Sketch) r).values();

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.TestNoiseSources;
-import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.privacy.AccountingMode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -53,7 +52,7 @@ class RandomizedResponseOneDrawTest {
         }
 
         @Override
-        public JlGraphSketch.EdgeSource edges() {
+        public EdgeSource edges() {
             return data.edges();
         }
     }
