@@ -1,6 +1,6 @@
 package io.privmat.dataset;
 
-import io.privmat.mechanism.window.BlockRule;
+import io.privmat.mechanism.catalog.BlockRule;
 
 /**
  * A stream's declared block structure, public and fixed at creation: rows of {@code d} values (or

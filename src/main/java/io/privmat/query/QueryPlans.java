@@ -20,7 +20,7 @@ import io.privmat.mechanism.catalog.PublicArtifacts;
 import io.privmat.mechanism.catalog.PublicFacts;
 import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.catalog.RatingsFacts;
-import io.privmat.mechanism.completion.RatingsRelation;
+import io.privmat.mechanism.catalog.RatingsRelation;
 import io.privmat.mechanism.linear.ComputeBudget;
 import io.privmat.plan.PlanDocuments;
 import io.privmat.problem.PrivmatException;

@@ -10,7 +10,7 @@ import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PublicFacts;
 import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.catalog.Release;
-import io.privmat.mechanism.lowrank.RowStream;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.noise.NoiseSources;
 import io.privmat.privacy.AccountingMode;

@@ -1,9 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.completion.RatingsSource;
-import io.privmat.mechanism.lowrank.GramOperator;
-import io.privmat.mechanism.lowrank.RowStream;
-
 /**
  * How a mechanism reads the dataset: the exact, clipped statistics of {@link Input}. Implemented by
  * the service over the stored chunks (reporting job progress from public values only) and by tests

@@ -1,5 +1,6 @@
 package io.privmat.mechanism.catalog;
 
+import io.privmat.mechanism.lowrank.FactorizationFacts;
 import java.util.Objects;
 
 /**

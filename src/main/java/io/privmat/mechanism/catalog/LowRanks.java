@@ -1,7 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.lowrank.Factorization;
-
 /** Shared pieces of the low-rank mechanisms. */
 public final class LowRanks {
 

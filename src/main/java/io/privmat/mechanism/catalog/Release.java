@@ -1,9 +1,7 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.analytics.RegressionResult;
-import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.linear.LinearQueryRelease;
-import io.privmat.mechanism.lowrank.Factorization;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,10 +1,6 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.completion.InMemoryRatings;
-import io.privmat.mechanism.completion.RatingsDomain;
-import io.privmat.mechanism.completion.RatingsSource;
 import io.privmat.mechanism.linalg.GramAccumulator;
-import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.NoiseSource;
 import java.util.Arrays;

@@ -5,7 +5,6 @@ import static io.privmat.mechanism.catalog.SignalToNoise.fmt;
 import static io.privmat.mechanism.catalog.SignalToNoise.spectrum;
 import static io.privmat.mechanism.catalog.SignalToNoise.statement;
 
-import io.privmat.mechanism.catalog.CompletionFacts;
 import io.privmat.mechanism.catalog.ErrorStatement;
 import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.mechanism.catalog.ResultAccuracy;

@@ -1,8 +1,9 @@
 package io.privmat.mechanism.completion;
 
 import io.privmat.mechanism.Sensitivities;
-import io.privmat.mechanism.catalog.CompletionFacts;
 import io.privmat.mechanism.catalog.Facts;
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsSource;
 import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;

@@ -1,5 +1,7 @@
 package io.privmat.mechanism.window;
 
+import io.privmat.mechanism.catalog.WindowParameters;
+
 /**
  * Symmetric d×d matrices stored as their upper triangle, row by row (d(d+1)/2 doubles): entry
  * (i, j), i ≤ j, at i·d − i(i−1)/2 + (j − i).

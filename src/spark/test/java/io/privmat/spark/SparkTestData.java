@@ -7,7 +7,7 @@ import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.EdgeSource;
 import io.privmat.mechanism.catalog.PublicFacts;
-import io.privmat.mechanism.lowrank.RowStream;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.linalg.FixedPointGram;
 import io.privmat.privacy.AccountingMode;
 import java.nio.file.Files;

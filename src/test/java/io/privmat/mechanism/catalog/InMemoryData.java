@@ -1,6 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.lowrank.RowStream;
 import java.util.List;
 
 /** A small matrix or edge list as a {@link DataAccess}, for the mechanism contract tests. */

@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.completion.CompletionFacts;
+import io.privmat.mechanism.completion.CompletionModels;
 import io.privmat.mechanism.completion.CompletionRelease;
-import io.privmat.mechanism.completion.RatingsDomain;
-import io.privmat.mechanism.completion.RatingsRelation;
-import io.privmat.mechanism.covariance.CovarianceRelease;
-import io.privmat.mechanism.lowrank.Factorization;
+import io.privmat.mechanism.lowrank.FactorizationFacts;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.TestNoiseSources;
-import io.privmat.mechanism.window.BlockRule;
+import io.privmat.mechanism.regression.RegressionFacts;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.Tracks;
@@ -82,7 +81,7 @@ class MechanismContractTest {
      * The block layout of the test streams: blocks of 8 rows (the test matrices form one block), a
      * window of 4 blocks, a horizon of 100 blocks.
      */
-    static final StreamLayout STREAM = new StreamLayout(io.privmat.mechanism.window.BlockRule.ROW_COUNT, N, 4, 100,
+    static final StreamLayout STREAM = new StreamLayout(io.privmat.mechanism.catalog.BlockRule.ROW_COUNT, N, 4, 100,
             false);
 
     /** The domain of the test histograms: two attributes, 4 × 2 = 8 cells. */
@@ -114,7 +113,7 @@ class MechanismContractTest {
      */
     static boolean entryLevel(Case c) {
         return c.shape() == DataShape.RATINGS
-                && !c.mechanism().ratingsRelations().contains(io.privmat.mechanism.completion.RatingsRelation.USER);
+                && !c.mechanism().ratingsRelations().contains(io.privmat.mechanism.catalog.RatingsRelation.USER);
     }
 
     /** A random ratings dataset and a neighbour under the case's relation (trial: every third adversarial). */

@@ -1,11 +1,6 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.completion.InMemoryRatings;
-import io.privmat.mechanism.completion.RatingsDomain;
-import io.privmat.mechanism.completion.RatingsRelation;
-import io.privmat.mechanism.completion.RatingsSource;
-import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.privacy.AccountingMode;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.MechanismContractTest.Case;
-import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.privacy.AccountingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
