@@ -1,7 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.window.WindowStream;
-
 /** How a stream is cut into blocks; public, declared when the stream is created. */
 public enum BlockRule {
     /**
@@ -13,7 +11,7 @@ public enum BlockRule {
      */
     ROW_COUNT,
     /**
-     * Blocks are public time intervals, closed by the caller ({@link WindowStream#closeBlock()});
+     * Blocks are public time intervals, closed by the caller ({@link io.privmat.mechanism.window.WindowStream#closeBlock()});
      * a block holds however many rows arrived in it, and that count stays private. Adding or
      * removing one row changes exactly one block, so ADD_REMOVE holds in its usual sense.
      */

@@ -1,6 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.covariance.WishartMechanism;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * @param components d×k row-major, orthonormal columns (the private top-k subspace)
  * @param noiseDominated true when the estimate's largest eigenvalue is within the noise's own
  *        typical spectral size, so the answer says more about the noise than about the data (set by
- *        {@link WishartMechanism#estimate}; false where not assessed). Post-processing: free.
+ *        {@link io.privmat.mechanism.covariance.WishartMechanism#estimate}; false where not assessed). Post-processing: free.
  */
 public record CovarianceRelease(int d, double @Nullable [] covariance, double[] eigenvalues, double[] components, int k,
         boolean noiseDominated) {

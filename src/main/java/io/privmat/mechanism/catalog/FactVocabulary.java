@@ -1,6 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.lowrank.FactorizationFacts;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A named list of declared public {@link Fact}s: the noise facts of a plan ({@link NoiseFacts}), the
- * facts of a factorisation ({@link FactorizationFacts}) and the metadata of a stored release
+ * facts of a factorisation ({@link io.privmat.mechanism.lowrank.FactorizationFacts}) and the metadata of a stored release
  * ({@link ReleaseMeta}). Declared as data, like {@link Param}, so that the served contract types each
  * document from the same constants the code reads and writes: a plan's noise facts are checked when
  * it is made ({@link Plan}), and the mechanism contract tests check every release's facts and
