@@ -148,7 +148,7 @@ public final class LinearQueries extends Described {
             throw PlanningException.invalid("params.workload", WorkloadParam.ALLOWED, name()
                     + " needs params.workload: " + WORKLOAD_DESCRIPTION);
         }
-        WorkloadParam.Built built = WorkloadParam.build(canonical, domain, artifacts);
+        WorkloadBuilder.Built built = WorkloadBuilder.build(canonical, domain, artifacts);
         Params resolved = params.with("workload", built.canonical());
         boolean laplace = form(mechanism) == QueryBudget.Form.PURE_EPSILON;
         if (mechanism == LinearMechanism.HIERARCHICAL) {
@@ -220,7 +220,7 @@ public final class LinearQueries extends Described {
         PublicArtifacts.TaskInfo info = new PublicArtifacts.TaskInfo(mechanism.name(), gram ? w.gramHash() : null,
                 gram ? null : w.hash(), gram ? null : w.kind(), n, w.queries(), options,
                 Double.isInfinite(budget.maxFlops()) ? null : budget.seconds(cost.flops()), cost.bytes());
-        return new PublicArtifacts.StrategyTask(Sha256.hex(cacheKey), cacheKey, mechanism.name(), small, cost, info,
+        return new PublicArtifacts.StrategyTask(Sha256.hex(cacheKey), cacheKey, mechanism.name(), small, info,
                 control -> StrategyCodec.encode(mechanism == LinearMechanism.OPTIMIZED
                         ? Strategies.optimized(w, optimizer, control)
                         : Strategies.lowRank(w, LowRankOptions.defaults(), control)));
@@ -277,7 +277,7 @@ public final class LinearQueries extends Described {
         if (canonical == null) {
             throw PlanningException.invalid("params.workload", WorkloadParam.ALLOWED, m + " needs params.workload");
         }
-        return strategyTask(definition.mechanism, WorkloadParam.build(canonical, facts.domain(), artifacts).workload(),
+        return strategyTask(definition.mechanism, WorkloadBuilder.build(canonical, facts.domain(), artifacts).workload(),
                 artifacts.strategyBudget());
     }
 
@@ -473,12 +473,12 @@ public final class LinearQueries extends Described {
         Facts estimateMeta = meta.build();
         return new Plan(spec(kind, budget, r.params(), facts), privacy, noise, Input.HISTOGRAM, (data, random) -> {
             LinearQueryRelease release = lp.release(data.histogram(), random);
-            return new Release.LinearQueries(release, estimateMeta);
+            return new LinearQueriesRelease(release, estimateMeta);
         });
     }
 
     /**
-     * Per query: the exact RMSE of the answers ({@link ErrorStatement#of}), the LOW_RANK_MECHANISM's
+     * Per query: the exact RMSE of the answers ({@link #statements}), the LOW_RANK_MECHANISM's
      * residual when its strategy is biased, and the largest per-answer half-width at 95% — the
      * Gaussian quantile (exact) for Gaussian noise, the discrete Laplace quantile (exact) for noise on
      * W·x, and Chebyshev's sd/√α (a bound for any noise distribution) for Laplace noise propagated
@@ -505,7 +505,7 @@ public final class LinearQueries extends Described {
     /** Each answer ± its half-width at {@code level} (see {@link #expectedError}); answers may be any sign. */
     @Override
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
-        LinearQueryRelease r = ((Release.LinearQueries) release).result();
+        LinearQueryRelease r = ((LinearQueriesRelease) release).result();
         double[] a = r.answers();
         double[] sd = r.standardDeviations();
         double[] lo = new double[a.length];
@@ -567,5 +567,22 @@ public final class LinearQueries extends Described {
             b.append(i == 0 ? "" : ",").append(domain.names().get(i)).append(':').append(domain.sizes().get(i));
         }
         return b.toString();
+    }
+
+    /**
+     * The statements of a linear-query plan's {@link ExpectedError}: the
+     * exact per-query RMSE of the answers (and, for a low-rank strategy, the residual ‖W − BL‖_F whose
+     * data-dependent bias it leaves out), for a catalogue value wrapping those strategies.
+     */
+    public static List<ErrorStatement> statements(ExpectedError e) {
+        ErrorStatement rmse = new ErrorStatement("answers", "rmsePerQuery", e.perQueryRmse(), null, ErrorBasis.EXACT,
+                "√(E‖Wx̂ − Wx‖²/m) from the noise variance " + e.noiseVariance() + " propagated exactly through the "
+                + "strategy (" + e.sensitivityNorm() + " sensitivity " + e.sensitivity() + ")");
+        if (e.residualFrobenius() == 0) {
+            return List.of(rmse);
+        }
+        return List.of(rmse, new ErrorStatement("answers (strategy residual)", "frobeniusNorm",
+                e.residualFrobenius(), null, ErrorBasis.EXACT, "‖W − BL‖_F: the answers also carry the bias "
+                + "(BL − W)x, at most ‖W − BL‖₂·‖x‖₂, not in the RMSE"));
     }
 }

@@ -1,13 +1,13 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.analytics.RegressionResult;
-import io.privmat.mechanism.linear.LinearQueryRelease;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What a mechanism releases: one typed record per result kind. Everything in it is private output.
  * The records here are the kinds the framework knows; a family may add its own (the completion
- * family's {@code CompletionRelease}), so the interface is open.
+ * family's {@code CompletionRelease}, the linear-query family's {@code LinearQueriesRelease}), so
+ * the interface is open.
  */
 public interface Release {
 
@@ -33,13 +33,4 @@ public interface Release {
      */
     record Sketch(boolean graph, String sketchMechanism, int rows, int cols, double[] values,
             Facts meta) implements Release {}
-
-    /**
-     * LINEAR_QUERIES: the workload answers with their standard deviations and expected error, and the
-     * estimate x̂ (null for LAPLACE_WORKLOAD) to store as a release answering further linear queries;
-     * {@code estimateMeta} holds the public facts that rebuild its error model (declared in
-     * {@link ReleaseMeta}).
-     */
-    record LinearQueries(LinearQueryRelease result, Facts estimateMeta)
-            implements Release {}
 }

@@ -18,7 +18,7 @@ public record OptimizationControl(DoubleConsumer progress, BooleanSupplier cance
     }
 
     /** Reports progress and throws if cancelled. */
-    void checkpoint(double fraction) {
+    public void checkpoint(double fraction) {
         if (cancelled.getAsBoolean() || Thread.currentThread().isInterrupted()) {
             throw new CancellationException("strategy optimisation cancelled");
         }
@@ -26,7 +26,7 @@ public record OptimizationControl(DoubleConsumer progress, BooleanSupplier cance
     }
 
     /** A view reporting into [from, to] of this control's range. */
-    OptimizationControl slice(double from, double to) {
+    public OptimizationControl slice(double from, double to) {
         return new OptimizationControl(p -> progress.accept(from + (to - from) * p), cancelled);
     }
 }

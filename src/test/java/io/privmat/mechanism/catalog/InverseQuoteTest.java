@@ -146,7 +146,7 @@ class InverseQuoteTest {
         InMemoryData data = InMemoryData.histogram(counts);
         double squares = 0;
         for (int run = 0; run < RUNS; run++) {
-            double[] answers = ((Release.LinearQueries) a.plan().release(data, TestNoiseSources.seeded(900 + run)))
+            double[] answers = ((LinearQueriesRelease) a.plan().release(data, TestNoiseSources.seeded(900 + run)))
                     .result().answers();
             for (double x : answers) {
                 squares += (x - 100) * (x - 100);

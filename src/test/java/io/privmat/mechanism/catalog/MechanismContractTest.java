@@ -461,7 +461,7 @@ class MechanismContractTest {
                 assertThat(s.graph()).isEqualTo(c.shape() == DataShape.GRAPH);
             }
             case LINEAR_QUERIES -> {
-                Release.LinearQueries l = (Release.LinearQueries) first;
+                LinearQueriesRelease l = (LinearQueriesRelease) first;
                 int m = plan.noise().get(NoiseFacts.QUERIES);
                 assertThat(l.result().answers()).hasSize(m);
                 assertThat(l.result().standardDeviations()).hasSize(m);
@@ -515,7 +515,7 @@ class MechanismContractTest {
                 ReleaseMeta.VOCABULARY.check(sk.meta());
             } else if (r instanceof Release.Covariance cov) {
                 ReleaseMeta.VOCABULARY.check(cov.storableMeta());
-            } else if (r instanceof Release.LinearQueries l) {
+            } else if (r instanceof LinearQueriesRelease l) {
                 ReleaseMeta.VOCABULARY.check(l.estimateMeta());
             } else if (r instanceof CompletionRelease m) {
                 CompletionFacts.VOCABULARY.check(CompletionModels.facts(m.model()));
@@ -706,7 +706,7 @@ class MechanismContractTest {
         if (r instanceof Release.Regression g) {
             return concat(g.result().estimate(), g.result().lower(), g.result().upper());
         }
-        if (r instanceof Release.LinearQueries l) {
+        if (r instanceof LinearQueriesRelease l) {
             return concat(l.result().answers(), l.result().estimate() == null ? new double[0]
                     : l.result().estimate().values());
         }
