@@ -20,7 +20,7 @@ import io.privmat.mechanism.completion.CompletionModels;
 import io.privmat.mechanism.completion.CompletionRelease;
 import io.privmat.mechanism.completion.FrankWolfeRelease;
 import io.privmat.mechanism.completion.SvdCompletionRelease;
-import io.privmat.mechanism.catalog.LinearQueriesRelease;
+import io.privmat.mechanism.linear.LinearQueriesRelease;
 import io.privmat.mechanism.linear.LinearQueryRelease;
 import io.privmat.plan.PlanDocuments;
 import io.privmat.query.QueryResult.Charge;

@@ -1,7 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.linear.ComputeBudget;
-import io.privmat.mechanism.linear.OptimizationControl;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 

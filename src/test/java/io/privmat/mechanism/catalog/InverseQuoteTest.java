@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.linalg.LinearAlgebra;
+import io.privmat.mechanism.linear.LinearQueriesRelease;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.privacy.AccountingMode;
 import java.math.BigDecimal;

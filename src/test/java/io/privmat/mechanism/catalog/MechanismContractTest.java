@@ -7,6 +7,7 @@ import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.completion.CompletionFacts;
 import io.privmat.mechanism.completion.CompletionModels;
 import io.privmat.mechanism.completion.CompletionRelease;
+import io.privmat.mechanism.linear.LinearQueriesRelease;
 import io.privmat.mechanism.lowrank.FactorizationFacts;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.TestNoiseSources;

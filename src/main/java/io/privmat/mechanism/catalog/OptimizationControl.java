@@ -1,4 +1,4 @@
-package io.privmat.mechanism.linear;
+package io.privmat.mechanism.catalog;
 
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;

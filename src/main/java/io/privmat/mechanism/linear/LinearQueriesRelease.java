@@ -1,6 +1,8 @@
-package io.privmat.mechanism.catalog;
+package io.privmat.mechanism.linear;
 
-import io.privmat.mechanism.linear.LinearQueryRelease;
+import io.privmat.mechanism.catalog.Facts;
+import io.privmat.mechanism.catalog.Release;
+import io.privmat.mechanism.catalog.ReleaseMeta;
 
 /**
  * LINEAR_QUERIES: the workload answers with their standard deviations and expected error, and the

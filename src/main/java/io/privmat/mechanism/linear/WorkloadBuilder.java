@@ -1,9 +1,10 @@
-package io.privmat.mechanism.catalog;
+package io.privmat.mechanism.linear;
 
-import io.privmat.mechanism.linear.Box;
-import io.privmat.mechanism.linear.Domain;
-import io.privmat.mechanism.linear.LinearQueryException;
-import io.privmat.mechanism.linear.Workload;
+import io.privmat.mechanism.catalog.HistogramDomain;
+import io.privmat.mechanism.catalog.PlanningException;
+import io.privmat.mechanism.catalog.PublicArtifacts;
+import io.privmat.mechanism.catalog.WorkloadParam;
+import io.privmat.mechanism.catalog.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

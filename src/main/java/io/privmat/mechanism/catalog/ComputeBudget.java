@@ -1,4 +1,6 @@
-package io.privmat.mechanism.linear;
+package io.privmat.mechanism.catalog;
+
+import io.privmat.mechanism.linear.StrategyCost;
 
 /**
  * What one strategy computation may use, set by the service from its limits (public values): a
