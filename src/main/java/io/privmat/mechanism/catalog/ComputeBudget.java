@@ -1,17 +1,15 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.linear.StrategyCost;
-
 /**
  * What one strategy computation may use, set by the service from its limits (public values): a
  * number of floating-point operations (its wall-clock limit at a reference rate) and bytes of
  * memory. An OPTIMIZED optimisation stops when its next iteration would exceed the operations (a
  * deterministic cap: the strategy is a function of the workload and the budget, which is part of its
  * cache key); a computation whose smallest useful run exceeds either is refused before it is queued
- * ({@link StrategyCost}).
+ * ({@link io.privmat.mechanism.linear.StrategyCost}).
  *
- * @param maxFlops floating-point operations, counted as {@link StrategyCost} counts them
- * @param maxBytes memory, as {@link StrategyCost} estimates it
+ * @param maxFlops floating-point operations, counted as the linear family's {@code StrategyCost} counts them
+ * @param maxBytes memory, as {@code StrategyCost} estimates it
  * @param flopsPerSecond the reference rate that turns operations into seconds (maxFlops is the
  *     wall-clock limit times this rate)
  */

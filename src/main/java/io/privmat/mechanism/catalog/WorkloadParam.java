@@ -37,10 +37,11 @@ public final class WorkloadParam {
             "CUSTOM");
     /** Most boxes a RANGES workload lists inline (larger lists: upload them as a CUSTOM workload). */
     public static final int MAX_INLINE_BOXES = 10_000;
-    /** Most attributes a workload names (the linear-query engine's limit, {@code LinearLimits}). */
+    /** Most attributes a workload names (the linear-query engine's limit, {@code LinearLimits} takes it). */
     public static final int MAX_ATTRIBUTES = 8;
     /** Most cells of a domain, and the largest code a box names (the engine's limit). */
     public static final int MAX_CELLS = 1 << 20;
+    /** How the contract names the parameter's form in a refusal. */
     public static final String ALLOWED = "an object with type " + String.join(" | ", TYPES);
 
     private static final Pattern UUID_TEXT = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
