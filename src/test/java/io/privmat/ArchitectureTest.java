@@ -205,6 +205,83 @@ class ArchitectureTest {
     }
 
     /**
+     * The mechanism library's sub-packages (docs/architecture.md, "Inside mechanism"): the framework
+     * ({@code catalog}) uses the shared layers below it and no family; each family uses the framework
+     * and the layers, and the families' own arrows are listed. The measured graph must be a subgraph
+     * of this table and have no cycle. {@code mechanism} is the package's own top level.
+     */
+    static final Map<String, Set<String>> MECHANISM_ALLOWED = mechanismAllowed();
+
+    private static Map<String, Set<String>> mechanismAllowed() {
+        Set<String> layers = Set.of("mechanism", "noise", "linalg", "analytics");
+        Map<String, Set<String>> a = new TreeMap<>();
+        a.put("noise", Set.of());
+        a.put("linalg", Set.of());
+        a.put("mechanism", Set.of("noise"));
+        a.put("analytics", Set.of("linalg"));
+        a.put("catalog", layers);
+        a.put("linear", with(layers, "catalog"));
+        a.put("sums", with(layers, "catalog"));
+        a.put("covariance", with(layers, "catalog"));
+        a.put("sketch", with(layers, "catalog"));
+        a.put("regression", with(layers, "catalog"));
+        // Orbit sampling draws with the covariance family's Bingham sampler.
+        a.put("lowrank", with(layers, "catalog", "covariance"));
+        // Entry-level low rank runs Hardt–Roth and randomized response on a ratings matrix.
+        a.put("completion", with(layers, "catalog", "lowrank"));
+        // Window releases are covariance answers; graph streams state the sketch's intervals.
+        a.put("window", with(layers, "catalog", "covariance", "sketch"));
+        return a;
+    }
+
+    private static Set<String> with(Set<String> base, String... more) {
+        Set<String> out = new TreeSet<>(base);
+        out.addAll(List.of(more));
+        return out;
+    }
+
+    @Test
+    void mechanismSubPackagesUseOnlyTheirAllowedArrowsAndFormNoCycle() {
+        Map<String, Set<String>> graph = new TreeMap<>();
+        for (JavaClass origin : classes) {
+            String from = mechanismPart(origin.getPackageName());
+            if (from == null) {
+                continue;
+            }
+            graph.computeIfAbsent(from, k -> new TreeSet<>());
+            origin.getDirectDependenciesFromSelf().forEach(dependency -> {
+                String to = mechanismPart(dependency.getTargetClass().getPackageName());
+                if (to != null && !to.equals(from)) {
+                    graph.get(from).add(to);
+                }
+            });
+        }
+        StringBuilder unexpected = new StringBuilder();
+        graph.forEach((from, tos) -> tos.forEach(to -> {
+            if (!MECHANISM_ALLOWED.getOrDefault(from, Set.of()).contains(to)) {
+                unexpected.append(from).append(" -> ").append(to).append('\n');
+            }
+        }));
+        assertThat(unexpected.toString()).as("mechanism arrows not in the allowed table; the graph is %s", graph)
+                .isEmpty();
+        assertThat(cycle(graph)).as("a cycle between mechanism sub-packages").isEmpty();
+    }
+
+    /** The first sub-package of io.privmat.mechanism ("mechanism" for the package itself), or null. */
+    private static String mechanismPart(String packageName) {
+        String root = "io.privmat.mechanism";
+        if (packageName.equals(root)) {
+            return "mechanism";
+        }
+        if (!packageName.startsWith(root + ".")) {
+            return null;
+        }
+        String rest = packageName.substring(root.length() + 1);
+        int dot = rest.indexOf('.');
+        return dot < 0 ? rest : rest.substring(0, dot);
+    }
+
+    /**
      * Code names project classes through imports, so that a file's dependencies are all in its head
      * (issue 31: 166 inline {@code io.privmat.…} names hid them). Comments may name classes in full.
      */

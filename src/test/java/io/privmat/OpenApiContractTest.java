@@ -3,7 +3,7 @@ package io.privmat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.mechanism.catalog.MechanismCatalog;
-import io.privmat.mechanism.completion.RatingsRelation;
+import io.privmat.mechanism.catalog.RatingsRelation;
 import io.privmat.support.ApiTest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -10,7 +10,7 @@ import io.privmat.mechanism.analytics.RegressionResult;
 import io.privmat.mechanism.analytics.Releases;
 import io.privmat.mechanism.analytics.SecondMoment;
 import io.privmat.mechanism.covariance.BinghamSampler;
-import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.catalog.CovarianceRelease;
 import io.privmat.mechanism.covariance.EigenSamplingMechanism;
 import io.privmat.mechanism.covariance.GrassmannSampler;
 import io.privmat.mechanism.linalg.GramAccumulator;

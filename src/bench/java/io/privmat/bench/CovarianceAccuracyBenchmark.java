@@ -2,7 +2,7 @@ package io.privmat.bench;
 
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.covariance.AnalyzeGaussMechanism;
-import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.catalog.CovarianceRelease;
 import io.privmat.mechanism.covariance.EigenSamplingMechanism;
 import io.privmat.mechanism.covariance.PostProcessing;
 import io.privmat.mechanism.covariance.WishartMechanism;

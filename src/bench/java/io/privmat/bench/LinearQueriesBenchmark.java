@@ -12,7 +12,7 @@ import io.privmat.mechanism.linear.LinearQueryPlan;
 import io.privmat.mechanism.linear.LinearQueryRelease;
 import io.privmat.mechanism.linear.LowRankOptions;
 import io.privmat.mechanism.linear.LowRankStrategy;
-import io.privmat.mechanism.linear.OptimizationControl;
+import io.privmat.mechanism.catalog.OptimizationControl;
 import io.privmat.mechanism.linear.OptimizerOptions;
 import io.privmat.mechanism.linear.ProductStrategy;
 import io.privmat.mechanism.linear.Strategies;

@@ -1,17 +1,17 @@
 package io.privmat.bench;
 
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.catalog.FactorizationFacts;
+import io.privmat.mechanism.lowrank.FactorizationFacts;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
-import io.privmat.mechanism.lowrank.Factorization;
+import io.privmat.mechanism.catalog.Factorization;
 import io.privmat.mechanism.lowrank.HardtRothMechanism;
 import io.privmat.mechanism.lowrank.NoisyPowerMechanism;
 import io.privmat.mechanism.lowrank.OrbitSamplingMechanism;
 import io.privmat.mechanism.lowrank.PrivateOjaMechanism;
 import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
-import io.privmat.mechanism.lowrank.RowStream;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.support.FashionMnist;
 import io.privmat.support.LowRankFixtures;

@@ -1,9 +1,9 @@
 package io.privmat.bench;
 
-import io.privmat.mechanism.lowrank.Factorization;
+import io.privmat.mechanism.catalog.Factorization;
 import io.privmat.mechanism.lowrank.HardtRothMechanism;
 import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
-import io.privmat.mechanism.lowrank.RowStream;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.support.FashionMnist;
 import java.lang.management.ManagementFactory;

@@ -3,7 +3,7 @@ package io.privmat.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.dataset.DatasetRows;
-import io.privmat.mechanism.completion.RatingsSource;
+import io.privmat.mechanism.catalog.RatingsSource;
 import io.privmat.support.ApiTest;
 import io.privmat.support.BenchFiles;
 import io.privmat.support.HeapPeaks;

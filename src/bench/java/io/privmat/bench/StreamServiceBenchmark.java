@@ -1,7 +1,7 @@
 package io.privmat.bench;
 
 import io.privmat.mechanism.catalog.MechanismCatalog;
-import io.privmat.mechanism.catalog.WindowDefinition;
+import io.privmat.mechanism.window.WindowDefinition;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.window.WindowMechanism;
 import io.privmat.plan.PlanDocuments;

@@ -9,7 +9,7 @@ import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.NoiseSources;
 import io.privmat.mechanism.window.WindowMechanism;
 import io.privmat.mechanism.window.WindowMechanismKind;
-import io.privmat.mechanism.window.WindowParameters;
+import io.privmat.mechanism.catalog.WindowParameters;
 import io.privmat.mechanism.window.WindowRelease;
 import io.privmat.mechanism.window.WindowState;
 import io.privmat.mechanism.window.WindowStream;

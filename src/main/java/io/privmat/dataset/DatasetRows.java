@@ -1,6 +1,6 @@
 package io.privmat.dataset;
 
-import io.privmat.mechanism.completion.RatingsSource;
+import io.privmat.mechanism.catalog.RatingsSource;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.UUID;

@@ -5,7 +5,7 @@ import io.privmat.dataset.ingest.UploadFormat;
 import io.privmat.dataset.ingest.UploadGate;
 import io.privmat.dataset.ingest.UploadStats;
 import io.privmat.dataset.storage.DatasetRepository;
-import io.privmat.mechanism.completion.RatingsSource;
+import io.privmat.mechanism.catalog.RatingsSource;
 import io.privmat.metrics.ServiceMetrics;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;

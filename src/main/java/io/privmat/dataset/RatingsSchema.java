@@ -2,8 +2,8 @@ package io.privmat.dataset;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.privmat.mechanism.completion.RatingsDomain;
-import io.privmat.mechanism.completion.RatingsRelation;
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsRelation;
 import java.util.AbstractList;
 import java.util.HashMap;
 import java.util.List;

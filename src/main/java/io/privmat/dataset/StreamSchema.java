@@ -1,7 +1,7 @@
 package io.privmat.dataset;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.privmat.mechanism.window.BlockRule;
+import io.privmat.mechanism.catalog.BlockRule;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -8,8 +8,8 @@ import io.privmat.dataset.RatingsSchema;
 import io.privmat.job.Job;
 import io.privmat.job.JobNotFoundException;
 import io.privmat.job.JobService;
-import io.privmat.mechanism.catalog.CompletionFacts;
-import io.privmat.mechanism.catalog.CompletionModels;
+import io.privmat.mechanism.completion.CompletionFacts;
+import io.privmat.mechanism.completion.CompletionModels;
 import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.NoiseWarning;
@@ -17,8 +17,9 @@ import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.catalog.ResultAccuracy;
 import io.privmat.mechanism.completion.CompletionModel;
+import io.privmat.mechanism.completion.CompletionRelease;
 import io.privmat.mechanism.completion.PredictionSink;
-import io.privmat.mechanism.completion.RatingsSource;
+import io.privmat.mechanism.catalog.RatingsSource;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import io.privmat.release.ReleaseService;
@@ -94,7 +95,7 @@ public class PredictionService {
      * released spectrum within its noise bound means predictions near the baseline for every user.
      */
     public List<NoiseWarning> warnings(Owned owned) {
-        Release release = new Release.Completion(owned.model());
+        Release release = new CompletionRelease(owned.model());
         return catalog.warnings(owned.plan(), release, catalog.accuracy(owned.plan(), release,
                 ResultAccuracy.DEFAULT_LEVEL));
     }

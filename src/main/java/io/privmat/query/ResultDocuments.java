@@ -5,7 +5,8 @@ import io.privmat.dataset.Dataset;
 import io.privmat.dataset.RatingsSchema;
 import io.privmat.job.Job;
 import io.privmat.job.JobOutput;
-import io.privmat.mechanism.catalog.CompletionModels;
+import io.privmat.mechanism.catalog.CovarianceRelease;
+import io.privmat.mechanism.catalog.Factorization;
 import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.NoiseFacts;
@@ -15,11 +16,12 @@ import io.privmat.mechanism.catalog.ReleaseMeta;
 import io.privmat.mechanism.catalog.ResultAccuracy;
 import io.privmat.mechanism.completion.AlsRelease;
 import io.privmat.mechanism.completion.CompletionModel;
+import io.privmat.mechanism.completion.CompletionModels;
+import io.privmat.mechanism.completion.CompletionRelease;
 import io.privmat.mechanism.completion.FrankWolfeRelease;
 import io.privmat.mechanism.completion.SvdCompletionRelease;
-import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.linear.LinearQueriesRelease;
 import io.privmat.mechanism.linear.LinearQueryRelease;
-import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.plan.PlanDocuments;
 import io.privmat.query.QueryResult.Charge;
 import io.privmat.query.QueryResult.Head;
@@ -119,10 +121,10 @@ class ResultDocuments {
             return rendered(new QueryResult.Regression(head, charge, RegressionDocument.of(r.result()), r.facts()),
                     "coefficients", new int[] {estimate.length}, estimate);
         }
-        if (release instanceof Release.LinearQueries l) {
+        if (release instanceof LinearQueriesRelease l) {
             return linear(keep, plan, l, head, charge);
         }
-        if (release instanceof Release.Completion c) {
+        if (release instanceof CompletionRelease c) {
             return completion(keep, dataset, plan, c.model(), head, charge);
         }
         Release.Sketch s = (Release.Sketch) release;
@@ -203,7 +205,7 @@ class ResultDocuments {
      * LINEAR_QUERIES: the answers (inline up to {@link #INLINE_LIMIT}, always as .npy), their standard
      * deviations, the expected error the quote stated, and the estimate x̂ stored as a release.
      */
-    private Rendered linear(Keep keep, Plan plan, Release.LinearQueries l, Head head, Charge charge) {
+    private Rendered linear(Keep keep, Plan plan, LinearQueriesRelease l, Head head, Charge charge) {
         LinearQueryRelease r = l.result();
         int m = r.answers().length;
         boolean inline = m <= INLINE_LIMIT;

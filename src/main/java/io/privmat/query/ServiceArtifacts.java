@@ -2,7 +2,7 @@ package io.privmat.query;
 
 import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.PublicArtifacts;
-import io.privmat.mechanism.linear.ComputeBudget;
+import io.privmat.mechanism.catalog.ComputeBudget;
 import io.privmat.problem.PrivmatException;
 import io.privmat.security.Caller;
 import io.privmat.strategy.StrategyService;

@@ -6,12 +6,12 @@ import io.privmat.dataset.MatrixChunk;
 import io.privmat.job.JobContext;
 import io.privmat.job.JobView;
 import io.privmat.mechanism.catalog.DataAccess;
+import io.privmat.mechanism.catalog.EdgeSource;
 import io.privmat.mechanism.catalog.PublicFacts;
-import io.privmat.mechanism.completion.RatingsSource;
+import io.privmat.mechanism.catalog.RatingsSource;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.linalg.CompensatedSums;
 import io.privmat.mechanism.linalg.GramAccumulator;
-import io.privmat.mechanism.lowrank.RowStream;
-import io.privmat.mechanism.sketch.JlGraphSketch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -185,7 +185,7 @@ final class StoredDataAccess implements DataAccess {
     }
 
     @Override
-    public JlGraphSketch.EdgeSource edges() {
+    public EdgeSource edges() {
         return visitor -> rows.forEachEdgeChunk(datasetId, (EdgeChunk chunk) -> {
             for (int i = 0; i < chunk.count(); i++) {
                 visitor.edge(chunk.u()[i], chunk.v()[i], chunk.weight()[i]);

@@ -4,16 +4,16 @@ import io.privmat.dataset.ChunkWarmup;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.DataShape;
+import io.privmat.mechanism.catalog.EdgeSource;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.Plan;
 import io.privmat.mechanism.catalog.PublicFacts;
 import io.privmat.mechanism.catalog.QueryBudget;
 import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.catalog.RequestParams;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.linalg.GramAccumulator;
-import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.NoiseSources;
-import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.privacy.AccountingMode;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -165,7 +165,7 @@ class Warmup implements DisposableBean {
         }
 
         @Override
-        public JlGraphSketch.EdgeSource edges() {
+        public EdgeSource edges() {
             throw new UnsupportedOperationException();
         }
     }

@@ -1,12 +1,12 @@
 package io.privmat.strategy;
 
 import io.privmat.json.ProblemProperties;
-import io.privmat.mechanism.catalog.LinearQueries;
+import io.privmat.mechanism.linear.LinearQueries;
 import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.PublicArtifacts;
-import io.privmat.mechanism.linear.ComputeBudget;
+import io.privmat.mechanism.catalog.ComputeBudget;
 import io.privmat.mechanism.linear.LinearQueryException;
-import io.privmat.mechanism.linear.OptimizationControl;
+import io.privmat.mechanism.catalog.OptimizationControl;
 import io.privmat.mechanism.linear.Strategy;
 import io.privmat.mechanism.linear.StrategyCodec;
 import io.privmat.problem.PrivmatException;

@@ -6,7 +6,7 @@ import io.privmat.dataset.StreamSchema;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.PublicFacts;
 import io.privmat.mechanism.catalog.StreamLayout;
-import io.privmat.mechanism.window.WindowParameters;
+import io.privmat.mechanism.catalog.WindowParameters;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import java.util.Map;

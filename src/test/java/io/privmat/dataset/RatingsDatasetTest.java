@@ -2,9 +2,9 @@ package io.privmat.dataset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privmat.mechanism.completion.RatingsDomain;
-import io.privmat.mechanism.completion.RatingsRelation;
-import io.privmat.mechanism.completion.RatingsSource;
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsRelation;
+import io.privmat.mechanism.catalog.RatingsSource;
 import io.privmat.support.ApiTest;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -10,7 +10,7 @@ import io.privmat.job.JobContext;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.PublicFacts;
-import io.privmat.mechanism.completion.RatingsSource;
+import io.privmat.mechanism.catalog.RatingsSource;
 import io.privmat.privacy.AccountingMode;
 import java.util.ArrayList;
 import java.util.List;

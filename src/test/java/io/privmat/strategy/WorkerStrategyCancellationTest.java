@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.PublicArtifacts;
-import io.privmat.mechanism.linear.StrategyCost;
 import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import io.privmat.support.FairUseApiTest;
@@ -32,7 +31,7 @@ class WorkerStrategyCancellationTest extends FairUseApiTest {
         byte[] id = new byte[32];
         ThreadLocalRandom.current().nextBytes(id);
         String key = HexFormat.of().formatHex(id);
-        return new PublicArtifacts.StrategyTask(key, "test/" + key, "OPTIMIZED", false, new StrategyCost(1, 1, 1, 8),
+        return new PublicArtifacts.StrategyTask(key, "test/" + key, "OPTIMIZED", false,
                 new PublicArtifacts.TaskInfo("OPTIMIZED", key, null, null, 1, 1, "", null, 8), control -> {
                     while (!control.cancelled().getAsBoolean()) {
                         try {

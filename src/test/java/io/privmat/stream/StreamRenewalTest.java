@@ -3,7 +3,7 @@ package io.privmat.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.mechanism.catalog.MechanismCatalog;
-import io.privmat.mechanism.catalog.WindowDefinition;
+import io.privmat.mechanism.window.WindowDefinition;
 import io.privmat.mechanism.window.WindowMechanism;
 import io.privmat.mechanism.window.WindowRelease;
 import io.privmat.mechanism.window.WindowStream;

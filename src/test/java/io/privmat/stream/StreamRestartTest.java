@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.PrivmatApplication;
 import io.privmat.mechanism.catalog.MechanismCatalog;
-import io.privmat.mechanism.catalog.WindowDefinition;
+import io.privmat.mechanism.window.WindowDefinition;
 import io.privmat.mechanism.window.WindowMechanism;
 import io.privmat.mechanism.window.WindowRelease;
 import io.privmat.mechanism.window.WindowStream;

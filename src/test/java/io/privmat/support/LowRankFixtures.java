@@ -1,7 +1,7 @@
 package io.privmat.support;
 
-import io.privmat.mechanism.lowrank.Factorization;
-import io.privmat.mechanism.lowrank.RowStream;
+import io.privmat.mechanism.catalog.Factorization;
+import io.privmat.mechanism.catalog.RowStream;
 
 /** In-memory row streams and reconstruction errors for the low-rank tests and benchmarks. */
 public final class LowRankFixtures {

@@ -1,6 +1,9 @@
 package io.privmat.mechanism.completion;
 
-import io.privmat.mechanism.catalog.FactorizationFacts;
+import io.privmat.mechanism.catalog.InMemoryRatings;
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsRelation;
+import io.privmat.mechanism.lowrank.FactorizationFacts;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.support.FashionMnist;
 import java.io.IOException;

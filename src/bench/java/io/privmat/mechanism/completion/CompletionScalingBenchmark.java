@@ -1,5 +1,6 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.catalog.RatingsRelation;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;

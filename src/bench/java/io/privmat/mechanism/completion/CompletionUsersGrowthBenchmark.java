@@ -2,6 +2,7 @@ package io.privmat.mechanism.completion;
 
 import static io.privmat.mechanism.completion.CompletionAccuracyBenchmark.print;
 
+import io.privmat.mechanism.catalog.RatingsRelation;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import java.util.Arrays;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.privmat.mechanism.covariance;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.catalog.CovarianceRelease;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;

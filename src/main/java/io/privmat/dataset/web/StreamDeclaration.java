@@ -2,7 +2,7 @@ package io.privmat.dataset.web;
 
 import io.privmat.dataset.Neighbouring;
 import io.privmat.dataset.StreamSchema;
-import io.privmat.mechanism.window.BlockRule;
+import io.privmat.mechanism.catalog.BlockRule;
 import io.privmat.problem.PrivmatException;
 import org.jspecify.annotations.Nullable;
 

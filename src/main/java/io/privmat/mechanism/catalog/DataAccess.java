@@ -1,10 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.completion.RatingsSource;
-import io.privmat.mechanism.lowrank.GramOperator;
-import io.privmat.mechanism.lowrank.RowStream;
-import io.privmat.mechanism.sketch.JlGraphSketch;
-
 /**
  * How a mechanism reads the dataset: the exact, clipped statistics of {@link Input}. Implemented by
  * the service over the stored chunks (reporting job progress from public values only) and by tests
@@ -43,7 +38,7 @@ public interface DataAccess {
     }
 
     /** The edges of a graph, one pass. */
-    JlGraphSketch.EdgeSource edges();
+    EdgeSource edges();
 
     /** A histogram's counts, one per cell (row-major over its domain), one pass. */
     default double[] histogram() {

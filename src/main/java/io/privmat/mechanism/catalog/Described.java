@@ -10,7 +10,7 @@ import java.util.Set;
  * The descriptive half of a {@link MechanismDefinition} held as fields, so that each mechanism class
  * writes only its sensitivity, its statistic and its plan.
  */
-abstract class Described implements MechanismDefinition {
+public abstract class Described implements MechanismDefinition {
 
     private final String name;
     private final String summary;
@@ -22,7 +22,7 @@ abstract class Described implements MechanismDefinition {
     private final List<Param> params;
     private final Input input;
 
-    Described(String name, String summary, Set<QueryKind> kinds, Set<DataShape> shapes,
+    public Described(String name, String summary, Set<QueryKind> kinds, Set<DataShape> shapes,
             Set<NeighbouringRelation> relations, QueryBudget.Form form, BigDecimal maxEpsilon, Input input,
             List<Param> params) {
         this.name = name;
@@ -36,9 +36,9 @@ abstract class Described implements MechanismDefinition {
         this.input = input;
     }
 
-    static final Set<NeighbouringRelation> BOTH = EnumSet.allOf(NeighbouringRelation.class);
-    static final Set<NeighbouringRelation> REPLACE_ONE = EnumSet.of(NeighbouringRelation.REPLACE_ONE);
-    static final Set<DataShape> MATRIX = EnumSet.of(DataShape.MATRIX);
+    public static final Set<NeighbouringRelation> BOTH = EnumSet.allOf(NeighbouringRelation.class);
+    public static final Set<NeighbouringRelation> REPLACE_ONE = EnumSet.of(NeighbouringRelation.REPLACE_ONE);
+    public static final Set<DataShape> MATRIX = EnumSet.of(DataShape.MATRIX);
 
     @Override
     public final String name() {
@@ -100,18 +100,18 @@ abstract class Described implements MechanismDefinition {
     }
 
     /** XᵀX moves by xxᵀ or xxᵀ − yyᵀ: spectral norm at most B² under both relations. */
-    static Sensitivity spectralGram(PublicFacts facts, String derivation) {
+    protected static Sensitivity spectralGram(PublicFacts facts, String derivation) {
         double b = facts.rowNormBound();
         return new Sensitivity("XᵀX", "Spectral", b * b, derivation);
     }
 
     /** {k: 1} for the kinds that need a rank, else no parameters. */
-    static RequestParams rankOneFor(QueryKind kind, QueryKind... needingK) {
+    protected static RequestParams rankOneFor(QueryKind kind, QueryKind... needingK) {
         return java.util.Arrays.asList(needingK).contains(kind) ? RequestParams.of("k", 1) : RequestParams.empty();
     }
 
     /** The unit row e_j scaled to norm B. */
-    static double[] axis(PublicFacts facts, int j) {
+    protected static double[] axis(PublicFacts facts, int j) {
         double[] row = new double[facts.cols()];
         row[j] = facts.rowNormBound();
         return row;
@@ -121,7 +121,7 @@ abstract class Described implements MechanismDefinition {
      * Extremal changes of a statistic linear in each row (Σᵢ xᵢ, the rows themselves): a row at the
      * bound added, or replaced by its negation (the movement doubles).
      */
-    static List<NeighbouringChange> rowAgainstNegation(PublicFacts facts, double[] row) {
+    protected static List<NeighbouringChange> rowAgainstNegation(PublicFacts facts, double[] row) {
         if (facts.relation() == NeighbouringRelation.ADD_REMOVE) {
             return List.of(new NeighbouringChange.AddedRow(row));
         }
@@ -138,7 +138,7 @@ abstract class Described implements MechanismDefinition {
      * norm B² and Frobenius norm √2·B² (replacing x by −x would not move XᵀX at all). With d = 1 the
      * row is replaced by 0.
      */
-    static List<NeighbouringChange> orthogonalRows(PublicFacts facts) {
+    protected static List<NeighbouringChange> orthogonalRows(PublicFacts facts) {
         double[] x = axis(facts, 0);
         if (facts.relation() == NeighbouringRelation.ADD_REMOVE) {
             return List.of(new NeighbouringChange.AddedRow(x));
@@ -148,7 +148,7 @@ abstract class Described implements MechanismDefinition {
     }
 
     /** The canonical spec of a plan of this mechanism. */
-    final MechanismSpec spec(QueryKind kind, QueryBudget budget, Params p, PublicFacts facts) {
+    protected final MechanismSpec spec(QueryKind kind, QueryBudget budget, Params p, PublicFacts facts) {
         return new MechanismSpec(MechanismSpec.VERSION, kind, name, budget, p, facts);
     }
 }

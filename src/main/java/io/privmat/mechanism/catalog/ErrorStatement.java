@@ -1,6 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.linear.ExpectedError;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,22 +45,5 @@ public record ErrorStatement(String quantity, String metric, double value, @Null
         if (level != null && !(level > 0 && level < 1)) {
             throw new IllegalArgumentException("level must be in (0, 1)");
         }
-    }
-
-    /**
-     * The statements of a linear-query plan's {@link io.privmat.mechanism.linear.ExpectedError}: the
-     * exact per-query RMSE of the answers (and, for a low-rank strategy, the residual ‖W − BL‖_F whose
-     * data-dependent bias it leaves out), for a catalogue value wrapping those strategies.
-     */
-    public static java.util.List<ErrorStatement> of(ExpectedError e) {
-        ErrorStatement rmse = new ErrorStatement("answers", "rmsePerQuery", e.perQueryRmse(), null, ErrorBasis.EXACT,
-                "√(E‖Wx̂ − Wx‖²/m) from the noise variance " + e.noiseVariance() + " propagated exactly through the "
-                + "strategy (" + e.sensitivityNorm() + " sensitivity " + e.sensitivity() + ")");
-        if (e.residualFrobenius() == 0) {
-            return java.util.List.of(rmse);
-        }
-        return java.util.List.of(rmse, new ErrorStatement("answers (strategy residual)", "frobeniusNorm",
-                e.residualFrobenius(), null, ErrorBasis.EXACT, "‖W − BL‖_F: the answers also carry the bias "
-                + "(BL − W)x, at most ‖W − BL‖₂·‖x‖₂, not in the RMSE"));
     }
 }

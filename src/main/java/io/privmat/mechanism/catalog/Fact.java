@@ -4,10 +4,10 @@ import java.util.Objects;
 
 /**
  * One declared public fact: its name in the rendered document, its JSON type, what it means, and the
- * vocabulary it belongs to. Declared once as a constant ({@link NoiseFacts}, {@link FactorizationFacts},
- * {@link ReleaseMeta}); the code reads and writes facts through the constant, and the served schema of
- * the vocabulary lists the same constants. A name whose meaning differs between vocabularies is a
- * constant in each.
+ * vocabulary it belongs to. Declared once as a constant ({@link NoiseFacts},
+ * {@link io.privmat.mechanism.lowrank.FactorizationFacts}, {@link ReleaseMeta}); the code reads and
+ * writes facts through the constant, and the served schema of the vocabulary lists the same constants.
+ * A name whose meaning differs between vocabularies is a constant in each.
  *
  * @param <T> the Java type of the value: Double for NUMBER, Integer or Long for INTEGER, String, Boolean
  */

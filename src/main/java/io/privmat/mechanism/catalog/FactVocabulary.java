@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A named list of declared public {@link Fact}s: the noise facts of a plan ({@link NoiseFacts}), the
- * facts of a factorisation ({@link FactorizationFacts}) and the metadata of a stored release
+ * facts of a factorisation ({@link io.privmat.mechanism.lowrank.FactorizationFacts}) and the metadata of a stored release
  * ({@link ReleaseMeta}). Declared as data, like {@link Param}, so that the served contract types each
  * document from the same constants the code reads and writes: a plan's noise facts are checked when
  * it is made ({@link Plan}), and the mechanism contract tests check every release's facts and
@@ -24,7 +24,7 @@ public final class FactVocabulary {
     private final String description;
     private final Map<String, Fact<?>> fields = new LinkedHashMap<>();
 
-    FactVocabulary(String name, String description) {
+    public FactVocabulary(String name, String description) {
         this.name = name;
         this.description = description;
     }
@@ -65,11 +65,11 @@ public final class FactVocabulary {
         }
     }
 
-    Fact<Double> number(String name, String description) {
+    public Fact<Double> number(String name, String description) {
         return declare(name, Type.NUMBER, Double.class, description);
     }
 
-    Fact<Integer> integer(String name, String description) {
+    public Fact<Integer> integer(String name, String description) {
         return declare(name, Type.INTEGER, Integer.class, description);
     }
 
@@ -81,7 +81,7 @@ public final class FactVocabulary {
         return declare(name, Type.BOOLEAN, Boolean.class, description);
     }
 
-    Fact<String> string(String name, String description) {
+    public Fact<String> string(String name, String description) {
         return declare(name, Type.STRING, String.class, description);
     }
 

@@ -21,7 +21,7 @@ public final class Limits {
     private Limits() {}
 
     /** Refuses, before anything is read, a ratings matrix too large to hold dense (users × items). */
-    static void checkDenseRatings(long users, int items, String mechanism) {
+    public static void checkDenseRatings(long users, int items, String mechanism) {
         if (users * items > MAX_DENSE_RATINGS) {
             throw new PlanningException(PlanningException.Reason.DATASET_TOO_LARGE, mechanism + " holds the "
                     + "centred ratings as a dense users × items matrix: m·n = " + users * items + " exceeds "
@@ -29,7 +29,7 @@ public final class Limits {
         }
     }
 
-    static void checkGramDimension(int d, String mechanism) {
+    public static void checkGramDimension(int d, String mechanism) {
         if (d > MAX_GRAM_DIMENSION) {
             throw new PlanningException(PlanningException.Reason.DATASET_TOO_LARGE, mechanism + " holds the d × d "
                     + "Gram matrix; this dataset has d = " + d + " columns (at most " + MAX_GRAM_DIMENSION
@@ -37,7 +37,7 @@ public final class Limits {
         }
     }
 
-    static void checkFactorSize(long m, int width) {
+    public static void checkFactorSize(long m, int width) {
         if (m * width > MAX_FACTOR_ENTRIES) {
             throw PlanningException.invalid("params.k", "smaller", "the job would hold m·" + width + " = "
                     + m * width + " values per factor (more than " + MAX_FACTOR_ENTRIES + "); lower k");
@@ -45,7 +45,7 @@ public final class Limits {
     }
 
     /** params.k, required, in [1, max]. */
-    static int requireK(Params params, int max, String what) {
+    public static int requireK(Params params, int max, String what) {
         Integer k = params.optionalInteger("k");
         if (k == null || k > max) {
             throw PlanningException.invalid("params.k", "[1, " + max + "]",
@@ -56,7 +56,7 @@ public final class Limits {
     }
 
     /** Refuses a parameter that does not apply to this kind. */
-    static void refuse(Params params, String name, String why) {
+    public static void refuse(Params params, String name, String why) {
         if (params.has(name)) {
             throw PlanningException.invalid("params." + name, "absent", why);
         }

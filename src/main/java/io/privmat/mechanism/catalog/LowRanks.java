@@ -1,9 +1,7 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.lowrank.Factorization;
-
 /** Shared pieces of the low-rank mechanisms. */
-final class LowRanks {
+public final class LowRanks {
 
     private LowRanks() {}
 
@@ -12,20 +10,20 @@ final class LowRanks {
      * every component whose released singular value exceeds the noise's bound is kept
      * (docs/mechanisms/catalogue.md, "Defaults").
      */
-    static Param kAuto(int max) {
+    public static Param kAuto(int max) {
         return Param.integer("k", 1, max, null, "the rank, at most min(d, " + max + "); default: every component "
                 + "whose released singular value exceeds the noise's 95% bound (at least 1), chosen after the release "
                 + "from the released values");
     }
 
     /** The rank of a mechanism whose noise grows with k: 1 unless asked (docs/mechanisms/catalogue.md, "Defaults"). */
-    static Param kOne(int max) {
+    public static Param kOne(int max) {
         return Param.integer("k", 1, max, 1, "the rank, at most min(d, " + max + "); default 1 (the noise grows "
                 + "with k: ask for more when the result resolves every component it has)");
     }
 
     /** How many of {@code values} exceed {@code bound}: at least 1 (the top component is always kept). */
-    static int aboveNoise(double[] values, double bound) {
+    public static int aboveNoise(double[] values, double bound) {
         int k = 0;
         for (double v : values) {
             k += v > bound ? 1 : 0;
@@ -34,7 +32,7 @@ final class LowRanks {
     }
 
     /** The first {@code k} components of a factorisation (u, s, v cut to k columns). */
-    static Factorization trim(Factorization f, int k) {
+    public static Factorization trim(Factorization f, int k) {
         if (k >= f.k()) {
             return f;
         }
@@ -43,7 +41,7 @@ final class LowRanks {
     }
 
     /** The first {@code k} columns of a rows × cols row-major matrix. */
-    static double[] columns(double[] a, int rows, int cols, int k) {
+    public static double[] columns(double[] a, int rows, int cols, int k) {
         double[] out = new double[rows * k];
         for (int i = 0; i < rows; i++) {
             System.arraycopy(a, i * cols, out, i * k, k);
@@ -51,7 +49,7 @@ final class LowRanks {
         return out;
     }
 
-    static Param shrink() {
+    public static Param shrink() {
         return Param.bool("shrink", false, "shrink the released singular values by the public noise level "
                 + "(Gavish–Donoho; free post-processing)");
     }
@@ -68,7 +66,7 @@ final class LowRanks {
     }
 
     /** XᵀX·V for the public V = the first k unit vectors (the power method's per-step statistic). */
-    static double[] gramTimesBasis(DataAccess data, int d, int k) {
+    public static double[] gramTimesBasis(DataAccess data, int d, int k) {
         double[] c = data.gram(false).gram();
         double[] out = new double[d * k];
         for (int i = 0; i < d; i++) {
@@ -79,13 +77,13 @@ final class LowRanks {
         return out;
     }
 
-    static Facts.Builder noise(String distribution) {
+    public static Facts.Builder noise(String distribution) {
         Facts.Builder noise = Facts.builder(NoiseFacts.VOCABULARY);
         noise.put(NoiseFacts.DISTRIBUTION, distribution);
         return noise;
     }
 
-    static Release factors(Factorization f, QueryKind kind) {
+    public static Release factors(Factorization f, QueryKind kind) {
         return new Release.Factors(f, kind == QueryKind.LOW_RANK);
     }
 }

@@ -1,7 +1,6 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.completion.RatingsRelation;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Set;

@@ -1,8 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.linear.ComputeBudget;
-import io.privmat.mechanism.linear.OptimizationControl;
-import io.privmat.mechanism.linear.StrategyCost;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -54,14 +51,13 @@ public interface PublicArtifacts {
      * @param cacheKey (workload hash, mechanism, canonical options)
      * @param small whether the work is below the public inline threshold (a request may compute it
      *     on its own thread instead of answering 409)
-     * @param cost its operations and memory, from public sizes, within the budget it was built for
      * @param info public facts about the task, shown while it is computed (mechanism, cells, queries,
      *     the estimate)
      * @param compute the computation, reporting progress and honouring cancellation; returns the
      *     encoded strategy
      */
-    record StrategyTask(String id, String cacheKey, String mechanism, boolean small, StrategyCost cost,
-            TaskInfo info, Function<OptimizationControl, byte[]> compute) {}
+    record StrategyTask(String id, String cacheKey, String mechanism, boolean small, TaskInfo info,
+            Function<OptimizationControl, byte[]> compute) {}
 
     /**
      * Public facts about a strategy task, shown while it is computed and stored with its strategy.

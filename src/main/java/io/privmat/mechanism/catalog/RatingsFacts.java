@@ -1,8 +1,6 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.completion.RatingsDomain;
-import io.privmat.mechanism.completion.RatingsRelation;
 import java.util.Objects;
 
 /**

@@ -1,14 +1,15 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.analytics.RegressionResult;
-import io.privmat.mechanism.completion.CompletionModel;
-import io.privmat.mechanism.covariance.CovarianceRelease;
-import io.privmat.mechanism.linear.LinearQueryRelease;
-import io.privmat.mechanism.lowrank.Factorization;
 import org.jspecify.annotations.Nullable;
 
-/** What a mechanism releases: one typed record per result kind. Everything in it is private output. */
-public sealed interface Release {
+/**
+ * What a mechanism releases: one typed record per result kind. Everything in it is private output.
+ * The records here are the kinds the framework knows; a family may add its own (the completion
+ * family's {@code CompletionRelease}, the linear-query family's {@code LinearQueriesRelease}), so
+ * the interface is open.
+ */
+public interface Release {
 
     /** A noisy vector (column sums). */
     record Vector(double[] values) implements Release {}
@@ -32,19 +33,4 @@ public sealed interface Release {
      */
     record Sketch(boolean graph, String sketchMechanism, int rows, int cols, double[] values,
             Facts meta) implements Release {}
-
-    /**
-     * LINEAR_QUERIES: the workload answers with their standard deviations and expected error, and the
-     * estimate x̂ (null for LAPLACE_WORKLOAD) to store as a release answering further linear queries;
-     * {@code estimateMeta} holds the public facts that rebuild its error model (declared in
-     * {@link ReleaseMeta}).
-     */
-    record LinearQueries(LinearQueryRelease result, Facts estimateMeta)
-            implements Release {}
-
-    /**
-     * COMPLETION: the global model (what analysts get: item directions or factors and a spectrum),
-     * from which each user's completed row is computed with that user's own ratings only.
-     */
-    record Completion(CompletionModel model) implements Release {}
 }

@@ -1,8 +1,5 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.completion.FrankWolfeParameters;
-import io.privmat.mechanism.completion.FrankWolfeRelease;
-import io.privmat.mechanism.completion.SvdCompletionRelease;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -40,7 +37,8 @@ public final class SignalToNoise {
      */
     private static final Set<String> NOT_BY_ZERO = Set.of("covariance");
 
-    private static final String BUDGET_ADVICE = " A larger budget (the inverse quote finds the smallest one for a "
+    /** The remedies a noise-dominated warning names. */
+    public static final String BUDGET_ADVICE = " A larger budget (the inverse quote finds the smallest one for a "
             + "target error) or coarser questions are the remedies.";
 
     // ---- quotes: the ceiling rule ----
@@ -112,8 +110,8 @@ public final class SignalToNoise {
 
     /**
      * The result's warnings from its accuracy (released values and public parameters): the spectrum
-     * rule for spectra, the interval rule for other interval sets (one warning per quantity), and a
-     * completion model's released spectrum against its noise bound.
+     * rule for spectra, the interval rule for other interval sets (one warning per quantity). A family
+     * adds its own (a completion model's spectrum: {@code CompletionWarnings} of the completion family).
      */
     public static List<NoiseWarning> result(Release release, ResultAccuracy accuracy) {
         List<NoiseWarning> out = new ArrayList<>();
@@ -138,9 +136,6 @@ public final class SignalToNoise {
             if (b != null) {
                 out.addAll(spectrum("singularValues", f.factorization().s(), b.value(), b.level()));
             }
-        }
-        if (release instanceof Release.Completion c) {
-            out.addAll(completion(c, accuracy));
         }
         return out;
     }
@@ -231,75 +226,8 @@ public final class SignalToNoise {
         return widest;
     }
 
-    /**
-     * A completion model's released spectrum against its noise bound: Frank–Wolfe's λ̂_t² against the
-     * bound on every Ŵ_t's noise (a step whose λ̂_t² is within it moved the model along a noise
-     * direction); private SVD's eigenvalues against its Gram's noise bound. ALS releases no spectrum.
-     */
-    private static List<NoiseWarning> completion(Release.Completion c, ResultAccuracy accuracy) {
-        if (c.model() instanceof FrankWolfeRelease f
-                && f.parameters().schedule() == FrankWolfeParameters.StepSchedule.FULLY_CORRECTIVE) {
-            return fullyCorrective(f);
-        }
-        if (c.model() instanceof FrankWolfeRelease f) {
-            ErrorStatement b = statement(accuracy, "spectrum");
-            if (b == null) {
-                return List.of();
-            }
-            double[] squared = Arrays.stream(f.lambdaHat()).map(x -> x * x).toArray();
-            return spectrum("spectrum", squared, b.value(), b.level()).stream().map(w -> relabel(w,
-                    "the Frank–Wolfe steps' λ̂_t² (" + w.entries() + " steps)")).toList();
-        }
-        if (c.model() instanceof SvdCompletionRelease s) {
-            ErrorStatement b = statement(accuracy, "eigenvalues");
-            return b == null ? List.of() : spectrum("eigenvalues", s.eigenvalues(), b.value(), b.level());
-        }
-        return List.of();
-    }
-
-    /**
-     * Fully corrective Frank–Wolfe decided per step, in the release itself, whether its direction
-     * stands clear of the noise (λ̂_t² above the release's public bound b_t; otherwise the direction
-     * is released as zero and nobody fits it): the warning counts the directions released, so it
-     * agrees with what the users' predictions use. None: every prediction is the scale's midpoint.
-     */
-    private static List<NoiseWarning> fullyCorrective(FrankWolfeRelease f) {
-        int t = f.parameters().iterations();
-        int used = 0;
-        for (int k = 1; k <= t; k++) {
-            used += Arrays.stream(f.direction(k)).anyMatch(x -> x != 0) ? 1 : 0;
-        }
-        if (used == t) {
-            return List.of();
-        }
-        Double bound = f.facts().find(CompletionFacts.NOISE_SPECTRAL_BOUND);
-        double noise = bound == null ? 0 : bound;
-        double level = 1 - f.parameters().beta();
-        double top = Arrays.stream(f.lambdaHat()).map(x -> x * x).max().orElse(0);
-        if (used == 0) {
-            return List.of(new NoiseWarning(NoiseWarning.Code.NOISE_DOMINATED, "spectrum", noise, level, top, 0, t,
-                    "Every one of the " + t + " Frank–Wolfe steps' λ̂_t² (largest " + fmt(top) + ") is within its "
-                    + "release's noise bound (" + fmt(noise) + "): no direction was released (all are zero), so "
-                    + "every prediction is the midpoint of the rating scale, whatever the ratings." + BUDGET_ADVICE));
-        }
-        return List.of(new NoiseWarning(NoiseWarning.Code.COMPONENTS_IN_NOISE, "spectrum", noise, level, top, used, t,
-                used + " of the " + t + " Frank–Wolfe steps released a direction (λ̂_t² above its release's noise "
-                + "bound " + fmt(noise) + "); the other steps' directions were released as zero: noise-dominated, or no "
-                + "new direction was left (fewer iterations, " + used + ", would spend the budget better)."));
-    }
-
-    private static NoiseWarning relabel(NoiseWarning w, String what) {
-        String detail = w.code() == NoiseWarning.Code.NOISE_DOMINATED
-                ? "Every one of " + what + " is within the noise's bound " + fmt(w.noiseLevel()) + ": each step followed "
-                + "a noise direction, so the predictions stay near the baseline (the scale's midpoint) whatever the "
-                + "ratings." + BUDGET_ADVICE
-                : w.resolved() + " of " + what + " exceed the noise's bound " + fmt(w.noiseLevel()) + "; the other "
-                + "steps moved the model along noise directions (fewer iterations spend the budget better).";
-        return new NoiseWarning(w.code(), w.quantity(), w.noiseLevel(), w.level(), w.comparedWith(), w.resolved(),
-                w.entries(), detail);
-    }
-
-    private static @Nullable ErrorStatement statement(ResultAccuracy accuracy, String quantity) {
+    /** The first bound on {@code quantity}, or null. */
+    public static @Nullable ErrorStatement statement(ResultAccuracy accuracy, String quantity) {
         return accuracy.bounds().stream().filter(b -> b.quantity().equals(quantity)).findFirst().orElse(null);
     }
 
@@ -326,7 +254,8 @@ public final class SignalToNoise {
         return m % 2 == 1 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
     }
 
-    static String fmt(double v) {
+    /** A number as warnings print it: four significant digits. */
+    public static String fmt(double v) {
         return String.format(Locale.ROOT, "%.4g", v);
     }
 }

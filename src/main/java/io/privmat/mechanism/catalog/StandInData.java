@@ -1,13 +1,8 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.completion.InMemoryRatings;
-import io.privmat.mechanism.completion.RatingsDomain;
-import io.privmat.mechanism.completion.RatingsSource;
 import io.privmat.mechanism.linalg.GramAccumulator;
-import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.NoiseSource;
-import io.privmat.mechanism.sketch.JlGraphSketch;
 import java.util.Arrays;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -297,7 +292,7 @@ public final class StandInData implements DataAccess {
     }
 
     @Override
-    public JlGraphSketch.EdgeSource edges() {
+    public EdgeSource edges() {
         if (edgeList == null) {
             throw new UnsupportedOperationException("this stand-in holds no graph");
         }

@@ -1,8 +1,6 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.window.BlockRule;
-import io.privmat.mechanism.window.WindowParameters;
 
 /**
  * A stream's public block structure, declared at creation: how blocks close (every b rows, or at

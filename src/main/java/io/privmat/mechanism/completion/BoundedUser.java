@@ -1,5 +1,8 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.UserRatings;
+
 import java.io.Serializable;
 import java.util.Arrays;
 

@@ -1,5 +1,8 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.catalog.InvalidRatingsException;
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsSource;
 import java.util.Arrays;
 
 /**

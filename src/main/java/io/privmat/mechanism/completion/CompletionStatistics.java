@@ -1,5 +1,7 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsSource;
 import java.util.Arrays;
 
 /**
@@ -16,7 +18,7 @@ public final class CompletionStatistics {
      * SVD (and, with unclipped rows, the first of private Frank–Wolfe).
      */
     public static double[] firstGram(RatingsSource source, RatingsDomain domain) {
-        return symmetric(source.passes(domain).pass(new RatingsGramStatistic(domain)), domain.items());
+        return symmetric(UserPasses.of(source, domain).pass(new RatingsGramStatistic(domain)), domain.items());
     }
 
     /**
@@ -27,7 +29,7 @@ public final class CompletionStatistics {
      * broadcast, because every row is clipped to C_t — so the whole moves by at most √2 in L2.
      */
     public static double[] frankWolfeStatistics(RatingsSource source, FrankWolfeParameters params) {
-        UserPasses passes = source.passes(params.domain());
+        UserPasses passes = UserPasses.of(source, params.domain());
         int n = params.domain().items();
         double[] first = symmetric(passes.pass(new GradientGramStatistic(n, params.clip(0), null)), n);
         double[] v = new double[n];
@@ -64,7 +66,7 @@ public final class CompletionStatistics {
      * as one Gaussian of sensitivity √2 at unit noise, which is how their GDP composition adds up.
      */
     public static double[] alsStatistics(RatingsSource source, AlsParameters params, double[] v) {
-        DpAlsMechanism.Statistics s = DpAlsMechanism.statistics(source.passes(params.domain()), v, params);
+        DpAlsMechanism.Statistics s = DpAlsMechanism.statistics(UserPasses.of(source, params.domain()), v, params);
         double dg = DpAlsMechanism.gramSensitivity(params);
         double db = DpAlsMechanism.rhsSensitivity(params);
         double[] out = Arrays.copyOf(s.grams(), s.grams().length + s.rhs().length);

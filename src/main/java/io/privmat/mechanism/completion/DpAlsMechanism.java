@@ -1,8 +1,8 @@
 package io.privmat.mechanism.completion;
 
 import io.privmat.mechanism.Sensitivities;
-import io.privmat.mechanism.catalog.CompletionFacts;
 import io.privmat.mechanism.catalog.Facts;
+import io.privmat.mechanism.catalog.RatingsSource;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.GaussianMatrices;
@@ -114,7 +114,7 @@ public final class DpAlsMechanism {
     }
 
     public AlsRelease release(RatingsSource source, NoiseSource random) {
-        return release(source.passes(params.domain()), random);
+        return release(UserPasses.of(source, params.domain()), random);
     }
 
     /** As {@link #release(RatingsSource, NoiseSource)}, and hands each user's completed row to the owner. */

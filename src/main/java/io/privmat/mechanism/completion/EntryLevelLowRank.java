@@ -1,11 +1,13 @@
 package io.privmat.mechanism.completion;
 
-import io.privmat.mechanism.catalog.FactorizationFacts;
+import io.privmat.mechanism.catalog.Factorization;
 import io.privmat.mechanism.catalog.Facts;
-import io.privmat.mechanism.lowrank.Factorization;
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsSource;
+import io.privmat.mechanism.catalog.RowStream;
+import io.privmat.mechanism.lowrank.FactorizationFacts;
 import io.privmat.mechanism.lowrank.HardtRothMechanism;
 import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
-import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.NoiseSource;
 import java.math.BigDecimal;
 import org.jspecify.annotations.Nullable;

@@ -1,6 +1,8 @@
 package io.privmat.mechanism.completion;
 
 import io.privmat.mechanism.catalog.Facts;
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.UserRatings;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 

@@ -1,5 +1,8 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.UserRatings;
+
 /** Local (per-user) fits against released item factors V (n × r, row-major). */
 final class LocalFits {
 

@@ -1,8 +1,9 @@
 package io.privmat.mechanism.completion;
 
 import io.privmat.mechanism.Sensitivities;
-import io.privmat.mechanism.catalog.CompletionFacts;
 import io.privmat.mechanism.catalog.Facts;
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsSource;
 import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
@@ -144,7 +145,7 @@ public final class PrivateFrankWolfeMechanism {
 
     /** Reads {@code source} once, runs T iterations, returns the global release (the only output). */
     public FrankWolfeRelease release(RatingsSource source, NoiseSource random) {
-        return run(source.passes(params.domain()), random, false);
+        return run(UserPasses.of(source, params.domain()), random, false);
     }
 
     /**

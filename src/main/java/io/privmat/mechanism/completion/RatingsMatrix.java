@@ -1,5 +1,9 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.catalog.InvalidRatingsException;
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsSource;
+import io.privmat.mechanism.catalog.UserRatings;
 import java.util.Arrays;
 
 /**

@@ -1,5 +1,7 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsRelation;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,8 @@
 package io.privmat.mechanism.completion;
 
 import io.privmat.mechanism.catalog.Facts;
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.UserRatings;
 
 /**
  * The global release of private SVD completion: r item directions (the top eigenvectors of the

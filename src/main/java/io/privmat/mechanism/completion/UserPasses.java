@@ -1,8 +1,11 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsSource;
+
 /**
  * Where the completion mechanisms' per-user passes run: over ratings held in the service
- * ({@link RatingsSource#passes}'s default) or where an engine holds them (Spark executors for an
+ * ({@link #of}'s default) or where an engine holds them (Spark executors for an
  * EXTERNAL ratings dataset, docs/scale-out.md). Every pass visits every user once, advances the
  * users' state when the statistic has one, and returns the exact sum of their contributions; the
  * number of passes is the mechanism's public plan.
@@ -11,4 +14,19 @@ public interface UserPasses {
 
     /** One pass: Σ over users of {@code statistic}'s contributions, as {@link UserStatistic#finish} reads it. */
     double[] pass(UserStatistic statistic);
+
+    /**
+     * The completion mechanisms' per-user passes over {@code source} (docs/ratings.md, "Exact per-user
+     * sums"): an {@link Engine}'s own, where it holds the ratings (only the sums come back); otherwise
+     * the ratings are read once ({@link RatingsSource#forEachUser}, validated against {@code domain})
+     * and held in memory, O(|Ω|), for every pass.
+     */
+    static UserPasses of(RatingsSource source, RatingsDomain domain) {
+        return source instanceof Engine engine ? engine.passes(domain) : new HeldPasses(RatingsMatrix.load(source, domain));
+    }
+
+    /** A ratings source whose engine runs the per-user passes where the ratings are. */
+    interface Engine extends RatingsSource {
+        UserPasses passes(RatingsDomain domain);
+    }
 }

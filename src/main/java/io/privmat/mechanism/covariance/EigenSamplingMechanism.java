@@ -3,6 +3,7 @@ package io.privmat.mechanism.covariance;
 import io.privmat.mechanism.LaplaceVectorMechanism;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.catalog.CovarianceRelease;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.NoiseSource;

@@ -1,5 +1,6 @@
 package io.privmat.mechanism.covariance;
 
+import io.privmat.mechanism.catalog.CovarianceRelease;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 

@@ -1,5 +1,7 @@
 package io.privmat.mechanism.linear;
 
+import io.privmat.mechanism.catalog.OptimizationControl;
+
 /**
  * Limited-memory BFGS (Nocedal, "Updating quasi-Newton matrices with limited storage", 1980; the
  * two-loop recursion of Nocedal and Wright, Numerical Optimization, Algorithm 7.4) with a

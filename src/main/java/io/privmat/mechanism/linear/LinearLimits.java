@@ -1,5 +1,7 @@
 package io.privmat.mechanism.linear;
 
+import io.privmat.mechanism.catalog.WorkloadParam;
+
 /**
  * Size limits for linear-query workloads and strategies, checked from public values before anything
  * is charged ({@link LinearQueryException.Reason#TOO_LARGE}). They bound memory (a few hundred MB
@@ -8,9 +10,9 @@ package io.privmat.mechanism.linear;
 public final class LinearLimits {
 
     /** Cells of a histogram domain: n = Π sizes ≤ 2^20. */
-    public static final int MAX_CELLS = 1 << 20;
+    public static final int MAX_CELLS = WorkloadParam.MAX_CELLS;
     /** Attributes of a domain. */
-    public static final int MAX_ATTRIBUTES = 8;
+    public static final int MAX_ATTRIBUTES = WorkloadParam.MAX_ATTRIBUTES;
     /** Queries in a workload (answers and standard deviations are m doubles each). */
     public static final int MAX_QUERIES = 1 << 24;
     /** Entries m·n of a CUSTOM (dense) workload matrix: 2^24 doubles = 128 MiB. */

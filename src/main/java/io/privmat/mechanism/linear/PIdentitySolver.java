@@ -1,5 +1,6 @@
 package io.privmat.mechanism.linear;
 
+import io.privmat.mechanism.catalog.OptimizationControl;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import java.util.SplittableRandom;

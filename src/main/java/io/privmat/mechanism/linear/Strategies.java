@@ -1,5 +1,6 @@
 package io.privmat.mechanism.linear;
 
+import io.privmat.mechanism.catalog.OptimizationControl;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package io.privmat.mechanism.linear;
 
+import io.privmat.mechanism.catalog.ComputeBudget;
+
 /**
  * What a strategy computation costs, from public sizes only (the workload's shape and number of
  * queries, and the options), before anything is queued: floating-point operations and memory. The

@@ -1,7 +1,8 @@
 package io.privmat.mechanism.lowrank;
 
-import io.privmat.mechanism.catalog.FactorizationFacts;
+import io.privmat.mechanism.catalog.Factorization;
 import io.privmat.mechanism.catalog.Facts;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.GridNoise;

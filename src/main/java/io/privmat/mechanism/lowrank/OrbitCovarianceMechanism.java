@@ -4,7 +4,7 @@ import io.privmat.mechanism.LaplaceVectorMechanism;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.covariance.BinghamAcceptance;
-import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.catalog.CovarianceRelease;
 import io.privmat.mechanism.covariance.EigenSamplingMechanism;
 import io.privmat.mechanism.covariance.Peeling;
 import io.privmat.mechanism.linalg.LinearAlgebra;

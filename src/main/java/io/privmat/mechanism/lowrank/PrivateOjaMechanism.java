@@ -2,8 +2,9 @@ package io.privmat.mechanism.lowrank;
 
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
-import io.privmat.mechanism.catalog.FactorizationFacts;
+import io.privmat.mechanism.catalog.Factorization;
 import io.privmat.mechanism.catalog.Facts;
+import io.privmat.mechanism.catalog.GramOperator;
 import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;

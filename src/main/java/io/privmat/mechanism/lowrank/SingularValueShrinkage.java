@@ -1,6 +1,5 @@
 package io.privmat.mechanism.lowrank;
 
-import io.privmat.mechanism.catalog.FactorizationFacts;
 import io.privmat.mechanism.catalog.Facts;
 
 /**

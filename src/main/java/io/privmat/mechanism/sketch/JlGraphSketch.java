@@ -1,5 +1,6 @@
 package io.privmat.mechanism.sketch;
 
+import io.privmat.mechanism.catalog.EdgeSource;
 import io.privmat.mechanism.noise.ContinuousSamplers;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.privacy.ApproxDp;
@@ -50,16 +51,6 @@ public final class JlGraphSketch {
 
     public ApproxDp privacyLoss() {
         return loss;
-    }
-
-    /** Receives the graph's edges (u, v, weight), u ≠ v, weights in [0, 1]. */
-    public interface EdgeSource {
-        void forEachEdge(EdgeVisitor visitor);
-    }
-
-    @FunctionalInterface
-    public interface EdgeVisitor {
-        void edge(int u, int v, double weight);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.privmat.mechanism.window;
 
+import io.privmat.mechanism.catalog.WindowParameters;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.privacy.GaussianLoss;
 import java.util.ArrayList;

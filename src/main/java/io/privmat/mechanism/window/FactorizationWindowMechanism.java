@@ -1,6 +1,8 @@
 package io.privmat.mechanism.window;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.catalog.BlockRule;
+import io.privmat.mechanism.catalog.WindowParameters;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.privacy.GaussianLoss;
 import java.util.SortedMap;

@@ -1,5 +1,7 @@
 package io.privmat.mechanism.window;
 
+import io.privmat.mechanism.catalog.WindowParameters;
+
 /**
  * Symmetric d×d matrices stored as their upper triangle, row by row (d(d+1)/2 doubles): entry
  * (i, j), i ≤ j, at i·d − i(i−1)/2 + (j − i).
@@ -9,11 +11,7 @@ final class Packed {
     private Packed() {}
 
     static int size(int d) {
-        long s = (long) d * (d + 1) / 2;
-        if (s > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("d = " + d + " is too large for a packed matrix");
-        }
-        return (int) s;
+        return WindowParameters.packedSize(d);
     }
 
     /** The upper triangle of a row-major symmetric d×d matrix. */

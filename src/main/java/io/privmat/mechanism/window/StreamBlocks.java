@@ -1,5 +1,7 @@
 package io.privmat.mechanism.window;
 
+import io.privmat.mechanism.catalog.BlockRule;
+import io.privmat.mechanism.catalog.WindowParameters;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import java.util.ArrayList;
 import java.util.List;

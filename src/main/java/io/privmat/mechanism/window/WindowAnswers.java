@@ -1,6 +1,7 @@
 package io.privmat.mechanism.window;
 
-import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.catalog.CovarianceRelease;
+import io.privmat.mechanism.catalog.WindowParameters;
 import io.privmat.mechanism.covariance.PostProcessing;
 import io.privmat.mechanism.sketch.Interval;
 import io.privmat.privacy.StandardNormal;

@@ -1,5 +1,7 @@
 package io.privmat.mechanism.window;
 
+import io.privmat.mechanism.catalog.BlockRule;
+import io.privmat.mechanism.catalog.WindowParameters;
 import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.NoiseSources;

@@ -1,5 +1,7 @@
 package io.privmat.mechanism.window;
 
+import io.privmat.mechanism.catalog.BlockRule;
+import io.privmat.mechanism.catalog.WindowParameters;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

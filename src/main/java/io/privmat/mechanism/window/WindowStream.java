@@ -1,5 +1,6 @@
 package io.privmat.mechanism.window;
 
+import io.privmat.mechanism.catalog.BlockRule;
 import io.privmat.mechanism.noise.NoiseSources;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,7 @@ import io.privmat.api.LossDocument;
 import io.privmat.api.Paging;
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
+import io.privmat.dataset.StreamSchema;
 import io.privmat.ledger.BudgetAccount;
 import io.privmat.ledger.BudgetService;
 import io.privmat.ledger.CommittedCharge;
@@ -106,7 +107,7 @@ class TransparencyController {
                 new Guarantee(JsonNumbers.charged(spent.epsilon()), JsonNumbers.charged(spent.delta())),
                 TrackView.charged(account.reserved(), mode), TrackView.available(filter.remaining(account.spent()), mode),
                 filter instanceof ZcdpFilter z ? JsonNumbers.available(z.deltaConversion()) : null,
-                dataset.schema() instanceof io.privmat.dataset.StreamSchema s ? s.periodBlocks() : null);
+                dataset.schema() instanceof StreamSchema s ? s.periodBlocks() : null);
         return new TransparencyRecord(datasetId, dataset.name(), dataset.kind().name(),
                 Transparency.privacyUnit(dataset), dataset.neighbouring().name(), totals, releases,
                 budget.commitCount(datasetId, only), next);

@@ -3,11 +3,11 @@ package io.privmat.spark;
 import io.privmat.dataset.EngineRun;
 import io.privmat.dataset.ExternalSchema;
 import io.privmat.mechanism.catalog.DataAccess;
+import io.privmat.mechanism.catalog.EdgeSource;
+import io.privmat.mechanism.catalog.GramOperator;
 import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.linalg.FixedPointGram;
-import io.privmat.mechanism.lowrank.GramOperator;
-import io.privmat.mechanism.lowrank.RowStream;
-import io.privmat.mechanism.sketch.JlGraphSketch;
 import java.util.Iterator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -254,7 +254,7 @@ final class SparkDataAccess implements DataAccess {
     }
 
     @Override
-    public JlGraphSketch.EdgeSource edges() {
+    public EdgeSource edges() {
         throw new UnsupportedOperationException("an EXTERNAL dataset is a matrix");
     }
 }

@@ -6,14 +6,14 @@ import io.privmat.dataset.RatingsSchema;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.completion.BoundedUser;
 import io.privmat.mechanism.completion.ExactSums;
-import io.privmat.mechanism.completion.RatingsDomain;
-import io.privmat.mechanism.completion.RatingsSource;
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsSource;
 import io.privmat.mechanism.completion.UserPasses;
 import io.privmat.mechanism.completion.UserState;
 import io.privmat.mechanism.completion.UserStatistic;
-import io.privmat.mechanism.lowrank.GramOperator;
-import io.privmat.mechanism.lowrank.RowStream;
-import io.privmat.mechanism.sketch.JlGraphSketch;
+import io.privmat.mechanism.catalog.GramOperator;
+import io.privmat.mechanism.catalog.RowStream;
+import io.privmat.mechanism.catalog.EdgeSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -92,7 +92,7 @@ final class SparkRatings implements DataAccess {
 
     @Override
     public RatingsSource ratings() {
-        return new RatingsSource() {
+        return new UserPasses.Engine() {
             @Override
             public int items() {
                 return ratings.items();
@@ -318,7 +318,7 @@ final class SparkRatings implements DataAccess {
     }
 
     @Override
-    public JlGraphSketch.EdgeSource edges() {
+    public EdgeSource edges() {
         throw holdsRatings();
     }
 }

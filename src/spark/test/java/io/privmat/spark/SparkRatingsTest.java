@@ -16,14 +16,16 @@ import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.completion.AlsRelease;
 import io.privmat.mechanism.completion.CompletionModel;
 import io.privmat.mechanism.completion.FrankWolfeRelease;
-import io.privmat.mechanism.completion.InMemoryRatings;
-import io.privmat.mechanism.completion.RatingsRelation;
-import io.privmat.mechanism.completion.RatingsSource;
+import io.privmat.mechanism.catalog.InMemoryRatings;
+import io.privmat.mechanism.catalog.RatingsRelation;
+import io.privmat.mechanism.catalog.RequestParams;
+import io.privmat.mechanism.completion.CompletionRelease;
+import io.privmat.mechanism.catalog.RatingsSource;
 import io.privmat.mechanism.completion.SvdCompletionRelease;
-import io.privmat.mechanism.lowrank.GramOperator;
-import io.privmat.mechanism.lowrank.RowStream;
+import io.privmat.mechanism.catalog.GramOperator;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.noise.TestNoiseSources;
-import io.privmat.mechanism.sketch.JlGraphSketch;
+import io.privmat.mechanism.catalog.EdgeSource;
 import io.privmat.privacy.AccountingMode;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -171,7 +173,7 @@ class SparkRatingsTest {
         }
 
         @Override
-        public JlGraphSketch.EdgeSource edges() {
+        public EdgeSource edges() {
             throw new UnsupportedOperationException();
         }
     }
@@ -201,9 +203,9 @@ class SparkRatingsTest {
         MechanismDefinition m = catalog.find(name).orElseThrow();
         PublicFacts facts = PublicFacts.ratings(new RatingsFacts(declaration.domain(), relation), null,
                 AccountingMode.ZCDP);
-        Map<String, Object> params = new LinkedHashMap<>(m.exampleParams(QueryKind.COMPLETION));
+        Map<String, Object> params = new LinkedHashMap<>(m.exampleParams(QueryKind.COMPLETION).asMap());
         params.putAll(extra);
-        return catalog.plan(QueryKind.COMPLETION.name(), name, SparkParityTest.budget(m), params, facts);
+        return catalog.plan(QueryKind.COMPLETION.name(), name, SparkParityTest.budget(m), RequestParams.of(params), facts);
     }
 
     /**
@@ -289,7 +291,7 @@ class SparkRatingsTest {
     }
 
     static double[] values(Release r) {
-        CompletionModel model = ((Release.Completion) r).model();
+        CompletionModel model = ((CompletionRelease) r).model();
         if (model instanceof FrankWolfeRelease f) {
             return concat(f.directions(), f.lambdaHat(), f.lambdaPrime());
         }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.privmat.dataset.ExternalSchema;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.DataAccess;
-import io.privmat.mechanism.lowrank.GramOperator;
+import io.privmat.mechanism.catalog.GramOperator;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

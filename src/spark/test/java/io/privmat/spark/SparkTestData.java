@@ -5,10 +5,10 @@ import io.privmat.dataset.ExternalSchema;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.DataShape;
+import io.privmat.mechanism.catalog.EdgeSource;
 import io.privmat.mechanism.catalog.PublicFacts;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.linalg.FixedPointGram;
-import io.privmat.mechanism.lowrank.RowStream;
-import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.privacy.AccountingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -237,7 +237,7 @@ final class SparkTestData {
         }
 
         @Override
-        public JlGraphSketch.EdgeSource edges() {
+        public EdgeSource edges() {
             throw new UnsupportedOperationException();
         }
     }

@@ -9,7 +9,7 @@ import io.privmat.dataset.ExternalSchema;
 import io.privmat.dataset.HistogramSchema;
 import io.privmat.dataset.RatingsSchema;
 import io.privmat.dataset.StreamSchema;
-import io.privmat.mechanism.window.BlockRule;
+import io.privmat.mechanism.catalog.BlockRule;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -4,22 +4,23 @@ import io.privmat.mechanism.GaussianVectorMechanism;
 import io.privmat.mechanism.LaplaceVectorMechanism;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
+import io.privmat.mechanism.catalog.CovarianceRelease;
+import io.privmat.mechanism.catalog.EdgeSource;
+import io.privmat.mechanism.catalog.Factorization;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.covariance.AnalyzeGaussMechanism;
-import io.privmat.mechanism.covariance.CovarianceRelease;
 import io.privmat.mechanism.covariance.EigenSamplingMechanism;
 import io.privmat.mechanism.covariance.WishartMechanism;
-import io.privmat.mechanism.lowrank.Factorization;
 import io.privmat.mechanism.lowrank.NoisyPowerMechanism;
 import io.privmat.mechanism.lowrank.OrbitSamplingMechanism;
 import io.privmat.mechanism.lowrank.PrivateOjaMechanism;
 import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
-import io.privmat.mechanism.lowrank.RowStream;
 import io.privmat.mechanism.noise.NoiseSource;
-import io.privmat.mechanism.regression.AdaSspMechanism;
-import io.privmat.privacy.Conversions;
 import io.privmat.mechanism.noise.TestNoiseSources;
+import io.privmat.mechanism.regression.AdaSspMechanism;
 import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.mechanism.sketch.JlMatrixSketch;
+import io.privmat.privacy.Conversions;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -197,13 +198,13 @@ final class AuditCases {
         JlGraphSketch honest = JlGraphSketch.of(vertices, eps, delta, 0.95, 0.9);
         // The mutant claims the same (ε, δ) for a weight change of 256 (256 parallel unit edges).
         int r = honest.parameters().r();
-        JlGraphSketch.EdgeSource one = v -> v.edge(0, 1, 1);
-        JlGraphSketch.EdgeSource heavy = v -> {
+        EdgeSource one = v -> v.edge(0, 1, 1);
+        EdgeSource heavy = v -> {
             for (int i = 0; i < 256; i++) {
                 v.edge(0, 1, 1);
             }
         };
-        JlGraphSketch.EdgeSource none = v -> { };
+        EdgeSource none = v -> { };
         return new AuditCase("JL graph sketch (n=" + vertices + ", r=" + r + ")", "EDGE", 1, 0.05,
                 "edge weight 256", 5_000, rr -> edgeStat(honest.release(one, rr), r),
                 rr -> edgeStat(honest.release(none, rr), r), rr -> edgeStat(honest.release(heavy, rr), r),

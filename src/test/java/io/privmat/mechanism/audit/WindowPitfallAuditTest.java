@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.window.WindowMechanism;
 import io.privmat.mechanism.window.WindowMechanismKind;
-import io.privmat.mechanism.window.WindowParameters;
+import io.privmat.mechanism.catalog.WindowParameters;
 import io.privmat.mechanism.window.WindowRelease;
 import io.privmat.mechanism.window.WindowState;
 import java.util.Locale;

@@ -3,6 +3,7 @@ package io.privmat.mechanism.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.mechanism.linear.ExpectedError;
+import io.privmat.mechanism.linear.LinearQueries;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -80,12 +81,12 @@ class AccuracyContractTest {
     @org.junit.jupiter.api.Test
     void linearQueryErrorsMapOntoStatements() {
         var e = new ExpectedError(2.5, 62.5, 4.0, 1.0, "L2", 10, 0.0);
-        var stated = ErrorStatement.of(e);
+        var stated = LinearQueries.statements(e);
         assertThat(stated).hasSize(1);
         assertThat(stated.get(0).metric()).isEqualTo("rmsePerQuery");
         assertThat(stated.get(0).value()).isEqualTo(2.5);
         assertThat(stated.get(0).basis()).isEqualTo(ErrorBasis.EXACT);
-        var lowRank = ErrorStatement.of(new ExpectedError(2.5, 62.5, 4.0, 1.0, "L2", 10,
+        var lowRank = LinearQueries.statements(new ExpectedError(2.5, 62.5, 4.0, 1.0, "L2", 10,
                 0.3));
         assertThat(lowRank).hasSize(2);
         assertThat(lowRank.get(1).value()).isEqualTo(0.3);

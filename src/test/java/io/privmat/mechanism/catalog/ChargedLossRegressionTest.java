@@ -3,9 +3,6 @@ package io.privmat.mechanism.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.completion.RatingsDomain;
-import io.privmat.mechanism.completion.RatingsRelation;
-import io.privmat.mechanism.window.BlockRule;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.ApproxDp;
 import io.privmat.privacy.ApproxZcdp;

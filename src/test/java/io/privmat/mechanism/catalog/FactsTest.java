@@ -3,6 +3,7 @@ package io.privmat.mechanism.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.privmat.mechanism.lowrank.FactorizationFacts;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

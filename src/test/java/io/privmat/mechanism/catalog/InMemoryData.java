@@ -1,13 +1,11 @@
 package io.privmat.mechanism.catalog;
 
-import io.privmat.mechanism.lowrank.RowStream;
-import io.privmat.mechanism.sketch.JlGraphSketch;
 import java.util.List;
 
 /** A small matrix or edge list as a {@link DataAccess}, for the mechanism contract tests. */
-record InMemoryData(double[][] matrixRows, int d, List<double[]> edgeList, double[] counts) implements DataAccess {
+public record InMemoryData(double[][] matrixRows, int d, List<double[]> edgeList, double[] counts) implements DataAccess {
 
-    static InMemoryData matrix(double[][] rows) {
+    public static InMemoryData matrix(double[][] rows) {
         return new InMemoryData(rows, rows.length == 0 ? 0 : rows[0].length, List.of(), new double[0]);
     }
 
@@ -70,7 +68,7 @@ record InMemoryData(double[][] matrixRows, int d, List<double[]> edgeList, doubl
     }
 
     @Override
-    public JlGraphSketch.EdgeSource edges() {
+    public EdgeSource edges() {
         return visitor -> edgeList.forEach(e -> visitor.edge((int) e[0], (int) e[1], e[2]));
     }
 }

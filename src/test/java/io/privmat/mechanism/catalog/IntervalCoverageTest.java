@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * consistent with 95% (two-sided binomial test, |z| ≤ {@value #Z}); a BOUND at least that
  * (one-sided: z ≥ −{@value #Z}). Each case prints its line of the table in docs/accuracy/intervals.md.
  */
-class IntervalCoverageTest {
+public class IntervalCoverageTest {
 
     static final int RUNS = 400;
     static final double LEVEL = 0.95;
@@ -26,7 +26,7 @@ class IntervalCoverageTest {
     static final double Z = 3.3;
 
     /** Observed coverage and whether it is consistent with the basis. */
-    record Coverage(String mechanism, String quantity, ErrorBasis basis, int covered, int runs, long seed,
+    public record Coverage(String mechanism, String quantity, ErrorBasis basis, int covered, int runs, long seed,
             double tightness, boolean capped) {
 
         Coverage(String mechanism, String quantity, ErrorBasis basis, int covered, int runs, long seed) {
@@ -50,7 +50,7 @@ class IntervalCoverageTest {
             return (rate() - LEVEL) / Math.sqrt(LEVEL * (1 - LEVEL) / runs);
         }
 
-        void check() {
+        public void check() {
             System.out.printf("| %s | %s | %s | %.2f | %.3f | %d | %d | %s |%n", mechanism, quantity, basis, LEVEL,
                     rate(), runs, seed, Double.isNaN(tightness) ? "—" : String.format("%.2f", tightness));
             if (!Double.isNaN(tightness) && capped) {
@@ -65,7 +65,7 @@ class IntervalCoverageTest {
         }
     }
 
-    static double[][] matrix(int n, int d, long seed) {
+    public static double[][] matrix(int n, int d, long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         double[][] rows = new double[n][d];
         for (double[] row : rows) {
@@ -82,17 +82,17 @@ class IntervalCoverageTest {
         return rows;
     }
 
-    static Plan plan(String mechanism, String kind, QueryBudget budget, Map<String, Object> params, PublicFacts facts) {
+    public static Plan plan(String mechanism, String kind, QueryBudget budget, Map<String, Object> params, PublicFacts facts) {
         return MechanismCatalog.standard().plan(kind, mechanism, budget, RequestParams.of(params), facts);
     }
 
-    static PublicFacts matrixFacts(int d, Long rows, AccountingMode mode) {
+    public static PublicFacts matrixFacts(int d, Long rows, AccountingMode mode) {
         return new PublicFacts(DataShape.MATRIX, d, rows, 1.0, rows == null ? NeighbouringRelation.ADD_REMOVE
                 : NeighbouringRelation.REPLACE_ONE, mode);
     }
 
     /** Per-entry coverage: every entry of every run counts (runs × entries trials). */
-    static Coverage entries(Plan plan, DataAccess data, String quantity, double[] truth, long seed) {
+    public static Coverage entries(Plan plan, DataAccess data, String quantity, double[] truth, long seed) {
         MechanismDefinition m = MechanismCatalog.standard().find(plan.spec().mechanism()).orElseThrow();
         int covered = 0;
         int trials = 0;

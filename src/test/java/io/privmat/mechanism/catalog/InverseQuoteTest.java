@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.linalg.LinearAlgebra;
+import io.privmat.mechanism.linear.LinearQueriesRelease;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.privacy.AccountingMode;
 import java.math.BigDecimal;
@@ -146,7 +147,7 @@ class InverseQuoteTest {
         InMemoryData data = InMemoryData.histogram(counts);
         double squares = 0;
         for (int run = 0; run < RUNS; run++) {
-            double[] answers = ((Release.LinearQueries) a.plan().release(data, TestNoiseSources.seeded(900 + run)))
+            double[] answers = ((LinearQueriesRelease) a.plan().release(data, TestNoiseSources.seeded(900 + run)))
                     .result().answers();
             for (double x : answers) {
                 squares += (x - 100) * (x - 100);

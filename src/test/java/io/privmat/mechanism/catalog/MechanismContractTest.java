@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.completion.RatingsDomain;
-import io.privmat.mechanism.covariance.CovarianceRelease;
-import io.privmat.mechanism.lowrank.Factorization;
+import io.privmat.mechanism.completion.CompletionFacts;
+import io.privmat.mechanism.completion.CompletionModels;
+import io.privmat.mechanism.completion.CompletionRelease;
+import io.privmat.mechanism.linear.LinearQueriesRelease;
+import io.privmat.mechanism.lowrank.FactorizationFacts;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.TestNoiseSources;
+import io.privmat.mechanism.regression.RegressionFacts;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.Tracks;
@@ -79,7 +82,7 @@ class MechanismContractTest {
      * The block layout of the test streams: blocks of 8 rows (the test matrices form one block), a
      * window of 4 blocks, a horizon of 100 blocks.
      */
-    static final StreamLayout STREAM = new StreamLayout(io.privmat.mechanism.window.BlockRule.ROW_COUNT, N, 4, 100,
+    static final StreamLayout STREAM = new StreamLayout(io.privmat.mechanism.catalog.BlockRule.ROW_COUNT, N, 4, 100,
             false);
 
     /** The domain of the test histograms: two attributes, 4 × 2 = 8 cells. */
@@ -111,7 +114,7 @@ class MechanismContractTest {
      */
     static boolean entryLevel(Case c) {
         return c.shape() == DataShape.RATINGS
-                && !c.mechanism().ratingsRelations().contains(io.privmat.mechanism.completion.RatingsRelation.USER);
+                && !c.mechanism().ratingsRelations().contains(io.privmat.mechanism.catalog.RatingsRelation.USER);
     }
 
     /** A random ratings dataset and a neighbour under the case's relation (trial: every third adversarial). */
@@ -459,7 +462,7 @@ class MechanismContractTest {
                 assertThat(s.graph()).isEqualTo(c.shape() == DataShape.GRAPH);
             }
             case LINEAR_QUERIES -> {
-                Release.LinearQueries l = (Release.LinearQueries) first;
+                LinearQueriesRelease l = (LinearQueriesRelease) first;
                 int m = plan.noise().get(NoiseFacts.QUERIES);
                 assertThat(l.result().answers()).hasSize(m);
                 assertThat(l.result().standardDeviations()).hasSize(m);
@@ -468,7 +471,7 @@ class MechanismContractTest {
                 }
             }
             case COMPLETION -> {
-                var model = ((Release.Completion) first).model();
+                var model = ((CompletionRelease) first).model();
                 assertThat(model.domain()).isEqualTo(plan.spec().facts().ratings().domain());
                 assertThat(model.predict(new int[] {0}, new double[] {2})).hasSize(d);
             }
@@ -513,9 +516,9 @@ class MechanismContractTest {
                 ReleaseMeta.VOCABULARY.check(sk.meta());
             } else if (r instanceof Release.Covariance cov) {
                 ReleaseMeta.VOCABULARY.check(cov.storableMeta());
-            } else if (r instanceof Release.LinearQueries l) {
+            } else if (r instanceof LinearQueriesRelease l) {
                 ReleaseMeta.VOCABULARY.check(l.estimateMeta());
-            } else if (r instanceof Release.Completion m) {
+            } else if (r instanceof CompletionRelease m) {
                 CompletionFacts.VOCABULARY.check(CompletionModels.facts(m.model()));
             } else if (r instanceof Release.Regression g) {
                 RegressionFacts.VOCABULARY.check(g.facts());
@@ -704,11 +707,11 @@ class MechanismContractTest {
         if (r instanceof Release.Regression g) {
             return concat(g.result().estimate(), g.result().lower(), g.result().upper());
         }
-        if (r instanceof Release.LinearQueries l) {
+        if (r instanceof LinearQueriesRelease l) {
             return concat(l.result().answers(), l.result().estimate() == null ? new double[0]
                     : l.result().estimate().values());
         }
-        if (r instanceof Release.Completion m) {
+        if (r instanceof CompletionRelease m) {
             return CompletionModels.values(m.model());
         }
         return ((Release.Sketch) r).values();

@@ -3,17 +3,18 @@ package io.privmat.mechanism.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.completion.CompletionFacts;
 import io.privmat.mechanism.completion.CompletionModel;
+import io.privmat.mechanism.completion.CompletionModels;
+import io.privmat.mechanism.completion.CompletionRelease;
 import io.privmat.mechanism.completion.FrankWolfeRelease;
-import io.privmat.mechanism.completion.RatingsDomain;
-import io.privmat.mechanism.completion.RatingsRelation;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.mechanism.sketch.Interval;
 import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.mechanism.sketch.JlMatrixSketch;
 import io.privmat.mechanism.sketch.JlParameters;
 import io.privmat.mechanism.sketch.QuadraticForms;
-import io.privmat.mechanism.window.BlockRule;
+import io.privmat.mechanism.window.WindowDefinition;
 import io.privmat.privacy.AccountingMode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -359,9 +360,9 @@ class NoiseWarningsTest {
         noiseDominated(warnings(weakFw, weakRelease), "spectrum");
         // A stored model restored without its facts (the owner's predictions) states the same noise bound.
         CompletionModel stored = CompletionModels.restore(weakFw,
-                CompletionModels.values(((Release.Completion) weakRelease).model()),
+                CompletionModels.values(((CompletionRelease) weakRelease).model()),
                 Facts.empty(CompletionFacts.VOCABULARY));
-        assertThat(warnings(weakFw, new Release.Completion(stored))).singleElement()
+        assertThat(warnings(weakFw, new CompletionRelease(stored))).singleElement()
                 .satisfies(w -> assertThat(w.noiseLevel()).isPositive()
                         .isEqualTo(warnings(weakFw, weakRelease).get(0).noiseLevel()));
         // Rank one (3000 users rating items 0–2 all at 5 or all at 1): the first step keeps the direction,
@@ -387,7 +388,7 @@ class NoiseWarningsTest {
     }
 
     private static int directionsKept(Release r) {
-        FrankWolfeRelease f = (FrankWolfeRelease) ((Release.Completion) r).model();
+        FrankWolfeRelease f = (FrankWolfeRelease) ((CompletionRelease) r).model();
         int kept = 0;
         for (int t = 1; t <= f.parameters().iterations(); t++) {
             kept += Arrays.stream(f.direction(t)).anyMatch(x -> x != 0) ? 1 : 0;

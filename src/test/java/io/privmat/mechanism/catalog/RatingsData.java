@@ -1,12 +1,6 @@
 package io.privmat.mechanism.catalog;
 
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.completion.InMemoryRatings;
-import io.privmat.mechanism.completion.RatingsDomain;
-import io.privmat.mechanism.completion.RatingsRelation;
-import io.privmat.mechanism.completion.RatingsSource;
-import io.privmat.mechanism.lowrank.RowStream;
-import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.privacy.AccountingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,10 +11,10 @@ import java.util.SplittableRandom;
  * A small ratings dataset as a {@link DataAccess}, for the mechanism contract tests: users' item
  * lists (ascending, distinct) and their ratings in the test domain.
  */
-record RatingsData(List<int[]> userItems, List<double[]> userRatings) implements DataAccess {
+public record RatingsData(List<int[]> userItems, List<double[]> userRatings) implements DataAccess {
 
     /** 6 items, ratings 1..5, at most 3 per user (2s ≤ n, so two users at the cap can be disjoint). */
-    static final RatingsDomain DOMAIN = new RatingsDomain(6, 1, 5, 3);
+    public static final RatingsDomain DOMAIN = new RatingsDomain(6, 1, 5, 3);
 
     /** The facts of a test ratings dataset: USER under REPLACE_ONE, USER_ADD_REMOVE under ADD_REMOVE. */
     static PublicFacts facts(NeighbouringRelation relation, AccountingMode mode) {
@@ -29,11 +23,11 @@ record RatingsData(List<int[]> userItems, List<double[]> userRatings) implements
     }
 
     /** The facts of a test ratings dataset under RATING: Ω, hence the user count, is public. */
-    static PublicFacts ratingFacts(AccountingMode mode, int users) {
+    public static PublicFacts ratingFacts(AccountingMode mode, int users) {
         return PublicFacts.ratings(new RatingsFacts(DOMAIN, RatingsRelation.RATING), (long) users, mode);
     }
 
-    static RatingsData random(SplittableRandom random, int users) {
+    public static RatingsData random(SplittableRandom random, int users) {
         List<int[]> items = new ArrayList<>();
         List<double[]> ratings = new ArrayList<>();
         for (int u = 0; u < users; u++) {
@@ -185,7 +179,7 @@ record RatingsData(List<int[]> userItems, List<double[]> userRatings) implements
     }
 
     @Override
-    public JlGraphSketch.EdgeSource edges() {
+    public EdgeSource edges() {
         throw new UnsupportedOperationException("ratings");
     }
 }

@@ -13,7 +13,6 @@ import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.mechanism.sketch.Interval;
 import io.privmat.mechanism.sketch.JlMatrixSketch;
 import io.privmat.mechanism.sketch.QuadraticForms;
-import io.privmat.mechanism.window.BlockRule;
 import io.privmat.privacy.AccountingMode;
 import java.math.BigDecimal;
 import java.util.Map;

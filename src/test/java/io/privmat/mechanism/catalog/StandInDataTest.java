@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.completion.RatingsDomain;
-import io.privmat.mechanism.completion.RatingsRelation;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.privacy.AccountingMode;
 import java.util.HashSet;

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.MechanismContractTest.Case;
-import io.privmat.mechanism.lowrank.RowStream;
-import io.privmat.mechanism.sketch.JlGraphSketch;
 import io.privmat.privacy.AccountingMode;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -201,7 +199,7 @@ class TotalityContractTest {
         }
 
         @Override
-        public JlGraphSketch.EdgeSource edges() {
+        public EdgeSource edges() {
             return rows.edges();
         }
 

@@ -1,5 +1,7 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.catalog.InMemoryRatings;
+import io.privmat.mechanism.catalog.RatingsDomain;
 import java.util.SplittableRandom;
 
 /** Synthetic ratings for the completion tests and benchmarks (data randomness only, never DP noise). */

@@ -3,6 +3,9 @@ package io.privmat.mechanism.completion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsRelation;
+import io.privmat.mechanism.catalog.RatingsSource;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import java.util.Arrays;
 import java.util.SplittableRandom;

@@ -2,6 +2,10 @@ package io.privmat.mechanism.completion;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privmat.mechanism.catalog.InMemoryRatings;
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsRelation;
+import io.privmat.mechanism.catalog.RatingsSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -89,7 +93,7 @@ class ExactPassesTest {
         AlsParameters als = new AlsParameters(DOMAIN, RatingsRelation.USER, 2, 1, 0.1, 1, 0.7, 0.3);
         double[] v = new SplittableRandom(7).doubles(9 * 2, -1, 1).toArray();
         UserStatistic statistic = new AlsItemStatistic(als, v);
-        double[] held = source.passes(DOMAIN).pass(statistic);
+        double[] held = UserPasses.of(source, DOMAIN).pass(statistic);
         assertThat(held).containsExactly(statistic.finish(sum(users, statistic)));
         assertThat(held).isNotEqualTo(new double[held.length]);
     }

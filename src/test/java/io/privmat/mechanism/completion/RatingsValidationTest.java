@@ -3,6 +3,11 @@ package io.privmat.mechanism.completion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.privmat.mechanism.catalog.InvalidRatingsException;
+import io.privmat.mechanism.catalog.RatingsDomain;
+import io.privmat.mechanism.catalog.RatingsRelation;
+import io.privmat.mechanism.catalog.RatingsSource;
+import io.privmat.mechanism.catalog.UserRatings;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import java.util.List;

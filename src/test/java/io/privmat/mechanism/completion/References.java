@@ -1,7 +1,7 @@
 package io.privmat.mechanism.completion;
 
-import io.privmat.mechanism.catalog.CompletionFacts;
 import io.privmat.mechanism.catalog.Facts;
+import io.privmat.mechanism.catalog.RatingsSource;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 

@@ -5,15 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.catalog.CovarianceRelease;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.privacy.GaussianCalibration;
+import io.privmat.support.MatrixAssertions;
 import java.math.BigDecimal;
 import java.util.SplittableRandom;
-import io.privmat.support.MatrixAssertions;
 import org.junit.jupiter.api.Test;
 
 class CovarianceMechanismsTest {

@@ -3,6 +3,7 @@ package io.privmat.mechanism.covariance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.privmat.mechanism.catalog.CovarianceRelease;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;

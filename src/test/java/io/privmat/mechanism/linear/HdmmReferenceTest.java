@@ -3,6 +3,7 @@ package io.privmat.mechanism.linear;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.privmat.mechanism.catalog.OptimizationControl;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

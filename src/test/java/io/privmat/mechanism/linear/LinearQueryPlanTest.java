@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.catalog.OptimizationControl;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.privacy.GaussianLoss;
 import io.privmat.privacy.PureDp;

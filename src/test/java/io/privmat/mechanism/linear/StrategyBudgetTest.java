@@ -3,6 +3,8 @@ package io.privmat.mechanism.linear;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.catalog.ComputeBudget;
+import io.privmat.mechanism.catalog.OptimizationControl;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package io.privmat.mechanism.linear;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.privmat.mechanism.catalog.OptimizationControl;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.catalog.FactorizationFacts;
-import io.privmat.mechanism.catalog.HardtRoth;
-import io.privmat.mechanism.catalog.NoisyPower;
+import io.privmat.mechanism.catalog.Factorization;
+import io.privmat.mechanism.catalog.GramOperator;
 import io.privmat.mechanism.catalog.QueryBudget;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.covariance.BinghamAcceptance;
 import io.privmat.mechanism.covariance.GrassmannSampler;
 import io.privmat.mechanism.linalg.GramAccumulator;

@@ -2,6 +2,8 @@ package io.privmat.mechanism.lowrank;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privmat.mechanism.catalog.Factorization;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.covariance.BinghamAcceptance;
-import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.catalog.CovarianceRelease;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.SymmetricEigen;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.catalog.Factorization;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;

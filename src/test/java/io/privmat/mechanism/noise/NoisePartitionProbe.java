@@ -1,7 +1,7 @@
 package io.privmat.mechanism.noise;
 
 import io.privmat.config.NativeBlas;
-import io.privmat.mechanism.lowrank.Factorization;
+import io.privmat.mechanism.catalog.Factorization;
 import io.privmat.mechanism.lowrank.RandomizedResponseMechanism;
 import io.privmat.support.LowRankFixtures;
 import java.util.Arrays;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.catalog.WindowParameters;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -8,7 +8,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
-import io.privmat.mechanism.covariance.CovarianceRelease;
+import io.privmat.mechanism.catalog.CovarianceRelease;
+import io.privmat.mechanism.catalog.WindowParameters;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.privacy.PrivacyArgumentException;
 import java.math.BigDecimal;

@@ -4,6 +4,7 @@ import static io.privmat.mechanism.window.WindowTestSupport.key;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.catalog.WindowParameters;
 import io.privmat.mechanism.covariance.AnalyzeGaussMechanism;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.NoiseSources;

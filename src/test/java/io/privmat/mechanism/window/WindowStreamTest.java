@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.privmat.mechanism.NeighbouringRelation;
+import io.privmat.mechanism.catalog.BlockRule;
+import io.privmat.mechanism.catalog.WindowParameters;
 import io.privmat.mechanism.sketch.Interval;
 import java.util.List;
 import java.util.SplittableRandom;

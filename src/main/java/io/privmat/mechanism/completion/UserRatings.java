@@ -1,9 +1,0 @@
-package io.privmat.mechanism.completion;
-
-/** One user's ratings in canonical form: items ascending, centred values in [−h, h]. */
-record UserRatings(int user, int[] items, double[] centred) {
-
-    int count() {
-        return items.length;
-    }
-}
