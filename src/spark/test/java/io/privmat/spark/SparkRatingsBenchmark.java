@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * {@code local[2]} ({@link SparkRatings}: Parquet read, item ids, grouping by user under the public
  * bounding rule, canonical form, the per-user statistic, exact sums, tree reduction) against the
  * stored path's in-process passes over the same triples held in memory (the default
- * {@code RatingsSource.passes}: one validated load, then each pass over the held users), in the same
+ * {@code UserPasses.of}: one validated load, then each pass over the held users), in the same
  * run: one pass alone (the Gram of the centred ratings, private SVD's statistic, without noise; on
  * Spark read and grouping included), and DP_ALS releases with T = 1 and T = 5 (on Spark the first
  * pass reads and groups, the later ones run over the users cached on the executors: (t₅ − t₁)/4 is
