@@ -1,13 +1,71 @@
 package io.privmat.mechanism.lowrank;
 
+import io.privmat.mechanism.linalg.FixedPointWeightedSums;
+
 /**
  * One pass over a matrix's rows in blocks (the stored chunks), in row order; may be called
  * several times. Blocks are dense row-major {@code rows × d}.
+ *
+ * <p>Two passes have their own methods, so that an engine holding the rows elsewhere can compute them
+ * where the rows are and send back only the result ({@link #project}: m × ℓ; {@link #weightedSums}:
+ * ℓ × d; docs/scale-out.md). Both are defined row by row with arithmetic that does not depend on how
+ * the rows are blocked, so every implementation gives the same bits; the defaults stream the blocks.
  */
 @FunctionalInterface
 public interface RowStream {
 
     void forEachBlock(BlockVisitor visitor);
+
+    /**
+     * One pass: Y = X·W (m × ℓ, row-major, into {@code y}) for a d × ℓ W, row i of Y computed by
+     * {@link #projectRows} (a fixed order of operations per row, so the same bits however the rows
+     * are split).
+     */
+    default void project(double[] w, int l, double[] y) {
+        int[] at = {0};
+        forEachBlock((block, count, firstRow) -> {
+            projectRows(block, 0, count, w, l, y, at[0] * l);
+            at[0] += count;
+        });
+    }
+
+    /**
+     * One pass: Σᵢ aᵢ x̃ᵢᵀ (ℓ × d, row-major) for the m × ℓ weights A (row i of A with row i of X),
+     * exact in integers ({@link FixedPointWeightedSums}: each row clipped to {@code bound} and
+     * quantised, each weight on the grid 2⁻³⁸ within [−1, 1]).
+     */
+    default double[] weightedSums(double[] a, int l, int d, double bound) {
+        FixedPointWeightedSums sums = new FixedPointWeightedSums(d, l, bound);
+        int[] at = {0};
+        forEachBlock((block, count, firstRow) -> {
+            sums.addRows(a, at[0] * l, block, 0, count);
+            at[0] += count;
+        });
+        return sums.result();
+    }
+
+    /**
+     * out[outOffset + r·ℓ + t] = Σ_j rows[offset + r·d + j]·w[j·ℓ + t] for {@code count} rows, d =
+     * w.length / ℓ, the sum over j in increasing order in plain Java arithmetic (no fused
+     * multiply-add, no BLAS): each row's result depends on that row and W alone, bit for bit, on any
+     * machine — not on the rows beside it in a block, the number of threads or the BLAS. Every entry
+     * is computed whatever the values (no shortcut for zeros), so the time depends on sizes only.
+     */
+    static void projectRows(double[] rows, int offset, int count, double[] w, int l, double[] out, int outOffset) {
+        int d = w.length / l;
+        for (int r = 0; r < count; r++) {
+            int base = outOffset + r * l;
+            java.util.Arrays.fill(out, base, base + l, 0.0);
+            int row = offset + r * d;
+            for (int j = 0; j < d; j++) {
+                double x = rows[row + j];
+                int wj = j * l;
+                for (int t = 0; t < l; t++) {
+                    out[base + t] += x * w[wj + t];
+                }
+            }
+        }
+    }
 
     @FunctionalInterface
     interface BlockVisitor {
