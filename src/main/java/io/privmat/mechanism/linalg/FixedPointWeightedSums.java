@@ -10,22 +10,28 @@ import java.util.Arrays;
  * (docs/scale-out.md, "Where the statistic is computed").
  *
  * <p><b>Grids.</b> Each row is clipped and quantised by {@link FixedPointGram#quantize} (integers c
- * with Σc² ≤ 2⁴⁴, the row h·c with h = B·2⁻²²), each weight rounded to the grid 2⁻³⁸ and clamped
- * to [−1, 1] (integers a with |a| ≤ 2³⁸; a caller whose weights are already on that grid and within
- * [−1, 1], like Hardt–Roth's, loses nothing). A product a·c is then an integer of magnitude at most
- * 2³⁸·2²² = 2⁶⁰, exact in a {@code long}; the products are added into two {@code long}s per entry
- * (value = hi·2³² + lo), the low word carried every {@value #CARRY_ROWS} rows so that it stays below
- * 2⁶² + 2³². The only rounding is the final conversion of each integer to a double.
+ * with Σc² ≤ 2⁴⁴, so |c_j| ≤ 2²², the row h·c with h = B·2⁻²²), each weight rounded to the grid 2⁻³⁸
+ * and clamped to [−1, 1] (integers a with |a| ≤ 2³⁸; a caller whose weights are already on that grid
+ * and within [−1, 1], like Hardt–Roth's, loses nothing).
  *
- * <p>Not thread-safe. Memory: 2·ℓ·d longs.
+ * <p><b>Exact blocks.</b> A weight is split a = a₁·2¹⁹ + a₀ with 0 ≤ a₀ &lt; 2¹⁹ and |a₁| ≤ 2¹⁹, so
+ * every product a₁·c or a₀·c is an integer of magnitude at most 2⁴¹, and for a block of at most
+ * {@value #BLOCK_ROWS} rows every partial sum of A₁ᵀC or A₀ᵀC is an integer of magnitude at most
+ * 2¹¹·2⁴¹ = 2⁵², which a double holds exactly whatever the order or fused multiply-adds the BLAS
+ * uses (as {@link FixedPointGram}'s blocks). Each block's two products are added exactly into two
+ * {@code long}s per entry (value = hi·2³² + lo, carried after every block). The only rounding is
+ * the final conversion of each integer to a double.
+ *
+ * <p>Not thread-safe. Memory: 2·ℓ·d longs, and a block of {@value #BLOCK_ROWS} rows and weights.
  */
 public final class FixedPointWeightedSums {
 
     /** Fraction bits of the weights' grid: a = round(w·2³⁸). */
     public static final int WEIGHT_BITS = 38;
     private static final double WEIGHT_SCALE = 0x1p38;
-    /** Rows between carries: four products of at most 2⁶⁰ keep |lo| below 2⁶² + 2³². */
-    private static final int CARRY_ROWS = 4;
+    /** Rows of an exact block: 2¹¹ products of at most 2⁴¹ sum to at most 2⁵² in magnitude. */
+    public static final int BLOCK_ROWS = 2048;
+    private static final int SPLIT_BITS = 19;
 
     private final int d;
     private final int l;
@@ -33,9 +39,14 @@ public final class FixedPointWeightedSums {
     private final long[] hi;
     private final long[] lo;
     private final long[] c;
-    private final long[] a;
+    /** The block: quantised rows (count × d), the weights' high and low parts (count × ℓ). */
+    private final double[] block;
+    private final double[] high;
+    private final double[] low;
+    private double[] productHigh = new double[0];
+    private double[] productLow = new double[0];
+    private int buffered;
     private long rows;
-    private int sinceCarry;
 
     public FixedPointWeightedSums(int d, int l, double bound) {
         if (d < 1 || l < 1) {
@@ -50,7 +61,9 @@ public final class FixedPointWeightedSums {
         this.hi = new long[size];
         this.lo = new long[size];
         this.c = new long[d];
-        this.a = new long[l];
+        this.block = new double[Math.multiplyExact(BLOCK_ROWS, d)];
+        this.high = new double[BLOCK_ROWS * l];
+        this.low = new double[BLOCK_ROWS * l];
     }
 
     /** A weight on the grid 2⁻³⁸, clamped to [−1, 1] (a non-finite weight is 0): what the sum uses. */
@@ -68,20 +81,45 @@ public final class FixedPointWeightedSums {
     /** Adds the pair (weights[wOffset … + ℓ), row[offset … + d)). */
     public void add(double[] weights, int wOffset, double[] row, int offset) {
         FixedPointGram.quantize(row, offset, d, bound, c);
-        for (int t = 0; t < l; t++) {
-            a[t] = weight(weights[wOffset + t]);
+        int base = buffered * d;
+        for (int j = 0; j < d; j++) {
+            block[base + j] = c[j];
         }
+        int wb = buffered * l;
         for (int t = 0; t < l; t++) {
-            long at = a[t];
-            int base = t * d;
-            for (int j = 0; j < d; j++) {
-                lo[base + j] += at * c[j];
-            }
+            long a = weight(weights[wOffset + t]);
+            long a1 = a >> SPLIT_BITS; // floor: a₀ = a − a₁·2¹⁹ in [0, 2¹⁹)
+            high[wb + t] = a1;
+            low[wb + t] = a - (a1 << SPLIT_BITS);
         }
         rows++;
-        if (++sinceCarry == CARRY_ROWS) {
-            carry();
+        if (++buffered == BLOCK_ROWS) {
+            flush();
         }
+    }
+
+    /** Adds the block's exact A₁ᵀC·2¹⁹ + A₀ᵀC to the integer accumulators. */
+    private void flush() {
+        if (buffered == 0) {
+            return;
+        }
+        if (productHigh.length == 0) {
+            productHigh = new double[hi.length];
+            productLow = new double[hi.length];
+        } else {
+            Arrays.fill(productHigh, 0.0);
+            Arrays.fill(productLow, 0.0);
+        }
+        LinearAlgebraOps.addMultiplyTransA(high, buffered, l, block, d, productHigh);
+        LinearAlgebraOps.addMultiplyTransA(low, buffered, l, block, d, productLow);
+        for (int p = 0; p < hi.length; p++) {
+            long h1 = (long) productHigh[p]; // |h1| ≤ 2⁵², exact
+            // h1·2¹⁹ = (h1 >> 13)·2³² + (h1 mod 2¹³)·2¹⁹, without overflow.
+            hi[p] += h1 >> (32 - SPLIT_BITS);
+            lo[p] += ((h1 & ((1L << (32 - SPLIT_BITS)) - 1)) << SPLIT_BITS) + (long) productLow[p];
+        }
+        buffered = 0;
+        carry();
     }
 
     /** Adds {@code count} pairs: rows of a dense row-major block with the weights' consecutive rows. */
@@ -97,7 +135,6 @@ public final class FixedPointWeightedSums {
             hi[p] += carried;
             lo[p] -= carried << 32;
         }
-        sinceCarry = 0;
     }
 
     /** Pairs added. */
@@ -107,6 +144,7 @@ public final class FixedPointWeightedSums {
 
     /** The integers, for moving between processes (a partition's result). */
     public State state() {
+        flush();
         carry();
         return new State(d, l, bound, hi.clone(), lo.clone(), rows);
     }
@@ -140,6 +178,7 @@ public final class FixedPointWeightedSums {
 
     /** Σᵢ aᵢ x̃ᵢᵀ, row-major ℓ × d (one rounding of each integer, then exact scalings). */
     public double[] result() {
+        flush();
         carry();
         double scale = Math.scalb(bound, -FixedPointGram.FRACTION_BITS - WEIGHT_BITS);
         double[] out = new double[hi.length];

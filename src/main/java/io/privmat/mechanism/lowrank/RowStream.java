@@ -53,9 +53,32 @@ public interface RowStream {
      */
     static void projectRows(double[] rows, int offset, int count, double[] w, int l, double[] out, int outOffset) {
         int d = w.length / l;
-        for (int r = 0; r < count; r++) {
+        java.util.Arrays.fill(out, outOffset, outOffset + count * l, 0.0);
+        int r = 0;
+        // Four rows at a time share each row of W (the order of each row's sum is unchanged).
+        for (; r + 4 <= count; r += 4) {
+            int o0 = outOffset + r * l;
+            int o1 = o0 + l;
+            int o2 = o1 + l;
+            int o3 = o2 + l;
+            int x0 = offset + r * d;
+            for (int j = 0; j < d; j++) {
+                double a0 = rows[x0 + j];
+                double a1 = rows[x0 + d + j];
+                double a2 = rows[x0 + 2 * d + j];
+                double a3 = rows[x0 + 3 * d + j];
+                int wj = j * l;
+                for (int t = 0; t < l; t++) {
+                    double wt = w[wj + t];
+                    out[o0 + t] += a0 * wt;
+                    out[o1 + t] += a1 * wt;
+                    out[o2 + t] += a2 * wt;
+                    out[o3 + t] += a3 * wt;
+                }
+            }
+        }
+        for (; r < count; r++) {
             int base = outOffset + r * l;
-            java.util.Arrays.fill(out, base, base + l, 0.0);
             int row = offset + r * d;
             for (int j = 0; j < d; j++) {
                 double x = rows[row + j];

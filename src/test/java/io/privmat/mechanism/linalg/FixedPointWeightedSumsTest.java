@@ -72,9 +72,10 @@ class FixedPointWeightedSumsTest {
     }
 
     @Test
-    void productsAtTheGridsBoundsCarryWithoutOverflow() {
-        // Every row has all of its norm on one entry (c = 2²²) and every weight is ±1 (a = 2³⁸):
-        // each product is 2⁶⁰, the largest there is. A low word carried too seldom would wrap.
+    void productsAtTheGridsBoundsStayExact() {
+        // Every row has all of its norm on one entry (c = 2²²) and every weight is ±1 (a = ±2³⁸, high
+        // half ±2¹⁹): a full block's sums reach 2¹¹·2⁴¹ = 2⁵², the most the blocks allow; two full
+        // blocks and a partial one. A larger block would round, a missing carry would wrap.
         int m = 4099;
         double bound = 2; // a power of two: the row (2, 0, …) is exactly 2²² grid steps
         double[] x = new double[m * D];
