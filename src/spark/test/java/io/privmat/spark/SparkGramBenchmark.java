@@ -148,6 +148,62 @@ class SparkGramBenchmark {
         Files.writeString(out, report.toString());
     }
 
+    /**
+     * Hardt–Roth (k = 10, p = 10, ℓ = 20) on the vector layout of the benchmark's rows, its two passes
+     * on the executors (XΩ and Q̃ᵀX̃ come back) against the same release with the rows streamed to the
+     * driver block by block (what every row-stream mechanism did before): the whole release, seconds,
+     * medians of {@code privmat.bench.reps}; the two give the same bits (checked). Rows:
+     * {@code -Dprivmat.bench.hr.rows} (default 100 000). Run with
+     * {@code -Dtest=SparkGramBenchmark#hardtRothPasses}; writes target/benchmarks/spark-hardt-roth.txt.
+     */
+    @Test
+    void hardtRothPasses() throws IOException {
+        NativeBlas.install();
+        long n = Long.getLong("privmat.bench.hr.rows", 100_000);
+        int reps = Integer.getInteger("privmat.bench.reps", 3);
+        var hr = io.privmat.mechanism.lowrank.HardtRothMechanism.of(Math.toIntExact(n), D, 10, 10, B, 1,
+                java.math.BigDecimal.ONE, new java.math.BigDecimal("1e-6"));
+        String before = load();
+        Path dir = Files.createTempDirectory("privmat-bench-hr");
+        try {
+            ExternalSchema vector = write(dir, "vector", n, true);
+            DataAccess warm = SparkTestData.access(vector,
+                    SparkTestData.facts(D, B, n, NeighbouringRelation.REPLACE_ONE), new SparkTestData.Recorder());
+            warm.gram(false);
+            double[] executors = new double[reps];
+            double[] streamed = new double[reps];
+            double[] first = null;
+            for (int r = 0; r < reps; r++) {
+                DataAccess a = SparkTestData.access(vector,
+                        SparkTestData.facts(D, B, n, NeighbouringRelation.REPLACE_ONE), new SparkTestData.Recorder());
+                long t0 = System.nanoTime();
+                var f = hr.release(a.rows(2), io.privmat.mechanism.noise.TestNoiseSources.seeded(3));
+                executors[r] = (System.nanoTime() - t0) / 1e9;
+                DataAccess b = SparkTestData.access(vector,
+                        SparkTestData.facts(D, B, n, NeighbouringRelation.REPLACE_ONE), new SparkTestData.Recorder());
+                io.privmat.mechanism.lowrank.RowStream rows = b.rows(2)::forEachBlock;
+                long t1 = System.nanoTime();
+                var g = hr.release(rows, io.privmat.mechanism.noise.TestNoiseSources.seeded(3));
+                streamed[r] = (System.nanoTime() - t1) / 1e9;
+                if (!Arrays.equals(f.v(), g.v()) || !Arrays.equals(f.s(), g.s())) {
+                    throw new AssertionError("the executors' release differs from the streamed one");
+                }
+                first = f.s();
+            }
+            String report = String.format(Locale.ROOT,
+                    "Hardt-Roth k = 10, l = 20, d = %d, %d rows (vector layout, local[2]), medians of %d; load average"
+                    + " before: %s, after: %s%n  passes on the executors: %.2f s%n  rows streamed to the driver:"
+                    + " %.2f s%n  s[0] = %.6g (both)%n", D, n, reps, before, load(), median(executors),
+                    median(streamed), first[0]);
+            System.out.println(report);
+            Path out = Path.of("target/benchmarks/spark-hardt-roth.txt");
+            Files.createDirectories(out.getParent());
+            Files.writeString(out, report);
+        } finally {
+            delete(dir);
+        }
+    }
+
     private static void row(StringBuilder report, long n, String path, double seconds, double numpySeconds,
             int cores, double mb) {
         String line = String.format(Locale.ROOT, "%10d %22s %10.2f %12.0f %14.0f %10.2f %10s%n", n, path, seconds,
