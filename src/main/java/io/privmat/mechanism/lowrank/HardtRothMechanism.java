@@ -28,9 +28,10 @@ import java.math.BigDecimal;
  *       (as in the paper's Lemma 4.1): the Gaussian mechanism with that Δ₁, and δ₀ added to δ.</li>
  *   <li>Q = thin QR(Y); Q̃ = Q with entries above the public threshold τ = √(4μ₀ℓ·ln m/m) zeroed.</li>
  *   <li>B = Q̃ᵀX + N₂ (Q̃'s entries on the grid 2⁻³⁸, the rows clipped and quantised to B·2⁻²², so
- *       that Q̃ᵀX is exact in integers: {@link RowStream#weightedSums}), noise scaled per row t by the column's largest entry s_t = ‖Q̃_{:,t}‖_∞
- *       (rows scaled by 1/s_t have Frobenius sensitivity ≤ √ℓ·2B), or by the largest row norm of Q̃
- *       (sensitivity 2B) — whichever adds less noise; the choice uses public Q̃ only.</li>
+ *       that Q̃ᵀX is exact in integers: {@link RowStream#weightedSums}), noise scaled per row t by
+ *       the column's largest entry s_t = ‖Q̃_{:,t}‖_∞ (rows scaled by 1/s_t have Frobenius
+ *       sensitivity ≤ √ℓ·2B), or by the largest row norm of Q̃ (sensitivity 2B) — whichever adds
+ *       less noise; the choice uses public Q̃ only.</li>
  *   <li>SVD of B (ℓ × d): u = Q̃·U_B[:, :k], s, v = V_B[:, :k]. Optionally ({@link #withShrinkage()})
  *       s is shrunk by Gavish–Donoho for the projection noise, taken as white at its largest row
  *       level σ₂·max_t scale_t (conservative when the rows' levels differ) — post-processing.</li>
