@@ -3,6 +3,7 @@ package io.privmat.mechanism.lowrank;
 import io.privmat.mechanism.catalog.Factorization;
 import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.RowStream;
+import io.privmat.mechanism.linalg.FixedPointWeightedSums;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
 import io.privmat.mechanism.noise.GaussianMatrices;
 import io.privmat.mechanism.noise.GridNoise;
@@ -19,16 +20,19 @@ import java.math.BigDecimal;
  * Sections 4.1–4.2, with the range finder's sensitivity redone for row-level neighbours:
  * docs/mechanisms/low-rank.md, "Hardt–Roth").
  *
- * <p>In our orientation X is m × d (rows = records). With ℓ = k + p and a secret Gaussian Ω (d × ℓ)
- * that never leaves the job:
+ * <p>In our orientation X is m × d (rows = records). With ℓ = k + p and a Gaussian Ω (d × ℓ) drawn by
+ * the job, released to nobody (it goes only where the rows are: {@link RowStream#project} may run on
+ * the engine's executors, docs/scale-out.md, "Trust boundary"):
  * <ol>
  *   <li>Y = XΩ + N₁. A replaced row changes Y by e_i(vᵀΩ) with ‖v‖ ≤ 2B; for that fixed v, vᵀΩ is
  *       a Gaussian ℓ-vector, so ‖vᵀΩ‖ ≤ 2B(√ℓ + √(2 ln(1/δ₀))) except with probability δ₀ over Ω
  *       (as in the paper's Lemma 4.1): the Gaussian mechanism with that Δ₁, and δ₀ added to δ.</li>
  *   <li>Q = thin QR(Y); Q̃ = Q with entries above the public threshold τ = √(4μ₀ℓ·ln m/m) zeroed.</li>
- *   <li>B = Q̃ᵀX + N₂, noise scaled per row t by the column's largest entry s_t = ‖Q̃_{:,t}‖_∞
- *       (rows scaled by 1/s_t have Frobenius sensitivity ≤ √ℓ·2B), or by the largest row norm of Q̃
- *       (sensitivity 2B) — whichever adds less noise; the choice uses public Q̃ only.</li>
+ *   <li>B = Q̃ᵀX + N₂ (Q̃'s entries on the grid 2⁻³⁸, the rows clipped and quantised to B·2⁻²², so
+ *       that Q̃ᵀX is exact in integers: {@link RowStream#weightedSums}), noise scaled per row t by
+ *       the column's largest entry s_t = ‖Q̃_{:,t}‖_∞ (rows scaled by 1/s_t have Frobenius
+ *       sensitivity ≤ √ℓ·2B), or by the largest row norm of Q̃ (sensitivity 2B) — whichever adds
+ *       less noise; the choice uses public Q̃ only.</li>
  *   <li>SVD of B (ℓ × d): u = Q̃·U_B[:, :k], s, v = V_B[:, :k]. Optionally ({@link #withShrinkage()})
  *       s is shrunk by Gavish–Donoho for the projection noise, taken as white at its largest row
  *       level σ₂·max_t scale_t (conservative when the rows' levels differ) — post-processing.</li>
@@ -157,6 +161,9 @@ public final class HardtRothMechanism {
                 q[i] = 0;
                 pruned++;
             }
+            // On the weights' grid (2⁻³⁸, within [−1, 1]; Q's entries are): the projection below is
+            // exact in integers, and the scales come from the very weights it uses.
+            q[i] = FixedPointWeightedSums.onGrid(q[i]);
         }
         double[] colMax = new double[l];
         double maxRowNorm = 0;
@@ -168,14 +175,8 @@ public final class HardtRothMechanism {
             }
             maxRowNorm = Math.max(maxRowNorm, Math.sqrt(row));
         }
-        // 3. Projection: B = Q̃ᵀX, second pass.
-        double[] b = new double[l * d];
-        int[] pos = {0};
-        rows.forEachBlock((block, count, firstRow) -> {
-            // B += Q̃_blockᵀ (ℓ × count) · X_block (count × d), Q̃'s rows read in place.
-            LinearAlgebraOps.addMultiplyTransA(q, pos[0] * l, count, l, block, d, b);
-            pos[0] += count;
-        });
+        // 3. Projection: B = Q̃ᵀX̃, second pass, exact in integers (rows clipped and quantised to B·2⁻²²).
+        double[] b = rows.weightedSums(q, l, d, rowBound);
         double perColumnEnergy = 0;
         for (double s : colMax) {
             perColumnEnergy += l * s * s;
@@ -244,18 +245,15 @@ public final class HardtRothMechanism {
     }
 
     /**
-     * Q = thin QR(XΩ + N₁), then the public pruning applied by the caller. XΩ is written block by
-     * block into Y (m × ℓ) and the noise is added in place (each entry is read before it is written),
+     * Q = thin QR(XΩ + N₁), then the public pruning applied by the caller. XΩ is written row by
+     * row into Y (m × ℓ; {@link RowStream#project}, the same bits however the rows are split) and the
+     * noise is added in place (each entry is read before it is written),
      * so the pass holds Y, the QR's own copy and Q: three m × ℓ arrays, none of them m × d
      * (docs/mechanisms/low-rank.md, memory).
      */
     private double[] rangeBasis(RowStream rows, double[] omega, GridNoise.GaussianPlan plan1, NoiseSource random) {
         double[] y = new double[m * l];
-        int[] at = {0};
-        rows.forEachBlock((block, count, firstRow) -> {
-            LinearAlgebraOps.multiply(block, count, d, omega, l, y, at[0] * l);
-            at[0] += count;
-        });
+        rows.project(omega, l, y);
         GridNoise.addGaussianParallel(plan1, y, 0, y.length, y, random.split());
         return Dense.thinQ(y, m, l);
     }

@@ -8,7 +8,9 @@ import io.privmat.mechanism.catalog.GramOperator;
 import io.privmat.mechanism.catalog.PublicFacts;
 import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.linalg.FixedPointGram;
+import io.privmat.mechanism.linalg.FixedPointWeightedSums;
 import java.util.Iterator;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -190,67 +192,188 @@ final class SparkDataAccess implements DataAccess {
     }
 
     /**
-     * The clipped rows themselves, streamed to the service in order, partition by partition (the row
-     * mechanisms, randomized response and Hardt–Roth, release one row per record: REPLACE_ONE, n
-     * public). The order is the source's (the same files give the same order on every pass), in blocks
-     * of exactly {@code privmat.spark.row-block} rows; each pass must meet exactly n rows.
+     * The rows of the row mechanisms (randomized response and Hardt–Roth release one row per record:
+     * REPLACE_ONE, n public). {@link RowStream#forEachBlock} streams the clipped rows themselves to the
+     * service in order, partition by partition: the source's order (the same files give the same
+     * order on every pass), in blocks of exactly {@code privmat.spark.row-block} rows. The two passes
+     * Hardt–Roth makes ({@link RowStream#project}, {@link RowStream#weightedSums}) run on the executors
+     * instead, and only their m × ℓ and ℓ × d results come back ({@link RowSketches}). Each pass must
+     * meet exactly n rows.
      */
     @Override
     public RowStream rows(int passes) {
+        return new Rows(passes);
+    }
+
+    /** One mechanism's passes over the rows, counted against the {@code passes} it declared. */
+    private final class Rows implements RowStream {
+        private final int passes;
+        private int pass;
+        /** Rows per partition as the last {@link #project} met them: the offsets of later passes. */
+        private long[] partitionRows;
+
+        Rows(int passes) {
+            this.passes = passes;
+        }
+
+        private int next() {
+            return Math.min(pass++, passes - 1);
+        }
+
+        /** n, which a pass that places rows by their index needs (REPLACE_ONE; checked before any pass). */
+        private long declared(long expected) {
+            Long declared = facts.publicRows();
+            if (declared == null || declared != expected) {
+                throw new IllegalStateException("a pass by row index needs the public row count it was planned with");
+            }
+            return declared;
+        }
+
+        @Override
+        public void project(double[] w, int l, double[] y) {
+            int d = facts.cols();
+            long m = declared(y.length / l);
+            if (w.length != d * l || y.length % l != 0) {
+                throw new IllegalArgumentException("W must be d × ℓ and Y m × ℓ");
+            }
+            double[] basis = w.clone();
+            partitionRows = null;
+            long[] counts = pass(next(), passes, () -> {
+                Broadcast<double[]> shared = spark().broadcast(basis);
+                try {
+                    SparkEngine.Source source = engine.source(schema);
+                    JavaRDD<double[]> parts = rows(source).mapPartitions(
+                            new RowSketches.Project(d, l, facts.rowNormBound(), shared, source.reader()));
+                    int p = parts.getNumPartitions();
+                    long[] seen = new long[p];
+                    long at = 0;
+                    // A few partitions' results at a time, in order: the driver holds Y and one window.
+                    int window = Math.max(1, 2 * spark().defaultParallelism());
+                    for (int first = 0; first < p; first += window) {
+                        int[] ids = java.util.stream.IntStream.range(first, Math.min(p, first + window)).toArray();
+                        List<double[]>[] results = parts.collectPartitions(ids);
+                        for (int i = 0; i < ids.length; i++) {
+                            double[] part = results[i].isEmpty() ? new double[0] : results[i].get(0);
+                            if (results[i].size() > 1 || part.length % l != 0) {
+                                throw new IllegalStateException("the engine returned a statistic of the wrong shape");
+                            }
+                            long rowsHere = part.length / l;
+                            if (at + rowsHere > m) {
+                                throw new ExternalRowCountException(m);
+                            }
+                            System.arraycopy(part, 0, y, Math.toIntExact(at * l), part.length);
+                            seen[ids[i]] = rowsHere;
+                            at += rowsHere;
+                        }
+                    }
+                    checkRows(at);
+                    return seen;
+                } finally {
+                    shared.destroy();
+                }
+            });
+            partitionRows = counts;
+        }
+
+        @Override
+        public double[] weightedSums(double[] a, int l, int d, double bound) {
+            long[] counts = partitionRows;
+            if (counts == null || d != facts.cols() || bound != facts.rowNormBound()) {
+                // Not after a projection of these rows: the rows streamed through the default.
+                return RowStream.super.weightedSums(a, l, d, bound);
+            }
+            long m = declared(a.length / l);
+            if (a.length % l != 0 || java.util.Arrays.stream(counts).sum() != m) {
+                throw new IllegalArgumentException("A must be m × ℓ");
+            }
+            // Each partition's slice of A, one element per partition, zipped with the rows' partitions.
+            List<double[]> slices = new java.util.ArrayList<>(counts.length);
+            long at = 0;
+            for (long c : counts) {
+                slices.add(java.util.Arrays.copyOfRange(a, Math.toIntExact(at * l), Math.toIntExact((at + c) * l)));
+                at += c;
+            }
+            RowSketches.Part merged = pass(next(), passes, () -> {
+                SparkEngine.Source source = engine.source(schema);
+                JavaRDD<InternalRow> rows = rows(source);
+                if (rows.getNumPartitions() != counts.length) {
+                    throw new IllegalStateException("the source changed between two passes");
+                }
+                if (counts.length == 0) {
+                    return new RowSketches.Part(new FixedPointWeightedSums(d, l, bound).state(), true);
+                }
+                return rows.zipPartitions(spark().parallelize(slices, counts.length),
+                        new RowSketches.WeightedSums(d, l, bound, source.reader()))
+                        .treeReduce(RowSketches.Part::merge, engine.treeDepth());
+            });
+            FixedPointWeightedSums.State state = merged.sums();
+            if (state.d() != d || state.l() != l || state.hi().length != d * l || state.lo().length != d * l) {
+                throw new IllegalStateException("the engine returned a statistic of the wrong shape");
+            }
+            checkRows(state.rows());
+            if (!merged.aligned()) {
+                throw new IllegalStateException("the source changed between two passes");
+            }
+            return FixedPointWeightedSums.of(state).result();
+        }
+
+        @Override
+        public void forEachBlock(BlockVisitor visitor) {
+            streamBlocks(next(), passes, visitor);
+        }
+    }
+
+    /** One pass streaming the clipped rows to {@code visitor} in blocks of exactly the row-block size. */
+    private void streamBlocks(int current, int passes, RowStream.BlockVisitor visitor) {
         int d = facts.cols();
         double bound = facts.rowNormBound();
         Long declared = facts.publicRows();
-        int[] pass = {0};
-        return visitor -> {
-            int current = Math.min(pass[0], passes - 1);
-            pass[0]++;
-            context.progress(READ_SHARE * current / passes);
-            SparkContext sc = engine.session().sparkContext();
-            sc.setJobGroup(group, "privmat row pass", true);
-            long seen = 0;
-            int size = engine.rowBlock();
-            // Blocks of exactly `size` rows (the last one shorter) whatever the partitions: a mechanism
-            // that splits its noise per block then draws the same noise however the files are laid out.
-            double[] out = new double[size * d];
-            int filled = 0;
-            try {
-                SparkEngine.Source source = engine.source(schema);
-                Iterator<double[]> blocks = rows(source).mapPartitions(
-                        new PartitionStatistics.ClippedBlocks(d, bound, size, source.reader())).toLocalIterator();
-                while (blocks.hasNext()) {
-                    double[] block = finite(blocks.next());
-                    int count = block.length / d;
-                    if (declared != null && seen + filled + count > declared) {
-                        throw new ExternalRowCountException(declared);
-                    }
-                    int at = 0;
-                    while (at < count) {
-                        int take = Math.min(count - at, size - filled);
-                        System.arraycopy(block, at * d, out, filled * d, take * d);
-                        filled += take;
-                        at += take;
-                        if (filled == size) {
-                            visitor.block(out, size, seen);
-                            seen += size;
-                            filled = 0;
-                            out = new double[size * d];
-                            double within = declared == null ? 0 : (double) seen / Math.max(1, declared);
-                            context.progress(READ_SHARE * (current + within) / passes);
-                        }
+        context.progress(READ_SHARE * current / passes);
+        SparkContext sc = engine.session().sparkContext();
+        sc.setJobGroup(group, "privmat row pass", true);
+        long seen = 0;
+        int size = engine.rowBlock();
+        // Blocks of exactly `size` rows (the last one shorter) whatever the partitions: a mechanism
+        // that splits its noise per block then draws the same noise however the files are laid out.
+        double[] out = new double[size * d];
+        int filled = 0;
+        try {
+            SparkEngine.Source source = engine.source(schema);
+            Iterator<double[]> blocks = rows(source).mapPartitions(
+                    new PartitionStatistics.ClippedBlocks(d, bound, size, source.reader())).toLocalIterator();
+            while (blocks.hasNext()) {
+                double[] block = finite(blocks.next());
+                int count = block.length / d;
+                if (declared != null && seen + filled + count > declared) {
+                    throw new ExternalRowCountException(declared);
+                }
+                int at = 0;
+                while (at < count) {
+                    int take = Math.min(count - at, size - filled);
+                    System.arraycopy(block, at * d, out, filled * d, take * d);
+                    filled += take;
+                    at += take;
+                    if (filled == size) {
+                        visitor.block(out, size, seen);
+                        seen += size;
+                        filled = 0;
+                        out = new double[size * d];
+                        double within = declared == null ? 0 : (double) seen / Math.max(1, declared);
+                        context.progress(READ_SHARE * (current + within) / passes);
                     }
                 }
-                if (filled > 0) {
-                    visitor.block(java.util.Arrays.copyOf(out, filled * d), filled, seen);
-                    seen += filled;
-                }
-            } catch (RuntimeException stopped) {
-                sc.cancelJobGroup(group);
-                throw stopped;
-            } finally {
-                sc.clearJobGroup();
             }
-            checkRows(seen);
-        };
+            if (filled > 0) {
+                visitor.block(java.util.Arrays.copyOf(out, filled * d), filled, seen);
+                seen += filled;
+            }
+        } catch (RuntimeException stopped) {
+            sc.cancelJobGroup(group);
+            throw stopped;
+        } finally {
+            sc.clearJobGroup();
+        }
+        checkRows(seen);
     }
 
     @Override

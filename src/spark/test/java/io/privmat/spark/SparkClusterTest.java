@@ -48,7 +48,8 @@ import org.junit.jupiter.api.Timeout;
  * {@code treeReduce} across processes) equals bit for bit the in-process value and embedded
  * {@code local[2]}'s; with one worker killed (its process and its executor's) after the first task
  * of the pass has finished, Spark recomputes the lost tasks on the other worker and the statistic is
- * still the same, bit for bit. The executors get the project's classes as
+ * still the same, bit for bit; Hardt–Roth's two passes on the executors give the in-process release
+ * bit for bit. The executors get the project's classes as
  * {@code spark.executor.extraClassPath} = this JVM's test classpath (one machine), as the chart names
  * the service's classes for its workers (docs/scale-out.md "CI"). Every JVM started here is killed at
  * the end (and by a shutdown hook if this JVM exits first); their logs are under
@@ -70,6 +71,7 @@ class SparkClusterTest {
     static double[] inProcessSums;
     static DataAccess.Gram local;
     static double[] localSums;
+    static double[] inProcessHardtRoth;
 
     static final List<Process> processes = new CopyOnWriteArrayList<>();
     static final List<Process> workers = new ArrayList<>();
@@ -89,6 +91,8 @@ class SparkClusterTest {
         DataAccess reference = new SparkTestData.LocalExact(SparkTestData.readBack(source), D, B);
         inProcess = reference.gram(true);
         inProcessSums = reference.columnSums();
+        inProcessHardtRoth = SparkRowSketchesTest.values(hardtRoth().release(reference.rows(2),
+                io.privmat.mechanism.noise.TestNoiseSources.seeded(7)));
         SparkDataAccess embedded = access(SparkTestData.engine());
         local = embedded.gram(true);
         localSums = embedded.columnSums();
@@ -238,6 +242,25 @@ class SparkClusterTest {
         assertThat(tasks.successfulOn()).contains(killed.get()).hasSize(2);
         System.out.printf("spark cluster: Gram pass with worker %s killed after partition 0: %.2f s, %d task ends "
                 + "(%d lost)%n", killed.get(), seconds, tasks.ends.size(), tasks.ends.stream().filter(End::lost).count());
+    }
+
+    @Test
+    @Order(3)
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void hardtRothsPassesOnTheClusterGiveTheInProcessReleaseBitForBit() {
+        // XΩ row by row in the executor JVMs (C1-compiled there: -XX:TieredStopAtLevel=1) and Q̃ᵀX̃ in
+        // integers, merged across processes: the same u, s, v as in this JVM for the same seed.
+        long started = System.nanoTime();
+        double[] got = SparkRowSketchesTest.values(hardtRoth().release(access(cluster).rows(2),
+                io.privmat.mechanism.noise.TestNoiseSources.seeded(7)));
+        assertThat(got).containsExactly(inProcessHardtRoth);
+        System.out.printf("spark cluster: Hardt-Roth release (two passes on the executors): %.2f s%n",
+                (System.nanoTime() - started) / 1e9);
+    }
+
+    private static io.privmat.mechanism.lowrank.HardtRothMechanism hardtRoth() {
+        return io.privmat.mechanism.lowrank.HardtRothMechanism.of(N, D, 2, 4, B, 1, java.math.BigDecimal.ONE,
+                new java.math.BigDecimal("1e-6"));
     }
 
     private static SparkDataAccess access(SparkEngine engine) {

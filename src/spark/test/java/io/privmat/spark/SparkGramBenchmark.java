@@ -50,7 +50,9 @@ import org.junit.jupiter.api.Test;
  * largest exact there: m·2⁴⁴ ≤ 2⁵³) and the sizes a coarser grid 2⁻ᶠ would allow (m ≤ 2^(53−2f)):
  * whether larger blocks pay (docs/scale-out.md).
  *
- * <p>Sizes: {@code -Dprivmat.bench.rows=100000,1000000} (the default). Run:
+ * <p>Sizes: {@code -Dprivmat.bench.rows=100000,1000000} (the default); layouts:
+ * {@code -Dprivmat.bench.layouts=vector,columns} (the default; {@code vector} alone skips the scalar
+ * layout, e.g. at 10⁷ rows). Run:
  * {@code ./mvnw -o test -Pspark,benchmark -Dtest=SparkGramBenchmark}. Prints the table and writes
  * target/benchmarks/spark-gram.txt.
  */
@@ -68,6 +70,8 @@ class SparkGramBenchmark {
         long[] sizes = Arrays.stream(System.getProperty("privmat.bench.rows", "100000,1000000").split(","))
                 .mapToLong(s -> Long.parseLong(s.trim())).toArray();
         int reps = Integer.getInteger("privmat.bench.reps", 3);
+        // Which layouts: "vector,columns" (the default); 10⁷ rows of the scalar layout take long.
+        boolean withColumns = System.getProperty("privmat.bench.layouts", "vector,columns").contains("columns");
         int cores = Runtime.getRuntime().availableProcessors();
         StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
                 "Gram X^T X, d = %d, B = %.0f; BLAS: %s; cores: %d; medians of %d; load average before: %s%n", D, B,
@@ -81,18 +85,22 @@ class SparkGramBenchmark {
         kernelReport(report, pool);
         Path dir = Files.createTempDirectory("privmat-bench");
         try {
-            spark(write(dir, "warm-columns", 20_000, false));
+            if (withColumns) {
+                spark(write(dir, "warm-columns", 20_000, false));
+            }
             spark(write(dir, "warm-vector", 20_000, true));
             long base = Arrays.stream(sizes).min().orElseThrow();
-            ExternalSchema columns = write(dir, "columns", base, false);
+            ExternalSchema columns = withColumns ? write(dir, "columns", base, false) : null;
             ExternalSchema vector = write(dir, "vector", base, true);
             for (long n : sizes) {
                 if (n % base != 0) {
                     throw new IllegalArgumentException("sizes must be multiples of the smallest: " + n);
                 }
                 int times = (int) (n / base);
-                ExternalSchema c = n == base ? columns : copies(columns, dir.resolve("c" + n), times);
+                ExternalSchema c = !withColumns || n == base ? columns : copies(columns, dir.resolve("c" + n), times);
                 ExternalSchema v = n == base ? vector : copies(vector, dir.resolve("v" + n), times);
+                StringBuilder loads = new StringBuilder();
+                loads.append(String.format(Locale.ROOT, "load average before %d rows: %s%n", n, load()));
                 double[] numpy = numpy(base, n, reps);
                 double numpySeconds = numpy[0];
                 double sparkTrace = 0;
@@ -102,7 +110,7 @@ class SparkGramBenchmark {
                     double[] timed = sparkTimed(v);
                     vectorTimes[r] = timed[0];
                     sparkTrace = timed[1];
-                    columnTimes[r] = sparkTimed(c)[0];
+                    columnTimes[r] = withColumns ? sparkTimed(c)[0] : Double.NaN;
                 }
                 // The same rows: numpy's trace and the exact statistic's agree to the grid (2⁻²² per entry).
                 if (Math.abs(sparkTrace - numpy[1]) > 1e-5 * numpy[1]) {
@@ -118,8 +126,13 @@ class SparkGramBenchmark {
                 row(report, n, "numpy X.T @ X", numpySeconds, numpySeconds, cores, 0);
                 row(report, n, "spark vector column", median(vectorTimes), numpySeconds, cores,
                         size(Path.of(vector.location())) / 1e6 * times);
-                row(report, n, "spark 784 columns", median(columnTimes), numpySeconds, cores,
-                        size(Path.of(columns.location())) / 1e6 * times);
+                if (withColumns) {
+                    row(report, n, "spark 784 columns", median(columnTimes), numpySeconds, cores,
+                            size(Path.of(columns.location())) / 1e6 * times);
+                }
+                loads.append(String.format(Locale.ROOT, "load average after %d rows: %s%n", n, load()));
+                report.append(loads);
+                System.out.print(loads);
                 if (fp.length > 0) {
                     row(report, n, "in-process fp", median(fp), numpySeconds, cores, 0);
                     row(report, n, "in-process syrk", median(syrk), numpySeconds, cores, 0);
@@ -135,11 +148,70 @@ class SparkGramBenchmark {
         Files.writeString(out, report.toString());
     }
 
+    /**
+     * Hardt–Roth (k = 10, p = 10, ℓ = 20) on the vector layout of the benchmark's rows, its two passes
+     * on the executors (XΩ and Q̃ᵀX̃ come back) against the same release with the rows streamed to the
+     * driver block by block (what every row-stream mechanism did before): the whole release, seconds,
+     * medians of {@code privmat.bench.reps}; the two give the same bits (checked). Rows:
+     * {@code -Dprivmat.bench.hr.rows} (default 100 000). Run with
+     * {@code -Dtest=SparkGramBenchmark#hardtRothPasses}; writes target/benchmarks/spark-hardt-roth.txt.
+     */
+    @Test
+    void hardtRothPasses() throws IOException {
+        NativeBlas.install();
+        long n = Long.getLong("privmat.bench.hr.rows", 100_000);
+        int reps = Integer.getInteger("privmat.bench.reps", 3);
+        var hr = io.privmat.mechanism.lowrank.HardtRothMechanism.of(Math.toIntExact(n), D, 10, 10, B, 1,
+                java.math.BigDecimal.ONE, new java.math.BigDecimal("1e-6"));
+        String before = load();
+        Path dir = Files.createTempDirectory("privmat-bench-hr");
+        try {
+            ExternalSchema vector = write(dir, "vector", n, true);
+            DataAccess warm = SparkTestData.access(vector,
+                    SparkTestData.facts(D, B, n, NeighbouringRelation.REPLACE_ONE), new SparkTestData.Recorder());
+            warm.gram(false);
+            double[] executors = new double[reps];
+            double[] streamed = new double[reps];
+            double[] first = null;
+            for (int r = 0; r < reps; r++) {
+                DataAccess a = SparkTestData.access(vector,
+                        SparkTestData.facts(D, B, n, NeighbouringRelation.REPLACE_ONE), new SparkTestData.Recorder());
+                long t0 = System.nanoTime();
+                var f = hr.release(a.rows(2), io.privmat.mechanism.noise.TestNoiseSources.seeded(3));
+                executors[r] = (System.nanoTime() - t0) / 1e9;
+                DataAccess b = SparkTestData.access(vector,
+                        SparkTestData.facts(D, B, n, NeighbouringRelation.REPLACE_ONE), new SparkTestData.Recorder());
+                io.privmat.mechanism.lowrank.RowStream rows = b.rows(2)::forEachBlock;
+                long t1 = System.nanoTime();
+                var g = hr.release(rows, io.privmat.mechanism.noise.TestNoiseSources.seeded(3));
+                streamed[r] = (System.nanoTime() - t1) / 1e9;
+                if (!Arrays.equals(f.v(), g.v()) || !Arrays.equals(f.s(), g.s())) {
+                    throw new AssertionError("the executors' release differs from the streamed one");
+                }
+                first = f.s();
+            }
+            String report = String.format(Locale.ROOT,
+                    "Hardt-Roth k = 10, l = 20, d = %d, %d rows (vector layout, local[2]), medians of %d; load average"
+                    + " before: %s, after: %s%n  passes on the executors: %.2f s%n  rows streamed to the driver:"
+                    + " %.2f s%n  s[0] = %.6g (both)%n", D, n, reps, before, load(), median(executors),
+                    median(streamed), first[0]);
+            System.out.println(report);
+            Path out = Path.of("target/benchmarks/spark-hardt-roth.txt");
+            Files.createDirectories(out.getParent());
+            Files.writeString(out, report);
+        } finally {
+            delete(dir);
+        }
+    }
+
     private static void row(StringBuilder report, long n, String path, double seconds, double numpySeconds,
             int cores, double mb) {
-        report.append(String.format(Locale.ROOT, "%10d %22s %10.2f %12.0f %14.0f %10.2f %10s%n", n, path, seconds,
+        String line = String.format(Locale.ROOT, "%10d %22s %10.2f %12.0f %14.0f %10.2f %10s%n", n, path, seconds,
                 n / seconds, n / seconds / cores, numpySeconds / seconds,
-                mb > 0 ? String.format(Locale.ROOT, "%.0f", mb) : ""));
+                mb > 0 ? String.format(Locale.ROOT, "%.0f", mb) : "");
+        report.append(line);
+        System.out.print(line); // as measured: a long run's first rows survive an interrupted one
+        System.out.flush();
     }
 
     static double median(double[] values) {
