@@ -4,7 +4,7 @@ import io.privmat.config.NativeBlas;
 import io.privmat.mechanism.linalg.FixedPointWeightedSums;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.mechanism.linalg.LinearAlgebraOps;
-import io.privmat.mechanism.lowrank.RowStream;
+import io.privmat.mechanism.catalog.RowStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

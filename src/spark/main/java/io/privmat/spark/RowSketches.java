@@ -2,7 +2,7 @@ package io.privmat.spark;
 
 import io.privmat.mechanism.linalg.FixedPointGram;
 import io.privmat.mechanism.linalg.FixedPointWeightedSums;
-import io.privmat.mechanism.lowrank.RowStream;
+import io.privmat.mechanism.catalog.RowStream;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;

@@ -4,9 +4,11 @@ import io.privmat.config.NativeBlas;
 import io.privmat.dataset.ExternalSchema;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.DataAccess;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.linalg.FixedPointGram;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.linalg.LinearAlgebra;
+import io.privmat.mechanism.noise.TestNoiseSources;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -177,13 +179,13 @@ class SparkGramBenchmark {
                 DataAccess a = SparkTestData.access(vector,
                         SparkTestData.facts(D, B, n, NeighbouringRelation.REPLACE_ONE), new SparkTestData.Recorder());
                 long t0 = System.nanoTime();
-                var f = hr.release(a.rows(2), io.privmat.mechanism.noise.TestNoiseSources.seeded(3));
+                var f = hr.release(a.rows(2), TestNoiseSources.seeded(3));
                 executors[r] = (System.nanoTime() - t0) / 1e9;
                 DataAccess b = SparkTestData.access(vector,
                         SparkTestData.facts(D, B, n, NeighbouringRelation.REPLACE_ONE), new SparkTestData.Recorder());
-                io.privmat.mechanism.lowrank.RowStream rows = b.rows(2)::forEachBlock;
+                RowStream rows = b.rows(2)::forEachBlock;
                 long t1 = System.nanoTime();
-                var g = hr.release(rows, io.privmat.mechanism.noise.TestNoiseSources.seeded(3));
+                var g = hr.release(rows, TestNoiseSources.seeded(3));
                 streamed[r] = (System.nanoTime() - t1) / 1e9;
                 if (!Arrays.equals(f.v(), g.v()) || !Arrays.equals(f.s(), g.s())) {
                     throw new AssertionError("the executors' release differs from the streamed one");

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privmat.dataset.ExternalSchema;
 import io.privmat.mechanism.NeighbouringRelation;
-import io.privmat.mechanism.lowrank.Factorization;
+import io.privmat.mechanism.catalog.Factorization;
 import io.privmat.mechanism.lowrank.HardtRothMechanism;
-import io.privmat.mechanism.lowrank.RowStream;
+import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import java.io.IOException;
 import java.math.BigDecimal;

@@ -2,7 +2,7 @@ package io.privmat.mechanism.linalg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privmat.mechanism.lowrank.RowStream;
+import io.privmat.mechanism.catalog.RowStream;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.SplittableRandom;
