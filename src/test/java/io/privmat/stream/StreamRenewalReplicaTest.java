@@ -135,7 +135,8 @@ class StreamRenewalReplicaTest extends ApiTest {
     @Test
     void noPeriodDeclarationYieldsAServerError() {
         long before = jdbc.queryForObject("SELECT count(*) FROM dataset", Long.class);
-        for (String period : new String[] {"1e30", "-1", "\"two\"", "true", "99999999999999999999999"}) {
+        for (String period : new String[] {"1e30", "-1", "\"two\"", "true", "99999999999999999999999", "1.5",
+                "2.0"}) {
             Response r = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
                     + "\"neighbouring\":\"REPLACE_ONE\",\"stream\":{\"columns\":3,\"blockRows\":2,\"windowBlocks\":2,"
                     + "\"horizonBlocks\":9,\"periodBlocks\":" + period + "},\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
