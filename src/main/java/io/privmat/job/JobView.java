@@ -57,9 +57,6 @@ public record JobView(
     @Schema(name = "JobError")
     public record Error(String code, String message) {}
 
-    private static final tools.jackson.databind.json.JsonMapper JSON = tools.jackson.databind.json.JsonMapper.builder()
-            .build();
-
     /**
      * The job as {@code caller} may see it. Start and finish times are set by the worker, and a job's
      * running time depends on the data (its size, its sparsity, a sampler's work), so analysts get
