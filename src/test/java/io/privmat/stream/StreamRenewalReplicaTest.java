@@ -83,6 +83,22 @@ class StreamRenewalReplicaTest extends ApiTest {
         return Arrays.stream(a).map(Math::abs).max().orElse(0);
     }
 
+    /** A stream (blocks of {@code blockRows} rows, periods of two blocks), a request a period pays once, its subscription. */
+    record Subscribed(String dataset, String request, String subscription) {}
+
+    private Subscribed subscribed(int blockRows) {
+        Response created = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
+                + "\"neighbouring\":\"REPLACE_ONE\",\"stream\":{\"columns\":3,\"blockRows\":" + blockRows
+                + ",\"windowBlocks\":2,\"horizonBlocks\":40,\"periodBlocks\":2},\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
+        assertThat(created.status()).as(created.toString()).isEqualTo(201);
+        String id = created.json().get("id").asString();
+        BigDecimal cap = get("/v1/datasets/" + id + "/budget").json().at("/total/tracks/rho").decimalValue();
+        String request = "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":"
+                + cap.multiply(new BigDecimal("0.6")).round(new MathContext(4, RoundingMode.DOWN)).toPlainString() + "}";
+        return new Subscribed(id, request, postJson("/v1/datasets/" + id + "/subscriptions", request).json().get("id")
+                .asString());
+    }
+
     /**
      * Periods of two blocks of two rows; a period's budget pays one subscription. S (created first)
      * releases period 0 on replica B; C, created in period 1, takes period 1's budget, so S is paused
@@ -93,15 +109,10 @@ class StreamRenewalReplicaTest extends ApiTest {
      */
     @Test
     void aReplicaDoesNotReuseTheOldKeyAfterAnotherReplicaRestartedTheSubscription() {
-        Response created = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
-                + "\"neighbouring\":\"REPLACE_ONE\",\"stream\":{\"columns\":3,\"blockRows\":2,\"windowBlocks\":2,"
-                + "\"horizonBlocks\":40,\"periodBlocks\":2},\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        String id = created.json().get("id").asString();
-        BigDecimal cap = get("/v1/datasets/" + id + "/budget").json().at("/total/tracks/rho").decimalValue();
-        String request = "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":"
-                + cap.multiply(new BigDecimal("0.6")).round(new MathContext(4, RoundingMode.DOWN)).toPlainString() + "}";
-        String s = postJson("/v1/datasets/" + id + "/subscriptions", request).json().get("id").asString();
+        Subscribed sub = subscribed(2);
+        String id = sub.dataset();
+        String request = sub.request();
+        String s = sub.subscription();
 
         String[] rows = StreamApiTest.rows(4, 131).split("\n");
         String firstTwo = rows[0] + "\n" + rows[1] + "\n";
@@ -165,15 +176,10 @@ class StreamRenewalReplicaTest extends ApiTest {
      */
     @Test
     void aCancelledPausedSubscriptionWaitsForNoPeriod() {
-        Response created = postJson("/v1/datasets", "{\"name\":\"s\",\"kind\":\"STREAM\",\"rowNormBound\":1,"
-                + "\"neighbouring\":\"REPLACE_ONE\",\"stream\":{\"columns\":3,\"blockRows\":1,\"windowBlocks\":2,"
-                + "\"horizonBlocks\":40,\"periodBlocks\":2},\"budget\":{\"epsilon\":1,\"delta\":1e-6}}");
-        assertThat(created.status()).as(created.toString()).isEqualTo(201);
-        String id = created.json().get("id").asString();
-        BigDecimal cap = get("/v1/datasets/" + id + "/budget").json().at("/total/tracks/rho").decimalValue();
-        String request = "{\"kind\":\"SKETCH\",\"mechanism\":\"BLOCKS\",\"rho\":"
-                + cap.multiply(new BigDecimal("0.6")).round(new MathContext(4, RoundingMode.DOWN)).toPlainString() + "}";
-        String s = postJson("/v1/datasets/" + id + "/subscriptions", request).json().get("id").asString();
+        Subscribed sub = subscribed(1);
+        String id = sub.dataset();
+        String request = sub.request();
+        String s = sub.subscription();
         assertThat(append(id, StreamApiTest.rows(2, 5)).status()).isEqualTo(200); // period 0
         assertThat(postJson("/v1/datasets/" + id + "/subscriptions", request).status()).isEqualTo(201); // pays period 1
         assertThat(append(id, StreamApiTest.rows(1, 6)).status()).isEqualTo(200); // block 2: s paused
