@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.support.ApiTest;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +39,7 @@ class SparkRatingsServiceTest extends ApiTest {
     static final int USERS = 200;
     static final int ITEMS = 10;
     static final int CAP = 4;
-    static final Path LAKE = lake();
+    static final Path LAKE = SparkTestData.tempDir();
     static final String BUDGET = "{\"epsilon\":100,\"delta\":1e-4}";
     static final String DECLARATION = "{\"items\":" + ITEMS + ",\"min\":1,\"max\":5,\"perUserCap\":" + CAP + "}";
 
@@ -50,18 +49,9 @@ class SparkRatingsServiceTest extends ApiTest {
     static List<Object[]> triples;
     static String parquet;
 
-    private static Path lake() {
-        try {
-            return Files.createTempDirectory("privmat-ratings-lake");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     @DynamicPropertySource
     static void locations(DynamicPropertyRegistry registry) {
-        registry.add("privmat.external.allowed-locations", () -> LAKE.toString() + "/");
-        registry.add("privmat.spark.master", () -> "local[2]");
+        SparkTestData.serviceOnLocalSpark(registry, LAKE);
     }
 
     /** Users rate CAP distinct items each; two kinds of users prefer the even or the odd items (seeded). */

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.support.ApiTest;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +33,7 @@ class SparkServiceTest extends ApiTest {
 
     static final int N = 1500;
     static final int D = 5;
-    static final Path LAKE = lake();
+    static final Path LAKE = SparkTestData.tempDir();
     static final String BUDGET = "{\"epsilon\":100,\"delta\":1e-4}";
 
     @Autowired
@@ -43,18 +42,9 @@ class SparkServiceTest extends ApiTest {
     static double[][] x;
     static String parquet;
 
-    private static Path lake() {
-        try {
-            return Files.createTempDirectory("privmat-lake");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     @DynamicPropertySource
     static void locations(DynamicPropertyRegistry registry) {
-        registry.add("privmat.external.allowed-locations", () -> LAKE.toString() + "/");
-        registry.add("privmat.spark.master", () -> "local[2]");
+        SparkTestData.serviceOnLocalSpark(registry, LAKE);
     }
 
     /** Column 0 carries the signal (Σ x₀² ≫ Σ xⱼ² for j > 0); a few rows exceed B = 1 and are clipped. */

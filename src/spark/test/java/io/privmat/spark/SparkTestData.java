@@ -23,6 +23,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /** One embedded local[2] Spark engine per test JVM, seeded test matrices written as Parquet or CSV. */
 final class SparkTestData {
@@ -151,6 +152,12 @@ final class SparkTestData {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /** The service under test reads EXTERNAL data under {@code lake} with an embedded local[2] Spark. */
+    static void serviceOnLocalSpark(DynamicPropertyRegistry registry, Path lake) {
+        registry.add("privmat.external.allowed-locations", () -> lake.toString() + "/");
+        registry.add("privmat.spark.master", () -> "local[2]");
     }
 
     static PublicFacts facts(int d, double bound, Long n, NeighbouringRelation relation) {
