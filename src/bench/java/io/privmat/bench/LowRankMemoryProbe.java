@@ -66,6 +66,12 @@ public final class LowRankMemoryProbe {
         long rssBase = status("VmRSS");
         Files.writeString(Path.of("/proc/self/clear_refs"), "5");
         AtomicLong liveMax = new AtomicLong(heapBase);
+        java.util.Set<String> heapPools = new java.util.HashSet<>();
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
+                heapPools.add(pool.getName());
+            }
+        }
         for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             ((NotificationEmitter) gc).addNotificationListener((n, h) -> {
                 if (!"com.sun.management.gc.notification".equals(n.getType())) {
@@ -73,8 +79,9 @@ public final class LowRankMemoryProbe {
                 }
                 var info = com.sun.management.GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
                 long used = 0;
-                for (var u : info.getGcInfo().getMemoryUsageAfterGc().values()) {
-                    used += u.getUsed();
+                // Heap pools only (the notification lists every pool: metaspace and code cache too).
+                for (var u : info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+                    used += heapPools.contains(u.getKey()) ? u.getValue().getUsed() : 0;
                 }
                 liveMax.accumulateAndGet(used, Math::max);
             }, null, null);

@@ -152,7 +152,7 @@ public final class HardtRothMechanism {
         double[] omega = new double[d * l];
         GaussianMatrices.fillStandardNormal(omega, random);
         GridNoise.GaussianPlan plan1 = rangeFinderPlan();
-        // 1–2. Range finder and its orthonormal basis; Y is dropped once Q is formed.
+        // 1–2. Range finder and its orthonormal basis (Q in Y's array).
         double[] q = rangeBasis(rows, omega, plan1, random);
         double tau = Math.sqrt(4 * coherence * l * Math.log(m) / m);
         int pruned = 0;
@@ -246,15 +246,16 @@ public final class HardtRothMechanism {
 
     /**
      * Q = thin QR(XΩ + N₁), then the public pruning applied by the caller. XΩ is written row by
-     * row into Y (m × ℓ; {@link RowStream#project}, the same bits however the rows are split) and the
-     * noise is added in place (each entry is read before it is written),
-     * so the pass holds Y, the QR's own copy and Q: three m × ℓ arrays, none of them m × d
+     * row into Y (m × ℓ; {@link RowStream#project}, the same bits however the rows are split), the
+     * noise is added in place (each entry is read before it is written) and Q overwrites Y
+     * ({@link InPlaceQr}, the same bits as {@link Dense#thinQ}): one m × ℓ array, never m × d
      * (docs/mechanisms/low-rank.md, memory).
      */
     private double[] rangeBasis(RowStream rows, double[] omega, GridNoise.GaussianPlan plan1, NoiseSource random) {
         double[] y = new double[m * l];
         rows.project(omega, l, y);
         GridNoise.addGaussianParallel(plan1, y, 0, y.length, y, random.split());
-        return Dense.thinQ(y, m, l);
+        // m < ℓ (a thin Q of m columns) keeps the library's QR.
+        return m >= l ? InPlaceQr.thinQ(y, m, l) : Dense.thinQ(y, m, l);
     }
 }

@@ -69,7 +69,7 @@ final class RowSketches {
      * changed since the pass that counted them; the pairs beyond the slice get weight 0).
      */
     static final class WeightedSums
-            implements FlatMapFunction2<Iterator<InternalRow>, Iterator<double[]>, Part> {
+            implements FlatMapFunction2<Iterator<InternalRow>, Iterator<Slice>, Part> {
         private static final long serialVersionUID = 1L;
         private final int d;
         private final int l;
@@ -84,8 +84,8 @@ final class RowSketches {
         }
 
         @Override
-        public Iterator<Part> call(Iterator<InternalRow> rows, Iterator<double[]> slices) {
-            double[] weights = slices.hasNext() ? slices.next() : new double[0];
+        public Iterator<Part> call(Iterator<InternalRow> rows, Iterator<Slice> slices) {
+            double[] weights = slices.hasNext() ? slices.next().values() : new double[0];
             boolean aligned = !slices.hasNext();
             int expected = weights.length / l;
             double h = Math.scalb(bound, -FixedPointGram.FRACTION_BITS);
@@ -106,6 +106,48 @@ final class RowSketches {
                 count++;
             }
             return List.of(new Part(sums.state(), aligned && count == expected)).iterator();
+        }
+    }
+
+    /**
+     * A partition's slice [from, to) of the driver's A, serialised as those values alone: the driver
+     * keeps A and no copy of it (each task, a retried one too, writes its slice from A when it is
+     * sent); an executor reads it into an array of its own.
+     */
+    static final class Slice implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        private transient double[] a;
+        private transient int from;
+        private transient int to;
+
+        Slice(double[] a, int from, int to) {
+            this.a = a;
+            this.from = from;
+            this.to = to;
+        }
+
+        /** The slice's values (the array itself once deserialised). */
+        double[] values() {
+            return from == 0 && to == a.length ? a : Arrays.copyOfRange(a, from, to);
+        }
+
+        private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+            out.defaultWriteObject();
+            out.writeInt(to - from);
+            for (int i = from; i < to; i++) {
+                out.writeDouble(a[i]);
+            }
+        }
+
+        private void readObject(java.io.ObjectInputStream in) throws java.io.IOException, ClassNotFoundException {
+            in.defaultReadObject();
+            int n = in.readInt();
+            a = new double[n];
+            for (int i = 0; i < n; i++) {
+                a[i] = in.readDouble();
+            }
+            from = 0;
+            to = n;
         }
     }
 

@@ -286,11 +286,12 @@ final class SparkDataAccess implements DataAccess {
             if (a.length % l != 0 || java.util.Arrays.stream(counts).sum() != m) {
                 throw new IllegalArgumentException("A must be m × ℓ");
             }
-            // Each partition's slice of A, one element per partition, zipped with the rows' partitions.
-            List<double[]> slices = new java.util.ArrayList<>(counts.length);
+            // Each partition's slice of A, one element per partition, zipped with the rows' partitions;
+            // a slice refers to A and is copied only into its task's bytes (the driver holds A once).
+            List<RowSketches.Slice> slices = new java.util.ArrayList<>(counts.length);
             long at = 0;
             for (long c : counts) {
-                slices.add(java.util.Arrays.copyOfRange(a, Math.toIntExact(at * l), Math.toIntExact((at + c) * l)));
+                slices.add(new RowSketches.Slice(a, Math.toIntExact(at * l), Math.toIntExact((at + c) * l)));
                 at += c;
             }
             RowSketches.Part merged = pass(next(), passes, () -> {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.privmat.dataset.ExternalSchema;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.catalog.DataAccess;
+import io.privmat.mechanism.catalog.RowStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -49,7 +50,8 @@ import org.junit.jupiter.api.Timeout;
  * {@code local[2]}'s; with one worker killed (its process and its executor's) after the first task
  * of the pass has finished, Spark recomputes the lost tasks on the other worker and the statistic is
  * still the same, bit for bit; Hardt–Roth's two passes on the executors give the in-process release
- * bit for bit. The executors get the project's classes as
+ * bit for bit, also with a worker killed in the middle of its second pass (a new worker first takes
+ * the place of the one killed before). The executors get the project's classes as
  * {@code spark.executor.extraClassPath} = this JVM's test classpath (one machine), as the chart names
  * the service's classes for its workers (docs/scale-out.md "CI"). Every JVM started here is killed at
  * the end (and by a shutdown hook if this JVM exits first); their logs are under
@@ -72,11 +74,14 @@ class SparkClusterTest {
     static DataAccess.Gram local;
     static double[] localSums;
     static double[] inProcessHardtRoth;
+    static double[] clusterHardtRoth;
 
     static final List<Process> processes = new CopyOnWriteArrayList<>();
     static final List<Process> workers = new ArrayList<>();
+    static final Set<Process> killedOnPurpose = java.util.concurrent.ConcurrentHashMap.newKeySet();
     static final List<Path> workDirs = new ArrayList<>();
     static String masterUrl;
+    static Path logback;
     static SparkEngine cluster;
     static Tasks tasks;
     static final Thread HOOK = new Thread(SparkClusterTest::killAll, "spark-cluster-test-cleanup");
@@ -102,7 +107,7 @@ class SparkClusterTest {
 
         logs = Path.of("target", "spark-cluster").toAbsolutePath();
         Files.createDirectories(logs.resolve("home").resolve("jars")); // SPARK_HOME for the workers: no jars of its own
-        Path logback = logs.resolve("logback.xml");
+        logback = logs.resolve("logback.xml");
         Files.writeString(logback, """
                 <configuration>
                   <appender name="out" class="ch.qos.logback.core.ConsoleAppender">
@@ -122,12 +127,7 @@ class SparkClusterTest {
                 String.valueOf(masterPort), "--webui-port", "0");
         awaitPort(masterPort);
         for (int i = 1; i <= 2; i++) {
-            Path work = logs.resolve("worker-" + i);
-            Files.createDirectories(work);
-            workDirs.add(work);
-            workers.add(start("worker-" + i, logback, "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1",
-                    "--port", "0", "--webui-port", "0", "--cores", "1", "--memory", "640m", "--work-dir",
-                    work.toString(), masterUrl));
+            startWorker();
         }
         Map<String, String> conf = new LinkedHashMap<>();
         conf.put("spark.driver.host", "127.0.0.1");
@@ -147,14 +147,7 @@ class SparkClusterTest {
         SparkContext sc = cluster.session().sparkContext();
         tasks = new Tasks();
         sc.addSparkListener(tasks);
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        while (sc.statusTracker().getExecutorInfos().length < 3) { // the driver and two executors
-            assertAlive();
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the executors did not register; see " + logs);
-            }
-            Thread.sleep(200);
-        }
+        awaitTwoExecutors(3);
         System.out.printf("spark cluster: master, two workers and their executors up in %.1f s%n",
                 (System.nanoTime() - started) / 1e9);
     }
@@ -200,26 +193,11 @@ class SparkClusterTest {
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void aWorkerKilledMidPassLeavesTheStatisticBitForBitTheSame() throws IOException {
         SparkContext sc = cluster.session().sparkContext();
-        String app = sc.applicationId();
-        Path gate = dir.resolve("gate-open");
-        AtomicReference<String> killed = new AtomicReference<>();
-        tasks.ends.clear();
-        tasks.actedIn = -1;
         // Partition 0 runs, every other task waits at the gate; when partition 0 has finished, its
         // worker and executor are killed (its finished output and its next, waiting task are lost),
         // then the gate opens.
-        tasks.onFirstSuccess = executor -> {
-            try {
-                for (int i = 0; i < workers.size(); i++) {
-                    if (Files.isDirectory(workDirs.get(i).resolve(app).resolve(executor))) {
-                        kill(workers.get(i));
-                        killed.set(executor);
-                    }
-                }
-            } finally {
-                open(gate);
-            }
-        };
+        Armed kill = armKill("gate-open");
+        Path gate = kill.gate();
         sc.hadoopConfiguration().set(GatedLocalFileSystem.GATE, gate.toString());
         long started = System.nanoTime();
         DataAccess.Gram g;
@@ -231,17 +209,11 @@ class SparkClusterTest {
             open(gate);
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        assertThat(killed.get()).as("the worker that ran partition 0 was killed").isNotNull();
+        String killed = assertKilledMidPass(kill);
         assertThat(g.gram()).containsExactly(inProcess.gram()).containsExactly(local.gram());
         assertThat(g.sums()).containsExactly(inProcess.sums()).containsExactly(local.sums());
-        // The kill was mid-pass: a task was lost with the executor, partition 0's finished result
-        // was lost and computed again, and the rest of the pass ran on the surviving executor.
-        assertThat(tasks.ends).anySatisfy(e -> assertThat(e.lost()).isTrue());
-        assertThat(tasks.ends.stream().filter(e -> e.success() && e.partition() == 0 && e.stage() == tasks.actedIn))
-                .hasSize(2);
-        assertThat(tasks.successfulOn()).contains(killed.get()).hasSize(2);
         System.out.printf("spark cluster: Gram pass with worker %s killed after partition 0: %.2f s, %d task ends "
-                + "(%d lost)%n", killed.get(), seconds, tasks.ends.size(), tasks.ends.stream().filter(End::lost).count());
+                + "(%d lost)%n", killed, seconds, tasks.ends.size(), tasks.ends.stream().filter(End::lost).count());
     }
 
     @Test
@@ -254,8 +226,130 @@ class SparkClusterTest {
         double[] got = SparkRowSketchesTest.values(hardtRoth().release(access(cluster).rows(2),
                 io.privmat.mechanism.noise.TestNoiseSources.seeded(7)));
         assertThat(got).containsExactly(inProcessHardtRoth);
+        clusterHardtRoth = got;
         System.out.printf("spark cluster: Hardt-Roth release (two passes on the executors): %.2f s%n",
                 (System.nanoTime() - started) / 1e9);
+    }
+
+    @Test
+    @Order(4)
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void aWorkerKilledMidPassOfHardtRothLeavesTheReleaseBitForBitTheSame() throws Exception {
+        // A new worker in place of the one the Gram's test killed: two executors again.
+        long replacing = System.nanoTime();
+        replaceLostWorkers();
+        System.out.printf("spark cluster: a new worker and its executor up in %.1f s%n",
+                (System.nanoTime() - replacing) / 1e9);
+        SparkContext sc = cluster.session().sparkContext();
+        // XΩ's pass runs ungated (its partitions are collected a few at a time, in small stages); in
+        // Q̃ᵀX̃'s pass (its first stage has a task per file) partition 0 runs, its worker is killed
+        // when it has finished (its shuffle output and its next, waiting task are lost), then the
+        // gate opens: the lost partitions are computed again, rows and Q̃'s slices, on the survivor.
+        Armed kill = armKill("gate-open-hardt-roth");
+        Path gate = kill.gate();
+        RowStream gated = SparkRowSketchesTest.aroundSecondPass(access(cluster).rows(2), pass -> {
+            sc.hadoopConfiguration().set(GatedLocalFileSystem.GATE, gate.toString());
+            try {
+                return pass.get();
+            } finally {
+                sc.hadoopConfiguration().unset(GatedLocalFileSystem.GATE);
+            }
+        });
+        long started = System.nanoTime();
+        double[] got;
+        try {
+            got = SparkRowSketchesTest.values(hardtRoth().release(gated,
+                    io.privmat.mechanism.noise.TestNoiseSources.seeded(7)));
+        } finally {
+            tasks.onFirstSuccess = null;
+            open(gate);
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        String killed = assertKilledMidPass(kill);
+        assertThat(got).containsExactly(inProcessHardtRoth);
+        assertThat(clusterHardtRoth).as("the cluster's release without a kill (the test before)").isNotNull();
+        assertThat(got).containsExactly(clusterHardtRoth);
+        System.out.printf("spark cluster: Hardt-Roth release with worker %s killed after partition 0 of the second "
+                + "pass: %.2f s, %d task ends (%d lost)%n", killed, seconds, tasks.ends.size(),
+                tasks.ends.stream().filter(End::lost).count());
+    }
+
+    /** A kill armed for the next pass over the files: its gate, and the executor whose worker it killed. */
+    record Armed(Path gate, AtomicReference<String> killed) {}
+
+    /**
+     * At the first finished task of the next stage with a task per file: kill the worker whose
+     * executor ran it, then open the gate (a file under the test's directory, not there yet).
+     */
+    private static Armed armKill(String gateName) {
+        String app = cluster.session().sparkContext().applicationId();
+        Armed armed = new Armed(dir.resolve(gateName), new AtomicReference<>());
+        tasks.ends.clear();
+        tasks.actedIn = -1;
+        tasks.onFirstSuccess = killItsWorker(app, armed.killed(), armed.gate());
+        return armed;
+    }
+
+    /**
+     * The kill was mid-pass: a task was lost with the executor, partition 0's finished result was
+     * lost and computed again, and the rest of the pass ran on the surviving executor. The killed
+     * executor's id.
+     */
+    private static String assertKilledMidPass(Armed kill) {
+        String killed = kill.killed().get();
+        assertThat(killed).as("the worker that ran partition 0 was killed").isNotNull();
+        assertThat(tasks.ends).anySatisfy(e -> assertThat(e.lost()).isTrue());
+        assertThat(tasks.ends.stream().filter(e -> e.success() && e.partition() == 0 && e.stage() == tasks.actedIn))
+                .hasSize(2);
+        assertThat(tasks.successfulOn()).contains(killed).hasSize(2);
+        return killed;
+    }
+
+    /** At the first finished task of a pass: kill the worker whose executor ran it, then open the gate. */
+    private static Consumer<String> killItsWorker(String app, AtomicReference<String> killed, Path gate) {
+        return executor -> {
+            try {
+                for (int i = 0; i < workers.size(); i++) {
+                    if (Files.isDirectory(workDirs.get(i).resolve(app).resolve(executor))) {
+                        kill(workers.get(i));
+                        killed.set(executor);
+                    }
+                }
+            } finally {
+                open(gate);
+            }
+        };
+    }
+
+    private static void startWorker() throws IOException {
+        String name = "worker-" + (workers.size() + 1);
+        Path work = logs.resolve(name);
+        Files.createDirectories(work);
+        workDirs.add(work);
+        workers.add(start(name, logback, "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1",
+                "--port", "0", "--webui-port", "0", "--cores", "1", "--memory", "640m", "--work-dir",
+                work.toString(), masterUrl));
+    }
+
+    /** Starts workers until two are alive, and waits for the application's executor on each. */
+    private static void replaceLostWorkers() throws IOException, InterruptedException {
+        while (workers.stream().filter(Process::isAlive).count() < 2) {
+            startWorker();
+        }
+        awaitTwoExecutors(2);
+    }
+
+    /** Waits (at most {@code minutes}) until the application has two executors. */
+    private static void awaitTwoExecutors(int minutes) throws InterruptedException {
+        SparkContext sc = cluster.session().sparkContext();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
+        while (sc.statusTracker().getExecutorInfos().length < 3) { // the driver and two executors
+            assertAlive();
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the executors did not register; see " + logs);
+            }
+            Thread.sleep(200);
+        }
     }
 
     private static io.privmat.mechanism.lowrank.HardtRothMechanism hardtRoth() {
@@ -335,9 +429,10 @@ class SparkClusterTest {
         }
     }
 
+    /** Every process but those killed on purpose is alive. */
     private static void assertAlive() {
         for (Process p : processes) {
-            if (!p.isAlive()) {
+            if (!p.isAlive() && !killedOnPurpose.contains(p)) {
                 throw new IllegalStateException("a cluster process exited (" + p.exitValue() + "); see " + logs);
             }
         }
@@ -345,6 +440,7 @@ class SparkClusterTest {
 
     /** A worker and everything it started (its executor), at once, as a lost machine. */
     private static void kill(Process p) {
+        killedOnPurpose.add(p);
         List<ProcessHandle> children = p.descendants().toList();
         p.destroyForcibly();
         children.forEach(ProcessHandle::destroyForcibly);

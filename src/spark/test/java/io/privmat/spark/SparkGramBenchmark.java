@@ -387,7 +387,7 @@ class SparkGramBenchmark {
     }
 
     /** A directory with {@code times} hard links to each data file of {@code source}: times × its rows. */
-    private static ExternalSchema copies(ExternalSchema source, Path target, int times) throws IOException {
+    static ExternalSchema copies(ExternalSchema source, Path target, int times) throws IOException {
         Files.createDirectories(target);
         List<Path> parts;
         try (Stream<Path> files = Files.list(Path.of(source.location()))) {

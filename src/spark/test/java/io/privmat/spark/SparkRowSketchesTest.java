@@ -67,6 +67,27 @@ class SparkRowSketchesTest {
         return SparkParityTest.concat(f.s(), f.v(), f.u());
     }
 
+    /** {@code rows} with {@code around} about its {@link RowStream#weightedSums} (Hardt–Roth's second pass). */
+    static RowStream aroundSecondPass(RowStream rows,
+            java.util.function.Function<java.util.function.Supplier<double[]>, double[]> around) {
+        return new RowStream() {
+            @Override
+            public void project(double[] w, int l, double[] y) {
+                rows.project(w, l, y);
+            }
+
+            @Override
+            public double[] weightedSums(double[] a, int l, int d, double bound) {
+                return around.apply(() -> rows.weightedSums(a, l, d, bound));
+            }
+
+            @Override
+            public void forEachBlock(BlockVisitor visitor) {
+                rows.forEachBlock(visitor);
+            }
+        };
+    }
+
     @Test
     void theReleaseOnTheExecutorsIsTheInProcessOneBitForBitWhateverTheFilesAndLayout() {
         HardtRothMechanism hr = mechanism();
