@@ -40,8 +40,8 @@ import org.jspecify.annotations.Nullable;
  * (user, item, rating) triples stay on the executors. The first pass reads the three columns
  * columnar, groups the triples by user (one shuffle of Spark's binary rows, sorted within
  * partitions), maps item labels to the declared ids, bounds each user under the public rule of
- * {@link BoundedUser} and caches the users, in canonical form, as serialised blocks of primitive
- * arrays ({@link UserState}) on the executors for the later passes of the run; the run's close drops
+ * {@link BoundedUser} and caches the users, in canonical form, as blocks of primitive arrays
+ * ({@link UserState}; spilled serialised to local disk under memory pressure) on the executors for the later passes of the run; the run's close drops
  * them. Every pass runs the mechanism's {@link UserStatistic} per user there (a statistic with state
  * — private Frank–Wolfe's predictions — produces the next cached generation of users) and returns
  * only {@link ExactSums}: integers, merged by {@code treeReduce}, the same whatever the partitions,
@@ -167,9 +167,13 @@ final class SparkRatings implements DataAccess {
             return sums;
         }
 
+        /**
+         * Cached as objects, spilled serialised: a block is a few primitive arrays, as small in memory
+         * as serialised, so keeping it deserialised only saves every later pass the copy.
+         */
         private JavaRDD<UserState> cache(JavaRDD<UserState> rdd) {
             cached.add(rdd);
-            return rdd.persist(StorageLevel.MEMORY_AND_DISK_SER());
+            return rdd.persist(StorageLevel.MEMORY_AND_DISK());
         }
 
         @Override
