@@ -106,8 +106,12 @@ public final class BoundedUser implements Serializable {
 
     /** The user in canonical form (items ascending, centred, clamped), with a zero state. */
     public UserState user(RatingsDomain domain) {
+        return UserState.of(canonical(domain));
+    }
+
+    /** The user's kept ratings in canonical form (items ascending, centred, clamped to {@code domain}). */
+    UserRatings canonical(RatingsDomain domain) {
         compact();
-        UserRatings r = domain.canonical(-1, -1, item, rating, count);
-        return new UserState(r.items(), r.centred(), new double[r.count()]);
+        return domain.canonical(-1, -1, item, rating, count);
     }
 }

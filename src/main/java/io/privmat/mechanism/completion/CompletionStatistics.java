@@ -18,7 +18,9 @@ public final class CompletionStatistics {
      * SVD (and, with unclipped rows, the first of private Frank–Wolfe).
      */
     public static double[] firstGram(RatingsSource source, RatingsDomain domain) {
-        return symmetric(UserPasses.of(source, domain).pass(new RatingsGramStatistic(domain)), domain.items());
+        try (UserPasses passes = UserPasses.of(source, domain)) {
+            return symmetric(passes.pass(new RatingsGramStatistic(domain)), domain.items());
+        }
     }
 
     /**
@@ -29,16 +31,20 @@ public final class CompletionStatistics {
      * broadcast, because every row is clipped to C_t — so the whole moves by at most √2 in L2.
      */
     public static double[] frankWolfeStatistics(RatingsSource source, FrankWolfeParameters params) {
-        UserPasses passes = UserPasses.of(source, params.domain());
         int n = params.domain().items();
-        double[] first = symmetric(passes.pass(new GradientGramStatistic(n, params.clip(0), null)), n);
-        double[] v = new double[n];
-        v[n - 1] = 1;
-        GradientGramStatistic.Step step = params.schedule() == FrankWolfeParameters.StepSchedule.FULLY_CORRECTIVE
-                ? GradientGramStatistic.Step.refit(v, 1, params.ridge())
-                : GradientGramStatistic.Step.paper(v, 1, params.stepSize(1), params.nuclearRadius(),
-                        params.domain().rowBound());
-        double[] second = symmetric(passes.pass(new GradientGramStatistic(n, params.clip(1), step)), n);
+        double[] first;
+        double[] second;
+        try (UserPasses passes = UserPasses.of(source, params.domain())) {
+            first = symmetric(passes.pass(new GradientGramStatistic(n, params.clip(0), null)), n);
+            double[] v = new double[n];
+            v[n - 1] = 1;
+            GradientGramStatistic.Step step =
+                    params.schedule() == FrankWolfeParameters.StepSchedule.FULLY_CORRECTIVE
+                            ? GradientGramStatistic.Step.refit(v, 1, params.ridge())
+                            : GradientGramStatistic.Step.paper(v, 1, params.stepSize(1), params.nuclearRadius(),
+                                    params.domain().rowBound());
+            second = symmetric(passes.pass(new GradientGramStatistic(n, params.clip(1), step)), n);
+        }
         double d0 = PrivateFrankWolfeMechanism.firstSensitivity(params);
         double d1 = PrivateFrankWolfeMechanism.sensitivity(params);
         double[] out = new double[2 * n * n];
@@ -66,7 +72,10 @@ public final class CompletionStatistics {
      * as one Gaussian of sensitivity √2 at unit noise, which is how their GDP composition adds up.
      */
     public static double[] alsStatistics(RatingsSource source, AlsParameters params, double[] v) {
-        DpAlsMechanism.Statistics s = DpAlsMechanism.statistics(UserPasses.of(source, params.domain()), v, params);
+        DpAlsMechanism.Statistics s;
+        try (UserPasses passes = UserPasses.of(source, params.domain())) {
+            s = DpAlsMechanism.statistics(passes, v, params);
+        }
         double dg = DpAlsMechanism.gramSensitivity(params);
         double db = DpAlsMechanism.rhsSensitivity(params);
         double[] out = Arrays.copyOf(s.grams(), s.grams().length + s.rhs().length);

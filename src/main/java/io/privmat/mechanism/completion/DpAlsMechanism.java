@@ -114,7 +114,9 @@ public final class DpAlsMechanism {
     }
 
     public AlsRelease release(RatingsSource source, NoiseSource random) {
-        return release(UserPasses.of(source, params.domain()), random);
+        try (UserPasses passes = UserPasses.of(source, params.domain())) {
+            return release(passes, random);
+        }
     }
 
     /** As {@link #release(RatingsSource, NoiseSource)}, and hands each user's completed row to the owner. */

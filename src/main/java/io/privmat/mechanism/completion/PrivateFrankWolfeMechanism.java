@@ -145,7 +145,9 @@ public final class PrivateFrankWolfeMechanism {
 
     /** Reads {@code source} once, runs T iterations, returns the global release (the only output). */
     public FrankWolfeRelease release(RatingsSource source, NoiseSource random) {
-        return run(UserPasses.of(source, params.domain()), random, false);
+        try (UserPasses passes = UserPasses.of(source, params.domain())) {
+            return run(passes, random, false);
+        }
     }
 
     /**

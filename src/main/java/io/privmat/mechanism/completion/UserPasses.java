@@ -10,10 +10,17 @@ import io.privmat.mechanism.catalog.RatingsSource;
  * users' state when the statistic has one, and returns the exact sum of their contributions; the
  * number of passes is the mechanism's public plan.
  */
-public interface UserPasses {
+public interface UserPasses extends AutoCloseable {
 
     /** One pass: Σ over users of {@code statistic}'s contributions, as {@link UserStatistic#finish} reads it. */
     double[] pass(UserStatistic statistic);
+
+    /**
+     * Ends the passes of one run (the mechanisms close them in {@code try}-with-resources, also when
+     * a pass failed): an engine drops what it cached between passes. Never throws.
+     */
+    @Override
+    default void close() {}
 
     /**
      * The completion mechanisms' per-user passes over {@code source} (docs/ratings.md, "Exact per-user

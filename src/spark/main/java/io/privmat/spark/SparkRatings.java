@@ -20,31 +20,33 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.api.java.function.Function;
-import org.apache.spark.api.java.function.PairFlatMapFunction;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.IntegralType;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
 import org.apache.spark.storage.StorageLevel;
 import org.jspecify.annotations.Nullable;
-import scala.Tuple2;
 
 /**
  * An EXTERNAL ratings dataset read by Spark for one job (docs/ratings.md, "EXTERNAL ratings"): the
- * (user, item, rating) triples stay on the executors. The first pass reads them, maps item labels to
- * the declared ids, groups them by user (a shuffle, combined map-side) under the public bounding rule
- * of {@link BoundedUser}, and keeps the users, in canonical form, cached on the executors for the
- * later passes. Every pass runs the mechanism's {@link UserStatistic} per user there (a statistic
- * with state — private Frank–Wolfe's predictions — produces the next cached generation of users)
- * and returns only {@link ExactSums}: integers, merged by {@code treeReduce}, the same whatever the
- * partitions, the merge order or task re-runs. Nothing is counted or returned about the users: no
- * number of users, ratings or ignored triples. Progress is a function of the number of passes done.
+ * (user, item, rating) triples stay on the executors. The first pass reads the three columns
+ * columnar, groups the triples by user (one shuffle of Spark's binary rows, sorted within
+ * partitions), maps item labels to the declared ids, bounds each user under the public rule of
+ * {@link BoundedUser} and caches the users, in canonical form, as blocks of primitive arrays
+ * ({@link UserState}; spilled serialised to local disk under memory pressure) on the executors for the later passes of the run; the run's close drops
+ * them. Every pass runs the mechanism's {@link UserStatistic} per user there (a statistic with state
+ * — private Frank–Wolfe's predictions — produces the next cached generation of users) and returns
+ * only {@link ExactSums}: integers, merged by {@code treeReduce}, the same whatever the partitions,
+ * the merge order or task re-runs. Nothing is counted or returned about the users: no number of
+ * users, ratings or ignored triples. Progress is a function of the number of passes done.
  */
 final class SparkRatings implements DataAccess {
 
@@ -114,11 +116,16 @@ final class SparkRatings implements DataAccess {
         };
     }
 
-    /** The passes of one mechanism run: the users cached on the executors between passes. */
+    /**
+     * The passes of one mechanism run: the users cached on the executors between passes, dropped at
+     * {@link #close} (the mechanisms close their passes also when one failed).
+     */
     private final class Passes implements UserPasses {
 
         private final RatingsDomain domain;
         private @Nullable JavaRDD<UserState> users;
+        /** Every generation persisted, to drop at close even when its pass did not finish. */
+        private final List<JavaRDD<UserState>> cached = new ArrayList<>();
         private int done;
 
         Passes(RatingsDomain domain) {
@@ -145,33 +152,68 @@ final class SparkRatings implements DataAccess {
         }
 
         private ExactSums run(UserStatistic statistic) {
-            JavaRDD<UserState> current = users == null ? read(domain) : users;
+            JavaRDD<UserState> current = users == null ? cache(read(domain)) : users;
             JavaRDD<UserState> next = current;
             if (statistic.advances()) {
-                next = current.map(new Advance(statistic)).persist(StorageLevel.MEMORY_AND_DISK());
+                next = cache(current.map(new Advance(statistic)));
             }
             ExactSums sums = next.getNumPartitions() == 0 ? new ExactSums(statistic.size())
                     : next.mapPartitions(new Contribute(statistic)).treeReduce(ExactSums::merge, engine.treeDepth());
             if (next != current) {
                 current.unpersist(false);
+                cached.remove(current);
             }
             users = next;
             return sums;
         }
+
+        /**
+         * Cached as objects, spilled serialised: a block is a few primitive arrays, as small in memory
+         * as serialised, so keeping it deserialised only saves every later pass the copy.
+         */
+        private JavaRDD<UserState> cache(JavaRDD<UserState> rdd) {
+            cached.add(rdd);
+            return rdd.persist(StorageLevel.MEMORY_AND_DISK());
+        }
+
+        @Override
+        public void close() {
+            for (JavaRDD<UserState> rdd : cached) {
+                try {
+                    rdd.unpersist(false);
+                } catch (RuntimeException stopped) {
+                    // The context is gone (stopped with the service): nothing of it is left to drop.
+                }
+            }
+            cached.clear();
+            users = null;
+        }
     }
 
-    /** The users, bounded and canonical, cached on the executors (read once per job). */
+    /**
+     * The users, bounded and canonical, in blocks (read once per run): the three columns read
+     * columnar (Parquet's vectorised reader, Spark's generated code, no row objects), user keys as
+     * {@code long} when the column is integral (strings otherwise), grouped by one shuffle of
+     * Spark's binary rows ({@code repartition} by user, sorted within partitions), then each
+     * partition's runs of one user bounded by {@link BoundedUser} into {@link UserState} blocks.
+     */
     private JavaRDD<UserState> read(RatingsDomain domain) {
         List<String> c = schema.columns();
-        org.apache.spark.sql.Dataset<Row> frame = engine.read(schema).select(
-                functions.col(SparkEngine.quoted(c.get(0))).cast("string"),
-                functions.col(SparkEngine.quoted(c.get(1))).cast("string"),
-                functions.col(SparkEngine.quoted(c.get(2))).try_cast("double"));
-        int partitions = Math.max(1, engine.session().sparkContext().defaultParallelism());
+        org.apache.spark.sql.Dataset<Row> source = engine.read(schema);
+        StructType found = source.schema(); // metadata: Parquet footers or the CSV header
+        boolean longUsers = found.apply(c.get(0)).dataType() instanceof IntegralType;
+        boolean itemIds = ratings.labels() == null && found.apply(c.get(1)).dataType() instanceof IntegralType;
+        org.apache.spark.sql.Dataset<Row> triples = source.select(
+                functions.col(SparkEngine.quoted(c.get(0))).cast(longUsers ? "long" : "string").as("u"),
+                functions.col(SparkEngine.quoted(c.get(1))).cast(itemIds ? "long" : "string").as("i"),
+                functions.col(SparkEngine.quoted(c.get(2))).try_cast("double").as("r"))
+                .repartition(functions.col("u")).sortWithinPartitions(functions.col("u"));
+        if (!(triples instanceof org.apache.spark.sql.classic.Dataset<Row> classic)) {
+            throw new IllegalStateException("the Spark session is not a classic (in-process driver) session");
+        }
         Bounds bounds = new Bounds(domain.items(), domain.lo(), domain.hi(), domain.perUserCap(), ratings.labels());
-        JavaPairRDD<String, BoundedUser> byUser = frame.javaRDD().mapPartitionsToPair(new Triples(bounds))
-                .reduceByKey(BoundedUser::merge, partitions);
-        return byUser.values().map(new Canonical(bounds)).persist(StorageLevel.MEMORY_AND_DISK());
+        return classic.queryExecution().toRdd().toJavaRDD().mapPartitions(new Users(bounds, longUsers, itemIds,
+                Users.BLOCK_RATINGS));
     }
 
     /** The public declaration as the executors need it (a plain serializable value). */
@@ -183,45 +225,90 @@ final class SparkRatings implements DataAccess {
         }
     }
 
-    /** Rows → (user, that user's triple), invalid triples dropped (docs/ratings.md: the public rule). */
-    static final class Triples implements PairFlatMapFunction<Iterator<Row>, String, BoundedUser> {
+    /**
+     * A partition's (user, item, rating) rows, sorted by user, into blocks of bounded users: null
+     * fields and invalid triples dropped, each user's triples bounded by the public rule
+     * (docs/ratings.md), a user who kept none left out. A block closes after the user that takes it
+     * past its size in ratings
+     * ({@link #BLOCK_RATINGS} in a job).
+     */
+    static final class Users implements FlatMapFunction<Iterator<InternalRow>, UserState> {
         private static final long serialVersionUID = 1L;
+        /** Ratings per cached block (12 bytes each, so about 12 MB). */
+        static final int BLOCK_RATINGS = 1 << 20;
         private final Bounds bounds;
+        private final boolean longUsers;
+        private final boolean itemIds;
+        private final int blockRatings;
 
-        Triples(Bounds bounds) {
+        Users(Bounds bounds, boolean longUsers, boolean itemIds, int blockRatings) {
             this.bounds = bounds;
+            this.longUsers = longUsers;
+            this.itemIds = itemIds;
+            this.blockRatings = blockRatings;
         }
 
         @Override
-        public Iterator<Tuple2<String, BoundedUser>> call(Iterator<Row> rows) {
+        public Iterator<UserState> call(Iterator<InternalRow> rows) {
             RatingsDomain domain = bounds.domain();
+            int n = bounds.items();
             List<String> labels = bounds.labels();
-            Map<String, Integer> index = null;
+            Map<UTF8String, Integer> index = null;
             if (labels != null) {
                 index = new HashMap<>(labels.size() * 2);
                 for (int i = 0; i < labels.size(); i++) {
-                    index.put(labels.get(i), i);
+                    index.put(UTF8String.fromString(labels.get(i)), i);
                 }
             }
-            Map<String, Integer> ids = index;
+            Map<UTF8String, Integer> ids = index;
+            UserState.Builder blocks = new UserState.Builder(domain);
             return new Iterator<>() {
-                private @Nullable Tuple2<String, BoundedUser> next = advance();
+                private @Nullable BoundedUser user;
+                private long longKey;
+                private @Nullable UTF8String stringKey;
+                private @Nullable UserState next = advance();
 
-                private @Nullable Tuple2<String, BoundedUser> advance() {
+                private @Nullable UserState advance() {
                     while (rows.hasNext()) {
-                        Row row = rows.next();
-                        if (row.isNullAt(0) || row.isNullAt(1) || row.isNullAt(2)) {
+                        InternalRow row = rows.next();
+                        if (row.isNullAt(0)) {
                             continue;
                         }
-                        String label = row.getString(1);
-                        int item = ids == null ? RatingsSchema.numbered(label, bounds.items())
-                                : ids.getOrDefault(label, -1);
-                        BoundedUser user = new BoundedUser(domain).add(item, row.getDouble(2));
-                        if (!user.isEmpty()) {
-                            return new Tuple2<>(row.getString(0), user);
+                        boolean same = user != null && (longUsers ? row.getLong(0) == longKey
+                                : row.getUTF8String(0).equals(stringKey));
+                        boolean full = false;
+                        if (!same) {
+                            if (user != null) {
+                                full = blocks.add(user).ratings() >= blockRatings;
+                            }
+                            user = new BoundedUser(domain);
+                            if (longUsers) {
+                                longKey = row.getLong(0);
+                            } else {
+                                stringKey = row.getUTF8String(0).clone(); // the row's buffer is reused
+                            }
+                        }
+                        if (!row.isNullAt(1) && !row.isNullAt(2)) {
+                            user.add(item(row), row.getDouble(2));
+                        }
+                        if (full) {
+                            return blocks.build();
                         }
                     }
-                    return null;
+                    if (user != null) {
+                        blocks.add(user);
+                        user = null;
+                    }
+                    return blocks.ratings() > 0 ? blocks.build() : null;
+                }
+
+                private int item(InternalRow row) {
+                    if (itemIds) {
+                        long id = row.getLong(1);
+                        return id >= 0 && id < n ? (int) id : -1;
+                    }
+                    UTF8String label = row.getUTF8String(1);
+                    return ids == null ? RatingsSchema.numbered(label.toString(), n) : ids.getOrDefault(label, -1);
                 }
 
                 @Override
@@ -230,8 +317,8 @@ final class SparkRatings implements DataAccess {
                 }
 
                 @Override
-                public Tuple2<String, BoundedUser> next() {
-                    Tuple2<String, BoundedUser> out = next;
+                public UserState next() {
+                    UserState out = next;
                     if (out == null) {
                         throw new java.util.NoSuchElementException();
                     }
@@ -239,21 +326,6 @@ final class SparkRatings implements DataAccess {
                     return out;
                 }
             };
-        }
-    }
-
-    /** A user's bounded triples → canonical form (cannot fail: {@link BoundedUser} keeps only valid ones). */
-    static final class Canonical implements Function<BoundedUser, UserState> {
-        private static final long serialVersionUID = 1L;
-        private final Bounds bounds;
-
-        Canonical(Bounds bounds) {
-            this.bounds = bounds;
-        }
-
-        @Override
-        public UserState call(BoundedUser user) {
-            return user.user(bounds.domain());
         }
     }
 

@@ -10,6 +10,9 @@ import io.privmat.mechanism.completion.CompletionStatistics;
 import io.privmat.mechanism.catalog.InMemoryRatings;
 import io.privmat.mechanism.catalog.RatingsDomain;
 import io.privmat.mechanism.catalog.RatingsRelation;
+import io.privmat.mechanism.catalog.RatingsSource;
+import io.privmat.mechanism.completion.UserPasses;
+import io.privmat.mechanism.completion.UserStatistic;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,21 +27,25 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Ratings per second of a completion pass over an EXTERNAL ratings dataset on embedded
- * {@code local[2]} ({@link SparkRatings}: Parquet read, item ids, grouping by user under the public
- * bounding rule, canonical form, the per-user statistic, exact sums, tree reduction) against the
- * stored path's in-process passes over the same triples held in memory (the default
- * {@code UserPasses.of}: one validated load, then each pass over the held users), in the same
- * run: one pass alone (the Gram of the centred ratings, private SVD's statistic, without noise; on
- * Spark read and grouping included), and DP_ALS releases with T = 1 and T = 5 (on Spark the first
- * pass reads and groups, the later ones run over the users cached on the executors: (t₅ − t₁)/4 is
- * a later pass). The statistics and releases of both paths are checked equal (same seed).
+ * Ratings per second of the completion passes over an EXTERNAL ratings dataset on embedded
+ * {@code local[2]} ({@link SparkRatings}: columnar Parquet read, one shuffle grouping by user, the
+ * public bounding rule, canonical blocks cached on the executors, the per-user statistic, exact
+ * sums, tree reduction) against the stored path's in-process passes over the same triples held in
+ * memory (the default {@code UserPasses.of}: one validated load, then each pass over the held
+ * users), in the same run, at each size of {@code -Dprivmat.bench.ratings} (comma-separated,
+ * default 1000000): one pass alone (the Gram of the centred ratings, private SVD's statistic,
+ * without noise; on Spark read and grouping included) with integer user keys and with string user
+ * keys, and a DP_ALS release with T = 5 whose passes are timed one by one (on Spark the first pass
+ * reads, groups and caches, the later ones run over the cached users; in process the first includes
+ * the load into memory). The statistics and releases of both paths are checked equal (same seed).
  *
  * <p>The triples: user u (m = R/s users) rates s = 20 distinct items (37u + 53k) mod n, k &lt; s,
  * n = 300, with rating 1 + ⌊9·h⌋/2, h = ((id·2654435761) mod 2³²)/2³² for the triple's index id —
- * written once by Spark (8 Parquet files) into a temporary directory. Each measurement is repeated
- * ({@code -Dprivmat.bench.reps}, default 3) and the median reported. Run:
- * {@code ./mvnw -o -Pspark,benchmark test -Dtest=SparkRatingsBenchmark -Dprivmat.bench.ratings=1000000}.
+ * a deterministic (seedless) function of the index, written once per size by Spark (8 Parquet files of consecutive triples,
+ * the user both as a {@code long} column and as a string column "u⟨id⟩") into a temporary directory
+ * deleted afterwards. Each measurement is repeated ({@code -Dprivmat.bench.reps}, default 3) and the
+ * median reported, with the load average. Run:
+ * {@code ./mvnw -o -Pspark,benchmark test -Dtest=SparkRatingsBenchmark -Dprivmat.bench.ratings=1000000,10000000}.
  * Prints the table and writes target/benchmarks/spark-ratings.txt.
  */
 @Tag("benchmark")
@@ -50,62 +57,143 @@ class SparkRatingsBenchmark {
 
     @Test
     void completionPassRatingsPerSecond() throws IOException {
-        long total = Long.getLong("privmat.bench.ratings", 1_000_000L);
         int reps = Integer.getInteger("privmat.bench.reps", 3);
-        int users = Math.toIntExact(total / CAP);
-        long ratings = (long) users * CAP;
-        Path dir = Files.createTempDirectory("privmat-ratings-bench");
-        String location = dir.resolve("triples").toString();
-        long written = System.nanoTime();
-        SparkTestData.engine().session().range(ratings).repartition(8)
-                .select(functions.concat(functions.lit("u"), functions.col("id").divide(CAP).cast("long")
-                                .cast("string")).as("user"),
-                        functions.pmod(functions.col("id").divide(CAP).cast("long").multiply(37)
-                                .plus(functions.col("id").mod(CAP).multiply(53)), functions.lit(ITEMS)).cast("int")
-                                .as("item"),
-                        functions.floor(functions.pmod(functions.col("id").multiply(2654435761L),
-                                functions.lit(1L << 32)).divide((double) (1L << 32)).multiply(9)).divide(2).plus(1)
-                                .as("rating"))
-                .write().parquet(location);
-        double writeSeconds = (System.nanoTime() - written) / 1e9;
-        ExternalSchema source = new ExternalSchema(location, ExternalSchema.Format.PARQUET,
-                List.of("user", "item", "rating"), null, null, DECLARATION);
-        InMemoryRatings held = inMemory(users);
         StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
-                "Completion passes, %d ratings (%d users x %d, n = %d); cores: %d; medians of %d; Parquet written "
-                        + "in %.1f s; load average before: %s%n", ratings, users, CAP, ITEMS,
-                Runtime.getRuntime().availableProcessors(), reps, writeSeconds, load()));
-        report.append(String.format(Locale.ROOT, "%-12s %-26s %8s %10s %14s %10s%n", "mechanism", "path", "passes",
-                "seconds", "ratings/s/pass", "x local"));
-        // One pass alone: the Gram of the centred ratings (private SVD's statistic, no noise).
-        RatingsDomain domain = DECLARATION.domain();
-        double[] sparkGram = CompletionStatistics.firstGram(access(source).ratings(), domain);
-        assertThat(sparkGram).containsExactly(CompletionStatistics.firstGram(held, domain));
-        double localPass = median(reps, () -> CompletionStatistics.firstGram(held, domain));
-        double sparkPass = median(reps, () -> CompletionStatistics.firstGram(access(source).ratings(), domain));
-        row(report, "Gram pass", "in-process (stored path)", 1, localPass, ratings, localPass);
-        row(report, "Gram pass", "Spark local[2], Parquet", 1, sparkPass, ratings, localPass);
-        // Whole releases: DP_ALS with T = 1 and T = 5 (the later passes run over the cached users).
-        for (int t : new int[] {1, 5}) {
-            Plan plan = SparkRatingsTest.plan("DP_ALS", RatingsRelation.USER, DECLARATION,
-                    Map.of("rank", 4, "iterations", t));
-            double[] spark = SparkRatingsTest.values(plan.release(access(source), TestNoiseSources.seeded(1)));
-            double[] local = SparkRatingsTest.values(plan.release(new SparkRatingsTest.Held(held),
-                    TestNoiseSources.seeded(1)));
-            assertThat(spark).containsExactly(local);
-            double localSeconds = median(reps, () -> plan.release(new SparkRatingsTest.Held(held),
-                    TestNoiseSources.seeded(2)));
-            double sparkSeconds = median(reps, () -> plan.release(access(source), TestNoiseSources.seeded(2)));
-            row(report, "DP_ALS T=" + t, "in-process (stored path)", t, localSeconds, ratings, localSeconds);
-            row(report, "DP_ALS T=" + t, "Spark local[2], Parquet", t, sparkSeconds, ratings, localSeconds);
+                "Completion passes; cores: %d; heap: %d MB; medians of %d%n", Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() >> 20, reps));
+        for (String size : System.getProperty("privmat.bench.ratings", "1000000").split(",")) {
+            measure(Long.parseLong(size.trim()), reps, report);
         }
-        report.append(String.format(Locale.ROOT, "load average after: %s%n", load()));
         System.out.print(report);
         Path out = Path.of("target/benchmarks/spark-ratings.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report.toString());
-        try (var files = Files.walk(dir)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+
+    private static void measure(long total, int reps, StringBuilder report) throws IOException {
+        int users = Math.toIntExact(total / CAP);
+        long ratings = (long) users * CAP;
+        Path dir = Files.createTempDirectory("privmat-ratings-bench");
+        try {
+            String location = dir.resolve("triples").toString();
+            long written = System.nanoTime();
+            var user = functions.col("id").divide(CAP).cast("long");
+            SparkTestData.engine().session().range(0, ratings, 1, 8)
+                    .select(user.as("user"), functions.concat(functions.lit("u"), user.cast("string")).as("name"),
+                            functions.pmod(user.multiply(37).plus(functions.col("id").mod(CAP).multiply(53)),
+                                    functions.lit(ITEMS)).cast("int").as("item"),
+                            functions.floor(functions.pmod(functions.col("id").multiply(2654435761L),
+                                    functions.lit(1L << 32)).divide((double) (1L << 32)).multiply(9)).divide(2).plus(1)
+                                    .as("rating"))
+                    .write().parquet(location);
+            double writeSeconds = (System.nanoTime() - written) / 1e9;
+            ExternalSchema byId = new ExternalSchema(location, ExternalSchema.Format.PARQUET,
+                    List.of("user", "item", "rating"), null, null, DECLARATION);
+            ExternalSchema byName = new ExternalSchema(location, ExternalSchema.Format.PARQUET,
+                    List.of("name", "item", "rating"), null, null, DECLARATION);
+            InMemoryRatings held = inMemory(users);
+            report.append(String.format(Locale.ROOT, "%n%d ratings (%d users x %d, n = %d); Parquet written in %.1f s; "
+                    + "load average before: %s%n", ratings, users, CAP, ITEMS, writeSeconds, load()));
+            report.append(String.format(Locale.ROOT, "%-16s %-30s %7s %9s %15s %9s%n", "what", "path", "passes",
+                    "seconds", "ratings/s/pass", "÷ local"));
+            // One pass alone: the Gram of the centred ratings (private SVD's statistic, no noise).
+            RatingsDomain domain = DECLARATION.domain();
+            double[] expected = CompletionStatistics.firstGram(held, domain);
+            assertThat(CompletionStatistics.firstGram(access(byId).ratings(), domain)).containsExactly(expected);
+            assertThat(CompletionStatistics.firstGram(access(byName).ratings(), domain)).containsExactly(expected);
+            double localPass = median(reps, () -> CompletionStatistics.firstGram(held, domain));
+            double idPass = median(reps, () -> CompletionStatistics.firstGram(access(byId).ratings(), domain));
+            double namePass = median(reps, () -> CompletionStatistics.firstGram(access(byName).ratings(), domain));
+            row(report, "Gram pass", "in-process (stored path)", 1, localPass, ratings, localPass);
+            row(report, "Gram pass", "Spark, long user keys", 1, idPass, ratings, localPass);
+            row(report, "Gram pass", "Spark, string user keys", 1, namePass, ratings, localPass);
+            // A whole release, DP_ALS with T = 5, each pass timed: the first (Spark: read, group, cache;
+            // in process: the load into memory) and the later ones over the users already held.
+            Plan plan = SparkRatingsTest.plan("DP_ALS", RatingsRelation.USER, DECLARATION,
+                    Map.of("rank", 4, "iterations", 5));
+            assertThat(SparkRatingsTest.values(plan.release(access(byId), TestNoiseSources.seeded(1))))
+                    .containsExactly(SparkRatingsTest.values(plan.release(new SparkRatingsTest.Held(held),
+                            TestNoiseSources.seeded(1))));
+            Timed localPasses = new Timed(held);
+            Timed sparkPasses = new Timed(access(byId).ratings());
+            double local = median(reps, () -> plan.release(new SparkRatingsTest.Held(localPasses),
+                    TestNoiseSources.seeded(2)));
+            double spark = median(reps, () -> plan.release(new SparkRatingsTest.Held(sparkPasses),
+                    TestNoiseSources.seeded(2)));
+            row(report, "DP_ALS T=5", "in-process (stored path)", 5, local, ratings, local);
+            row(report, "DP_ALS T=5", "Spark, long user keys", 5, spark, ratings, local);
+            row(report, "  first pass", "in-process: load + pass", 1, localPasses.first(), ratings,
+                    localPasses.first());
+            row(report, "  first pass", "Spark: read, group, pass", 1, sparkPasses.first(), ratings,
+                    localPasses.first());
+            row(report, "  later pass", "in-process", 1, localPasses.later(), ratings, localPasses.later());
+            row(report, "  later pass", "Spark, cached users", 1, sparkPasses.later(), ratings, localPasses.later());
+            report.append(String.format(Locale.ROOT, "load average after: %s%n", load()));
+        } finally {
+            try (var files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    /**
+     * A ratings source whose passes are timed one by one: the first of each run includes opening the
+     * passes (Spark: nothing until the first pass reads; in process: the load into memory).
+     */
+    static final class Timed implements UserPasses.Engine {
+        private final RatingsSource source;
+        private final List<Double> first = new ArrayList<>();
+        private final List<Double> later = new ArrayList<>();
+
+        Timed(RatingsSource source) {
+            this.source = source;
+        }
+
+        @Override
+        public int items() {
+            return source.items();
+        }
+
+        @Override
+        public void forEachUser(UserVisitor visitor) {
+            source.forEachUser(visitor);
+        }
+
+        @Override
+        public UserPasses passes(RatingsDomain domain) {
+            long start = System.nanoTime();
+            UserPasses inner = UserPasses.of(source, domain);
+            double opening = (System.nanoTime() - start) / 1e9;
+            return new UserPasses() {
+                private boolean firstPass = true;
+
+                @Override
+                public double[] pass(UserStatistic statistic) {
+                    long t = System.nanoTime();
+                    double[] out = inner.pass(statistic);
+                    double seconds = (System.nanoTime() - t) / 1e9;
+                    if (firstPass) {
+                        first.add(opening + seconds);
+                    } else {
+                        later.add(seconds);
+                    }
+                    firstPass = false;
+                    return out;
+                }
+
+                @Override
+                public void close() {
+                    inner.close();
+                }
+            };
+        }
+
+        double first() {
+            return medianOf(first);
+        }
+
+        double later() {
+            return medianOf(later);
         }
     }
 
@@ -140,14 +228,18 @@ class SparkRatingsBenchmark {
             run.get();
             seconds.add((System.nanoTime() - t) / 1e9);
         }
+        return medianOf(seconds);
+    }
+
+    private static double medianOf(List<Double> seconds) {
         double[] s = seconds.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         return s[s.length / 2];
     }
 
     private static void row(StringBuilder report, String name, String path, int passes, double seconds, long ratings,
             double localSeconds) {
-        report.append(String.format(Locale.ROOT, "%-12s %-26s %8d %10.2f %14.0f %10.2f%n", name, path, passes,
-                seconds, ratings * passes / seconds, localSeconds / seconds));
+        report.append(String.format(Locale.ROOT, "%-16s %-30s %7d %9.3f %15.0f %9.2f%n", name, path, passes,
+                seconds, ratings * passes / seconds, seconds / localSeconds));
     }
 
     private static String load() {

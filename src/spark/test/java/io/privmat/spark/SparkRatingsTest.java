@@ -15,6 +15,10 @@ import io.privmat.mechanism.catalog.RatingsFacts;
 import io.privmat.mechanism.catalog.Release;
 import io.privmat.mechanism.completion.AlsRelease;
 import io.privmat.mechanism.completion.CompletionModel;
+import io.privmat.mechanism.completion.ExactSums;
+import io.privmat.mechanism.completion.UserPasses;
+import io.privmat.mechanism.completion.UserState;
+import io.privmat.mechanism.completion.UserStatistic;
 import io.privmat.mechanism.completion.FrankWolfeRelease;
 import io.privmat.mechanism.catalog.InMemoryRatings;
 import io.privmat.mechanism.catalog.RatingsRelation;
@@ -280,6 +284,128 @@ class SparkRatingsTest {
                     new SparkTestData.Recorder()), TestNoiseSources.seeded(5)));
             assertThat(spark).as(name).containsExactly(local);
         }
+    }
+
+    /**
+     * Integer user columns are grouped by their values as {@code long} keys (a user's triples in
+     * several files, negative and extreme ids, a null user ignored): the same releases as in process,
+     * for a statistic without state (private SVD) and one whose users carry state (Frank–Wolfe).
+     */
+    @Test
+    void integerUserKeysGroupByTheirValues() {
+        List<Long> ids = new ArrayList<>();
+        List<Object[]> rows = new ArrayList<>();
+        long[] extremes = {Long.MIN_VALUE, -1, 0, Long.MAX_VALUE};
+        int u = 0;
+        for (TreeMap<Integer, Double> rated : triples.values()) {
+            long id = u < extremes.length ? extremes[u] : 1_000_003L * u - 50_000_000L;
+            ids.add(id);
+            rated.forEach((item, r) -> rows.add(new Object[] {id, item, r}));
+            u++;
+        }
+        rows.add(new Object[] {null, 3, 4.0});
+        StructType type = new StructType(new StructField[] {
+                DataTypes.createStructField("user", DataTypes.LongType, true),
+                DataTypes.createStructField("item", DataTypes.IntegerType, true),
+                DataTypes.createStructField("rating", DataTypes.DoubleType, true)});
+        String location = SparkTestData.tempDir().resolve("ratings-long-users").toString();
+        SparkTestData.engine().session().createDataFrame(rows.stream().map(RowFactory::create).toList(), type)
+                .repartition(3).write().parquet(location);
+        ExternalSchema source = new ExternalSchema(location, ExternalSchema.Format.PARQUET,
+                List.of("user", "item", "rating"), null, null, PARQUET_DECLARATION);
+        assertThat(ids).doesNotHaveDuplicates();
+        for (Plan plan : List.of(plan("PRIVATE_SVD", RatingsRelation.USER, PARQUET_DECLARATION),
+                plan("PRIVATE_FRANK_WOLFE", RatingsRelation.USER, PARQUET_DECLARATION,
+                        Map.of("schedule", "STANDARD", "nuclearRadius", 40, "iterations", 3)))) {
+            double[] local = values(plan.release(new Held(inMemory(triples)), TestNoiseSources.seeded(9)));
+            double[] spark = values(plan.release(new SparkRatings(SparkTestData.engine(), source,
+                    new SparkTestData.Recorder()), TestNoiseSources.seeded(9)));
+            assertThat(spark).containsExactly(local);
+        }
+    }
+
+    /**
+     * The users cached on the executors between the passes of a run are dropped when the run closes
+     * its passes: after a finished release, and after a pass that failed on the executors.
+     */
+    @Test
+    void theCachedUsersAreDroppedWhenTheRunEndsAlsoAfterAFailure() {
+        var sc = SparkTestData.engine().session().sparkContext();
+        java.util.Set<Object> before = new java.util.HashSet<>(scala.jdk.javaapi.CollectionConverters.asJava(
+                sc.getPersistentRDDs()).keySet());
+        UserPasses passes = ((UserPasses.Engine) new SparkRatings(SparkTestData.engine(), parquet,
+                new SparkTestData.Recorder()).ratings()).passes(PARQUET_DECLARATION.domain());
+        // A pass that reads and caches the users, then one that fails on the executors.
+        assertThatThrownBy(() -> passes.pass(new Failing())).isInstanceOf(RuntimeException.class);
+        assertThat(added(sc, before)).isNotEmpty(); // the read users stay cached between passes
+        passes.close();
+        assertThat(added(sc, before)).isEmpty();
+        // A whole release, which closes its passes itself.
+        Plan plan = plan("PRIVATE_FRANK_WOLFE", RatingsRelation.USER, PARQUET_DECLARATION,
+                Map.of("schedule", "STANDARD", "nuclearRadius", 40, "iterations", 2));
+        plan.release(new SparkRatings(SparkTestData.engine(), parquet, new SparkTestData.Recorder()),
+                TestNoiseSources.seeded(4));
+        assertThat(added(sc, before)).isEmpty();
+    }
+
+    private static java.util.Set<Object> added(org.apache.spark.SparkContext sc, java.util.Set<Object> before) {
+        java.util.Set<Object> now = new java.util.HashSet<>(scala.jdk.javaapi.CollectionConverters.asJava(
+                sc.getPersistentRDDs()).keySet());
+        now.removeAll(before);
+        return now;
+    }
+
+    /** A statistic that fails on the executors (after the users were read and cached). */
+    static final class Failing implements UserStatistic {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public int size() {
+            return 1;
+        }
+
+        @Override
+        public void contribute(int[] items, double[] centred, int from, int to, double[] state, ExactSums out) {
+            throw new IllegalStateException("fails on purpose");
+        }
+
+        @Override
+        public double[] finish(ExactSums sums) {
+            return new double[1];
+        }
+    }
+
+    /**
+     * A partition's rows sorted by user become blocks of whole users: with a block of at most 7
+     * ratings, 40 users of 1 to 5 ratings make several blocks, no user split or lost, null fields and
+     * invalid triples dropped, a user who kept nothing left out.
+     */
+    @Test
+    void aPartitionsUsersBecomeBlocksOfWholeUsers() throws Exception {
+        List<org.apache.spark.sql.catalyst.InternalRow> rows = new ArrayList<>();
+        SplittableRandom random = new SplittableRandom(13);
+        int ratings = 0;
+        for (long user = 0; user < 40; user++) {
+            int k = 1 + random.nextInt(CAP);
+            for (int item = 0; item < k; item++) {
+                rows.add(new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(new Object[] {user,
+                        (long) item, 3.0}));
+            }
+            rows.add(new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(new Object[] {user, null, 3.0}));
+            ratings += k;
+        }
+        rows.add(new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(new Object[] {40L, (long) ITEMS,
+                3.0})); // a user of one invalid triple
+        rows.add(0, new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(new Object[] {null, 1L, 3.0}));
+        RatingsSchema d = PARQUET_DECLARATION;
+        var users = new SparkRatings.Users(new SparkRatings.Bounds(d.items(), d.min(), d.max(), d.perUserCap(), null),
+                true, true, 7);
+        List<UserState> blocks = new ArrayList<>();
+        users.call(rows.iterator()).forEachRemaining(blocks::add);
+        assertThat(blocks).hasSizeGreaterThan(2);
+        assertThat(blocks).allMatch(b -> b.count() < 7 + CAP);
+        assertThat(blocks.stream().mapToInt(UserState::users).sum()).isEqualTo(40);
+        assertThat(blocks.stream().mapToInt(UserState::count).sum()).isEqualTo(ratings);
     }
 
     @Test

@@ -25,17 +25,38 @@ class ExactPassesTest {
 
     /** Seeded users of 1..4 distinct items, ratings anywhere in [1, 5]. */
     static List<UserState> users(int m, long seed) {
+        return bounded(m, seed).stream().map(b -> b.user(DOMAIN)).toList();
+    }
+
+    static List<BoundedUser> bounded(int m, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
-        List<UserState> out = new ArrayList<>();
+        List<BoundedUser> out = new ArrayList<>();
         for (int u = 0; u < m; u++) {
             BoundedUser b = new BoundedUser(DOMAIN);
             int k = 1 + random.nextInt(4);
             for (int i = 0; i < k; i++) {
                 b.add(random.nextInt(9), random.nextDouble(1, 5));
             }
-            out.add(b.user(DOMAIN));
+            out.add(b);
         }
         return out;
+    }
+
+    /** A block of users (as an engine caches them) sums to the same integers as its users one by one. */
+    @Test
+    void aBlockOfUsersSumsLikeItsUsersOneByOne() {
+        UserState.Builder builder = new UserState.Builder(DOMAIN);
+        for (BoundedUser b : bounded(200, 9)) {
+            builder.add(b);
+        }
+        builder.add(new BoundedUser(DOMAIN).add(9, 3)); // kept nothing: not a user of the block
+        UserState block = builder.build();
+        List<UserState> users = users(200, 9);
+        assertThat(block.users()).isEqualTo(200);
+        assertThat(block.count()).isEqualTo(users.stream().mapToInt(UserState::count).sum());
+        UserStatistic gram = new RatingsGramStatistic(DOMAIN);
+        assertThat(sum(List.of(block), gram).same(sum(users, gram))).isTrue();
+        assertThat(builder.build().users()).isZero(); // the builder starts empty again
     }
 
     static ExactSums sum(List<UserState> users, UserStatistic statistic) {
