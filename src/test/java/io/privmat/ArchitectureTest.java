@@ -242,15 +242,53 @@ class ArchitectureTest {
 
     @Test
     void mechanismSubPackagesUseOnlyTheirAllowedArrowsAndFormNoCycle() {
+        checkSubPackages("mechanism", MECHANISM_ALLOWED);
+    }
+
+    /**
+     * The query capability's sub-packages, one job each (docs/architecture.md, "Inside query"):
+     * {@code query} is the package's own top level, the request and its planning, which the jobs
+     * use; stored workloads and rendering use no other part; the HTTP adapter uses the jobs it serves
+     * and no job uses it. The measured graph must be a subgraph of this table and have no cycle.
+     */
+    static final Map<String, Set<String>> QUERY_ALLOWED = queryAllowed();
+
+    private static Map<String, Set<String>> queryAllowed() {
+        Map<String, Set<String>> a = new TreeMap<>();
+        a.put("workload", Set.of());
+        a.put("render", Set.of());
+        // Planning resolves a request's stored workload (ServiceArtifacts).
+        a.put("query", Set.of("workload"));
+        a.put("admission", Set.of("query"));
+        a.put("prediction", Set.of("query"));
+        // A dry run is planned here and rendered as a job's result would be.
+        a.put("dryrun", Set.of("query", "render"));
+        a.put("execution", Set.of("query", "render"));
+        // The warm-up renders its synthetic release so that the result path is compiled.
+        a.put("warmup", Set.of("render"));
+        a.put("web", Set.of("query", "admission", "dryrun", "prediction", "workload"));
+        return a;
+    }
+
+    @Test
+    void querySubPackagesUseOnlyTheirAllowedArrowsAndFormNoCycle() {
+        checkSubPackages("query", QUERY_ALLOWED);
+    }
+
+    /**
+     * The graph of {@code io.privmat.<root>}'s sub-packages (its top level named {@code root}) must be
+     * a subgraph of {@code allowed} and have no cycle.
+     */
+    private static void checkSubPackages(String root, Map<String, Set<String>> allowed) {
         Map<String, Set<String>> graph = new TreeMap<>();
         for (JavaClass origin : classes) {
-            String from = mechanismPart(origin.getPackageName());
+            String from = subPackage(root, origin.getPackageName());
             if (from == null) {
                 continue;
             }
             graph.computeIfAbsent(from, k -> new TreeSet<>());
             origin.getDirectDependenciesFromSelf().forEach(dependency -> {
-                String to = mechanismPart(dependency.getTargetClass().getPackageName());
+                String to = subPackage(root, dependency.getTargetClass().getPackageName());
                 if (to != null && !to.equals(from)) {
                     graph.get(from).add(to);
                 }
@@ -258,25 +296,25 @@ class ArchitectureTest {
         }
         StringBuilder unexpected = new StringBuilder();
         graph.forEach((from, tos) -> tos.forEach(to -> {
-            if (!MECHANISM_ALLOWED.getOrDefault(from, Set.of()).contains(to)) {
+            if (!allowed.getOrDefault(from, Set.of()).contains(to)) {
                 unexpected.append(from).append(" -> ").append(to).append('\n');
             }
         }));
-        assertThat(unexpected.toString()).as("mechanism arrows not in the allowed table; the graph is %s", graph)
+        assertThat(unexpected.toString()).as("%s arrows not in the allowed table; the graph is %s", root, graph)
                 .isEmpty();
-        assertThat(cycle(graph)).as("a cycle between mechanism sub-packages").isEmpty();
+        assertThat(cycle(graph)).as("a cycle between %s sub-packages", root).isEmpty();
     }
 
-    /** The first sub-package of io.privmat.mechanism ("mechanism" for the package itself), or null. */
-    private static String mechanismPart(String packageName) {
-        String root = "io.privmat.mechanism";
-        if (packageName.equals(root)) {
-            return "mechanism";
+    /** The first sub-package of io.privmat.{@code root} ({@code root} for the package itself), or null. */
+    private static String subPackage(String root, String packageName) {
+        String base = "io.privmat." + root;
+        if (packageName.equals(base)) {
+            return root;
         }
-        if (!packageName.startsWith(root + ".")) {
+        if (!packageName.startsWith(base + ".")) {
             return null;
         }
-        String rest = packageName.substring(root.length() + 1);
+        String rest = packageName.substring(base.length() + 1);
         int dot = rest.indexOf('.');
         return dot < 0 ? rest : rest.substring(0, dot);
     }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.job.worker.WorkerPool;
 import io.privmat.query.QueryRequest;
-import io.privmat.query.QueryService;
+import io.privmat.query.admission.QueryService;
 import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import io.privmat.support.ApiTest;

@@ -16,7 +16,7 @@ import io.privmat.mechanism.noise.GridNoise;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.NoiseSources;
 import io.privmat.mechanism.noise.TestNoiseSources;
-import io.privmat.query.StoredRows;
+import io.privmat.query.execution.StoredRows;
 import io.privmat.support.ApiTest;
 import io.privmat.support.FashionMnist;
 import io.privmat.support.Python;

@@ -6,7 +6,7 @@ import java.nio.ByteOrder;
 
 /**
  * The chunk decoding of the read path run on synthetic chunks, for the start-up warm-up
- * ({@code io.privmat.query.Warmup}): a job calls {@link ChunkCodec#decodeMatrix} and
+ * ({@code io.privmat.query.warmup.Warmup}): a job calls {@link ChunkCodec#decodeMatrix} and
  * {@link MatrixChunk#toDense} once per stored chunk (about a hundred times per job on a few hundred
  * MB), too few calls for the just-in-time compiler to compile them fully before the first jobs
  * (docs/benchmarks.md, "Issue 21's table"). Here they run on many small chunks in both layouts, a

@@ -88,7 +88,7 @@ public class FreePlanning {
     }
 
     /** The refusal of a request that ran out of its planning time or plans. */
-    static PrivmatException outOfTime(String what) {
+    public static PrivmatException outOfTime(String what) {
         return new PrivmatException(ProblemType.SERVICE_UNAVAILABLE, "The " + what + " did not finish within its "
                 + "limit of " + MAX_TIME.toSeconds() + " s (free planning work is bounded per request); nothing was "
                 + "charged. Retry when the replica is less busy, or ask for less.",

@@ -26,6 +26,7 @@ import io.privmat.mechanism.catalog.ComputeBudget;
 import io.privmat.plan.PlanDocuments;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
+import io.privmat.query.workload.WorkloadService;
 import io.privmat.security.Caller;
 import io.privmat.strategy.StrategyService;
 import java.util.Map;
@@ -60,7 +61,7 @@ public class QueryPlans {
     }
 
     /** The facts a plan may use: shape, bound, relation, accounting, and n only where it is public. */
-    static PublicFacts facts(Dataset dataset) {
+    public static PublicFacts facts(Dataset dataset) {
         if (dataset.kind() == DatasetKind.STREAM) {
             throw new PrivmatException(ProblemType.WRONG_DATASET_KIND, "Dataset " + dataset.id() + " is a STREAM: it "
                     + "answers standing subscriptions (POST /v1/datasets/" + dataset.id() + "/subscriptions), not "
@@ -101,7 +102,7 @@ public class QueryPlans {
     }
 
     /** Plans a request of this caller (whose quotas any free computation it needs counts against). */
-    Plan plan(Dataset dataset, QueryRequest request, Caller caller) {
+    public Plan plan(Dataset dataset, QueryRequest request, Caller caller) {
         PublicFacts facts = plannable(dataset);
         try {
             return catalog.plan(request.kind(), request.mechanism(),
@@ -147,7 +148,7 @@ public class QueryPlans {
      * The artifacts a request's plan resolves (a large strategy not yet computed answers 409), its free
      * computations counted against this caller's quotas.
      */
-    PublicArtifacts artifacts(Caller caller) {
+    public PublicArtifacts artifacts(Caller caller) {
         return new ServiceArtifacts(workloads, strategies, caller);
     }
 
@@ -155,7 +156,7 @@ public class QueryPlans {
      * The smallest budget at which {@code mechanism}'s quote meets {@code target} on this dataset
      * (docs/accuracy/inverse-quote.md): plans only, reads nothing.
      */
-    InverseQuote.Answer inverse(Dataset dataset, String mechanism, QueryRequest request,
+    public InverseQuote.Answer inverse(Dataset dataset, String mechanism, QueryRequest request,
             InverseQuote.Target target, boolean requested, Caller caller,
             PlanLimit limit) {
         PublicFacts facts = plannable(dataset);
@@ -184,7 +185,7 @@ public class QueryPlans {
      * The strategy computation a LINEAR_QUERIES request (OPTIMIZED or LOW_RANK_MECHANISM) needs on
      * this dataset, to start ahead of a query. Plans and charges nothing.
      */
-    PublicArtifacts.StrategyTask strategyTask(Dataset dataset, QueryRequest request,
+    public PublicArtifacts.StrategyTask strategyTask(Dataset dataset, QueryRequest request,
             Caller caller) {
         PublicFacts facts = facts(dataset);
         try {
@@ -196,7 +197,7 @@ public class QueryPlans {
     }
 
     /** Rebuilds a job's stored spec (JSON) through the same validation as a new request. */
-    Plan rebuild(String specJson) {
+    public Plan rebuild(String specJson) {
         return documents.rebuild(specJson, new ServiceArtifacts(workloads, strategies, null));
     }
 

@@ -4,6 +4,8 @@ import io.privmat.mechanism.catalog.PlanningException;
 import io.privmat.mechanism.catalog.PublicArtifacts;
 import io.privmat.mechanism.catalog.ComputeBudget;
 import io.privmat.problem.PrivmatException;
+import io.privmat.query.workload.WorkloadRecord;
+import io.privmat.query.workload.WorkloadService;
 import io.privmat.security.Caller;
 import io.privmat.strategy.StrategyService;
 import java.util.UUID;

@@ -1,7 +1,11 @@
 /**
- * The catalogue of query kinds: request validation, planning to a mechanism with its exact cost
- * (from public parameters only), admission (reserve + enqueue in one transaction), and the job
- * handlers that run each kind on a dataset's rows.
+ * The query capability's top level: the request ({@link QueryRequest}) and its planning, which every
+ * job of the capability and the stream capability share — a dataset's public facts, a request planned
+ * into a mechanism with its exact cost from public parameters only, planning refusals as problem
+ * details, the worker's rebuild of a stored spec ({@link QueryPlans}), the public artifacts a plan
+ * resolves ({@link ServiceArtifacts}), the gate of free planning work ({@link FreePlanning}) and
+ * what the transparency record needs from planning ({@link Transparency}). Other capabilities use
+ * this package only; the sub-packages hold one job each (docs/architecture.md, "Inside query").
  */
 @NullMarked
 package io.privmat.query;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privmat.problem.PrivmatException;
+import io.privmat.query.workload.WorkloadService;
 import io.privmat.support.Npy;
 import io.privmat.support.ApiTest;
 import java.net.http.HttpRequest;

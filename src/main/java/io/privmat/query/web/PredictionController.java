@@ -3,7 +3,7 @@ package io.privmat.query.web;
 import io.privmat.api.Npy;
 import io.privmat.mechanism.catalog.NoiseWarning;
 import io.privmat.problem.PrivmatException;
-import io.privmat.query.PredictionService;
+import io.privmat.query.prediction.PredictionService;
 import io.privmat.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;

@@ -4,7 +4,7 @@ import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import io.privmat.query.QueryRequest;
-import io.privmat.query.QueryService;
+import io.privmat.query.admission.QueryService;
 import io.privmat.security.Caller;
 import io.privmat.strategy.StrategyDocument;
 import io.privmat.strategy.StrategyService;

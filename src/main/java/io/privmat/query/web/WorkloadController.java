@@ -2,8 +2,8 @@ package io.privmat.query.web;
 
 import io.privmat.api.Paging;
 import io.privmat.api.TextChecks;
-import io.privmat.query.WorkloadRecord;
-import io.privmat.query.WorkloadService;
+import io.privmat.query.workload.WorkloadRecord;
+import io.privmat.query.workload.WorkloadService;
 import io.privmat.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;

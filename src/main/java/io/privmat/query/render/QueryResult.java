@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.render;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;

@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.render;
 
 /** Row-major arrays as nested rows for JSON results. */
 final class RowMajor {

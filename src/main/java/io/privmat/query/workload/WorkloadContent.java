@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.workload;
 
 import io.privmat.hashing.Sha256;
 import java.nio.ByteBuffer;

@@ -1,10 +1,11 @@
-package io.privmat.query;
+package io.privmat.query.warmup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privmat.api.FactsJson;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.plan.PlanDocuments;
+import io.privmat.query.render.ResultDocuments;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.workload;
 
 import java.time.Instant;
 import java.util.UUID;

@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.render;
 
 import io.privmat.api.RegressionDocument;
 import io.privmat.dataset.Dataset;
@@ -23,9 +23,9 @@ import io.privmat.mechanism.completion.SvdCompletionRelease;
 import io.privmat.mechanism.linear.LinearQueriesRelease;
 import io.privmat.mechanism.linear.LinearQueryRelease;
 import io.privmat.plan.PlanDocuments;
-import io.privmat.query.QueryResult.Charge;
-import io.privmat.query.QueryResult.Head;
-import io.privmat.query.QueryResult.Kept;
+import io.privmat.query.render.QueryResult.Charge;
+import io.privmat.query.render.QueryResult.Head;
+import io.privmat.query.render.QueryResult.Kept;
 import io.privmat.release.NewRelease;
 import io.privmat.release.ReleaseKind;
 import io.privmat.release.ReleaseService;
@@ -40,7 +40,7 @@ import tools.jackson.databind.util.RawValue;
  * rendering per result kind; stores the releases that later answer free queries.
  */
 @Component
-class ResultDocuments {
+public class ResultDocuments {
 
     /** Largest m·k of u written inline in the JSON result (it is always in the .npy array). */
     static final int INLINE_LIMIT = 100_000;
@@ -50,7 +50,8 @@ class ResultDocuments {
     private final PlanDocuments documents;
     private final MechanismCatalog catalog;
 
-    ResultDocuments(ReleaseService releases, JsonMapper json, PlanDocuments documents, MechanismCatalog catalog) {
+    public ResultDocuments(ReleaseService releases, JsonMapper json, PlanDocuments documents,
+            MechanismCatalog catalog) {
         this.releases = releases;
         this.json = json;
         this.documents = documents;
@@ -71,7 +72,7 @@ class ResultDocuments {
                 io.privmat.mechanism.linear.@org.jspecify.annotations.Nullable Strategy strategy);
     }
 
-    JobOutput render(Job job, Dataset dataset, Plan plan, Release release) {
+    public JobOutput render(Job job, Dataset dataset, Plan plan, Release release) {
         // The loss document is rendered once, from the plan's typed losses, for the release and the result.
         String loss = documents.lossJson(plan);
         return render(job.id(), dataset, plan, loss, release, (kind, mechanism, meta, rows, cols, values, float32,
@@ -92,7 +93,7 @@ class ResultDocuments {
      * A dry run's result document (docs/dry-run.md): the same rendering as a job's, without a job and
      * storing nothing (a release that would answer free queries is not kept).
      */
-    QueryResult dryRun(Dataset dataset, Plan plan, Release release) {
+    public QueryResult dryRun(Dataset dataset, Plan plan, Release release) {
         return render(null, dataset, plan, documents.lossJson(plan), release,
                 (kind, mechanism, meta, rows, cols, values, float32, strategy) -> null).result();
     }
@@ -140,10 +141,11 @@ class ResultDocuments {
 
     /**
      * A PCA release's result document without the job's and dataset's fields: the start-up warm-up
-     * ({@link Warmup}) renders its synthetic release here, so that the first job's result goes through
-     * compiled code (the same accuracy, serialisers and array layout). Nothing is stored.
+     * ({@link io.privmat.query.warmup.Warmup}) renders its synthetic release here, so that the first
+     * job's result goes through compiled code (the same accuracy, serialisers and array layout).
+     * Nothing is stored.
      */
-    JobOutput pcaWithoutHead(Plan plan, Release.Covariance c) {
+    public JobOutput pcaWithoutHead(Plan plan, Release.Covariance c) {
         if (!c.pca()) {
             throw new IllegalArgumentException("not a PCA release");
         }

@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +9,7 @@ import io.privmat.mechanism.catalog.PlanLimit;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
+import io.privmat.query.QueryRequest;
 import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import io.privmat.support.ApiTest;

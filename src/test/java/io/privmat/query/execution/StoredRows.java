@@ -1,10 +1,11 @@
-package io.privmat.query;
+package io.privmat.query.execution;
 
 import io.privmat.dataset.DatasetRows;
 import io.privmat.dataset.DatasetService;
 import io.privmat.job.Job;
 import io.privmat.job.JobContext;
 import io.privmat.mechanism.catalog.DataAccess;
+import io.privmat.query.QueryPlans;
 import java.util.UUID;
 
 /** Test access to a dataset's rows exactly as a query job reads them ({@link StoredDataAccess}), progress ignored. */

@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.warmup;
 
 import io.privmat.dataset.ChunkWarmup;
 import io.privmat.mechanism.NeighbouringRelation;
@@ -15,6 +15,7 @@ import io.privmat.mechanism.catalog.RowStream;
 import io.privmat.mechanism.linalg.GramAccumulator;
 import io.privmat.mechanism.noise.NoiseSources;
 import io.privmat.privacy.AccountingMode;
+import io.privmat.query.render.ResultDocuments;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.math.BigDecimal;

@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.execution;
 
 import io.privmat.dataset.DatasetRows;
 import io.privmat.dataset.EdgeChunk;

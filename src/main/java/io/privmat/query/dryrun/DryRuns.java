@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.dryrun;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetService;
@@ -15,6 +15,11 @@ import io.privmat.mechanism.noise.NoiseSources;
 import io.privmat.privacy.BudgetFilter;
 import io.privmat.privacy.Tracks;
 import io.privmat.problem.PrivmatException;
+import io.privmat.query.FreePlanning;
+import io.privmat.query.QueryPlans;
+import io.privmat.query.QueryRequest;
+import io.privmat.query.render.QueryResult;
+import io.privmat.query.render.ResultDocuments;
 import io.privmat.security.Caller;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;

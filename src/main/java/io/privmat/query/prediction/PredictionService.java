@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.prediction;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
@@ -22,6 +22,7 @@ import io.privmat.mechanism.completion.PredictionSink;
 import io.privmat.mechanism.catalog.RatingsSource;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
+import io.privmat.query.QueryPlans;
 import io.privmat.release.ReleaseService;
 import io.privmat.release.StoredRelease;
 import io.privmat.security.Caller;

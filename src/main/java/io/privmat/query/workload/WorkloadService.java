@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.workload;
 
 import io.privmat.dataset.DatasetService;
 import io.privmat.dataset.ParsedMatrix;

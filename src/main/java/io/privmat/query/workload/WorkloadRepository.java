@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.workload;
 
 import java.sql.Timestamp;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.admission;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
@@ -26,6 +26,9 @@ import io.privmat.privacy.PrivacyArgumentException;
 import io.privmat.privacy.Tracks;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
+import io.privmat.query.FreePlanning;
+import io.privmat.query.QueryPlans;
+import io.privmat.query.QueryRequest;
 import io.privmat.security.Caller;
 import io.privmat.strategy.StrategyService;
 import java.util.Map;

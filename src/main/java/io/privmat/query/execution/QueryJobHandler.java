@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.execution;
 
 import io.privmat.dataset.Dataset;
 import io.privmat.dataset.DatasetKind;
@@ -21,6 +21,8 @@ import io.privmat.mechanism.covariance.BinghamSampler;
 import io.privmat.mechanism.linalg.NumericalFailureException;
 import io.privmat.mechanism.noise.NoiseSources;
 import io.privmat.plan.PlanDocuments;
+import io.privmat.query.QueryPlans;
+import io.privmat.query.render.ResultDocuments;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;

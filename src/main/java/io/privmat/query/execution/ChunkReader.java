@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.execution;
 
 import io.privmat.concurrent.HandOff;
 import java.util.function.Consumer;

@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.admission;
 
 import io.privmat.concurrent.GroupCommit;
 import io.privmat.concurrent.GroupCommit.Outcome;

@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.workload;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;

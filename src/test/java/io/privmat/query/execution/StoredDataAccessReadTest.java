@@ -1,4 +1,4 @@
-package io.privmat.query;
+package io.privmat.query.execution;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
