@@ -87,6 +87,17 @@ public final class MechanismCatalog {
         return String.join("; ", parts);
     }
 
+    /**
+     * The first value that declares itself the start-up warm-up's representative
+     * ({@link MechanismDefinition#warmUpRepresentative}).
+     *
+     * @throws IllegalStateException when none does
+     */
+    public MechanismDefinition warmUpRepresentative() {
+        return byName.values().stream().filter(MechanismDefinition::warmUpRepresentative).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no mechanism is the warm-up's representative"));
+    }
+
     /** The mechanisms that answer {@code kind}, in catalogue order. */
     public List<MechanismDefinition> forKind(QueryKind kind) {
         return byName.values().stream().filter(m -> m.kinds().contains(kind)).toList();

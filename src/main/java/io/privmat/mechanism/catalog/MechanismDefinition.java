@@ -62,6 +62,16 @@ public interface MechanismDefinition {
     }
 
     /**
+     * Whether the service warms the just-in-time compiler with this mechanism at start-up: a PCA from
+     * the Gram (parameter {@code k}) whose release runs the common covariance path (exact noise,
+     * eigendecomposition, projection). The catalogue's first such value is used
+     * ({@link MechanismCatalog#warmUpRepresentative}).
+     */
+    default boolean warmUpRepresentative() {
+        return false;
+    }
+
+    /**
      * Parameters of a working request for {@code kind}: valid on every dataset shape and relation the
      * mechanism accepts with at least one column. The served contract shows them as the request's
      * example and the mechanism contract tests plan with them, so a mechanism with required

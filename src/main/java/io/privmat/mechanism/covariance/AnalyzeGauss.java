@@ -200,6 +200,12 @@ public final class AnalyzeGauss extends Described {
                 Covariances.upper(plan.spec().facts()), "E = (G + Gᵀ)/2");
     }
 
+    /** Its PCA release is the common covariance path the start-up warm-up compiles. */
+    @Override
+    public boolean warmUpRepresentative() {
+        return true;
+    }
+
     /** What the shared facts it writes mean for it (served in their descriptions). */
     @Override
     public List<Fact.Note> factNotes() {

@@ -117,4 +117,15 @@ class FactsTest {
     void aNoteMustSaySomething() {
         assertThatThrownBy(() -> NoiseFacts.SIGMA.note(" ")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void oneValueDeclaresItselfTheWarmUpsRepresentativeAndItAnswersPcaOnAMatrix() {
+        MechanismCatalog catalog = MechanismCatalog.standard();
+        assertThat(catalog.all().stream().filter(MechanismDefinition::warmUpRepresentative)).hasSize(1);
+        MechanismDefinition m = catalog.warmUpRepresentative();
+        assertThat(m.kinds()).contains(QueryKind.PCA);
+        assertThat(m.shapes()).contains(DataShape.MATRIX);
+        assertThatThrownBy(() -> new MechanismCatalog(List.of()).warmUpRepresentative())
+                .isInstanceOf(IllegalStateException.class);
+    }
 }
