@@ -46,7 +46,7 @@ import java.util.Set;
  * rating changes within [lo, hi]; Ω, hence the user count m, public): Hardt–Roth and randomized
  * response in Hardt and Roth's own entry-level model ({@link EntryLevelLowRank}, docs/mechanisms/
  * low-rank.md "Ratings under RATING"). They are catalogue values of their own, not the row-level
- * HARDT_ROTH and RANDOMIZED_RESPONSE on a second shape: their privacy unit, sensitivity derivation,
+ * {@link HardtRoth} and {@link RandomizedResponse} on a second shape: their privacy unit, sensitivity derivation,
  * input and result orientation differ, and each value states exactly one of each.
  *
  * <p>The matrix is A (m × n), A_ij = y_ij − (lo + hi)/2 on Ω and 0 off Ω; a rating change moves one

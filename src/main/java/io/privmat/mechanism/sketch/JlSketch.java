@@ -69,7 +69,7 @@ public final class JlSketch extends Described {
         return RequestParams.empty();
     }
 
-    /** An edge of weight 1 added to a graph; orthogonal rows for a matrix (as ANALYZE_GAUSS). */
+    /** An edge of weight 1 added to a graph; orthogonal rows for a matrix (as for any noise on XᵀX). */
     @Override
     public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
         return facts.shape() == DataShape.GRAPH ? List.of(new NeighbouringChange.AddedEdge(0, facts.cols() - 1, 1.0))
