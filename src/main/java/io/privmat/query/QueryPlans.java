@@ -182,8 +182,8 @@ public class QueryPlans {
     }
 
     /**
-     * The strategy computation a LINEAR_QUERIES request (OPTIMIZED or LOW_RANK_MECHANISM) needs on
-     * this dataset, to start ahead of a query. Plans and charges nothing.
+     * The strategy computation a LINEAR_QUERIES request (of a mechanism that needs a public strategy)
+     * needs on this dataset, to start ahead of a query. Plans and charges nothing.
      */
     public PublicArtifacts.StrategyTask strategyTask(Dataset dataset, QueryRequest request,
             Caller caller) {

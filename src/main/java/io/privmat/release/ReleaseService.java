@@ -183,10 +183,10 @@ public class ReleaseService {
         if (isWindow(release)) {
             return WindowAnswers.directionalVariance(window(release, data), x, nu);
         }
-        if (release.kind() == ReleaseKind.MATRIX_SKETCH && release.mechanism().equals("JL")) {
+        if (release.kind() == ReleaseKind.MATRIX_SKETCH && meta.has(ReleaseMeta.R)) { // r random projections
             return JlMatrixSketch.directionalVariance(data, d, jl(meta), x);
         }
-        if (release.mechanism().equals("WISHART")) {
+        if (meta.has(ReleaseMeta.DEGREES)) { // Wishart noise: its degrees of freedom set the interval
             return QuadraticForms.wishart(data, d, meta.get(ReleaseMeta.DEGREES), meta.get(ReleaseMeta.B2),
                     meta.get(ReleaseMeta.GRANULARITY), nu, x);
         }
@@ -361,16 +361,11 @@ public class ReleaseService {
         Domain domain = Domain.of(schema.sizes());
         Workload cells = Workload.identity(domain);
         String method = String.valueOf(release.meta().find(ReleaseMeta.STRATEGY_METHOD));
-        Strategy strategy;
-        if (method.equals("IDENTITY")) {
-            strategy = Strategies.identity(cells);
-        } else if (method.equals("HIERARCHICAL")) {
-            strategy = Strategies.hierarchical(cells);
-        } else {
+        Strategy strategy = Strategies.rebuilt(method, cells).orElseGet(() -> {
             String key = String.valueOf(release.meta().find(ReleaseMeta.STRATEGY_KEY));
-            strategy = strategies.load(key).orElseThrow(() -> new PrivmatException(ProblemType.STRATEGY_NOT_FOUND,
+            return strategies.load(key).orElseThrow(() -> new PrivmatException(ProblemType.STRATEGY_NOT_FOUND,
                     "The strategy " + key + " of this estimate is not stored.", Map.of("strategyKey", key)));
-        }
+        });
         Estimate e = new Estimate(domain, strategy,
                 release.meta().get(ReleaseMeta.NOISE_VARIANCE), (double[]) payload(release));
         synchronized (estimates) {

@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
  * and shown by {@code GET /v1/strategies/{key}}: its task's facts ({@link PublicArtifacts.TaskInfo})
  * and, once computed, the strategy's own ({@link StrategyInfo}). Absent members are left out of the
  * stored JSON, except the objective and lower bound of a computed strategy, written as null when not
- * finite. Every document stored so far reads back, including those of OPTIMIZED strategies stored
- * with a workload hash and kind before they were left out.
+ * finite. Every document stored so far reads back, including those of strategies keyed by their Gram
+ * stored with a workload hash and kind before they were left out.
  *
  * @param expectedRmsePerUnitNoise √(objective/queries), when both are known and the objective finite
  * @param computeMillis how long the computation took; absent when the strategy was stored again

@@ -44,7 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Free does not mean unbounded. Before anything is queued, the task's cost from public sizes is
  * checked against the budget ({@link #budget()}: {@code max-compute-time} at the reference rate, and
- * {@code max-memory}); an OPTIMIZED optimisation is capped at that budget's operations. Background
+ * {@code max-memory}); an optimisation is capped at that budget's operations. Background
  * computations wait in a {@link FairQueue} (round robin between API keys, quotas per key and per
  * subject, 429 or 503 with {@code Retry-After} beyond) for {@code threads} daemon threads; each is
  * cancelled at its next checkpoint (one iteration) when it outlives {@code max-compute-time}
@@ -461,7 +461,7 @@ public class StrategyService {
      * measured with. Its bytes are the same: the encoding is lossless and the strategy a deterministic
      * function of the public workload and options.
      *
-     * @param mechanism the release's mechanism (OPTIMIZED or LOW_RANK_MECHANISM)
+     * @param mechanism the release's mechanism (one that needs a public strategy)
      */
     public void keep(String id, String mechanism, Strategy strategy) {
         Instant now = clock.instant();

@@ -19,7 +19,7 @@ import org.springframework.util.unit.DataSize;
  * @param maxRunningPerTenant computations of one subject running at once
  * @param maxComputeTime wall-clock limit of one computation: it is cancelled beyond (CANCELLED,
  *     reason TIME_LIMIT); with {@code referenceRate} it is also the operations budget a computation is
- *     planned for (an OPTIMIZED optimisation is capped at it; one whose smallest useful run exceeds it
+ *     planned for (an optimisation is capped at it; one whose smallest useful run exceeds it
  *     is refused with 422 before it is queued)
  * @param referenceRate floating-point operations per second one computation is assumed to get while it
  *     runs (the estimate's unit); lower is safer. Default: what two shared cores achieved under a load

@@ -3,7 +3,7 @@ package io.privmat.mechanism.catalog;
 /**
  * What one strategy computation may use, set by the service from its limits (public values): a
  * number of floating-point operations (its wall-clock limit at a reference rate) and bytes of
- * memory. An OPTIMIZED optimisation stops when its next iteration would exceed the operations (a
+ * memory. An optimisation stops when its next iteration would exceed the operations (a
  * deterministic cap: the strategy is a function of the workload and the budget, which is part of its
  * cache key); a computation whose smallest useful run exceeds either is refused before it is queued
  * ({@link io.privmat.mechanism.linear.StrategyCost}).

@@ -75,6 +75,28 @@ public final class Fact<T> {
                 || n instanceof java.math.BigInteger bi && bi.bitLength() < 64;
     }
 
+    /**
+     * What this fact means for one mechanism, declared by the mechanism that writes it
+     * ({@link MechanismDefinition#factNotes}): the served description is the vocabulary's own text
+     * followed by the notes of the catalogue's mechanisms ({@link MechanismCatalog#description}).
+     */
+    public Note note(String text) {
+        return new Note(this, text);
+    }
+
+    /**
+     * The part of a fact's served description a mechanism declares (e.g. "ITS_NAME: what the value is
+     * for it"), so that the vocabulary, shared by every mechanism, names none.
+     */
+    public record Note(Fact<?> fact, String text) {
+        public Note {
+            Objects.requireNonNull(fact);
+            if (text.isBlank()) {
+                throw new IllegalArgumentException("a note on " + fact + " must say something");
+            }
+        }
+    }
+
     @Override
     public String toString() {
         return vocabulary.name() + "." + name;

@@ -11,7 +11,9 @@ import org.jspecify.annotations.Nullable;
  * ({@link ReleaseMeta}). Declared as data, like {@link Param}, so that the served contract types each
  * document from the same constants the code reads and writes: a plan's noise facts are checked when
  * it is made ({@link Plan}), and the mechanism contract tests check every release's facts and
- * metadata. A mechanism that needs a new fact adds a constant to the vocabulary's class.
+ * metadata. A mechanism that needs a new fact adds a constant to the vocabulary's class, in words
+ * that fit every mechanism (or none, when only the mechanisms' notes describe it), and states what the
+ * fact means for itself in {@link MechanismDefinition#factNotes}: the vocabularies name no mechanism.
  */
 public final class FactVocabulary {
 

@@ -72,6 +72,32 @@ public final class MechanismCatalog {
         return Optional.ofNullable(byName.get(name));
     }
 
+    /**
+     * The served description of a declared fact: the vocabulary's own text, then each distinct note
+     * the catalogue's mechanisms declare on it ({@link MechanismDefinition#factNotes}), in catalogue
+     * order and each mechanism's order, joined by "; ".
+     */
+    public String description(Fact<?> fact) {
+        List<String> parts = new ArrayList<>();
+        if (!fact.description().isEmpty()) {
+            parts.add(fact.description());
+        }
+        byName.values().stream().flatMap(m -> m.factNotes().stream()).filter(n -> n.fact() == fact)
+                .map(Fact.Note::text).distinct().forEach(parts::add);
+        return String.join("; ", parts);
+    }
+
+    /**
+     * The first value that declares itself the start-up warm-up's representative
+     * ({@link MechanismDefinition#warmUpRepresentative}).
+     *
+     * @throws IllegalStateException when none does
+     */
+    public MechanismDefinition warmUpRepresentative() {
+        return byName.values().stream().filter(MechanismDefinition::warmUpRepresentative).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no mechanism is the warm-up's representative"));
+    }
+
     /** The mechanisms that answer {@code kind}, in catalogue order. */
     public List<MechanismDefinition> forKind(QueryKind kind) {
         return byName.values().stream().filter(m -> m.kinds().contains(kind)).toList();

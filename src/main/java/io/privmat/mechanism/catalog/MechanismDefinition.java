@@ -15,7 +15,7 @@ import java.util.Set;
  */
 public interface MechanismDefinition {
 
-    /** The name used in requests, e.g. {@code ANALYZE_GAUSS}. */
+    /** The name used in requests, upper case with underscores; unique in the catalogue. */
     String name();
 
     /** One sentence for the contract: what it releases and its guarantee. */
@@ -49,6 +49,27 @@ public interface MechanismDefinition {
 
     /** Its typed parameters (names, ranges, defaults). */
     List<Param> params();
+
+    /**
+     * What the shared facts it writes mean for it, in the order they are served: the vocabularies
+     * ({@link NoiseFacts}, {@link ReleaseMeta}) declare each fact once in words that fit every
+     * mechanism, and a mechanism whose value needs its own reading declares it here, naming itself.
+     * The catalogue merges the notes into the served descriptions ({@link MechanismCatalog#description}).
+     * Values of one family may return the same note; it is served once.
+     */
+    default List<Fact.Note> factNotes() {
+        return List.of();
+    }
+
+    /**
+     * Whether the service warms the just-in-time compiler with this mechanism at start-up: a PCA from
+     * the Gram (parameter {@code k}) whose release runs the common covariance path (exact noise,
+     * eigendecomposition, projection). The catalogue's first such value is used
+     * ({@link MechanismCatalog#warmUpRepresentative}).
+     */
+    default boolean warmUpRepresentative() {
+        return false;
+    }
 
     /**
      * Parameters of a working request for {@code kind}: valid on every dataset shape and relation the

@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
  * Public artifacts a plan may need besides the request and the dataset's public facts, resolved by
  * the service and passed into planning so that the catalogue stays free of storage: a stored query
  * workload (LINEAR_QUERIES with a CUSTOM workload) and a cached, data-independent strategy
- * (OPTIMIZED, LOW_RANK_MECHANISM). Neither depends on any dataset, so resolving them reads no data
+ * (the mechanisms that need one). Neither depends on any dataset, so resolving them reads no data
  * and spends no budget. {@link #inline()} resolves without a service: no stored workloads, and
  * strategies computed on the calling thread (tests, and the mechanism's own declarations).
  */
@@ -32,7 +32,7 @@ public interface PublicArtifacts {
 
     /**
      * What one strategy computation may use (the service's limits); a task over it is refused before
-     * it is queued, and an OPTIMIZED optimisation is capped at its operations.
+     * it is queued, and an optimisation is capped at its operations.
      */
     default ComputeBudget strategyBudget() {
         return ComputeBudget.UNLIMITED;
@@ -62,12 +62,12 @@ public interface PublicArtifacts {
     /**
      * Public facts about a strategy task, shown while it is computed and stored with its strategy.
      *
-     * @param mechanism OPTIMIZED or LOW_RANK_MECHANISM
-     * @param gramHash OPTIMIZED (keyed by the Gram, shared by the workloads of several callers): the
+     * @param mechanism the mechanism that needs the strategy
+     * @param gramHash a strategy keyed by the Gram (shared by the workloads of several callers): the
      *     SHA-256 of WᵀW; null otherwise
-     * @param workloadHash LOW_RANK_MECHANISM: the workload's hash; null for OPTIMIZED, which records
-     *     nothing of the first caller's own workload
-     * @param workloadKind LOW_RANK_MECHANISM: the workload's kind; null for OPTIMIZED
+     * @param workloadHash a strategy keyed by its workload: the workload's hash; null when keyed by the
+     *     Gram, which records nothing of the first caller's own workload
+     * @param workloadKind a strategy keyed by its workload: the workload's kind; null when keyed by the Gram
      * @param cells the domain's cells n
      * @param queries the workload's queries m
      * @param options the canonical options (part of the cache key)

@@ -28,7 +28,7 @@ public record QueryBudget(@Nullable BigDecimal epsilon, @Nullable BigDecimal del
         APPROXIMATE,
         /**
          * Either: ε alone calibrates pure ε-DP (Laplace) noise; ρ, or ε with δ, Gaussian noise (the
-         * GAUSSIAN rules). For mechanisms that exist in both noise families (HIERARCHICAL).
+         * GAUSSIAN rules). For mechanisms that exist in both noise families.
          */
         PURE_OR_GAUSSIAN
     }

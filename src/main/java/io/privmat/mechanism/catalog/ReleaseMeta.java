@@ -3,7 +3,10 @@ package io.privmat.mechanism.catalog;
 /**
  * The public facts stored with a release that answers later queries for free (sketches, reusable
  * covariances, window releases, histogram estimates, completion models): what rebuilds its error model.
- * Served as the {@code ReleaseMeta} schema, generated from these declarations in their order.
+ * A fact declared here with no text means something particular to each mechanism that writes it: the
+ * mechanism describes it ({@link MechanismDefinition#factNotes}).
+ * Served as the {@code ReleaseMeta} schema, generated from these declarations in their order (descriptions
+ * from {@link MechanismCatalog#description}).
  */
 public final class ReleaseMeta {
 
@@ -15,17 +18,15 @@ public final class ReleaseMeta {
             + "roundingBound, granularity, nu, b2, vertices), histogram estimates of LINEAR_QUERIES "
             + "(noiseVariance, domain, strategyMethod, strategyKey, biased).");
 
-    public static final Fact<Integer> R = VOCABULARY.integer("r", "JL: the number of random projections");
+    public static final Fact<Integer> R = VOCABULARY.integer("r", "");
 
-    public static final Fact<Double> FLOOR = VOCABULARY.number("floor",
-            "JL: the public eigenvalue floor W (matrices) or the overlay weight w (graphs)");
+    public static final Fact<Double> FLOOR = VOCABULARY.number("floor", "");
 
-    public static final Fact<Double> EPSILON = VOCABULARY.number("epsilon",
-            "JL: the epsilon the sketch was calibrated to");
+    public static final Fact<Double> EPSILON = VOCABULARY.number("epsilon", "");
 
-    public static final Fact<Double> DELTA = VOCABULARY.number("delta", "JL: the delta the sketch was calibrated to");
+    public static final Fact<Double> DELTA = VOCABULARY.number("delta", "");
 
-    public static final Fact<Double> ETA = VOCABULARY.number("eta", "JL: multiplicative accuracy of the answers");
+    public static final Fact<Double> ETA = VOCABULARY.number("eta", "");
 
     public static final Fact<Double> NU = VOCABULARY.number("nu", "failure probability of each stated interval");
 
@@ -34,14 +35,12 @@ public final class ReleaseMeta {
     public static final Fact<Integer> VERTICES = VOCABULARY.integer("vertices",
             "graph sketches: the public vertex count");
 
-    public static final Fact<Long> DEGREES = VOCABULARY.longInteger("degrees",
-            "WISHART: degrees of freedom k of the noise");
+    public static final Fact<Long> DEGREES = VOCABULARY.longInteger("degrees", "");
 
     public static final Fact<Double> GRANULARITY = VOCABULARY.number("granularity",
             "spacing of the grid of the noise");
 
-    public static final Fact<Double> SIGMA = VOCABULARY.number("sigma",
-            "ANALYZE_GAUSS: standard deviation of the noise");
+    public static final Fact<Double> SIGMA = VOCABULARY.number("sigma", "");
 
     public static final Fact<Long> BLOCK = VOCABULARY.longInteger("block",
             "window releases: the index of the stream's last block in the window (counted from the subscription's "
@@ -64,13 +63,9 @@ public final class ReleaseMeta {
             "histogram estimates: the dataset's attributes and sizes, e.g. age:16,region:8 (cells in row-major "
             + "order, the first attribute slowest)");
 
-    public static final Fact<String> STRATEGY_METHOD = VOCABULARY.string("strategyMethod",
-            "histogram estimates: the strategy the estimate was made with (IDENTITY, HIERARCHICAL, OPTIMIZED/…, "
-            + "LOW_RANK)");
+    public static final Fact<String> STRATEGY_METHOD = VOCABULARY.string("strategyMethod", "");
 
-    public static final Fact<String> STRATEGY_KEY = VOCABULARY.string("strategyKey",
-            "histogram estimates of OPTIMIZED and LOW_RANK_MECHANISM: the public strategy's id (GET "
-            + "/v1/strategies/{key})");
+    public static final Fact<String> STRATEGY_KEY = VOCABULARY.string("strategyKey", "");
 
     public static final Fact<Boolean> BIASED = VOCABULARY.bool("biased",
             "histogram estimates: true when the estimate is biased (the Low-Rank Mechanism's factorisation does "

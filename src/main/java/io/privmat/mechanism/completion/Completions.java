@@ -1,5 +1,6 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
@@ -305,6 +306,27 @@ public final class Completions implements MechanismFamily {
             return List.of(noiseNorm("spectrum", plan.noise().get(NoiseFacts.SIGMA), facts.cols(), t, level,
                     "the noise of the " + t + " released Grams Ŵ_t (the broadcast λ̂_t² is within it of λ_max(W_t))"));
         }
+
+        /** What the shared facts it writes mean for it (served in their descriptions). */
+        @Override
+        public List<Fact.Note> factNotes() {
+            return List.of(
+                NoiseFacts.FIRST_SIGMA.note("PRIVATE_FRANK_WOLFE: noise standard deviation of the first "
+                        + "release (its rows are bounded by min(C, L), the later ones' by min(C, 2L) or min(C, "
+                        + "L))"),
+                NoiseFacts.SCHEDULE.note("PRIVATE_FRANK_WOLFE: FULLY_CORRECTIVE, CONSTANT or STANDARD"),
+                NoiseFacts.GRADIENT_CLIP.note("PRIVATE_FRANK_WOLFE: the norm bound C_t of a user's gradient "
+                        + "row in the releases after the first (the clip C, or the bound that holds without it "
+                        + "if smaller)"),
+                NoiseFacts.FIRST_GRADIENT_CLIP.note("PRIVATE_FRANK_WOLFE: the norm bound min(C, L) of a user's "
+                        + "row in the first release"),
+                NoiseFacts.NOISE_SPECTRAL_BOUND.note("PRIVATE_FRANK_WOLFE: the bound b = σ(2√n + √(2 ln(1/β))) "
+                        + "on the spectral norm of each later release's noise (β = 0.01); a FULLY_CORRECTIVE "
+                        + "direction whose eigenvalue does not exceed it is released as zero and not used"),
+                NoiseFacts.FIRST_FROBENIUS_SENSITIVITY.note("PRIVATE_FRANK_WOLFE: Frobenius sensitivity of the "
+                        + "first released Gram"),
+                NoiseFacts.VARIANT.note("PRIVATE_FRANK_WOLFE: DENSE (W held and released exactly on the grid)"));
+        }
     }
 
     /** PRIVATE_SVD: one noisy Gram of the observed ratings, its top r eigenvectors. */
@@ -463,6 +485,17 @@ public final class Completions implements MechanismFamily {
                     "the noise of every item's released r × r Gram"), new ErrorStatement("itemRightHandSides",
                     "absPerEntry", rhs, level, ErrorBasis.EXACT, "each entry of a released right-hand side b̃_j has "
                     + "Gaussian noise of standard deviation rhsSigma"));
+        }
+
+        /** What the shared facts it writes mean for it (served in their descriptions). */
+        @Override
+        public List<Fact.Note> factNotes() {
+            return List.of(
+                NoiseFacts.GRAM_SIGMA.note("DP_ALS: of each item's released r × r Gram"),
+                NoiseFacts.RHS_SIGMA.note("DP_ALS: noise standard deviation per entry of each item's "
+                        + "right-hand side"),
+                NoiseFacts.RHS_SENSITIVITY.note("DP_ALS: L2 sensitivity of the stacked right-hand sides (L·C, "
+                        + "or 2L·C replacing a user)"));
         }
     }
 }

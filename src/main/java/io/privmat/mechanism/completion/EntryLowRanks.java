@@ -1,5 +1,7 @@
 package io.privmat.mechanism.completion;
 
+import io.privmat.mechanism.lowrank.FactorizationFacts;
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.DataShape;
@@ -44,7 +46,7 @@ import java.util.Set;
  * rating changes within [lo, hi]; Ω, hence the user count m, public): Hardt–Roth and randomized
  * response in Hardt and Roth's own entry-level model ({@link EntryLevelLowRank}, docs/mechanisms/
  * low-rank.md "Ratings under RATING"). They are catalogue values of their own, not the row-level
- * HARDT_ROTH and RANDOMIZED_RESPONSE on a second shape: their privacy unit, sensitivity derivation,
+ * {@link HardtRoth} and {@link RandomizedResponse} on a second shape: their privacy unit, sensitivity derivation,
  * input and result orientation differ, and each value states exactly one of each.
  *
  * <p>The matrix is A (m × n), A_ij = y_ij − (lo + hi)/2 on Ω and 0 off Ω; a rating change moves one
@@ -113,6 +115,18 @@ public final class EntryLowRanks implements MechanismFamily {
         static Release factors(EntryLevelLowRank mechanism, DataAccess data, NoiseSource
                 random, QueryKind kind) {
             return LowRanks.factors(mechanism.release(data.ratings(), random).usersByItems(), kind);
+        }
+
+        /** What the shared facts it writes mean for it (served in their descriptions). */
+        @Override
+        public List<Fact.Note> factNotes() {
+            return List.of(
+                NoiseFacts.ORIENTATION.note("HARDT_ROTH_RATING and RANDOMIZED_RESPONSE_RATING: which side of "
+                        + "the ratings matrix the mechanism took as rows, USERS_AS_ROWS or ITEMS_AS_ROWS (from "
+                        + "the public m and n; the result is returned users × items either way)"),
+                FactorizationFacts.ORIENTATION.note("HARDT_ROTH_RATING and RANDOMIZED_RESPONSE_RATING: "
+                        + "USERS_AS_ROWS or ITEMS_AS_ROWS, the side the mechanism took as rows; u (m × k) is per "
+                        + "user and v (n × k) per item in either case"));
         }
     }
 

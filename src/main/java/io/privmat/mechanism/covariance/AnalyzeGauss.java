@@ -1,5 +1,6 @@
 package io.privmat.mechanism.covariance;
 
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.GaussianVectorMechanism;
 import io.privmat.mechanism.Sensitivities;
@@ -197,5 +198,19 @@ public final class AnalyzeGauss extends Described {
         double[] b = noiseBounds(plan, level);
         return Covariances.gramResult((Release.Covariance) release, level, b[0], b[1],
                 Covariances.upper(plan.spec().facts()), "E = (G + Gᵀ)/2");
+    }
+
+    /** Its PCA release is the common covariance path the start-up warm-up compiles. */
+    @Override
+    public boolean warmUpRepresentative() {
+        return true;
+    }
+
+    /** What the shared facts it writes mean for it (served in their descriptions). */
+    @Override
+    public List<Fact.Note> factNotes() {
+        return List.of(
+            NoiseFacts.MEAN_SIGMA.note("centred ANALYZE_GAUSS: standard deviation of the column sums' noise"),
+            ReleaseMeta.SIGMA.note("ANALYZE_GAUSS: standard deviation of the noise"));
     }
 }

@@ -24,9 +24,9 @@ public final class Covariances {
 
     /**
      * The rank of the answer: PCA takes params.k in [1, d], or {@code pcaDefault} when it is absent
-     * ({@link #AUTO} for mechanisms whose rank is post-processing, 1 for EIGEN_SAMPLING, whose noise
+     * ({@link #AUTO} for mechanisms whose rank is post-processing, 1 for a mechanism whose noise
      * grows with k); COVARIANCE returns the full matrix unless the mechanism has a rank of its own
-     * ({@code covarianceDefault} &lt; d, EIGEN_SAMPLING).
+     * ({@code covarianceDefault} &lt; d, the eigen-sampling one).
      */
     static int rank(QueryKind kind, Params params, int d, int covarianceDefault, int pcaDefault) {
         Integer k = params.optionalInteger("k");

@@ -1,5 +1,6 @@
 package io.privmat.mechanism.covariance;
 
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.catalog.Described;
@@ -105,5 +106,13 @@ public final class EigenSampling extends Described {
         return Samplings.result(Samplings.eigenIntervals("eigenvalues", ((Release.Covariance) release).result()
                 .eigenvalues(), half, Covariances.upper(facts), false, level), half, facts.cols(), k, m.binghamParameter() / b2,
                 level);
+    }
+
+    /** What the shared facts it writes mean for it (served in their descriptions). */
+    @Override
+    public List<Fact.Note> factNotes() {
+        return List.of(
+            NoiseFacts.EPSILON_PER_STEP.note("EIGEN_SAMPLING: epsilon of each of its k + 1 steps"),
+            NoiseFacts.RANK.note("EIGEN_SAMPLING: rank of the released estimate"));
     }
 }

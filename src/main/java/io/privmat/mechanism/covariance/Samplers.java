@@ -3,9 +3,10 @@ package io.privmat.mechanism.covariance;
 import io.privmat.mechanism.catalog.Limits;
 
 /**
- * What the contract says about the exact Bingham sampler used by EIGEN_SAMPLING and ORBIT_SAMPLING:
- * the largest d it accepts and how its failure is kept independent of the data
- * (docs/mechanisms/covariance.md, "Sampler failure"; docs/adr/0006-privacy-hardening.md).
+ * What the contract says about the exact Bingham sampler, for every mechanism that samples with it
+ * (eigenvectors of the covariance, subspaces of the low-rank family): the largest d it accepts and
+ * how its failure is kept independent of the data (docs/mechanisms/covariance.md, "Sampler
+ * failure"; docs/adr/0006-privacy-hardening.md).
  */
 public final class Samplers {
 

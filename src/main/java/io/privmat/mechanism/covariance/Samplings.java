@@ -9,8 +9,8 @@ import io.privmat.mechanism.catalog.ResultAccuracy;
 import java.util.List;
 
 /**
- * Accuracy of the sampling mechanisms (EIGEN_SAMPLING, ORBIT_SAMPLING): discrete Laplace eigenvalues
- * and Bingham draws ∝ exp(β·tr(UᵀMU)).
+ * Accuracy of the sampling mechanisms (those that release the exact Bingham sampler's draws,
+ * {@link Samplers}): discrete Laplace eigenvalues and Bingham draws ∝ exp(β·tr(UᵀMU)).
  * <ul>
  *   <li>Eigenvalues: the released values are the true ones plus i.i.d. discrete Laplace noise,
  *       clamped to [0, n·B²] (which holds the truth) and sorted; clamping and sorting are 1-Lipschitz

@@ -1,5 +1,6 @@
 package io.privmat.mechanism.covariance;
 
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.catalog.Accuracies;
 import io.privmat.mechanism.catalog.Described;
@@ -167,5 +168,13 @@ public final class Wishart extends Described {
         PublicFacts facts = plan.spec().facts();
         return WishartMechanism.of(facts.cols(), facts.rowNormBound(), plan.spec().budget().epsilon(),
                 plan.spec().budget().delta()).granularity();
+    }
+
+    /** What the shared facts it writes mean for it (served in their descriptions). */
+    @Override
+    public List<Fact.Note> factNotes() {
+        return List.of(
+            NoiseFacts.DEGREES_OF_FREEDOM.note("WISHART: degrees of freedom k of the Wishart_d(B²·I, k) noise"),
+            ReleaseMeta.DEGREES.note("WISHART: degrees of freedom k of the noise"));
     }
 }

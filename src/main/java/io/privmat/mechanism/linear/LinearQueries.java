@@ -1,5 +1,6 @@
 package io.privmat.mechanism.linear;
 
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.hashing.Sha256;
 import io.privmat.json.ProblemProperties;
@@ -591,5 +592,22 @@ public final class LinearQueries extends Described {
         return List.of(rmse, new ErrorStatement("answers (strategy residual)", "frobeniusNorm",
                 e.residualFrobenius(), null, ErrorBasis.EXACT, "‖W − BL‖_F: the answers also carry the bias "
                 + "(BL − W)x, at most ‖W − BL‖₂·‖x‖₂, not in the RMSE"));
+    }
+
+    /** What the shared facts it writes mean for it (served in their descriptions). */
+    @Override
+    public List<Fact.Note> factNotes() {
+        return List.of(
+            NoiseFacts.STRATEGY_METHOD.note("LINEAR_QUERIES: the strategy (IDENTITY, HIERARCHICAL, "
+                    + "OPTIMIZED/CONVEX, LOW_RANK, …; WORKLOAD for LAPLACE_WORKLOAD)"),
+            NoiseFacts.STRATEGY_KEY.note("OPTIMIZED and LOW_RANK_MECHANISM: the public strategy's id (GET "
+                    + "/v1/strategies/{key})"),
+            NoiseFacts.RESIDUAL_FROBENIUS.note("LOW_RANK_MECHANISM: ‖W − BL‖_F of its factorisation; the "
+                    + "answers also carry the data-dependent bias (BL − W)x, at most ‖W − BL‖_F·‖x‖₂, not part "
+                    + "of the expected error"),
+            ReleaseMeta.STRATEGY_METHOD.note("histogram estimates: the strategy the estimate was made with "
+                    + "(IDENTITY, HIERARCHICAL, OPTIMIZED/…, LOW_RANK)"),
+            ReleaseMeta.STRATEGY_KEY.note("histogram estimates of OPTIMIZED and LOW_RANK_MECHANISM: the public "
+                    + "strategy's id (GET /v1/strategies/{key})"));
     }
 }

@@ -3,6 +3,7 @@ package io.privmat.mechanism.linear;
 import io.privmat.mechanism.catalog.OptimizationControl;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Builds strategies from public inputs only. {@link #identity} and {@link #hierarchical} are
@@ -47,6 +48,19 @@ public final class Strategies {
         ProductStrategy s = new ProductStrategy("HIERARCHICAL", factors, placeholder(workload, "HIERARCHICAL"));
         return s.withInfo(new StrategyInfo(workload.hash(), "HIERARCHICAL", "", totalVariance(workload, s)
                 * s.maxColumnL2() * s.maxColumnL2(), Double.NaN, 0, true));
+    }
+
+    /**
+     * The strategy a stored estimate names by its method ({@link StrategyInfo#method()}) when it is
+     * rebuilt from the cells alone, not stored: identity and hierarchical; empty for a method whose
+     * strategy is stored under its key.
+     */
+    public static Optional<Strategy> rebuilt(String method, Workload cells) {
+        return switch (method) {
+            case "IDENTITY" -> Optional.of(identity(cells));
+            case "HIERARCHICAL" -> Optional.of(hierarchical(cells));
+            default -> Optional.empty();
+        };
     }
 
     /** The OPTIMIZED (Gaussian matrix mechanism) strategy for this workload. */

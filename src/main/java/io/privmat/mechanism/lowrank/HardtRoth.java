@@ -1,5 +1,6 @@
 package io.privmat.mechanism.lowrank;
 
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.catalog.Accuracies;
 import io.privmat.mechanism.catalog.Described;
@@ -178,5 +179,29 @@ public final class HardtRoth extends Described {
         }
         return new ResultAccuracy(level, List.of(), bounds, applies ? "Hardt–Roth's bound applies (nothing pruned)"
                 : "entries were pruned or ℓ − k < 2: only the noise norms are stated");
+    }
+
+    /** What the shared facts it writes mean for it (served in their descriptions). */
+    @Override
+    public List<Fact.Note> factNotes() {
+        return List.of(
+            NoiseFacts.OVERSAMPLED_RANK.note("HARDT_ROTH: ℓ = min(d, k + oversampling), the range finder's "
+                    + "width"),
+            NoiseFacts.COHERENCE.note("HARDT_ROTH: the incoherence μ₀ that sets the pruning threshold"),
+            NoiseFacts.PRUNING_THRESHOLD.note("HARDT_ROTH: entries of the range finder's basis above it are "
+                    + "zeroed"),
+            FactorizationFacts.OVERSAMPLED_RANK.note("HARDT_ROTH: ℓ = min(d, k + oversampling)"),
+            FactorizationFacts.RANGE_FINDER_SENSITIVITY.note("HARDT_ROTH: L2 sensitivity of the range finder "
+                    + "X·Ω"),
+            FactorizationFacts.RANGE_FINDER_SIGMA.note("HARDT_ROTH: noise standard deviation of the range "
+                    + "finder"),
+            FactorizationFacts.PRUNING_THRESHOLD.note("HARDT_ROTH: the public pruning threshold τ"),
+            FactorizationFacts.PRUNED_FRACTION.note("HARDT_ROTH: fraction of the (private) basis entries "
+                    + "zeroed by pruning"),
+            FactorizationFacts.PROJECTION_NOISE.note("HARDT_ROTH: how the projection step's noise was scaled"),
+            FactorizationFacts.RANGE_FINDER_NOISE_BOUND95.note("HARDT_ROTH: spectral norm of the range "
+                    + "finder's noise, probability ≥ 0.95"),
+            FactorizationFacts.PROJECTION_NOISE_BOUND95.note("HARDT_ROTH: spectral norm of the projection's "
+                    + "noise, probability ≥ 0.95"));
     }
 }

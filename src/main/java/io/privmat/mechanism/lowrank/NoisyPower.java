@@ -1,5 +1,6 @@
 package io.privmat.mechanism.lowrank;
 
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.Described;
@@ -118,5 +119,14 @@ public final class NoisyPower extends Described {
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
         return new ResultAccuracy(level, List.of(), List.of(statement(plan, level)), "the subspace error is this "
                 + "value divided by the (unknown) eigengap λₖ − λₖ₊₁ of XᵀX, once the iterations suffice");
+    }
+
+    /** What the shared facts it writes mean for it (served in their descriptions). */
+    @Override
+    public List<Fact.Note> factNotes() {
+        return List.of(
+            FactorizationFacts.L2_SENSITIVITY_PER_ITERATION.note("NOISY_POWER: L2 sensitivity per step (B²√k, "
+                    + "grid-inflated)"),
+            FactorizationFacts.SINGULAR_VALUES.note("NOISY_POWER: how the singular values were estimated"));
     }
 }

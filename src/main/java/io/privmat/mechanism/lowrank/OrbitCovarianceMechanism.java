@@ -41,10 +41,11 @@ import java.util.Arrays;
  *       is ε₂ⱼ-DP; the split depends only on λ̂ (already released) and sums to ε₂, so the composition is
  *       ε₂-DP. MV's utility theorem does not apply to this distribution.</li>
  * </ul>
- * <b>Sampler failure</b>: as EIGEN_SAMPLING, d ≤ {@link BinghamAcceptance#maxDimension()} is required and
+ * <b>Sampler failure</b>: as for every user of the exact Bingham sampler (covariance.Samplers),
+ * d ≤ {@link BinghamAcceptance#maxDimension()} is required and
  * each draw fails with probability at most 2⁻⁵⁰ on every input ({@link #failureProbabilityBound}).
  * <b>Numerics</b>: the eigenvalue noise is exact (grid); the directions are idealised (floating-point
- * Bingham proposals), as for EIGEN_SAMPLING.
+ * Bingham proposals), as for every user of that sampler.
  */
 public final class OrbitCovarianceMechanism {
 

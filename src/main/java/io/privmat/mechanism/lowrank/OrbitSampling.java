@@ -1,5 +1,6 @@
 package io.privmat.mechanism.lowrank;
 
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.catalog.Described;
 import io.privmat.mechanism.catalog.ErrorStatement;
@@ -110,5 +111,18 @@ public final class OrbitSampling extends Described {
         return Samplings.result(Samplings.eigenIntervals("singularValues", s, half, Covariances.upper(facts), true,
                 level), half, facts.cols(), plan.spec().params().integer("k"),
                 m.binghamParameter(), level);
+    }
+
+    /** What the shared facts it writes mean for it (served in their descriptions). */
+    @Override
+    public List<Fact.Note> factNotes() {
+        return List.of(
+            NoiseFacts.SPECTRUM.note("ORBIT_SAMPLING: PROJECTION or PEELING"),
+            FactorizationFacts.SPECTRUM.note("ORBIT_SAMPLING: PROJECTION or PEELING"),
+            FactorizationFacts.EPSILON_EIGENVALUES.note("ORBIT_SAMPLING PROJECTION: epsilon spent on the "
+                    + "eigenvalues"),
+            FactorizationFacts.EPSILON_SUBSPACE.note("ORBIT_SAMPLING PROJECTION: epsilon spent on the subspace"),
+            FactorizationFacts.GUARANTEE.note("ORBIT_SAMPLING: the guarantee, in words"),
+            FactorizationFacts.NOTE.note("ORBIT_SAMPLING: how to read the released values"));
     }
 }

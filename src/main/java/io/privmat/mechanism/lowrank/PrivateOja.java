@@ -1,5 +1,6 @@
 package io.privmat.mechanism.lowrank;
 
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.Described;
@@ -125,5 +126,16 @@ public final class PrivateOja extends Described {
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
         return new ResultAccuracy(level, List.of(), List.of(statement(plan, level)), "a bound on the noise only: "
                 + "private Oja has no data-free subspace bound; docs/accuracy/intervals.md gives its measured error");
+    }
+
+    /** What the shared facts it writes mean for it (served in their descriptions). */
+    @Override
+    public List<Fact.Note> factNotes() {
+        return List.of(
+            NoiseFacts.STEP_SIZE.note("PRIVATE_OJA: the public step size η"),
+            FactorizationFacts.NOISE_NORM_BOUND95.note("PRIVATE_OJA: norm of one step's noise vector, bound "
+                    + "holding with probability ≥ 0.95"),
+            FactorizationFacts.STEP_SIZE.note("PRIVATE_OJA: the step size η"),
+            FactorizationFacts.SINGULAR_VALUE.note("PRIVATE_OJA: how the singular value was estimated"));
     }
 }

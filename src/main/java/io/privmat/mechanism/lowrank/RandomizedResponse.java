@@ -1,5 +1,6 @@
 package io.privmat.mechanism.lowrank;
 
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.catalog.DataAccess;
 import io.privmat.mechanism.catalog.Described;
@@ -136,5 +137,14 @@ public final class RandomizedResponse extends Described {
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
         return LowRankAccuracy.randomizedResponse(((Release.Factors) release).factorization(),
                 plan.noise().get(NoiseFacts.SIGMA), level);
+    }
+
+    /** What the shared facts it writes mean for it (served in their descriptions). */
+    @Override
+    public List<Fact.Note> factNotes() {
+        return List.of(
+            FactorizationFacts.SIGMA.note("RANDOMIZED_RESPONSE: standard deviation of the noise on each entry"),
+            FactorizationFacts.L2_SENSITIVITY.note("RANDOMIZED_RESPONSE: L2 sensitivity of X the noise is "
+                    + "calibrated to"));
     }
 }

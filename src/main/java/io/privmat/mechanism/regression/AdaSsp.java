@@ -1,5 +1,6 @@
 package io.privmat.mechanism.regression;
 
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
@@ -231,5 +232,17 @@ public final class AdaSsp extends Described {
             }
         }
         return true;
+    }
+
+    /** What the shared facts it writes mean for it (served in their descriptions). */
+    @Override
+    public List<Fact.Note> factNotes() {
+        return List.of(
+            NoiseFacts.ETA.note("ADASSP: the noise bound η that sets its ridge"),
+            NoiseFacts.MIN_EIGENVALUE_SIGMA.note("ADASSP: noise standard deviation of the released λ_min(XᵀX)"),
+            NoiseFacts.GRAM_SIGMA.note("ADASSP: noise standard deviation per entry of the released XᵀX"),
+            NoiseFacts.CROSS_SIGMA.note("ADASSP: noise standard deviation per entry of the released Xᵀy"),
+            NoiseFacts.MIN_EIGENVALUE_SENSITIVITY.note("ADASSP: sensitivity of λ_min(XᵀX) (B²)"),
+            NoiseFacts.CROSS_SENSITIVITY.note("ADASSP: L2 sensitivity of Xᵀy (B²/2, or B² replacing a row)"));
     }
 }

@@ -1,5 +1,6 @@
 package io.privmat.mechanism.sketch;
 
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.catalog.DataAccess;
@@ -68,7 +69,7 @@ public final class JlSketch extends Described {
         return RequestParams.empty();
     }
 
-    /** An edge of weight 1 added to a graph; orthogonal rows for a matrix (as ANALYZE_GAUSS). */
+    /** An edge of weight 1 added to a graph; orthogonal rows for a matrix (as for any noise on XᵀX). */
     @Override
     public List<NeighbouringChange> extremalChanges(QueryKind kind, Params params, PublicFacts facts) {
         return facts.shape() == DataShape.GRAPH ? List.of(new NeighbouringChange.AddedEdge(0, facts.cols() - 1, 1.0))
@@ -189,5 +190,21 @@ public final class JlSketch extends Described {
     public ResultAccuracy accuracy(Plan plan, Release release, double level) {
         return new ResultAccuracy(1 - plan.noise().get(NoiseFacts.NU), List.of(), expectedError(plan), "each free "
                 + "answer of the release (/v1/releases) carries its interval at 1 − ν, the sketch's own level");
+    }
+
+    /** What the shared facts it writes mean for it (served in their descriptions). */
+    @Override
+    public List<Fact.Note> factNotes() {
+        return List.of(
+            NoiseFacts.PROJECTIONS.note("JL: the number r of random projections"),
+            NoiseFacts.FLOOR.note("JL: the public eigenvalue floor W (matrices) or the overlay weight w "
+                    + "(graphs)"),
+            NoiseFacts.ETA.note("JL: multiplicative accuracy of the answers"),
+            ReleaseMeta.R.note("JL: the number of random projections"),
+            ReleaseMeta.FLOOR.note("JL: the public eigenvalue floor W (matrices) or the overlay weight w "
+                    + "(graphs)"),
+            ReleaseMeta.EPSILON.note("JL: the epsilon the sketch was calibrated to"),
+            ReleaseMeta.DELTA.note("JL: the delta the sketch was calibrated to"),
+            ReleaseMeta.ETA.note("JL: multiplicative accuracy of the answers"));
     }
 }

@@ -1,5 +1,6 @@
 package io.privmat.mechanism.window;
 
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.NoiseFacts;
 import io.privmat.mechanism.catalog.Param;
@@ -42,5 +43,12 @@ public final class WindowDyadicTree extends WindowDefinition {
     @Override
     void describe(Facts.Builder noise, WindowMechanism m) {
         noise.put(NoiseFacts.TREE_LEVELS, ((DyadicTreeWindowMechanism) m).levels());
+    }
+
+    /** What the shared facts it writes mean for it (served in their descriptions). */
+    @Override
+    public List<Fact.Note> factNotes() {
+        return List.of(
+            NoiseFacts.TREE_LEVELS.note("DYADIC_TREE: the node levels H (nodes of 1, 2, …, 2^(H−1) blocks)"));
     }
 }

@@ -1,5 +1,6 @@
 package io.privmat.mechanism.window;
 
+import io.privmat.mechanism.catalog.Fact;
 import io.privmat.mechanism.catalog.Facts;
 import io.privmat.mechanism.catalog.NoiseFacts;
 import io.privmat.mechanism.catalog.Param;
@@ -42,5 +43,12 @@ public final class WindowFactorization extends WindowDefinition {
     @Override
     void describe(Facts.Builder noise, WindowMechanism m) {
         noise.put(NoiseFacts.BANDS, ((FactorizationWindowMechanism) m).bands());
+    }
+
+    /** What the shared facts it writes mean for it (served in their descriptions). */
+    @Override
+    public List<Fact.Note> factNotes() {
+        return List.of(
+            NoiseFacts.BANDS.note("FACTORIZATION: the bands p of the Toeplitz strategy C"));
     }
 }

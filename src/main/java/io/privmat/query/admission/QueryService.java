@@ -202,7 +202,7 @@ public class QueryService {
     }
 
     /**
-     * Starts computing the public strategy of a LINEAR_QUERIES request (OPTIMIZED, LOW_RANK_MECHANISM)
+     * Starts computing the public strategy of a LINEAR_QUERIES request (a mechanism that needs one)
      * on a dataset the caller sees; reads no data and charges nothing.
      */
     public StrategyService.View startStrategy(UUID datasetId, QueryRequest request, Caller caller,

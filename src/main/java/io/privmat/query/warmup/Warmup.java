@@ -126,7 +126,7 @@ class Warmup implements DisposableBean {
         }
         PublicFacts facts = new PublicFacts(DataShape.MATRIX, D, null, 1, NeighbouringRelation.ADD_REMOVE,
                 AccountingMode.ZCDP);
-        Plan plan = catalog.plan("PCA", "ANALYZE_GAUSS", new QueryBudget(BigDecimal.ONE,
+        Plan plan = catalog.plan("PCA", catalog.warmUpRepresentative().name(), new QueryBudget(BigDecimal.ONE,
                 new BigDecimal("1e-6"), null), RequestParams.of("k", 10), facts);
         String document = "";
         for (int round = 0; round < ROUNDS && !stop.getAsBoolean(); round++) {

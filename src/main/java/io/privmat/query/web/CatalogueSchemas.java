@@ -76,7 +76,7 @@ class CatalogueSchemas {
             schemas.put("QueryRequest", request);
             for (FactVocabulary v : List.of(NoiseFacts.VOCABULARY, FactorizationFacts.VOCABULARY,
                     ReleaseMeta.VOCABULARY)) {
-                schemas.put(v.name(), factsSchema(v));
+                schemas.put(v.name(), factsSchema(v, catalog));
             }
             schemas.put("PlannedParams", plannedParams(catalog.all()));
             LinearWorkloadSchemas.register(schemas);
@@ -116,9 +116,12 @@ class CatalogueSchemas {
         owner.getProperties().put(property, new Schema<>().$ref(REF + component).description(description));
     }
 
-    /** A document of declared public facts: each optional, typed, and nothing else. */
+    /**
+     * A document of declared public facts: each optional, typed, and nothing else; each described by
+     * the vocabulary and the notes of the mechanisms that write it ({@link MechanismCatalog#description}).
+     */
     @SuppressWarnings({"rawtypes", "unchecked"})
-    static Schema factsSchema(FactVocabulary vocabulary) {
+    static Schema factsSchema(FactVocabulary vocabulary, MechanismCatalog catalog) {
         ObjectSchema s = new ObjectSchema();
         s.description(vocabulary.description());
         s.additionalProperties(false);
@@ -129,7 +132,7 @@ class CatalogueSchemas {
                 case STRING -> new StringSchema();
                 case BOOLEAN -> new BooleanSchema();
             };
-            s.addProperty(f.name(), fs.description(f.description()));
+            s.addProperty(f.name(), fs.description(catalog.description(f)));
         }
         return s;
     }

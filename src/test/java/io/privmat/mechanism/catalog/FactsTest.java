@@ -91,4 +91,41 @@ class FactsTest {
         assertThat(FactorizationFacts.VOCABULARY.fact("sigma")).isSameAs(FactorizationFacts.SIGMA)
                 .isNotSameAs(NoiseFacts.SIGMA);
     }
+
+    @Test
+    void theVocabulariesNameNoMechanismAndTheCatalogueDescribesEveryFact() {
+        MechanismCatalog catalog = MechanismCatalog.standard();
+        List<String> ids = catalog.all().stream().map(MechanismDefinition::name).toList();
+        for (FactVocabulary v : List.of(NoiseFacts.VOCABULARY, FactorizationFacts.VOCABULARY, ReleaseMeta.VOCABULARY)) {
+            for (Fact<?> f : v.fields()) {
+                for (String id : ids) {
+                    assertThat(f.description()).as(f + " names " + id).doesNotContainPattern("\\b" + id + "\\b");
+                }
+                assertThat(catalog.description(f)).as(f.toString()).isNotBlank();
+            }
+        }
+        // two families' notes on one fact, in catalogue order after nothing of the vocabulary's own
+        assertThat(catalog.description(NoiseFacts.ETA)).isEqualTo("JL: multiplicative accuracy of the answers; "
+                + "ADASSP: the noise bound η that sets its ridge");
+        // a vocabulary's own text comes first; a fact no mechanism notes is served as declared
+        assertThat(catalog.description(NoiseFacts.SIGMA)).isEqualTo(NoiseFacts.SIGMA.description());
+        // the values of one family noting the same fact serve it once
+        assertThat(catalog.description(NoiseFacts.STRATEGY_KEY)).doesNotContain("; ");
+    }
+
+    @Test
+    void aNoteMustSaySomething() {
+        assertThatThrownBy(() -> NoiseFacts.SIGMA.note(" ")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void oneValueDeclaresItselfTheWarmUpsRepresentativeAndItAnswersPcaOnAMatrix() {
+        MechanismCatalog catalog = MechanismCatalog.standard();
+        assertThat(catalog.all().stream().filter(MechanismDefinition::warmUpRepresentative)).hasSize(1);
+        MechanismDefinition m = catalog.warmUpRepresentative();
+        assertThat(m.kinds()).contains(QueryKind.PCA);
+        assertThat(m.shapes()).contains(DataShape.MATRIX);
+        assertThatThrownBy(() -> new MechanismCatalog(List.of()).warmUpRepresentative())
+                .isInstanceOf(IllegalStateException.class);
+    }
 }

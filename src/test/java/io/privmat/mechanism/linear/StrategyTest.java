@@ -198,4 +198,15 @@ class StrategyTest {
         }
         return s;
     }
+
+    @Test
+    void aStoredEstimateRebuildsTheStrategiesOfTheCellsAloneAndNoOther() {
+        Workload cells = Workload.identity(Domain.of(8));
+        assertThat(Strategies.rebuilt("IDENTITY", cells)).get().extracting(Strategy::kind).isEqualTo("IDENTITY");
+        assertThat(Strategies.rebuilt("HIERARCHICAL", cells)).get().extracting(Strategy::rows)
+                .isEqualTo(Strategies.hierarchical(cells).rows());
+        // optimised and low-rank strategies are stored under their key, not rebuilt
+        assertThat(Strategies.rebuilt("OPTIMIZED/CONVEX", cells)).isEmpty();
+        assertThat(Strategies.rebuilt("LOW_RANK", cells)).isEmpty();
+    }
 }
