@@ -641,7 +641,9 @@ class ClippedLaplaceQuery(Model):
 class ColumnSumsResult(Model):
     """COLUMN_SUMS: the noisy column sums"""
 
+    # required
     accuracy: Optional[ResultAccuracy] = None
+    # required
     column_sums: Optional[list[float]] = None
     # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
     columns: Optional[list[str]] = None
@@ -649,17 +651,19 @@ class ColumnSumsResult(Model):
     dataset_id: Optional[str] = None
     # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
-    # one of COLUMN_SUMS; required
+    # one of COLUMN_SUMS; The result kind (the discriminator); required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
     # required
     mechanism: Optional[str] = None
-    # one of ADD_REMOVE, REPLACE_ONE
+    # one of ADD_REMOVE, REPLACE_ONE; required
     neighbouring: Optional[str] = None
+    # required
     noise: Optional[NoiseFacts] = None
+    # The declared row norm bound; null for a graph; required
     row_norm_bound: Optional[float] = None
-    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies; required
     warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -677,72 +681,144 @@ class ColumnSumsResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('accuracy', 'column_sums', 'dataset_id', 'kind', 'loss', 'mechanism', 'neighbouring', 'noise', 'row_norm_bound', 'warnings')
+
+
+@dataclass
+class CompletionFacts(Model):
+    """public facts of the run (noise scales, sensitivities, bounds)"""
+
+    # the public point ratings are centred at
+    centre: Optional[float] = None
+    # PRIVATE_FRANK_WOLFE: Frobenius sensitivity of the first released Gram
+    first_frobenius_sensitivity: Optional[float] = None
+    # PRIVATE_FRANK_WOLFE: the bound on the spectral norm of the first release's noise
+    first_noise_spectral_bound: Optional[float] = None
+    # PRIVATE_FRANK_WOLFE: noise standard deviation of the first release
+    first_sigma: Optional[float] = None
+    # Frobenius sensitivity of each released Gram (after the first, for PRIVATE_FRANK_WOLFE)
+    frobenius_sensitivity: Optional[float] = None
+    # DP_ALS: L2 sensitivity of the stacked item Grams
+    gram_sensitivity: Optional[float] = None
+    # DP_ALS: noise standard deviation per entry of each item's released Gram
+    gram_sigma: Optional[float] = None
+    # spacing of the grid of the noise
+    granularity: Optional[float] = None
+    # PRIVATE_FRANK_WOLFE: the Lanczos steps of each eigenvector computation
+    lanczos_steps: Optional[int] = None
+    # PRIVATE_SVD: how each user's row is fitted to the released directions
+    local_fit: Optional[str] = None
+    # PRIVATE_FRANK_WOLFE: the bound on the spectral norm of each later release's noise
+    noise_spectral_bound: Optional[float] = None
+    # PRIVATE_SVD: spectral norm of the released Gram's noise, bound holding with probability ≥ 0.95
+    noise_spectral_bound95: Optional[float] = None
+    # PRIVATE_FRANK_WOLFE: the probability the noise bounds hold with
+    noise_spectral_bound_probability: Optional[float] = None
+    # what is exact on the grid and what is float post-processing
+    numerics: Optional[str] = None
+    # DP_ALS: L2 sensitivity of the stacked right-hand sides
+    rhs_sensitivity: Optional[float] = None
+    # DP_ALS: noise standard deviation per entry of each item's right-hand side
+    rhs_sigma: Optional[float] = None
+    # L, the bound on a user's centred row
+    row_bound: Optional[float] = None
+    # noise standard deviation per entry of each released Gram (after the first, for PRIVATE_FRANK_WOLFE)
+    sigma: Optional[float] = None
+    # PRIVATE_FRANK_WOLFE: DENSE (W held and released exactly on the grid)
+    variant: Optional[str] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('centre', 'centre', None),
+        ('first_frobenius_sensitivity', 'firstFrobeniusSensitivity', None),
+        ('first_noise_spectral_bound', 'firstNoiseSpectralBound', None),
+        ('first_sigma', 'firstSigma', None),
+        ('frobenius_sensitivity', 'frobeniusSensitivity', None),
+        ('gram_sensitivity', 'gramSensitivity', None),
+        ('gram_sigma', 'gramSigma', None),
+        ('granularity', 'granularity', None),
+        ('lanczos_steps', 'lanczosSteps', None),
+        ('local_fit', 'localFit', None),
+        ('noise_spectral_bound', 'noiseSpectralBound', None),
+        ('noise_spectral_bound95', 'noiseSpectralBound95', None),
+        ('noise_spectral_bound_probability', 'noiseSpectralBoundProbability', None),
+        ('numerics', 'numerics', None),
+        ('rhs_sensitivity', 'rhsSensitivity', None),
+        ('rhs_sigma', 'rhsSigma', None),
+        ('row_bound', 'rowBound', None),
+        ('sigma', 'sigma', None),
+        ('variant', 'variant', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
 
 
 @dataclass
 class CompletionResult(Model):
     """COMPLETION: the global model only (joint DP): item directions and the released spectrum (FRANK_WOLFE, SVD) or item factors (ALS), stored as a COMPLETION_MODEL release; each user's completed row goes to the data owner only (GET /v1/jobs/{id}/predictions)"""
 
+    # required
     accuracy: Optional[ResultAccuracy] = None
-    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
-    columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
     # FRANK_WOLFE: the T broadcast unit vectors v̂_t (T × n); SVD: the top r eigenvectors (n × r); inline when at most 100000 values, always as .npy
     directions: Optional[list[list[float]]] = None
+    # whether directions are inline
     directions_inline: Optional[bool] = None
     # SVD: the noisy Gram's top r eigenvalues
     eigenvalues: Optional[list[float]] = None
-    # public facts of the run (noise scales, sensitivities, bounds)
-    facts: Optional[dict[str, Any]] = None
+    # required
+    facts: Optional[CompletionFacts] = None
     # ALS: V_T (n × r), inline when at most 100000 values, always as .npy
     item_factors: Optional[list[list[float]]] = None
+    # whether itemFactors are inline
     item_factors_inline: Optional[bool] = None
     # the declared item labels in item order (when declared as labels and n ≤ 100000)
     item_labels: Optional[list[str]] = None
-    # n, the declared item count
+    # n, the declared item count; required
     items: Optional[int] = None
     # FRANK_WOLFE and ALS: T
     iterations: Optional[int] = None
     # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
-    # one of COMPLETION; required
+    # one of COMPLETION; The result kind (the discriminator); required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
     # required
     mechanism: Optional[str] = None
-    # one of FRANK_WOLFE, SVD, ALS
+    # one of FRANK_WOLFE, SVD, ALS; required
     model: Optional[str] = None
-    # one of ADD_REMOVE, REPLACE_ONE
+    # one of ADD_REMOVE, REPLACE_ONE; required
     neighbouring: Optional[str] = None
+    # required
     noise: Optional[NoiseFacts] = None
-    # where the data owner gets every user's completed row
+    # where the data owner gets every user's completed row (absent in a dry run)
     predictions: Optional[str] = None
     # SVD and ALS: r
     rank: Optional[int] = None
+    # Its address (absent with releaseId)
     release: Optional[str] = None
+    # The kept release (absent in a dry run, and where none is kept)
     release_id: Optional[str] = None
-    # one of COMPLETION_MODEL
+    # one of COMPLETION_MODEL; The kept release's kind
     release_kind: Optional[str] = None
+    # The declared row norm bound; null for a graph; required
     row_norm_bound: Optional[float] = None
     # FRANK_WOLFE: λ̂_t = √max(0, λ_max(Ŵ_t)), the released spectrum
     spectrum: Optional[list[float]] = None
     # FRANK_WOLFE: λ̂′_t, the public upper bounds the users' steps divide by
     spectrum_upper_bounds: Optional[list[float]] = None
-    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies; required
     warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
         ('accuracy', 'accuracy', ('model', 'ResultAccuracy')),
-        ('columns', 'columns', ('list', None)),
         ('dataset_id', 'datasetId', None),
         ('directions', 'directions', ('list', ('list', None))),
         ('directions_inline', 'directionsInline', None),
         ('eigenvalues', 'eigenvalues', ('list', None)),
-        ('facts', 'facts', None),
+        ('facts', 'facts', ('model', 'CompletionFacts')),
         ('item_factors', 'itemFactors', ('list', ('list', None))),
         ('item_factors_inline', 'itemFactorsInline', None),
         ('item_labels', 'itemLabels', ('list', None)),
@@ -765,7 +841,7 @@ class CompletionResult(Model):
         ('spectrum_upper_bounds', 'spectrumUpperBounds', ('list', None)),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('accuracy', 'dataset_id', 'facts', 'items', 'kind', 'loss', 'mechanism', 'model', 'neighbouring', 'noise', 'row_norm_bound', 'warnings')
 
 
 @dataclass
@@ -796,34 +872,43 @@ class Components(Model):
 class CovarianceResult(Model):
     """COVARIANCE: the post-processed private matrix; releaseId names the raw release when it answers free directional variances"""
 
+    # required
     accuracy: Optional[ResultAccuracy] = None
+    # required
     centered: Optional[bool] = None
     # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
     columns: Optional[list[str]] = None
+    # required
     covariance: Optional[list[list[float]]] = None
     # required
     dataset_id: Optional[str] = None
+    # required
     eigenvalues: Optional[list[float]] = None
     # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
-    # one of COVARIANCE; required
+    # one of COVARIANCE; The result kind (the discriminator); required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
     # required
     mechanism: Optional[str] = None
-    # one of ADD_REMOVE, REPLACE_ONE
+    # one of ADD_REMOVE, REPLACE_ONE; required
     neighbouring: Optional[str] = None
+    # required
     noise: Optional[NoiseFacts] = None
-    # the estimate is within the noise's own typical size (assessed for WISHART; false where not assessed)
+    # the estimate is within the noise's own typical size (assessed for WISHART; false where not assessed); required
     noise_dominated: Optional[bool] = None
+    # Its address (absent with releaseId)
     release: Optional[str] = None
+    # The kept release (absent in a dry run, and where none is kept)
     release_id: Optional[str] = None
+    # The declared row norm bound; null for a graph; required
     row_norm_bound: Optional[float] = None
     # n, only when it is public
     rows: Optional[int] = None
+    # required
     scale: Optional[str] = None
-    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies; required
     warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -848,7 +933,7 @@ class CovarianceResult(Model):
         ('scale', 'scale', None),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('accuracy', 'centered', 'covariance', 'dataset_id', 'eigenvalues', 'kind', 'loss', 'mechanism', 'neighbouring', 'noise', 'noise_dominated', 'row_norm_bound', 'scale', 'warnings')
 
 
 @dataclass
@@ -2390,41 +2475,45 @@ class LinearQueriesRequest(Model):
 class LinearQueriesResult(Model):
     """LINEAR_QUERIES: the workload answers W·x̂ (inline when m ≤ 100000, always as .npy) with their standard deviations, the expected per-query RMSE stated before anything was spent, and, except for LAPLACE_WORKLOAD, the stored estimate x̂ that answers further linear queries for free (POST /v1/releases/{releaseId}/linear-queries)"""
 
+    # required
     accuracy: Optional[ResultAccuracy] = None
     # W·x̂ (or W·x + noise for LAPLACE_WORKLOAD), in the workload's query order
     answers: Optional[list[float]] = None
-    # whether answers and standardDeviations are inline; when false they are served only as application/x-npy (answers) and by the release
+    # whether answers and standardDeviations are inline; when false they are served only as application/x-npy (answers) and by the release; required
     answers_inline: Optional[bool] = None
-    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
-    columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
-    # √(E‖answers − Wx‖²/m): the number the quote stated
+    # √(E‖answers − Wx‖²/m): the number the quote stated; required
     expected_rmse_per_query: Optional[float] = None
+    # required
     expected_total_squared_error: Optional[float] = None
     # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
-    # one of LINEAR_QUERIES; required
+    # one of LINEAR_QUERIES; The result kind (the discriminator); required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
     # required
     mechanism: Optional[str] = None
-    # one of ADD_REMOVE, REPLACE_ONE
+    # one of ADD_REMOVE, REPLACE_ONE; required
     neighbouring: Optional[str] = None
+    # required
     noise: Optional[NoiseFacts] = None
-    # m, the number of queries
+    # m, the number of queries; required
     queries: Optional[int] = None
+    # Its address (absent with releaseId)
     release: Optional[str] = None
+    # The kept release (absent in a dry run, and where none is kept)
     release_id: Optional[str] = None
-    # one of HISTOGRAM_ESTIMATE
+    # one of HISTOGRAM_ESTIMATE; The kept release's kind
     release_kind: Optional[str] = None
     # LOW_RANK_MECHANISM: ‖W − BL‖_F; the answers carry a data-dependent bias of at most this times ‖x‖₂
     residual_frobenius: Optional[float] = None
+    # The declared row norm bound; null for a graph; required
     row_norm_bound: Optional[float] = None
     # each answer's standard deviation from the noise (exact, public)
     standard_deviations: Optional[list[float]] = None
-    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies; required
     warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -2432,7 +2521,6 @@ class LinearQueriesResult(Model):
         ('accuracy', 'accuracy', ('model', 'ResultAccuracy')),
         ('answers', 'answers', ('list', None)),
         ('answers_inline', 'answersInline', None),
-        ('columns', 'columns', ('list', None)),
         ('dataset_id', 'datasetId', None),
         ('expected_rmse_per_query', 'expectedRmsePerQuery', None),
         ('expected_total_squared_error', 'expectedTotalSquaredError', None),
@@ -2451,7 +2539,7 @@ class LinearQueriesResult(Model):
         ('standard_deviations', 'standardDeviations', ('list', None)),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('accuracy', 'answers_inline', 'dataset_id', 'expected_rmse_per_query', 'expected_total_squared_error', 'kind', 'loss', 'mechanism', 'neighbouring', 'noise', 'queries', 'row_norm_bound', 'warnings')
 
 
 @dataclass
@@ -2566,34 +2654,41 @@ class LowRankRequest(Model):
 class LowRankResult(Model):
     """LOW_RANK: the factorisation u·diag(s)·vᵀ: s, v (d × k) and u (m × k, inline when m·k ≤ 100000, always as .npy)"""
 
+    # required
     accuracy: Optional[ResultAccuracy] = None
     # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
     columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
+    # required
     facts: Optional[FactorizationFacts] = None
     # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
+    # required
     k: Optional[int] = None
-    # one of LOW_RANK; required
+    # one of LOW_RANK; The result kind (the discriminator); required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
     # required
     mechanism: Optional[str] = None
-    # one of ADD_REMOVE, REPLACE_ONE
+    # one of ADD_REMOVE, REPLACE_ONE; required
     neighbouring: Optional[str] = None
+    # required
     noise: Optional[NoiseFacts] = None
+    # The declared row norm bound; null for a graph; required
     row_norm_bound: Optional[float] = None
     # m, the number of records (rows of u)
     rows: Optional[int] = None
+    # required
     singular_values: Optional[list[float]] = None
     # the m × k rows, inline when m·k ≤ 100000
     u: Optional[list[list[float]]] = None
     # whether u is inline; when false (m·k > 100000) it is served only as application/x-npy
     u_inline: Optional[bool] = None
+    # required
     v: Optional[list[list[float]]] = None
-    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies; required
     warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -2617,7 +2712,7 @@ class LowRankResult(Model):
         ('v', 'v', ('list', ('list', None))),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('accuracy', 'dataset_id', 'facts', 'k', 'kind', 'loss', 'mechanism', 'neighbouring', 'noise', 'row_norm_bound', 'singular_values', 'v', 'warnings')
 
 
 @dataclass
@@ -3006,31 +3101,41 @@ class OrbitSamplingQuery(Model):
 class PcaResult(Model):
     """PCA: the top-k components (d × k) and the eigenvalues"""
 
+    # required
     accuracy: Optional[ResultAccuracy] = None
+    # required
     centered: Optional[bool] = None
     # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
     columns: Optional[list[str]] = None
+    # required
     components: Optional[list[list[float]]] = None
     # required
     dataset_id: Optional[str] = None
+    # required
     eigenvalues: Optional[list[float]] = None
     # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
+    # required
     k: Optional[int] = None
-    # one of PCA; required
+    # one of PCA; The result kind (the discriminator); required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
     # required
     mechanism: Optional[str] = None
-    # one of ADD_REMOVE, REPLACE_ONE
+    # one of ADD_REMOVE, REPLACE_ONE; required
     neighbouring: Optional[str] = None
+    # required
     noise: Optional[NoiseFacts] = None
+    # the estimate is within the noise's own typical size (assessed for WISHART; false where not assessed); required
     noise_dominated: Optional[bool] = None
+    # The declared row norm bound; null for a graph; required
     row_norm_bound: Optional[float] = None
+    # n, only when it is public
     rows: Optional[int] = None
+    # required
     scale: Optional[str] = None
-    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies; required
     warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -3054,7 +3159,7 @@ class PcaResult(Model):
         ('scale', 'scale', None),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('accuracy', 'centered', 'components', 'dataset_id', 'eigenvalues', 'k', 'kind', 'loss', 'mechanism', 'neighbouring', 'noise', 'noise_dominated', 'row_norm_bound', 'scale', 'warnings')
 
 
 @dataclass
@@ -3775,6 +3880,26 @@ class RegressionCoefficient(Model):
 
 
 @dataclass
+class RegressionReleased(Model):
+    """Released values of an ADASSP regression besides its coefficients"""
+
+    # the noise bound η that set the ridge
+    eta: Optional[float] = None
+    # the noisy λ_min(XᵀX) as released
+    min_eigenvalue: Optional[float] = None
+    # the lower bound of λ_min(XᵀX) that holds with the stated probability
+    min_eigenvalue_lower_bound: Optional[float] = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    _FIELDS: ClassVar[tuple] = (
+        ('eta', 'eta', None),
+        ('min_eigenvalue', 'minEigenvalue', None),
+        ('min_eigenvalue_lower_bound', 'minEigenvalueLowerBound', None),
+    )
+    _REQUIRED: ClassVar[tuple] = ()
+
+
+@dataclass
 class RegressionRequest(Model):
     """RegressionRequest"""
 
@@ -3798,55 +3923,48 @@ class RegressionRequest(Model):
 
 
 @dataclass
-class RegressionResultReleased(Model):
-    """other released values of ADASSP: the private λ_min, its lower bound and η"""
-
-    eta: Optional[float] = None
-    min_eigenvalue: Optional[float] = None
-    min_eigenvalue_lower_bound: Optional[float] = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    _FIELDS: ClassVar[tuple] = (
-        ('eta', 'eta', None),
-        ('min_eigenvalue', 'minEigenvalue', None),
-        ('min_eigenvalue_lower_bound', 'minEigenvalueLowerBound', None),
-    )
-    _REQUIRED: ClassVar[tuple] = ()
-
-
-@dataclass
 class RegressionResult(Model):
     """REGRESSION: coefficients of the response on the predictors, each with its interval (lower/upper of the kind `intervals` names; null where no finite bound follows) and a first-order approximate interval; the estimand is the data's ridge solution at `ridge`"""
 
+    # required
     accuracy: Optional[ResultAccuracy] = None
+    # required
     coefficients: Optional[list[RegressionCoefficient]] = None
     # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
     columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
+    # What the intervals cover; required
     estimand: Optional[str] = None
-    # one of SIMULTANEOUS_BOUND, EXACT_T
+    # one of SIMULTANEOUS_BOUND, EXACT_T; SIMULTANEOUS_BOUND: all coefficients' [lower, upper] hold together with probability ≥ level; EXACT_T: each interval has coverage exactly level; required
     intervals: Optional[str] = None
     # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
-    # one of REGRESSION; required
+    # one of REGRESSION; The result kind (the discriminator); required
     kind: Optional[str] = None
+    # required
     level: Optional[float] = None
     # required
     loss: Optional[Loss] = None
     # required
     mechanism: Optional[str] = None
-    # one of ADD_REMOVE, REPLACE_ONE
+    # one of ADD_REMOVE, REPLACE_ONE; required
     neighbouring: Optional[str] = None
+    # required
     noise: Optional[NoiseFacts] = None
+    # required
     predictors: Optional[list[int]] = None
-    # other released values of ADASSP: the private λ_min, its lower bound and η
-    released: Optional[RegressionResultReleased] = None
+    # required
+    released: Optional[RegressionReleased] = None
+    # required
     response: Optional[int] = None
+    # The ridge λ used, relative to the data's own XᵀX; required
     ridge: Optional[float] = None
+    # required
     ridge_rule: Optional[str] = None
+    # The declared row norm bound; null for a graph; required
     row_norm_bound: Optional[float] = None
-    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies; required
     warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -3865,14 +3983,14 @@ class RegressionResult(Model):
         ('neighbouring', 'neighbouring', None),
         ('noise', 'noise', ('model', 'NoiseFacts')),
         ('predictors', 'predictors', ('list', None)),
-        ('released', 'released', ('model', 'RegressionResultReleased')),
+        ('released', 'released', ('model', 'RegressionReleased')),
         ('response', 'response', None),
         ('ridge', 'ridge', None),
         ('ridge_rule', 'ridgeRule', None),
         ('row_norm_bound', 'rowNormBound', None),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('accuracy', 'coefficients', 'dataset_id', 'estimand', 'intervals', 'kind', 'level', 'loss', 'mechanism', 'neighbouring', 'noise', 'predictors', 'released', 'response', 'ridge', 'ridge_rule', 'row_norm_bound', 'warnings')
 
 
 @dataclass
@@ -4068,6 +4186,7 @@ class ResultAccuracy(Model):
 class SketchResult(Model):
     """SKETCH: the stored release that answers cuts or directional variances for free"""
 
+    # required
     accuracy: Optional[ResultAccuracy] = None
     # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
     columns: Optional[list[str]] = None
@@ -4075,22 +4194,27 @@ class SketchResult(Model):
     dataset_id: Optional[str] = None
     # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
-    # one of SKETCH; required
+    # one of SKETCH; The result kind (the discriminator); required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
     # required
     mechanism: Optional[str] = None
+    # required
     meta: Optional[ReleaseMeta] = None
-    # one of ADD_REMOVE, REPLACE_ONE
+    # one of ADD_REMOVE, REPLACE_ONE; required
     neighbouring: Optional[str] = None
+    # required
     noise: Optional[NoiseFacts] = None
+    # Its address (absent with releaseId)
     release: Optional[str] = None
+    # The kept release (absent in a dry run, and where none is kept)
     release_id: Optional[str] = None
-    # one of GRAPH_SKETCH, MATRIX_SKETCH
+    # one of GRAPH_SKETCH, MATRIX_SKETCH; The kept release's kind
     release_kind: Optional[str] = None
+    # The declared row norm bound; null for a graph; required
     row_norm_bound: Optional[float] = None
-    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies; required
     warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -4111,7 +4235,7 @@ class SketchResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('accuracy', 'dataset_id', 'kind', 'loss', 'mechanism', 'meta', 'neighbouring', 'noise', 'row_norm_bound', 'warnings')
 
 
 @dataclass
@@ -4488,35 +4612,33 @@ class SubscriptionQuote(Model):
 class SubscriptionResult(Model):
     """SUBSCRIPTION: a standing query on a stream, charged once; its window releases are listed under the subscription"""
 
-    accuracy: Optional[ResultAccuracy] = None
-    # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
-    columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
+    # required
     first_stream_block: Optional[int] = None
     # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
-    # one of SUBSCRIPTION; required
+    # one of SUBSCRIPTION; The result kind (the discriminator); required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
     # required
     mechanism: Optional[str] = None
-    # one of ADD_REMOVE, REPLACE_ONE
+    # one of ADD_REMOVE, REPLACE_ONE; required
     neighbouring: Optional[str] = None
+    # required
     noise: Optional[NoiseFacts] = None
-    # one of COVARIANCE, PCA, SKETCH
+    # one of COVARIANCE, PCA, SKETCH; required
     query_kind: Optional[str] = None
+    # The declared row norm bound; null for a graph; required
     row_norm_bound: Optional[float] = None
+    # The subscription's address; required
     subscription: Optional[str] = None
+    # required
     subscription_id: Optional[str] = None
-    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
-    warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
     _FIELDS: ClassVar[tuple] = (
-        ('accuracy', 'accuracy', ('model', 'ResultAccuracy')),
-        ('columns', 'columns', ('list', None)),
         ('dataset_id', 'datasetId', None),
         ('first_stream_block', 'firstStreamBlock', None),
         ('job_id', 'jobId', None),
@@ -4529,37 +4651,43 @@ class SubscriptionResult(Model):
         ('row_norm_bound', 'rowNormBound', None),
         ('subscription', 'subscription', None),
         ('subscription_id', 'subscriptionId', None),
-        ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'first_stream_block', 'kind', 'loss', 'mechanism', 'neighbouring', 'noise', 'query_kind', 'row_norm_bound', 'subscription', 'subscription_id')
 
 
 @dataclass
 class TopSingularVectorsResult(Model):
     """TOP_SINGULAR_VECTORS: the top-k right singular vectors v (d × k) and the singular values s"""
 
+    # required
     accuracy: Optional[ResultAccuracy] = None
     # MATRIX datasets uploaded with a header: the column names, in column order (public, like the shape)
     columns: Optional[list[str]] = None
     # required
     dataset_id: Optional[str] = None
+    # required
     facts: Optional[FactorizationFacts] = None
     # The job (absent in a dry run's result, which has none)
     job_id: Optional[str] = None
+    # required
     k: Optional[int] = None
-    # one of TOP_SINGULAR_VECTORS; required
+    # one of TOP_SINGULAR_VECTORS; The result kind (the discriminator); required
     kind: Optional[str] = None
     # required
     loss: Optional[Loss] = None
     # required
     mechanism: Optional[str] = None
-    # one of ADD_REMOVE, REPLACE_ONE
+    # one of ADD_REMOVE, REPLACE_ONE; required
     neighbouring: Optional[str] = None
+    # required
     noise: Optional[NoiseFacts] = None
+    # The declared row norm bound; null for a graph; required
     row_norm_bound: Optional[float] = None
+    # required
     singular_values: Optional[list[float]] = None
+    # required
     v: Optional[list[list[float]]] = None
-    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies
+    # Noise warnings from the released values and public parameters only (post-processing): NOISE_DOMINATED, COMPONENTS_IN_NOISE (docs/accuracy/warnings.md); empty when none applies; required
     warnings: Optional[list[NoiseWarning]] = None
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -4580,7 +4708,7 @@ class TopSingularVectorsResult(Model):
         ('v', 'v', ('list', ('list', None))),
         ('warnings', 'warnings', ('list', ('model', 'NoiseWarning'))),
     )
-    _REQUIRED: ClassVar[tuple] = ('dataset_id', 'kind', 'loss', 'mechanism')
+    _REQUIRED: ClassVar[tuple] = ('accuracy', 'dataset_id', 'facts', 'k', 'kind', 'loss', 'mechanism', 'neighbouring', 'noise', 'row_norm_bound', 'singular_values', 'v', 'warnings')
 
 
 @dataclass

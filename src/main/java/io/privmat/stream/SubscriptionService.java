@@ -29,6 +29,7 @@ import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import io.privmat.query.QueryPlans;
 import io.privmat.query.QueryRequest;
+import io.privmat.query.QueryResult;
 import io.privmat.security.Caller;
 import io.privmat.security.Role;
 import io.privmat.stream.jdbc.StreamRepository;
@@ -200,15 +201,10 @@ public class SubscriptionService {
 
     /** The job's result document: what was subscribed, where to follow it. */
     private String description(Subscription s, Dataset dataset, Plan plan, String lossJson) {
-        return json.writeValueAsString(new Description(s.jobId(), dataset.id(), JOB_KIND, s.mechanism(),
-                dataset.neighbouring().name(), StreamFacts.rowBound(dataset), new RawValue(lossJson), plan.noise(),
-                s.id(), s.kind(), s.firstBlock(), "/v1/subscriptions/" + s.id()));
+        return json.writeValueAsString(new QueryResult.Subscription(new QueryResult.Head(s.jobId(), dataset.id(),
+                JOB_KIND, s.mechanism(), dataset.neighbouring().name(), StreamFacts.rowBound(dataset), null),
+                new RawValue(lossJson), plan.noise(), s.id(), s.kind(), s.firstBlock(), "/v1/subscriptions/" + s.id()));
     }
-
-    /** A subscription job's result document (its members in this order). */
-    private record Description(UUID jobId, UUID datasetId, String kind, String mechanism, String neighbouring,
-            double rowNormBound, RawValue loss, Facts noise, UUID subscriptionId,
-            String queryKind, long firstStreamBlock, String subscription) {}
 
     private Plan plan(Dataset dataset, QueryRequest request) {
         try {
