@@ -4,7 +4,8 @@
  * into a mechanism with its exact cost from public parameters only, planning refusals as problem
  * details, the worker's rebuild of a stored spec ({@link QueryPlans}), the public artifacts a plan
  * resolves ({@link ServiceArtifacts}), the gate of free planning work ({@link FreePlanning}) and
- * what the transparency record needs from planning ({@link Transparency}). Other capabilities use
+ * what the transparency record needs from planning ({@link Transparency}), and the result document's
+ * type, one record per result kind ({@link QueryResult}), which subscriptions write too. Other capabilities use
  * this package only; the sub-packages hold one job each (docs/architecture.md, "Inside query").
  */
 @NullMarked

@@ -18,7 +18,7 @@ import io.privmat.problem.PrivmatException;
 import io.privmat.query.FreePlanning;
 import io.privmat.query.QueryPlans;
 import io.privmat.query.QueryRequest;
-import io.privmat.query.render.QueryResult;
+import io.privmat.query.QueryResult;
 import io.privmat.query.render.ResultDocuments;
 import io.privmat.security.Caller;
 import java.util.UUID;

@@ -85,7 +85,7 @@ class CatalogueSchemas {
                     + "defaults filled in");
             refer(schemas, "Release", "meta", ReleaseMeta.VOCABULARY.name(), "Public facts behind the "
                     + "release's error bounds");
-            ResultSchemas.register(schemas);
+            ResultSchemas.register(schemas, catalog);
             var result = openApi.getPaths().get("/v1/jobs/{id}/result");
             if (result != null && result.getGet() != null && result.getGet().getResponses() != null) {
                 var ok = result.getGet().getResponses().get("200");

@@ -2,6 +2,7 @@ package io.privmat.query.web;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.FactVocabulary;
 import io.privmat.mechanism.catalog.IntervalSet;
 import io.privmat.mechanism.completion.CompletionFacts;
@@ -95,7 +96,7 @@ final class ResultSchemas {
 
     /** Adds {@code QueryResult}, its members and the records they refer to. */
     @SuppressWarnings({"rawtypes", "unchecked"})
-    static void register(Map<String, Schema> schemas) {
+    static void register(Map<String, Schema> schemas, MechanismCatalog catalog) {
         Set<Class<?>> covered = new LinkedHashSet<>();
         KINDS.forEach(k -> covered.add(k.type()));
         Set<Class<?>> permitted = new LinkedHashSet<>(Arrays.asList(QueryResult.class.getPermittedSubclasses()));
@@ -104,7 +105,7 @@ final class ResultSchemas {
         }
         // The facts documents only results hold (the plan's and releases' are written with the catalogue's).
         for (FactVocabulary v : List.of(RegressionFacts.VOCABULARY, CompletionFacts.VOCABULARY)) {
-            schemas.putIfAbsent(v.name(), CatalogueSchemas.factsSchema(v));
+            schemas.putIfAbsent(v.name(), CatalogueSchemas.factsSchema(v, catalog));
         }
         ComposedSchema result = new ComposedSchema();
         Discriminator discriminator = new Discriminator().propertyName("kind");
@@ -136,6 +137,12 @@ final class ResultSchemas {
         s.description(k.kind() + ": " + description);
         s.required(new ArrayList<>());
         members(k.type(), false, k, s, schemas);
+        for (String absent : k.absent()) {
+            if (!writes(k.type(), absent)) {
+                throw new IllegalStateException(k.schemaName() + ": " + absent + " is left out but "
+                        + k.type().getSimpleName() + " has no such member");
+            }
+        }
         Schema kind = (Schema) s.getProperties().get("kind");
         kind.setEnum(new ArrayList<>(List.of(k.kind())));
         if (!s.getRequired().contains("kind")) {
@@ -186,6 +193,17 @@ final class ResultSchemas {
                 s.addRequiredItem(c.getName());
             }
         }
+    }
+
+    /** Whether {@code record} (with its unwrapped parts) has a member called {@code name}. */
+    private static boolean writes(Class<?> record, String name) {
+        for (RecordComponent c : record.getRecordComponents()) {
+            if (c.getAccessor().isAnnotationPresent(JsonUnwrapped.class) ? writes(c.getType(), name)
+                    : c.getName().equals(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The schema of a Java type as the service's JSON writes it. */

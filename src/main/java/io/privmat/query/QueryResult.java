@@ -1,4 +1,4 @@
-package io.privmat.query.render;
+package io.privmat.query;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
@@ -58,7 +58,7 @@ public sealed interface QueryResult {
             @Schema(description = "Its address (absent with releaseId)") @Nullable String release,
             @Schema(description = "The kept release's kind") @Nullable String releaseKind) {
 
-        static Kept of(@Nullable UUID id, @Nullable String kind) {
+        public static Kept of(@Nullable UUID id, @Nullable String kind) {
             return id == null ? new Kept(null, null, kind) : new Kept(id, "/v1/releases/" + id, kind);
         }
     }
@@ -89,7 +89,7 @@ public sealed interface QueryResult {
 
     /**
      * LOW_RANK and the other factorisations: v always, u (with the row count) when the left factor is
-     * released, inline up to {@link ResultDocuments#INLINE_LIMIT} values.
+     * released, inline up to {@link io.privmat.query.render.ResultDocuments#INLINE_LIMIT} values.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @Schema(description = "the factorisation u·diag(s)·vᵀ: s, v (d × k) and u (m × k, inline when m·k ≤ 100000, "
