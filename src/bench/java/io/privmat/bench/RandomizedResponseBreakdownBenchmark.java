@@ -489,12 +489,12 @@ class RandomizedResponseBreakdownBenchmark extends ApiTest {
                 rounded(b), rounded(a)));
     }
 
-    private static String rounded(List<Double> times) {
+    static String rounded(List<Double> times) {
         return Arrays.toString(times.stream().mapToDouble(x -> Math.round(x * 100) / 100.0).sorted().toArray());
     }
 
 
-    private static double seconds(long start) {
+    static double seconds(long start) {
         return (System.nanoTime() - start) / 1e9;
     }
 }
