@@ -98,6 +98,14 @@ final class ExternalDeclaration {
                         + " characters, no control characters)");
             }
         }
+        if (neighbouring == Neighbouring.REPLACE_ONE && format == ExternalSchema.Format.CSV) {
+            // Under REPLACE_ONE a pass that meets another row count than n fails the job. What a CSV
+            // counts as a row depends on the rows' content (a blank line is no row), so one replaced
+            // row could decide that failure; a Parquet row is a row whatever it holds.
+            throw PrivmatException.invalidParameter("external.format", "PARQUET under REPLACE_ONE",
+                    "under REPLACE_ONE an EXTERNAL matrix must be PARQUET: a CSV's row count depends on what its "
+                            + "lines hold (a blank line is no row), so it could differ between neighbouring datasets");
+        }
         return new ExternalSchema(location.strip(), format, columns, rows, vector);
     }
 
