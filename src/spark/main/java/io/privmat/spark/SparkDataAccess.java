@@ -92,13 +92,13 @@ final class SparkDataAccess implements DataAccess {
                     try {
                         context.progress(at);
                     } catch (RuntimeException stopped) {
-                        sc.cancelJobGroup(group);
+                        sc.cancelJobGroupAndFutureJobs(group);
                         throw stopped;
                     }
                 }
             }
         } catch (InterruptedException e) {
-            sc.cancelJobGroup(group);
+            sc.cancelJobGroupAndFutureJobs(group);
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while Spark ran a pass", e);
         } catch (ExecutionException e) {
@@ -369,7 +369,7 @@ final class SparkDataAccess implements DataAccess {
                 seen += filled;
             }
         } catch (RuntimeException stopped) {
-            sc.cancelJobGroup(group);
+            sc.cancelJobGroupAndFutureJobs(group);
             throw stopped;
         } finally {
             sc.clearJobGroup();

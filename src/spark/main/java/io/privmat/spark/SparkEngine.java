@@ -129,7 +129,7 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
         };
     }
 
-    /** Hadoop's line reader skips longer lines (docs/scale-out.md, "CSV"). */
+    /** Hadoop's line reader skips longer lines (docs/scale-out.md, "The dataset kind"). */
     static final String CSV_MAX_LINE = "mapreduce.input.linerecordreader.line.maxlength";
 
     /**

@@ -127,6 +127,8 @@ final class SparkRatings implements DataAccess {
         /** Every generation persisted, to drop at close even when its pass did not finish. */
         private final List<JavaRDD<UserState>> cached = new ArrayList<>();
         private int done;
+        /** Set by {@link #close}: a pass still being planned on Spark's side caches nothing after it. */
+        private boolean closed;
 
         Passes(RatingsDomain domain) {
             this.domain = domain;
@@ -161,7 +163,9 @@ final class SparkRatings implements DataAccess {
                     : next.mapPartitions(new Contribute(statistic)).treeReduce(ExactSums::merge, engine.treeDepth());
             if (next != current) {
                 current.unpersist(false);
-                cached.remove(current);
+                synchronized (this) {
+                    cached.remove(current);
+                }
             }
             users = next;
             return sums;
@@ -171,13 +175,19 @@ final class SparkRatings implements DataAccess {
          * Cached as objects, spilled serialised: a block is a few primitive arrays, as small in memory
          * as serialised, so keeping it deserialised only saves every later pass the copy.
          */
-        private JavaRDD<UserState> cache(JavaRDD<UserState> rdd) {
+        private synchronized JavaRDD<UserState> cache(JavaRDD<UserState> rdd) {
+            if (closed) {
+                // The run was closed while this pass was still being planned (a stopped job): cache
+                // nothing that no one would drop.
+                throw new IllegalStateException("the passes of this run are closed");
+            }
             cached.add(rdd);
             return rdd.persist(StorageLevel.MEMORY_AND_DISK());
         }
 
         @Override
-        public void close() {
+        public synchronized void close() {
+            closed = true;
             for (JavaRDD<UserState> rdd : cached) {
                 try {
                     rdd.unpersist(false);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * No CSV line's content decides whether a pass succeeds: a line with more fields than Spark's CSV
  * parser allows (20 480 by default, which used to fail the pass on the executors after the charge)
  * is longer than the public line bound and is skipped, so a dataset holding it releases exactly
- * what the dataset without it releases (docs/scale-out.md, "CSV").
+ * what the dataset without it releases (docs/scale-out.md, "The dataset kind").
  */
 class SparkCsvLinesTest {
 
