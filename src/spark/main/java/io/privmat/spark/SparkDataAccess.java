@@ -81,7 +81,7 @@ final class SparkDataAccess implements DataAccess {
             } finally {
                 sc.clearJobGroup();
             }
-        });
+        }, engine.passThreads());
         try {
             while (true) {
                 try {

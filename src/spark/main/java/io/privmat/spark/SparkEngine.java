@@ -11,6 +11,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.DataFrameReader;
@@ -44,6 +47,15 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
 
     private final SparkSettings settings;
     private volatile @Nullable SparkSession session;
+    /**
+     * The threads that wait for Spark's passes: one per running pass (the worker pool bounds how many
+     * run), so that one job's pass never queues behind another's, as it would in a shared bounded pool.
+     */
+    private final ExecutorService passThreads = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "privmat-spark-pass");
+        t.setDaemon(true);
+        return t;
+    });
 
     public SparkEngine(SparkSettings settings) {
         this.settings = settings;
@@ -52,6 +64,11 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
     @Override
     public String describe() {
         return "Apache Spark " + org.apache.spark.package$.MODULE$.SPARK_VERSION() + " on " + settings.master();
+    }
+
+    /** Where a pass's driver-side work runs while the job's worker thread waits for it. */
+    Executor passThreads() {
+        return passThreads;
     }
 
     /** The session, created at the first call. */
@@ -215,6 +232,7 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
 
     @Override
     public void destroy() {
+        passThreads.shutdownNow();
         SparkSession s = session;
         if (s != null) {
             s.stop();
