@@ -55,9 +55,9 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Sensitivity.</b> One row lies in one block and changes that block's Gram by at most
  * Δ_F (Frobenius: B² under ADD_REMOVE, √2·B² under REPLACE_ONE; 2 or 2√2 for an edge event).
  * The statistic the noise protects is everything the stream releases; one row enters 1 released
- * matrix (BLOCKS), H of them (DYADIC_TREE: one node per level) or p of them scaled by the Toeplitz
- * coefficients c₀…c_{p−1} (FACTORIZATION), so the declared L2 sensitivity of the whole release is
- * Δ_F, Δ_F·√H or Δ_F·‖c‖₂ ({@link WindowMechanism#streamSensitivity()}). The contract tests read
+ * matrix (independent blocks), H of them (a dyadic tree: one node per level) or p of them scaled by
+ * the Toeplitz coefficients c₀…c_{p−1} (a banded factorisation), so the declared L2 sensitivity of
+ * the whole release is Δ_F, Δ_F·√H or Δ_F·‖c‖₂ ({@link WindowMechanism#streamSensitivity()}). The contract tests read
  * that statistic for a stream whose rows form block 0 (every later block empty): the H tree nodes
  * containing block 0 each equal its Gram G, the factorisation releases c_k·G for k &lt; p.
  *

@@ -7,7 +7,6 @@ import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.NoiseSources;
 import io.privmat.privacy.GaussianCalibration;
 import io.privmat.privacy.GaussianLoss;
-import java.util.function.DoubleUnaryOperator;
 
 /**
  * A continual-release mechanism for the sums of the last w completed blocks of a stream, each
@@ -38,9 +37,9 @@ public abstract sealed class WindowMechanism
     /**
      * Structural options, public. 0 means the default.
      *
-     * @param treeLevels DYADIC_TREE: H, the node levels (sizes 1, 2, …, 2^(H−1) blocks), in
+     * @param treeLevels the dyadic tree's H, the node levels (sizes 1, 2, …, 2^(H−1) blocks), in
      *     [1, ⌊log₂ w⌋ + 1]; default ⌊log₂ w⌋ + 1 (every level a window can use)
-     * @param bands FACTORIZATION: p, the bands of the Toeplitz factor C, in [1, min(4w, 4096)]
+     * @param bands the factorisation's p, the bands of the Toeplitz factor C, in [1, min(4w, 4096)]
      *     ([1, min(w, 4096)] on a TIME stream under REPLACE_ONE,
      *     {@link FactorizationWindowMechanism#maxBands}); default min(w, 4096)
      */
@@ -72,26 +71,15 @@ public abstract sealed class WindowMechanism
     /** Calibrated so that the whole stream is ρ-zCDP (σ from the rounding-inflated sensitivity). */
     public static WindowMechanism forRho(WindowMechanismKind kind, WindowParameters parameters, double rho,
             Options options) {
-        return create(kind, parameters, options,
+        return kind.create(parameters, options,
                 total -> GaussianCalibration.sigmaForRho(total * GridNoise.CALIBRATION_MARGIN, rho));
     }
 
     /** Analytic-Gaussian calibration (Balle–Wang) so that the whole stream is (ε, δ)-DP. */
     public static WindowMechanism forApproxDp(WindowMechanismKind kind, WindowParameters parameters, double epsilon,
             double delta, Options options) {
-        return create(kind, parameters, options,
+        return kind.create(parameters, options,
                 total -> GaussianCalibration.analyticSigma(epsilon, delta, total * GridNoise.CALIBRATION_MARGIN));
-    }
-
-    private static WindowMechanism create(WindowMechanismKind kind, WindowParameters parameters, Options options,
-            DoubleUnaryOperator sigmaForTotalSensitivity) {
-        return switch (kind) {
-            case BLOCKS -> BlockWindowMechanism.create(parameters, sigmaForTotalSensitivity);
-            case DYADIC_TREE -> DyadicTreeWindowMechanism.create(parameters, options.treeLevels(),
-                    sigmaForTotalSensitivity);
-            case FACTORIZATION -> FactorizationWindowMechanism.create(parameters, options.bands(),
-                    sigmaForTotalSensitivity);
-        };
     }
 
     public abstract WindowMechanismKind kind();

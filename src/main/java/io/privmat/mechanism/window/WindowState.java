@@ -25,10 +25,11 @@ import java.util.TreeMap;
  * array, so a store can persist a step by inserting the keys {@link #changes added} and deleting
  * those removed. The open block ({@link #openBlock()}, exact, private) changes with every append.
  *
- * <p>Keys per mechanism: BLOCKS — published: block index → noisy block. DYADIC_TREE — published:
- * node id → node estimate; secret: node id → exact sum of a completed left child whose parent is
- * still open. FACTORIZATION — published: block index → decoded block x̂; secret: block index →
- * exact block Gram (the last p − 1). Node id = (index &lt;&lt; 6) | level.
+ * <p>Keys per mechanism: independent blocks ({@link BlockWindowMechanism}) — published: block index →
+ * noisy block. Dyadic tree ({@link DyadicTreeWindowMechanism}) — published: node id → node estimate;
+ * secret: node id → exact sum of a completed left child whose parent is still open. Toeplitz
+ * factorisation ({@link FactorizationWindowMechanism}) — published: block index → decoded block x̂;
+ * secret: block index → exact block Gram (the last p − 1). Node id = (index &lt;&lt; 6) | level.
  *
  * @param mechanism the mechanism this state belongs to
  * @param d the dimension

@@ -98,7 +98,7 @@ class SubscriptionController {
     record SubscriptionView(UUID id, UUID datasetId,
             @Schema(description = "The job recording its charge (kind SUBSCRIPTION, DONE)") UUID jobId,
             @Schema(allowableValues = {"COVARIANCE", "PCA", "SKETCH"}) String kind,
-            @Schema(allowableValues = {"BLOCKS", "DYADIC_TREE", "FACTORIZATION"}) String mechanism,
+            String mechanism, // its allowed values: the catalogue's window mechanisms (SubscriptionSchemas)
             @Schema(description = "ACTIVE: releasing; CANCELLED: stopped by a caller; FINISHED: the stream reached "
                     + "its horizon; FAILED: stopped by the service (see errorCode)",
                     allowableValues = {"ACTIVE", "CANCELLED", "FINISHED", "FAILED"}) String state,

@@ -4,6 +4,7 @@ import io.privmat.mechanism.catalog.DataShape;
 import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.MechanismDefinition;
 import io.privmat.mechanism.catalog.NoiseFacts;
+import io.privmat.mechanism.window.WindowFactorization;
 import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.media.ComposedSchema;
 import io.swagger.v3.oas.models.media.Discriminator;
@@ -21,7 +22,8 @@ import org.springframework.context.annotation.Configuration;
  * is a {@code oneOf} over the window mechanisms (those whose only shape is STREAM), discriminated by
  * {@code mechanism}, each variant the mechanism's request schema the query contract also publishes
  * ({@code <Mechanism>Query}, with its typed {@code <Mechanism>Params}); the noise facts of
- * subscriptions and their quotes are typed as {@code NoiseFacts}.
+ * subscriptions and their quotes are typed as {@code NoiseFacts}; a subscription's {@code mechanism}
+ * lists the same window mechanisms.
  */
 @Configuration(proxyBeanMethods = false)
 class SubscriptionSchemas {
@@ -46,9 +48,13 @@ class SubscriptionSchemas {
                     + "answers over each window (COVARIANCE, PCA or SKETCH), its budget for the whole stream (rho, or "
                     + "epsilon with delta) and its typed params. The cost is computed from these public values and the "
                     + "stream's declaration, and charged once.");
+            String example = windows.stream().filter(WindowFactorization.class::isInstance).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("the catalogue has no Toeplitz factorisation"))
+                    .name();
             request.example(Json.mapper().valueToTree(new SubscriptionController.SubscriptionRequest("COVARIANCE",
-                    "FACTORIZATION", null, null, new BigDecimal("0.005"), null)));
+                    example, null, null, new BigDecimal("0.005"), null)));
             schemas.put("SubscriptionRequest", request);
+            enumerate(schemas, "Subscription", "mechanism", windows.stream().map(MechanismDefinition::name).toList());
             refer(schemas, "Subscription", "noise");
             refer(schemas, "SubscriptionQuote", "noise");
         };
@@ -61,13 +67,24 @@ class SubscriptionSchemas {
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
+    private static void enumerate(Map<String, Schema> schemas, String schema, String property, List<String> values) {
+        properties(schemas, schema, property).get(property).setEnum(values);
+    }
+
+    @SuppressWarnings("rawtypes")
     private static void refer(Map<String, Schema> schemas, String schema, String property) {
+        properties(schemas, schema, property).put(property, new Schema<>().$ref(REF + NoiseFacts.VOCABULARY.name())
+                .description("Public facts about the noise"));
+    }
+
+    /** The properties of {@code schema}, which must hold {@code property}. */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private static Map<String, Schema> properties(Map<String, Schema> schemas, String schema, String property) {
         Schema owner = schemas.get(schema);
         if (owner == null || owner.getProperties() == null || !owner.getProperties().containsKey(property)) {
             throw new IllegalStateException(schema + "." + property + " is not in the contract");
         }
-        owner.getProperties().put(property, new Schema<>().$ref(REF + NoiseFacts.VOCABULARY.name())
-                .description("Public facts about the noise"));
+        return owner.getProperties();
     }
 
     static String pascal(String name) {

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.privmat.mechanism.NeighbouringRelation;
 import io.privmat.mechanism.Sensitivities;
 import io.privmat.mechanism.catalog.CovarianceRelease;
+import io.privmat.mechanism.catalog.MechanismCatalog;
 import io.privmat.mechanism.catalog.WindowParameters;
 import io.privmat.mechanism.linalg.LinearAlgebra;
 import io.privmat.privacy.PrivacyArgumentException;
@@ -54,6 +55,22 @@ class WindowMechanismTest {
         WindowMechanism m = WindowMechanism.forApproxDp(kind, p, 1.0, 1e-6, WindowMechanism.Options.DEFAULT);
         assertThat(m.privacyLoss().delta(1.0)).isLessThanOrEqualTo(1e-6);
         assertThat(m.privacyLoss().delta(1.0)).isGreaterThan(0.5e-6);
+    }
+
+    /**
+     * Each window value of the catalogue wraps one mechanism and carries its name: the stored
+     * subscriptions name their mechanism by it (read back with {@code valueOf}) and the served
+     * contract lists the catalogue's window values as a subscription's mechanisms.
+     */
+    @Test
+    void theCatalogueHasOneWindowValuePerMechanismNamedAfterIt() {
+        List<WindowDefinition> windows = MechanismCatalog.standard().all().stream()
+                .filter(WindowDefinition.class::isInstance).map(WindowDefinition.class::cast).toList();
+        assertThat(windows).extracting(WindowDefinition::windowKind)
+                .containsExactlyInAnyOrder(WindowMechanismKind.values());
+        for (WindowDefinition w : windows) {
+            assertThat(w.name()).isEqualTo(w.windowKind().name());
+        }
     }
 
     /** Below the exact grid's range (σ/g ≥ 2³¹) planning refuses with the 400 privacy-argument error. */
