@@ -12,7 +12,7 @@ package io.privmat.mechanism.linear;
  * @param sensitivity the strategy's sensitivity the noise is calibrated to
  * @param sensitivityNorm "L1" (Laplace) or "L2" (Gaussian)
  * @param noiseDimension number of noisy measurements
- * @param residualFrobenius LOW_RANK_MECHANISM: ‖W − BL‖_F (the answers then also carry the
+ * @param residualFrobenius a Low-Rank factorisation's ‖W − BL‖_F (the answers then also carry the
  *     data-dependent bias (BL − W)x, at most ‖W − BL‖₂·‖x‖₂, not included above); 0 otherwise
  */
 public record ExpectedError(double perQueryRmse, double totalSquaredError, double noiseVariance, double sensitivity,

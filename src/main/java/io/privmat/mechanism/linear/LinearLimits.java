@@ -25,7 +25,7 @@ public final class LinearLimits {
      */
     public static final int MAX_DENSE_CELLS = 4096;
     /**
-     * Largest attribute optimised by OPTIMIZED (dense n_i × n_i factors, one eigendecomposition per
+     * Largest attribute the optimiser optimises (dense n_i × n_i factors, one eigendecomposition per
      * iteration); larger attributes get the hierarchical factor.
      */
     public static final int MAX_OPTIMIZED_ATTRIBUTE = 4096;

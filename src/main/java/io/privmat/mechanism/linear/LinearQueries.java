@@ -47,7 +47,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * LINEAR_QUERIES on HISTOGRAM datasets: one catalogue value per {@link LinearMechanism}
  * (docs/mechanisms/linear-queries.md). Every value releases y = A·x + z for a public strategy A
- * built from the workload alone (A = W for LAPLACE_WORKLOAD) and post-processes y into x̂ and W·x̂.
+ * built from the workload alone (A = W when the noise goes on W·x) and post-processes y into x̂ and W·x̂.
  *
  * <p><b>Privacy.</b> One record changes x by ±e_j (ADD_REMOVE) or e_k − e_j (REPLACE_ONE), so A·x
  * moves by at most {@link Sensitivities#linearL1} in L1 (largest column L1 norm c₁, 2c₁ replacing)
@@ -64,12 +64,12 @@ import org.jspecify.annotations.Nullable;
 public final class LinearQueries extends Described {
 
     /**
-     * OPTIMIZED strategies whose largest optimised factor has at most this many values (a CUSTOM or
+     * Optimised strategies (shared by Gram) whose largest optimised factor has at most this many values (a CUSTOM or
      * RANGES workload: at most this many cells) are computed within the request; larger ones in the
      * background (409 strategy-not-ready until done).
      */
     public static final int INLINE_OPTIMIZED_MAX_ATTRIBUTE = 256;
-    /** LOW_RANK_MECHANISM strategies on at most this many cells are computed within the request. */
+    /** Low-Rank strategies (keyed by the workload) on at most this many cells are computed within the request. */
     public static final int INLINE_LOW_RANK_MAX_CELLS = 64;
 
     private final LinearMechanism mechanism;
@@ -84,35 +84,10 @@ public final class LinearQueries extends Described {
     }
 
     LinearQueries(LinearMechanism mechanism) {
-        super(mechanism.name(), summary(mechanism), EnumSet.of(QueryKind.LINEAR_QUERIES),
-                EnumSet.of(DataShape.HISTOGRAM), BOTH, form(mechanism), QueryBudget.MAX_EPSILON, Input.HISTOGRAM,
+        super(mechanism.name(), mechanism.summary(), EnumSet.of(QueryKind.LINEAR_QUERIES),
+                EnumSet.of(DataShape.HISTOGRAM), BOTH, mechanism.form(), QueryBudget.MAX_EPSILON, Input.HISTOGRAM,
                 params(mechanism));
         this.mechanism = mechanism;
-    }
-
-    private static String summary(LinearMechanism m) {
-        return switch (m) {
-            case LAPLACE_IDENTITY -> "A batch of linear queries answered from the histogram plus discrete Laplace noise "
-                    + "on every cell (pure epsilon-DP).";
-            case GAUSSIAN_IDENTITY -> "A batch of linear queries answered from the histogram plus discrete Gaussian "
-                    + "noise on every cell (rho-zCDP, or (epsilon, delta)).";
-            case LAPLACE_WORKLOAD -> "A batch of linear queries answered directly with discrete Laplace noise on each "
-                    + "answer, scaled to the workload's largest column L1 norm (pure epsilon-DP).";
-            case HIERARCHICAL -> "A batch of linear queries through the binary-tree strategy with least-squares "
-                    + "inference: Laplace noise with epsilon alone, Gaussian with rho or (epsilon, delta).";
-            case LOW_RANK_MECHANISM -> "A batch of linear queries through the Low-Rank Mechanism (W ≈ B·L, Laplace "
-                    + "noise on L·x, pure epsilon-DP); its factorisation is a cached public strategy.";
-            case OPTIMIZED -> "A batch of linear queries through the Gaussian matrix mechanism with an optimised "
-                    + "strategy (rho-zCDP, or (epsilon, delta)); the strategy is a cached public artifact.";
-        };
-    }
-
-    private static QueryBudget.Form form(LinearMechanism m) {
-        return switch (m) {
-            case LAPLACE_IDENTITY, LAPLACE_WORKLOAD, LOW_RANK_MECHANISM -> QueryBudget.Form.PURE_EPSILON;
-            case GAUSSIAN_IDENTITY, OPTIMIZED -> QueryBudget.Form.GAUSSIAN;
-            case HIERARCHICAL -> QueryBudget.Form.PURE_OR_GAUSSIAN;
-        };
     }
 
     static final String WORKLOAD_DESCRIPTION = "the queries: {\"type\": IDENTITY | PREFIX | ALL_RANGE | RANGES | "
@@ -121,7 +96,7 @@ public final class LinearQueries extends Described {
     private static List<Param> params(LinearMechanism m) {
         List<Param> out = new ArrayList<>();
         out.add(Param.workload("workload", WORKLOAD_DESCRIPTION));
-        if (m == LinearMechanism.HIERARCHICAL) {
+        if (m.noiseChosenByParam()) {
             out.add(new Param("noise", Param.Type.ENUM, null, null, false, null, List.of("LAPLACE", "GAUSSIAN"),
                     "LAPLACE (epsilon alone) or GAUSSIAN (rho, or epsilon with delta); default: as the budget "
                             + "says. Stored plans hold it."));
@@ -135,13 +110,13 @@ public final class LinearQueries extends Described {
 
     @Override
     public RequestParams exampleParams(QueryKind kind) {
-        // LAPLACE_WORKLOAD: one-way marginals, whose L1 sensitivity is attained replacing a record too.
+        // Noise on W·x: one-way marginals, whose L1 sensitivity is attained replacing a record too.
         RequestParams workload = RequestParams.of("type", // ordered: examples are compared as text
-                mechanism == LinearMechanism.LAPLACE_WORKLOAD ? "MARGINALS" : "ALL_RANGE");
-        if (mechanism == LinearMechanism.LAPLACE_WORKLOAD) {
+                mechanism.measuresWorkload() ? "MARGINALS" : "ALL_RANGE");
+        if (mechanism.measuresWorkload()) {
             workload = workload.with("k", 1);
         }
-        return RequestParams.of("workload", workload); // HIERARCHICAL: the noise follows the budget
+        return RequestParams.of("workload", workload); // a noise parameter: the noise follows the budget
     }
 
     // ---- what the plan is made of ----
@@ -163,8 +138,8 @@ public final class LinearQueries extends Described {
         }
         WorkloadBuilder.Built built = WorkloadBuilder.build(canonical, domain, artifacts);
         Params resolved = params.with("workload", built.canonical());
-        boolean laplace = form(mechanism) == QueryBudget.Form.PURE_EPSILON;
-        if (mechanism == LinearMechanism.HIERARCHICAL) {
+        boolean laplace = mechanism.form() == QueryBudget.Form.PURE_EPSILON;
+        if (mechanism.noiseChosenByParam()) {
             String given = params.has("noise") ? params.name("noise") : null;
             String byBudget = budget == null ? null : budget.isPureEpsilon() ? "LAPLACE" : "GAUSSIAN";
             if (given != null && byBudget != null && !given.equals(byBudget)) {
@@ -178,7 +153,7 @@ public final class LinearQueries extends Described {
         Workload w = built.workload();
         Strategy strategy = null;
         String key = null;
-        if (mechanism == LinearMechanism.OPTIMIZED || mechanism == LinearMechanism.LOW_RANK_MECHANISM) {
+        if (mechanism.answersFromStoredStrategy()) {
             PublicArtifacts.StrategyTask task = strategyTask(mechanism, w, artifacts.strategyBudget());
             key = task.id();
             try {
@@ -191,10 +166,11 @@ public final class LinearQueries extends Described {
     }
 
     /**
-     * The computation of the public strategy an OPTIMIZED or LOW_RANK_MECHANISM plan needs, after the
-     * checks that can be made before computing (422 when over a limit): sizes, and its cost from
-     * public sizes ({@link StrategyCost}) against the budget — an OPTIMIZED optimisation is capped at
-     * the budget's operations (the cap is part of its key), so only its smallest useful run must fit.
+     * The computation of the stored public strategy a plan needs ({@link
+     * LinearMechanism#answersFromStoredStrategy}), after the checks that can be made before computing
+     * (422 when over a limit): sizes, and its cost from public sizes ({@link StrategyCost}) against the
+     * budget — an optimisation is capped at the budget's operations (the cap is part of its key), so
+     * only its smallest useful run must fit.
      */
     static PublicArtifacts.StrategyTask strategyTask(LinearMechanism mechanism, Workload w, ComputeBudget budget) {
         boolean product = switch (w.kind()) {
@@ -202,23 +178,25 @@ public final class LinearQueries extends Described {
             default -> false;
         };
         int n = w.cells();
-        if ((!product || mechanism == LinearMechanism.LOW_RANK_MECHANISM) && n > LinearLimits.MAX_DENSE_CELLS) {
+        if (mechanism.needsDenseGram(product) && n > LinearLimits.MAX_DENSE_CELLS) {
             throw problem(new LinearQueryException(LinearQueryException.Reason.TOO_LARGE, "workload", mechanism
                     + (product ? "" : " on a " + w.kind() + " workload") + " needs WᵀW as a dense n × n matrix; n is "
                     + n + ", above the limit of " + LinearLimits.MAX_DENSE_CELLS));
         }
         OptimizerOptions optimizer = Double.isInfinite(budget.maxFlops()) ? OptimizerOptions.defaults()
                 : OptimizerOptions.defaults().withMaxWork(budget.maxFlops());
-        String options = mechanism == LinearMechanism.OPTIMIZED ? optimizer.canonical()
-                : LowRankOptions.defaults().canonical();
-        StrategyCost cost = mechanism == LinearMechanism.OPTIMIZED ? StrategyCost.optimized(w, optimizer)
-                : StrategyCost.lowRank(w, LowRankOptions.defaults());
+        LinearMechanism.StoredStrategyRecipe recipe = mechanism.recipe(w, optimizer);
+        String options = recipe.options();
+        StrategyCost cost = recipe.cost();
         if (!cost.fits(budget)) {
-            throw overBudget(mechanism, cost, budget);
+            throw overBudget(mechanism, recipe, budget);
         }
         String cacheKey = Strategies.cacheKey(w, mechanism, options);
+        // A strategy shared by Gram is shared by the workloads of several callers, so nothing of the
+        // first caller's own workload (its hash, its kind) is recorded.
+        boolean gram = mechanism.strategySharedByGram();
         boolean small;
-        if (mechanism == LinearMechanism.OPTIMIZED) {
+        if (gram) {
             int largest = 0;
             for (int size : w.domain().sizes()) {
                 largest = Math.max(largest, size);
@@ -227,20 +205,17 @@ public final class LinearQueries extends Described {
         } else {
             small = n <= INLINE_LOW_RANK_MAX_CELLS;
         }
-        // OPTIMIZED is keyed by the Gram: workloads of several callers share it, so nothing of the
-        // first caller's own workload (its hash, its kind) is recorded.
-        boolean gram = mechanism == LinearMechanism.OPTIMIZED;
         PublicArtifacts.TaskInfo info = new PublicArtifacts.TaskInfo(mechanism.name(), gram ? w.gramHash() : null,
                 gram ? null : w.hash(), gram ? null : w.kind(), n, w.queries(), options,
                 Double.isInfinite(budget.maxFlops()) ? null : budget.seconds(cost.flops()), cost.bytes());
         return new PublicArtifacts.StrategyTask(Sha256.hex(cacheKey), cacheKey, mechanism.name(), small, info,
-                control -> StrategyCodec.encode(mechanism == LinearMechanism.OPTIMIZED
-                        ? Strategies.optimized(w, optimizer, control)
-                        : Strategies.lowRank(w, LowRankOptions.defaults(), control)));
+                control -> StrategyCodec.encode(recipe.compute().apply(control)));
     }
 
     /** 422: the smallest useful run, or the memory, is over the budget; the limits are in the detail. */
-    private static PlanningException overBudget(LinearMechanism mechanism, StrategyCost cost, ComputeBudget budget) {
+    private static PlanningException overBudget(LinearMechanism mechanism, LinearMechanism.StoredStrategyRecipe recipe,
+            ComputeBudget budget) {
+        StrategyCost cost = recipe.cost();
         double needed = budget.seconds(cost.minimumFlops());
         double limit = budget.seconds(budget.maxFlops());
         ProblemProperties p = ProblemProperties.of("parameter", "params.workload", "reason", "TOO_COSTLY")
@@ -249,9 +224,7 @@ public final class LinearQueries extends Described {
         List<String> over = new ArrayList<>();
         if (cost.minimumFlops() > budget.maxFlops()) {
             over.add(String.format(java.util.Locale.ROOT, "at least %.0f s of computation at the reference rate (%s), "
-                    + "over the limit of %.0f s", needed, mechanism == LinearMechanism.OPTIMIZED
-                    ? StrategyCost.MINIMUM_ITERATIONS + " iterations on each optimised attribute" : "every iteration",
-                    limit));
+                    + "over the limit of %.0f s", needed, recipe.minimumRun(), limit));
         }
         if (cost.bytes() > budget.maxBytes()) {
             over.add("about " + cost.bytes() / (1 << 20) + " MiB of memory, over the limit of "
@@ -263,7 +236,7 @@ public final class LinearQueries extends Described {
     }
 
     /**
-     * The strategy task of a LINEAR_QUERIES request for an OPTIMIZED or LOW_RANK_MECHANISM value, for
+     * The strategy task of a LINEAR_QUERIES request for a value answering from a stored strategy, for
      * a service that computes strategies ahead of a query: the request's mechanism and raw params on a
      * dataset's public facts (nothing is planned or charged).
      *
@@ -271,16 +244,17 @@ public final class LinearQueries extends Described {
      */
     public static PublicArtifacts.StrategyTask strategyTask(@Nullable String mechanismName,
             @Nullable RequestParams rawParams, PublicFacts facts, PublicArtifacts artifacts) {
-        String allowed = "OPTIMIZED | LOW_RANK_MECHANISM";
+        String allowed = LinearMechanism.WITH_STORED_STRATEGY;
         String m = mechanismName == null ? "" : mechanismName.strip().toUpperCase(java.util.Locale.ROOT);
-        if (!m.equals("OPTIMIZED") && !m.equals("LOW_RANK_MECHANISM")) {
+        LinearMechanism mechanism = LinearMechanism.withStoredStrategy(m);
+        if (mechanism == null) {
             throw PlanningException.invalid("mechanism", allowed, "only " + allowed + " have a strategy to compute");
         }
         if (facts.domain() == null) {
             throw new PlanningException(PlanningException.Reason.WRONG_DATASET_KIND, "Strategies are computed for "
                     + "HISTOGRAM datasets; this one is a " + facts.shape() + ".", Map.of());
         }
-        LinearQueries definition = new LinearQueries(LinearMechanism.valueOf(m));
+        LinearQueries definition = new LinearQueries(mechanism);
         Params params = Params.parse(m, definition.params(), rawParams);
         WorkloadSpec canonical = params.optionalWorkload("workload");
         if (canonical == null) {
@@ -314,15 +288,15 @@ public final class LinearQueries extends Described {
 
     // ---- the declarations ----
 
-    /** The statistic's sensitivity: of A·x (W·x for LAPLACE_WORKLOAD), in L1 for Laplace noise, L2 for Gaussian. */
+    /** The statistic's sensitivity: of A·x (W·x for noise on W·x), in L1 for Laplace noise, L2 for Gaussian. */
     @Override
     public Sensitivity sensitivity(QueryKind kind, Params params, PublicFacts facts) {
         Resolved r = resolve(params, facts, PublicArtifacts.inline(), null);
         NeighbouringRelation relation = facts.relation();
         if (r.laplace()) {
-            double c1 = r.strategy() == null && mechanism == LinearMechanism.LAPLACE_WORKLOAD ? r.workload().maxColumnL1()
+            double c1 = r.strategy() == null && mechanism.measuresWorkload() ? r.workload().maxColumnL1()
                     : strategy(r).maxColumnL1();
-            return new Sensitivity(mechanism == LinearMechanism.LAPLACE_WORKLOAD ? "W·x" : "A·x", "L1",
+            return new Sensitivity(mechanism.measuresWorkload() ? "W·x" : "A·x", "L1",
                     Sensitivities.linearL1(c1, relation), "one record moves x by ±e_j (A·x by the column A·e_j, L1 ≤ "
                             + "c₁ = max column L1 norm) or by e_k − e_j when replaced (≤ 2c₁)");
         }
@@ -337,18 +311,15 @@ public final class LinearQueries extends Described {
         if (r.strategy() != null) {
             return r.strategy();
         }
-        return switch (mechanism) {
-            case HIERARCHICAL -> Strategies.hierarchical(r.workload());
-            default -> Strategies.identity(r.workload());
-        };
+        return mechanism.builtStrategy(r.workload());
     }
 
-    /** A·x (or W·x for LAPLACE_WORKLOAD) of the histogram: what the noise is added to. */
+    /** A·x (or W·x for noise on W·x) of the histogram: what the noise is added to. */
     @Override
     public double[] statistic(QueryKind kind, Params params, PublicFacts facts, DataAccess data) {
         Resolved r = resolve(params, facts, PublicArtifacts.inline(), null);
         double[] x = data.histogram();
-        return mechanism == LinearMechanism.LAPLACE_WORKLOAD ? r.workload().answer(x) : strategy(r).measure(x);
+        return mechanism.measuresWorkload() ? r.workload().answer(x) : strategy(r).measure(x);
     }
 
     /**
@@ -364,7 +335,7 @@ public final class LinearQueries extends Described {
         java.util.function.IntFunction<double[]> column = j -> {
             double[] e = new double[n];
             e[j] = 1;
-            return mechanism == LinearMechanism.LAPLACE_WORKLOAD ? r.workload().answer(e) : strategy(r).measure(e);
+            return mechanism.measuresWorkload() ? r.workload().answer(e) : strategy(r).measure(e);
         };
         double[][] columns = n <= 256 ? new double[n][] : null;
         int best = 0;
@@ -463,7 +434,7 @@ public final class LinearQueries extends Described {
             maxSd = Math.max(maxSd, sd);
         }
         noise.put(NoiseFacts.MAX_QUERY_STANDARD_DEVIATION, maxSd);
-        if (mechanism == LinearMechanism.LOW_RANK_MECHANISM) {
+        if (mechanism.reportsResidual()) {
             noise.put(NoiseFacts.RESIDUAL_FROBENIUS, error.residualFrobenius());
         }
         PrivacyMap privacy = r.laplace() ? PrivacyMap.of(new PureDp(budget.epsilon()))
@@ -486,8 +457,8 @@ public final class LinearQueries extends Described {
     }
 
     /**
-     * Per query: the exact RMSE of the answers ({@link #statements}), the LOW_RANK_MECHANISM's
-     * residual when its strategy is biased, and the largest per-answer half-width at 95% — the
+     * Per query: the exact RMSE of the answers ({@link #statements}), the residual of a strategy
+     * approximating W when it is biased, and the largest per-answer half-width at 95% — the
      * Gaussian quantile (exact) for Gaussian noise, the discrete Laplace quantile (exact) for noise on
      * W·x, and Chebyshev's sd/√α (a bound for any noise distribution) for Laplace noise propagated
      * through a strategy, where an answer sums several Laplace variables.
@@ -530,7 +501,7 @@ public final class LinearQueries extends Described {
                 hi, "none")), List.of(), note);
     }
 
-    /** LOW_RANK_MECHANISM's ‖W − BL‖_F, 0 for the other strategies. */
+    /** The Low-Rank factorisation's ‖W − BL‖_F, 0 for the other strategies. */
     private static double residual(Facts noise) {
         Double r = noise.find(NoiseFacts.RESIDUAL_FROBENIUS);
         return r == null ? 0 : r;

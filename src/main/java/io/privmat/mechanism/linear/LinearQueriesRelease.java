@@ -6,7 +6,7 @@ import io.privmat.mechanism.catalog.ReleaseMeta;
 
 /**
  * LINEAR_QUERIES: the workload answers with their standard deviations and expected error, and the
- * estimate x̂ (null for LAPLACE_WORKLOAD) to store as a release answering further linear queries;
+ * estimate x̂ (null when the noise goes on W·x directly) to store as a release answering further linear queries;
  * {@code estimateMeta} holds the public facts that rebuild its error model (declared in
  * {@link ReleaseMeta}).
  */

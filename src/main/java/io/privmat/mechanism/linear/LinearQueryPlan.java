@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * {@link #release} is the only method that touches the histogram.
  *
  * <p><b>Privacy</b> (docs/mechanisms/linear-queries.md). Every mechanism releases y = A·x + z for a
- * public, data-independent strategy A (A = W for LAPLACE_WORKLOAD, L for the Low-Rank Mechanism)
+ * public, data-independent strategy A (A = W when the noise goes on W·x, L for the Low-Rank Mechanism)
  * and post-processes y. One record changes x by ±e_j (ADD_REMOVE) or e_k − e_j (REPLACE_ONE), so
  * A·x moves by at most {@link Sensitivities#linearL1} in L1 (the largest column L1 norm, doubled
  * for REPLACE_ONE) and {@link Sensitivities#linearL2} in L2. Laplace: the discrete Laplace on a
@@ -83,64 +83,17 @@ public final class LinearQueryPlan {
     }
 
     /**
-     * Calibrates a mechanism. IDENTITY and HIERARCHICAL strategies are built here; LOW_RANK_MECHANISM
-     * and OPTIMIZED take the strategy computed (and cached) for this workload by
-     * {@link Strategies#lowRank} / {@link Strategies#optimized}.
+     * Calibrates a mechanism with the strategy it measures with ({@link LinearMechanism#planStrategy}):
+     * built here from the workload, or — for a mechanism answering from a stored public strategy — the
+     * one computed (and cached) for this workload by {@link Strategies#lowRank} / {@link Strategies#optimized}.
      *
      * @throws LinearQueryException UNSUPPORTED for a budget form the mechanism does not take, a
      *     missing strategy, or a strategy built for another workload
      */
     public static LinearQueryPlan of(Workload workload, LinearMechanism mechanism, LinearBudget budget,
             NeighbouringRelation relation, @Nullable Strategy strategy) {
-        boolean pure = !budget.gaussian();
-        Strategy s = switch (mechanism) {
-            case LAPLACE_IDENTITY -> {
-                requireForm(mechanism, pure, true);
-                yield Strategies.identity(workload);
-            }
-            case GAUSSIAN_IDENTITY -> {
-                requireForm(mechanism, pure, false);
-                yield Strategies.identity(workload);
-            }
-            case LAPLACE_WORKLOAD -> {
-                requireForm(mechanism, pure, true);
-                yield null;
-            }
-            case HIERARCHICAL -> Strategies.hierarchical(workload);
-            case LOW_RANK_MECHANISM -> {
-                requireForm(mechanism, pure, true);
-                if (!(strategy instanceof LowRankStrategy)) {
-                    throw new LinearQueryException(LinearQueryException.Reason.UNSUPPORTED, "strategy",
-                            "LOW_RANK_MECHANISM needs the Low-Rank strategy computed for this workload");
-                }
-                yield requireFor(workload, strategy, workload.hash());
-            }
-            case OPTIMIZED -> {
-                requireForm(mechanism, pure, false);
-                if (!(strategy instanceof ProductStrategy p) || !p.kind().equals("OPTIMIZED")) {
-                    throw new LinearQueryException(LinearQueryException.Reason.UNSUPPORTED, "strategy",
-                            "OPTIMIZED needs the optimised strategy computed for this workload");
-                }
-                // An optimised strategy depends on W only through WᵀW: it is named by the Gram's hash.
-                yield requireFor(workload, strategy, workload.gramHash());
-            }
-        };
+        Strategy s = mechanism.planStrategy(workload, !budget.gaussian(), strategy);
         return new LinearQueryPlan(workload, mechanism, budget, relation, s);
-    }
-
-    private static void requireForm(LinearMechanism mechanism, boolean pure, boolean wantPure) {
-        if (pure != wantPure) {
-            throw new LinearQueryException(LinearQueryException.Reason.UNSUPPORTED, "budget", mechanism + " takes "
-                    + (wantPure ? "a pure epsilon" : "rho or (epsilon, delta)"));
-        }
-    }
-
-    private static Strategy requireFor(Workload workload, Strategy strategy, String builtFor) {
-        if (strategy.cells() != workload.cells() || !builtFor.equals(strategy.info().workloadHash())) {
-            throw new LinearQueryException(LinearQueryException.Reason.UNSUPPORTED, "strategy",
-                    "the strategy was computed for another workload");
-        }
-        return strategy;
     }
 
     public Workload workload() {
@@ -159,7 +112,7 @@ public final class LinearQueryPlan {
         return relation;
     }
 
-    /** The strategy (null for LAPLACE_WORKLOAD). */
+    /** The strategy (null when the noise goes on W·x directly). */
     public @Nullable Strategy strategy() {
         return strategy;
     }

@@ -3,7 +3,7 @@ package io.privmat.mechanism.linear;
 import java.util.Locale;
 
 /**
- * Options of the OPTIMIZED strategy (all public; part of the strategy cache key).
+ * Options of the optimised strategy (all public; part of the strategy cache key).
  *
  * @param template {@link Template#CONVEX} (default) or {@link Template#P_IDENTITY}
  * @param maxIterations per factor solve: eigendecompositions (CONVEX, default 100) or L-BFGS

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * OPTIMIZED strategies: a Kronecker product ⊗A_i with one optimised factor per attribute (HDMM's
+ * Optimised strategies: a Kronecker product ⊗A_i with one optimised factor per attribute (HDMM's
  * approach for multi-attribute domains), minimising the Gaussian matrix mechanism's expected error
  * ‖A‖²_{1→2}·tr(WᵀW·(AᵀA)⁻¹) = Π_i‖A_i‖²_{1→2} · Σ_t Π_i tr(G_{t,i}·K_i) by block-coordinate descent:
  * with the other factors fixed, attribute i's problem is exactly the one-attribute problem for the

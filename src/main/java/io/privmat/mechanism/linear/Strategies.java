@@ -63,7 +63,7 @@ public final class Strategies {
         };
     }
 
-    /** The OPTIMIZED (Gaussian matrix mechanism) strategy for this workload. */
+    /** The optimised strategy (Gaussian matrix mechanism) for this workload. */
     public static ProductStrategy optimized(Workload workload, OptimizerOptions options, OptimizationControl control) {
         return ProductOptimizer.optimize(workload, options, control);
     }
@@ -74,14 +74,13 @@ public final class Strategies {
     }
 
     /**
-     * The cache key of a strategy: (what it is a function of, mechanism, canonical options) — for
-     * OPTIMIZED the Gram's hash ({@link Workload#gramHash()}: workloads with the same WᵀW share one
-     * strategy), for the Low-Rank Mechanism the workload's own ({@link Workload#hash()}: its
-     * factorisation W ≈ BL depends on W itself).
+     * The cache key of a strategy: (what it is a function of, mechanism, canonical options) — the
+     * Gram's hash for a strategy shared by Gram ({@link Workload#gramHash()}: workloads with the same
+     * WᵀW share one strategy, as an optimised one), else the workload's own ({@link Workload#hash()}:
+     * the Low-Rank factorisation W ≈ BL depends on W itself).
      */
     public static String cacheKey(Workload workload, LinearMechanism mechanism, String canonicalOptions) {
-        String of = mechanism == LinearMechanism.OPTIMIZED ? workload.gramHash() : workload.hash();
-        return of + "/" + mechanism.name() + "/" + canonicalOptions;
+        return mechanism.strategyBuiltFor(workload) + "/" + mechanism.name() + "/" + canonicalOptions;
     }
 
     private static StrategyInfo placeholder(Workload workload, String method) {

@@ -18,7 +18,7 @@ import io.privmat.mechanism.catalog.ComputeBudget;
  *       one sweep of {@value #MINIMUM_ITERATIONS} iterations per optimised attribute.</li>
  *   <li>OPTIMIZED/P_IDENTITY: per restart and L-BFGS iteration at most 40 evaluations of
  *       2pn² + 8p²n + p³ (not capped by a budget; only estimated).</li>
- *   <li>LOW_RANK_MECHANISM: an n × n eigendecomposition, then per outer iteration about
+ *   <li>the Low-Rank factorisation: an n × n eigendecomposition, then per outer iteration about
  *       40r²n + 10r³ with r = ⌈rankFactor·min(m, n)⌉ (rank(W) ≤ min(m, n) is all that is known
  *       before computing it); not capped: all or nothing.</li>
  * </ul>
@@ -49,7 +49,7 @@ public record StrategyCost(double flops, double minimumFlops, double stepFlops, 
         return 2 * d * d * d + 8 * d * d;
     }
 
-    /** The attribute sizes OPTIMIZED optimises over: the domain's, or [n] for a CUSTOM matrix. */
+    /** The attribute sizes the optimiser optimises over: the domain's, or [n] for a CUSTOM matrix. */
     static int[] shape(Workload w) {
         return w instanceof DenseWorkload ? new int[] {w.cells()} : w.domain().sizes();
     }
@@ -63,7 +63,7 @@ public record StrategyCost(double flops, double minimumFlops, double stepFlops, 
         return w instanceof RangeWorkload ? w.queries() : w instanceof DenseWorkload ? 1 : 64;
     }
 
-    /** The cost of an OPTIMIZED strategy for this workload with these options (and their work cap). */
+    /** The cost of an optimised strategy for this workload with these options (and their work cap). */
     public static StrategyCost optimized(Workload w, OptimizerOptions options) {
         int[] shape = shape(w);
         long terms = terms(w);

@@ -59,7 +59,7 @@ public abstract sealed class Workload permits BoxWorkload, DenseWorkload {
     }
 
     /**
-     * SHA-256 (hex) identifying WᵀW as the OPTIMIZED optimiser reads it: the cache key of OPTIMIZED
+     * SHA-256 (hex) identifying WᵀW as the optimiser reads it: the cache key of optimised
      * strategies, whose objective depends on W only through WᵀW. For box workloads it is the hash of
      * the Gram's canonical sum of Kronecker terms ({@link KronGram#canonical()}), so workloads that
      * list the same queries in another order share one strategy; for a CUSTOM matrix it is

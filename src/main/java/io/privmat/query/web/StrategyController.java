@@ -1,6 +1,7 @@
 package io.privmat.query.web;
 
 import io.privmat.mechanism.catalog.RequestParams;
+import io.privmat.mechanism.linear.LinearMechanism;
 import io.privmat.problem.PrivmatException;
 import io.privmat.problem.ProblemType;
 import io.privmat.query.QueryRequest;
@@ -93,9 +94,10 @@ class StrategyController {
         static StrategyView of(StrategyService.View v) {
             StrategyDocument i = v.info();
             boolean done = v.status() == StrategyService.Status.DONE;
-            // An OPTIMIZED strategy is shared by every workload with its Gram: another caller's workload hash
-            // and kind (stored before they were left out) are not shown.
-            boolean shared = "OPTIMIZED".equals(v.mechanism());
+            // A strategy shared by every workload with its Gram: another caller's workload hash and kind
+            // (stored before they were left out) are not shown. Decided by the mechanism's declared
+            // capability, not by gramHash being present (documents stored before it was recorded lack it).
+            boolean shared = LinearMechanism.strategySharedByGram(v.mechanism());
             return new StrategyView(v.id(), v.mechanism(), v.status().name(), v.progress(),
                     shared ? null : i.workloadHash(), shared ? null : i.workloadKind(), i.gramHash(), i.cells(),
                     i.queries(), i.options(), i.method(), i.objective(), i.lowerBound(), i.iterations(), i.converged(),
