@@ -54,7 +54,18 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Sizes: {@code -Dprivmat.bench.rows=100000,1000000} (the default); layouts:
  * {@code -Dprivmat.bench.layouts=vector,columns} (the default; {@code vector} alone skips the scalar
- * layout, e.g. at 10⁷ rows). Run:
+ * layout, e.g. at 10⁷ rows).
+ *
+ * <p>{@code -Dprivmat.bench.distinct=true} measures reading from disk instead: every size is written
+ * as its own distinct rows ({@link #pixel}: seeded integer pixels, about half of them 0, times
+ * 2⁻¹³ — a dyadic scale, so the doubles have short mantissas and compress like image data;
+ * ‖x‖ ≤ 0.87 &lt; B),
+ * 8 files per 10⁵ rows, no hard links; the generation is timed and printed apart from the measurement;
+ * before each Spark pass the page cache is dropped ({@code sync}, then 3 into
+ * /proc/sys/vm/drop_caches, when permitted — the report says whether it was). numpy keeps its
+ * in-memory rows (its time does not depend on the values), so the trace check is skipped.
+ * {@code -Dprivmat.bench.dir} puts the Parquet on a chosen disk (default: a temporary directory).
+ * Run:
  * {@code ./mvnw -o test -Pspark,benchmark -Dtest=SparkGramBenchmark}. Prints the table and writes
  * target/benchmarks/spark-gram.txt.
  */
@@ -74,6 +85,7 @@ class SparkGramBenchmark {
         int reps = Integer.getInteger("privmat.bench.reps", 3);
         // Which layouts: "vector,columns" (the default); 10⁷ rows of the scalar layout take long.
         boolean withColumns = System.getProperty("privmat.bench.layouts", "vector,columns").contains("columns");
+        boolean distinct = Boolean.getBoolean("privmat.bench.distinct");
         int cores = Runtime.getRuntime().availableProcessors();
         StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
                 "Gram X^T X, d = %d, B = %.0f; BLAS: %s; cores: %d; medians of %d; load average before: %s%n", D, B,
@@ -85,22 +97,42 @@ class SparkGramBenchmark {
         inProcess(pool, 20_000, false);
         inProcess(pool, 20_000, true);
         kernelReport(report, pool);
-        Path dir = Files.createTempDirectory("privmat-bench");
+        String where = System.getProperty("privmat.bench.dir");
+        Path dir = where == null ? Files.createTempDirectory("privmat-bench")
+                : Files.createTempDirectory(Files.createDirectories(Path.of(where)), "privmat-bench");
         try {
             if (withColumns) {
-                spark(write(dir, "warm-columns", 20_000, false));
+                spark(write(dir, "warm-columns", 20_000, false, distinct));
             }
-            spark(write(dir, "warm-vector", 20_000, true));
+            spark(write(dir, "warm-vector", 20_000, true, distinct));
             long base = Arrays.stream(sizes).min().orElseThrow();
-            ExternalSchema columns = withColumns ? write(dir, "columns", base, false) : null;
-            ExternalSchema vector = write(dir, "vector", base, true);
+            long baseWritten = System.nanoTime();
+            ExternalSchema columns = withColumns ? write(dir, "columns", base, false, distinct) : null;
+            ExternalSchema vector = write(dir, "vector", base, true, distinct);
+            baseWritten = System.nanoTime() - baseWritten;
             for (long n : sizes) {
                 if (n % base != 0) {
                     throw new IllegalArgumentException("sizes must be multiples of the smallest: " + n);
                 }
-                int times = (int) (n / base);
-                ExternalSchema c = !withColumns || n == base ? columns : copies(columns, dir.resolve("c" + n), times);
-                ExternalSchema v = n == base ? vector : copies(vector, dir.resolve("v" + n), times);
+                ExternalSchema c;
+                ExternalSchema v;
+                if (distinct) {
+                    long t0 = System.nanoTime();
+                    c = !withColumns || n == base ? columns : write(dir, "c" + n, n, false, true);
+                    v = n == base ? vector : write(dir, "v" + n, n, true, true);
+                    long written = n == base ? baseWritten : System.nanoTime() - t0;
+                    String generated = String.format(Locale.ROOT,
+                            "%d distinct rows written in %.1f s (not measured): vector %.0f MB on disk%s%n", n,
+                            written / 1e9, size(Path.of(v.location())) / 1e6,
+                            withColumns ? String.format(Locale.ROOT, ", columns %.0f MB",
+                                    size(Path.of(c.location())) / 1e6) : "");
+                    report.append(generated);
+                    System.out.print(generated);
+                } else {
+                    int times = (int) (n / base);
+                    c = !withColumns || n == base ? columns : copies(columns, dir.resolve("c" + n), times);
+                    v = n == base ? vector : copies(vector, dir.resolve("v" + n), times);
+                }
                 StringBuilder loads = new StringBuilder();
                 loads.append(String.format(Locale.ROOT, "load average before %d rows: %s%n", n, load()));
                 double[] numpy = numpy(base, n, reps);
@@ -109,13 +141,15 @@ class SparkGramBenchmark {
                 double[] vectorTimes = new double[reps];
                 double[] columnTimes = new double[reps];
                 for (int r = 0; r < reps; r++) {
+                    dropCaches(distinct, loads);
                     double[] timed = sparkTimed(v);
                     vectorTimes[r] = timed[0];
                     sparkTrace = timed[1];
+                    dropCaches(distinct && withColumns, loads);
                     columnTimes[r] = withColumns ? sparkTimed(c)[0] : Double.NaN;
                 }
                 // The same rows: numpy's trace and the exact statistic's agree to the grid (2⁻²² per entry).
-                if (Math.abs(sparkTrace - numpy[1]) > 1e-5 * numpy[1]) {
+                if (!distinct && Math.abs(sparkTrace - numpy[1]) > 1e-5 * numpy[1]) {
                     throw new AssertionError("numpy's rows differ from Spark's: trace " + numpy[1] + " vs " + sparkTrace);
                 }
                 // The in-process kernels' rate does not depend on n: measured at the smallest size only.
@@ -127,10 +161,16 @@ class SparkGramBenchmark {
                 }
                 row(report, n, "numpy X.T @ X", numpySeconds, numpySeconds, cores, 0);
                 row(report, n, "spark vector column", median(vectorTimes), numpySeconds, cores,
-                        size(Path.of(vector.location())) / 1e6 * times);
+                        size(Path.of(v.location())) / 1e6);
                 if (withColumns) {
                     row(report, n, "spark 784 columns", median(columnTimes), numpySeconds, cores,
-                            size(Path.of(columns.location())) / 1e6 * times);
+                            size(Path.of(c.location())) / 1e6);
+                }
+                if (distinct && n != base) {
+                    delete(Path.of(v.location())); // the disk is for the next size
+                    if (withColumns) {
+                        delete(Path.of(c.location()));
+                    }
                 }
                 loads.append(String.format(Locale.ROOT, "load average after %d rows: %s%n", n, load()));
                 report.append(loads);
@@ -168,7 +208,7 @@ class SparkGramBenchmark {
         String before = load();
         Path dir = Files.createTempDirectory("privmat-bench-hr");
         try {
-            ExternalSchema vector = write(dir, "vector", n, true);
+            ExternalSchema vector = write(dir, "vector", n, true, false);
             DataAccess warm = SparkTestData.access(vector,
                     SparkTestData.facts(D, B, n, NeighbouringRelation.REPLACE_ONE), new SparkTestData.Recorder());
             warm.gram(false);
@@ -220,6 +260,36 @@ class SparkGramBenchmark {
         double[] v = values.clone();
         Arrays.sort(v);
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /**
+     * Entry (i, j) of the distinct rows ({@code privmat.bench.distinct}): a seeded integer pixel k in
+     * 0 … 255 (0 with probability about ½, else uniform), times 2⁻¹³, from a 64-bit mix of row and column.
+     */
+    static double pixel(long i, int j) {
+        long h = (i * D + j) * 0x9E3779B97F4A7C15L + 34;
+        h = (h ^ (h >>> 30)) * 0xBF58476D1CE4E5B9L;
+        h = (h ^ (h >>> 27)) * 0x94D049BB133111EBL;
+        h ^= h >>> 31;
+        return h < 0 ? 0 : ((h >>> 8) & 255) * 0x1p-13;
+    }
+
+    /** With {@code drop}: {@code sync}, then the page cache dropped if permitted; noted in {@code loads}. */
+    private static void dropCaches(boolean drop, StringBuilder loads) throws IOException, InterruptedException {
+        if (!drop) {
+            return;
+        }
+        new ProcessBuilder("sync").inheritIO().start().waitFor();
+        String done;
+        try {
+            Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "3");
+            done = "page cache dropped";
+        } catch (IOException | SecurityException e) {
+            done = "page cache NOT dropped (" + e + ")";
+        }
+        String line = String.format(Locale.ROOT, "%s before a Spark pass; load average %s%n", done, load());
+        loads.append(line);
+        System.out.print(line);
     }
 
     /** Entry (i, j) of the benchmark's rows (the same doubles as src/bench/python/gram_numpy_rows.py). */
@@ -348,10 +418,11 @@ class SparkGramBenchmark {
     }
 
     /**
-     * Writes n of the benchmark's rows as Parquet (8 files, generated on the executors): d scalar
-     * double columns, or the vector layout's one binary column "x" of 8·d little-endian bytes.
+     * Writes n of the benchmark's rows as Parquet (8 files, or with {@code distinct} 8 per 10⁵ rows of
+     * {@link #pixel}, generated on the executors): d scalar double columns, or the vector layout's one
+     * binary column "x" of 8·d little-endian bytes.
      */
-    private static ExternalSchema write(Path dir, String name, long n, boolean vector) {
+    private static ExternalSchema write(Path dir, String name, long n, boolean vector, boolean distinct) {
         List<String> names = SparkTestData.columns(D);
         StructType type = vector ? new StructType(new StructField[] {
                 DataTypes.createStructField("x", DataTypes.BinaryType, false)})
@@ -369,19 +440,20 @@ class SparkGramBenchmark {
                 if (vector) {
                     ByteBuffer b = ByteBuffer.allocate(8 * D).order(ByteOrder.LITTLE_ENDIAN);
                     for (int j = 0; j < D; j++) {
-                        b.putDouble(entry(i, j));
+                        b.putDouble(distinct ? pixel(i, j) : entry(i, j));
                     }
                     return RowFactory.create((Object) b.array());
                 }
                 Object[] values = new Object[D];
                 for (int j = 0; j < D; j++) {
-                    values[j] = entry(i, j);
+                    values[j] = distinct ? pixel(i, j) : entry(i, j);
                 }
                 return RowFactory.create(values);
             }
         };
         String location = dir.resolve(name).toString();
-        SparkTestData.engine().session().range(0, n, 1, 8).toDF().mapPartitions(rows, Encoders.row(type)).write()
+        int files = distinct ? (int) Math.max(8, 8 * (n / 100_000)) : 8;
+        SparkTestData.engine().session().range(0, n, 1, files).toDF().mapPartitions(rows, Encoders.row(type)).write()
                 .parquet(location);
         return new ExternalSchema(location, ExternalSchema.Format.PARQUET, names, n, vector ? "x" : null);
     }
