@@ -86,8 +86,8 @@ public record CreateDatasetRequest(
                     requiredMode = Schema.RequiredMode.REQUIRED, example = "s3a://lake/privmat/ratings/")
                     @Nullable String location,
             @Schema(description = "PARQUET or CSV (a matrix under REPLACE_ONE: PARQUET only, since what a CSV "
-                    + "counts as a row depends on its lines' content; CSV lines longer than max(4096, 256·(d + 1)) "
-                    + "characters are skipped)", allowableValues = {"PARQUET", "CSV"},
+                    + "counts as a row depends on its lines' content). CSV has a known open leak: one line can "
+                    + "make a pass fail (docs/scale-out.md)", allowableValues = {"PARQUET", "CSV"},
                     requiredMode = Schema.RequiredMode.REQUIRED) @Nullable String format,
             @Schema(description = "The d numeric columns forming a row, in order (distinct, 1–200 characters, at "
                     + "most 65536). A row with a missing or non-finite value is read as the zero row.",
