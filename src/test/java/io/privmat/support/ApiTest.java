@@ -8,6 +8,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -200,6 +202,21 @@ public abstract class ApiTest {
             throw new AssertionError(up.toString());
         }
         return id;
+    }
+
+    /** Submits a query to a dataset (expecting 202) and polls the job to its end. */
+    protected JsonNode submitAndAwait(String datasetId, String query) {
+        Response r = postJson("/v1/datasets/" + datasetId + "/queries", query);
+        if (r.status() != 202) {
+            throw new AssertionError(query + " → " + r);
+        }
+        return awaitJob(r.json().get("id").asString());
+    }
+
+    /** The job's ledger entries without ids, dataset, job and time: what was charged and how. */
+    protected List<Map<String, Object>> chargedEntries(String jobId) {
+        return jdbc.queryForList("SELECT entry_type, kind, mechanism, parameters::text AS parameters, loss::text AS loss, "
+                + "rho, epsilon, delta, caller FROM ledger_entry WHERE job_id = ?::uuid ORDER BY id", jobId);
     }
 
     /** Polls a job until it reaches a terminal state (or fails the test after 30 s). */

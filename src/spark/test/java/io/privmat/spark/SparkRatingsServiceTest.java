@@ -114,18 +114,6 @@ class SparkRatingsServiceTest extends ApiTest {
         return id;
     }
 
-    /** The job's ledger entries without ids, dataset, job and time: what was charged and how. */
-    private List<Map<String, Object>> ledger(String jobId) {
-        return jdbc.queryForList("SELECT entry_type, kind, mechanism, parameters::text AS parameters, loss::text AS loss, "
-                + "rho, epsilon, delta, caller FROM ledger_entry WHERE job_id = ?::uuid ORDER BY id", jobId);
-    }
-
-    private JsonNode submit(String datasetId, String query) {
-        Response r = postJson("/v1/datasets/" + datasetId + "/queries", query);
-        assertThat(r.status()).as(query + " → " + r).isEqualTo(202);
-        return awaitJob(r.json().get("id").asString());
-    }
-
     static final String[] QUERIES = {
         "{\"kind\":\"COMPLETION\",\"mechanism\":\"PRIVATE_FRANK_WOLFE\",\"rho\":2,\"params\":{\"iterations\":3}}",
         "{\"kind\":\"COMPLETION\",\"mechanism\":\"PRIVATE_FRANK_WOLFE\",\"rho\":2,"
@@ -135,15 +123,15 @@ class SparkRatingsServiceTest extends ApiTest {
     };
 
     private void sameChargesAndResults(String lake, String db, String query) {
-        JsonNode a = submit(lake, query);
-        JsonNode b = submit(db, query);
+        JsonNode a = submitAndAwait(lake, query);
+        JsonNode b = submitAndAwait(db, query);
         assertThat(a.get("state").asString()).as(query + " " + a).isEqualTo("DONE");
         assertThat(b.get("state").asString()).as(query + " " + b).isEqualTo("DONE");
         String jobA = a.get("id").asString();
         String jobB = b.get("id").asString();
-        List<Map<String, Object>> entries = ledger(jobA);
+        List<Map<String, Object>> entries = chargedEntries(jobA);
         assertThat(entries).as(query).extracting(e -> e.get("entry_type")).containsExactly("RESERVE", "COMMIT");
-        assertThat(entries).as(query).isEqualTo(ledger(jobB));
+        assertThat(entries).as(query).isEqualTo(chargedEntries(jobB));
         JsonNode ra = get("/v1/jobs/" + jobA + "/result").json();
         JsonNode rb = get("/v1/jobs/" + jobB + "/result").json();
         assertThat(ra.get("releaseKind").asString()).as(query).isEqualTo("COMPLETION_MODEL");
@@ -182,7 +170,7 @@ class SparkRatingsServiceTest extends ApiTest {
                 "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.5}");
         assertThat(r.status()).as(r.toString()).isEqualTo(409);
         assertThat(r.header("Content-Type")).contains("application/problem+json");
-        JsonNode done = submit(lake, QUERIES[2]);
+        JsonNode done = submitAndAwait(lake, QUERIES[2]);
         Response rows = get("/v1/jobs/" + done.get("id").asString() + "/predictions");
         assertThat(rows.status()).as(rows.toString()).isEqualTo(409);
         assertThat(rows.text()).contains("EXTERNAL");
@@ -221,11 +209,11 @@ class SparkRatingsServiceTest extends ApiTest {
         try (Stream<Path> files = Files.walk(Path.of(location))) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
-        JsonNode job = submit(lake, QUERIES[2]);
+        JsonNode job = submitAndAwait(lake, QUERIES[2]);
         assertThat(job.get("state").asString()).as(job.toString()).isEqualTo("FAILED");
         assertThat(job.get("error").get("code").asString()).isEqualTo("JOB_FAILED");
         assertThat(job.get("error").get("message").asString()).contains("charge is kept");
-        assertThat(ledger(job.get("id").asString())).extracting(e -> e.get("entry_type"))
+        assertThat(chargedEntries(job.get("id").asString())).extracting(e -> e.get("entry_type"))
                 .containsExactly("RESERVE", "COMMIT");
     }
 }

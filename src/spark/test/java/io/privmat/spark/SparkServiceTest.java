@@ -104,18 +104,6 @@ class SparkServiceTest extends ApiTest {
         return id;
     }
 
-    /** The job's ledger entries without ids, dataset, job and time: what was charged and how. */
-    private List<Map<String, Object>> ledger(String jobId) {
-        return jdbc.queryForList("SELECT entry_type, kind, mechanism, parameters::text AS parameters, loss::text AS loss, "
-                + "rho, epsilon, delta, caller FROM ledger_entry WHERE job_id = ?::uuid ORDER BY id", jobId);
-    }
-
-    private JsonNode submit(String datasetId, String query) {
-        Response r = postJson("/v1/datasets/" + datasetId + "/queries", query);
-        assertThat(r.status()).as(query + " → " + r).isEqualTo(202);
-        return awaitJob(r.json().get("id").asString());
-    }
-
     static final String[] QUERIES = {
         "{\"kind\":\"COLUMN_SUMS\",\"mechanism\":\"GAUSSIAN\",\"rho\":0.5}",
         "{\"kind\":\"PCA\",\"mechanism\":\"ANALYZE_GAUSS\",\"rho\":0.5,\"params\":{\"k\":1}}",
@@ -131,15 +119,15 @@ class SparkServiceTest extends ApiTest {
         String lake = external(parquet(), "REPLACE_ONE", (long) N);
         String db = stored("REPLACE_ONE");
         for (String query : QUERIES) {
-            JsonNode a = submit(lake, query);
-            JsonNode b = submit(db, query);
+            JsonNode a = submitAndAwait(lake, query);
+            JsonNode b = submitAndAwait(db, query);
             assertThat(a.get("state").asString()).as(query + " " + a).isEqualTo("DONE");
             assertThat(b.get("state").asString()).as(query + " " + b).isEqualTo("DONE");
             String jobA = a.get("id").asString();
             String jobB = b.get("id").asString();
-            List<Map<String, Object>> entries = ledger(jobA);
+            List<Map<String, Object>> entries = chargedEntries(jobA);
             assertThat(entries).as(query).extracting(e -> e.get("entry_type")).containsExactly("RESERVE", "COMMIT");
-            assertThat(entries).as(query).isEqualTo(ledger(jobB));
+            assertThat(entries).as(query).isEqualTo(chargedEntries(jobB));
             JsonNode ra = get("/v1/jobs/" + jobA + "/result").json();
             JsonNode rb = get("/v1/jobs/" + jobB + "/result").json();
             assertThat(ra.propertyNames()).as(query).containsExactlyInAnyOrderElementsOf(rb.propertyNames());
@@ -162,10 +150,10 @@ class SparkServiceTest extends ApiTest {
         String lake = external(parquet(), "ADD_REMOVE", null);
         String db = stored("ADD_REMOVE");
         String query = QUERIES[0];
-        JsonNode a = submit(lake, query);
-        JsonNode b = submit(db, query);
+        JsonNode a = submitAndAwait(lake, query);
+        JsonNode b = submitAndAwait(db, query);
         assertThat(a.get("state").asString()).as(a.toString()).isEqualTo("DONE");
-        assertThat(ledger(a.get("id").asString())).isEqualTo(ledger(b.get("id").asString()));
+        assertThat(chargedEntries(a.get("id").asString())).isEqualTo(chargedEntries(b.get("id").asString()));
         assertThat(get("/v1/datasets/" + lake).json().get("rows").isNull()).isTrue();
     }
 
@@ -173,13 +161,13 @@ class SparkServiceTest extends ApiTest {
     void aSourceWithAnotherRowCountThanDeclaredFailsTheJobAndKeepsTheCharge() {
         String lake = external(parquet(), "REPLACE_ONE", (long) N + 1);
         for (String query : new String[] {QUERIES[0], QUERIES[3]}) { // one aggregate pass, one row stream
-            JsonNode job = submit(lake, query);
+            JsonNode job = submitAndAwait(lake, query);
             assertThat(job.get("state").asString()).as(job.toString()).isEqualTo("FAILED");
             assertThat(job.get("error").get("code").asString()).isEqualTo("JOB_FAILED");
             // The message is the generic one: neither the count met nor the exception's text.
             assertThat(job.get("error").get("message").asString()).contains("charge is kept")
                     .doesNotContain(Integer.toString(N));
-            assertThat(ledger(job.get("id").asString())).extracting(e -> e.get("entry_type"))
+            assertThat(chargedEntries(job.get("id").asString())).extracting(e -> e.get("entry_type"))
                     .containsExactly("RESERVE", "COMMIT");
         }
     }
@@ -191,10 +179,10 @@ class SparkServiceTest extends ApiTest {
         try (Stream<Path> files = Files.walk(Path.of(location))) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
-        JsonNode job = submit(lake, QUERIES[1]);
+        JsonNode job = submitAndAwait(lake, QUERIES[1]);
         assertThat(job.get("state").asString()).as(job.toString()).isEqualTo("FAILED");
         assertThat(job.get("error").get("code").asString()).isEqualTo("JOB_FAILED");
-        assertThat(ledger(job.get("id").asString())).extracting(e -> e.get("entry_type"))
+        assertThat(chargedEntries(job.get("id").asString())).extracting(e -> e.get("entry_type"))
                 .containsExactly("RESERVE", "COMMIT");
         JsonNode spent = get("/v1/datasets/" + lake + "/budget").json().get("spent").get("tracks");
         assertThat(spent.get("rho").decimalValue()).isPositive();
