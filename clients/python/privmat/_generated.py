@@ -1418,7 +1418,7 @@ class ExternalRequest(Model):
 
     # The d numeric columns forming a row, in order (distinct, 1–200 characters, at most 65536). A row with a missing or non-finite value is read as the zero row.; required
     columns: Optional[list[str]] = None
-    # one of PARQUET, CSV; PARQUET or CSV (a matrix under REPLACE_ONE: PARQUET only, since what a CSV counts as a row depends on its lines' content). CSV has a known open leak: one line can make a pass fail (docs/scale-out.md); required
+    # one of PARQUET, CSV; PARQUET or CSV (a matrix under REPLACE_ONE: PARQUET only, since a CSV value written with a newline inside quotes reads as two rows). CSV: every line after a file's header is one row; only the declared fields are kept, up to 4096 bytes each (longer: missing); no line fails a pass (docs/scale-out.md); required
     format: Optional[str] = None
     # A Parquet file or directory, or a CSV file or directory with a header line: a local path or a URI the engine reads (hdfs://, s3a://, gs://, abfss://, file:); it must start with a prefix the service allows (privmat.external.allowed-locations). Shown to the owner only.; required
     location: Optional[str] = None

@@ -85,9 +85,10 @@ public record CreateDatasetRequest(
                     + "with a prefix the service allows (privmat.external.allowed-locations). Shown to the owner only.",
                     requiredMode = Schema.RequiredMode.REQUIRED, example = "s3a://lake/privmat/ratings/")
                     @Nullable String location,
-            @Schema(description = "PARQUET or CSV (a matrix under REPLACE_ONE: PARQUET only, since what a CSV "
-                    + "counts as a row depends on its lines' content). CSV has a known open leak: one line can "
-                    + "make a pass fail (docs/scale-out.md)", allowableValues = {"PARQUET", "CSV"},
+            @Schema(description = "PARQUET or CSV (a matrix under REPLACE_ONE: PARQUET only, since a CSV value "
+                    + "written with a newline inside quotes reads as two rows). CSV: every line after a file's "
+                    + "header is one row; only the declared fields are kept, up to 4096 bytes each (longer: "
+                    + "missing); no line fails a pass (docs/scale-out.md)", allowableValues = {"PARQUET", "CSV"},
                     requiredMode = Schema.RequiredMode.REQUIRED) @Nullable String format,
             @Schema(description = "The d numeric columns forming a row, in order (distinct, 1–200 characters, at "
                     + "most 65536). A row with a missing or non-finite value is read as the zero row.",
