@@ -7,9 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -18,7 +18,10 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.compress.CodecPool;
 import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.io.compress.BZip2Codec;
 import org.apache.hadoop.io.compress.CompressionCodecFactory;
+import org.apache.hadoop.io.compress.DefaultCodec;
+import org.apache.hadoop.io.compress.GzipCodec;
 import org.apache.hadoop.io.compress.Decompressor;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
@@ -32,6 +35,8 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -45,29 +50,36 @@ import org.jspecify.annotations.Nullable;
  * stream of bytes, in a fixed buffer, whatever its length:
  *
  * <ul>
- *   <li><b>A line is what lies between two {@code \n}</b> (a {@code \r} right before one is dropped;
- *       the last line needs none). Every line after a file's first (its header) is one row, a blank
- *       one included, so what counts as a row depends on where the newlines are and on nothing else.
+ *   <li><b>A line is what lies between two {@code \n}</b> (a {@code \r} right before one, or
+ *       before the end of the file, is dropped; the last line needs no {@code \n}). Every line after
+ *       a file's first (its header) is one row, a blank one included, so what counts as a row
+ *       depends on where the newlines are and on nothing else. The privacy unit is therefore a
+ *       line: a value written with a newline inside quotes (as RFC 4180 writers do) is read as
+ *       several rows, so data with such values belongs in Parquet (docs/scale-out.md).
  *   <li><b>Splits own the lines that start in them.</b> A split [s, e) of an uncompressed file reads
  *       each line whose first byte is at an offset in [s, e), to its real end, wherever that is;
  *       a split with s &gt; 0 first skips to just after the first {@code \n} at or after s − 1. So
- *       every line is read exactly once, whole, however the file is split. A compressed file (its
- *       codec from the name: {@code .gz}, {@code .bz2}, …) is one split.
+ *       every line is read exactly once, whole, however the file is split. A compressed file (gzip,
+ *       bzip2 or deflate, by its suffix; other codecs are refused) is one split.
  *   <li><b>Fields</b> are separated by {@code ,}; a field starting with {@code "} is quoted (a
  *       comma inside it is content; {@code ""} and {@code \"} stand for {@code "}); a quoted field
  *       does not continue past its line. Only the declared columns are kept, each up to
  *       {@value #MAX_FIELD_BYTES} bytes: a longer one, an empty one, or one the line does not reach
- *       is null (missing) — for a matrix the row becomes the zero row, for ratings the triple is
- *       dropped. The other fields, however many and however long, are skipped without being held.
+ *       is null (missing). For a matrix each kept field is read as a double at once (null when it is
+ *       not a number), so a row holds 8·d bytes whatever its line holds, and its row becomes the zero
+ *       row; for ratings the three fields stay strings and the triple is dropped. The other fields,
+ *       however many and however long, are skipped without being held.
  *   <li><b>Each file's header</b> (its first line, after a UTF-8 byte-order mark) names its columns;
- *       the declared ones are found by name, in every file separately (the first field of that name).
- *       The declaration is refused when a file's header lacks one ({@link #check}); a file changed
- *       since then gives null for what its header no longer names, and nothing fails.
+ *       the declared ones are found by name, ignoring case as Spark resolves names, in every file
+ *       separately (the first field of that name). The declaration is refused when a file's header
+ *       lacks one ({@link #check}); a file changed since then gives null for what its header no
+ *       longer names, and nothing fails.
  * </ul>
  *
- * <p>Memory per task is one 64 KiB buffer and one field buffer; nothing depends on a line's length
- * but the time to read it. A failure of the file system itself (an unreadable or vanished file, a
- * corrupt compressed stream) still fails a pass: it depends on the owner's storage, not on a row.
+ * <p>Memory per task is one 64 KiB buffer, one field buffer and the current row; nothing depends on
+ * a line's length but the time to read it. A failure of the file system itself (an unreadable or
+ * vanished file, a corrupt compressed stream) still fails a pass: it depends on the owner's storage,
+ * not on a row.
  */
 final class CsvSource {
 
@@ -75,23 +87,43 @@ final class CsvSource {
     static final int MAX_FIELD_BYTES = 4096;
     /** The declared columns, for the record readers (each Base64 of its UTF-8, comma-separated). */
     static final String COLUMNS = "privmat.csv.columns";
+    /** Whether the declared fields are read as doubles (a matrix) or kept as strings (ratings). */
+    static final String NUMERIC = "privmat.csv.numeric";
 
     private CsvSource() {}
 
     /**
-     * The declared columns of every line of the location, as nullable strings named as declared, one
-     * row per line (Spark casts them: doubles for a matrix, keys and ratings for ratings).
+     * The declared columns of every line of the location, named as declared, one row per line: for a
+     * matrix nullable doubles (a field that is not a number is null, so the row becomes the zero row:
+     * a row holds 8·d bytes whatever its line holds), for ratings nullable strings (Spark casts them:
+     * the keys and the rating).
      */
     static org.apache.spark.sql.Dataset<Row> frame(SparkSession session, ExternalSchema schema) throws IOException {
-        Job job = job(session.sparkContext().hadoopConfiguration(), schema);
-        JavaRDD<Row> rows = JavaSparkContext.fromSparkContext(session.sparkContext())
-                .newAPIHadoopRDD(job.getConfiguration(), Format.class, LongWritable.class, String[].class)
-                .values().map(RowFactory::create);
+        JavaRDD<Row> rows = lines(session, schema).map(RowFactory::create);
         List<StructField> fields = new ArrayList<>();
         for (String c : schema.columns()) {
-            fields.add(DataTypes.createStructField(c, DataTypes.StringType, true));
+            fields.add(DataTypes.createStructField(c, numeric(schema) ? DataTypes.DoubleType : DataTypes.StringType,
+                    true));
         }
         return session.createDataFrame(rows, new StructType(fields.toArray(StructField[]::new)));
+    }
+
+    /**
+     * A matrix's rows as a pass reads them: d nullable doubles per line, as Spark's internal rows,
+     * without Spark SQL's conversion of each row (what {@link #frame} holds, read directly).
+     */
+    static JavaRDD<InternalRow> internalRows(SparkSession session, ExternalSchema schema) throws IOException {
+        if (!numeric(schema)) {
+            throw new IllegalStateException("ratings are read as strings, through frame");
+        }
+        return lines(session, schema).map(GenericInternalRow::new);
+    }
+
+    /** Each line's declared fields: Doubles (a matrix) or Strings (ratings), null where missing. */
+    private static JavaRDD<Object[]> lines(SparkSession session, ExternalSchema schema) throws IOException {
+        Job job = job(session.sparkContext().hadoopConfiguration(), schema);
+        return JavaSparkContext.fromSparkContext(session.sparkContext())
+                .newAPIHadoopRDD(job.getConfiguration(), Format.class, LongWritable.class, Object[].class).values();
     }
 
     /**
@@ -107,7 +139,7 @@ final class CsvSource {
         try {
             job = job(hadoop, schema);
             files = new Format().files(job);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException("the location cannot be read as CSV: " + e.getMessage());
         }
         List<String> first = null;
@@ -117,7 +149,7 @@ final class CsvSource {
                 if (!line(in.input, header)) {
                     continue; // an empty file: no header, no row
                 }
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) { // a codec's own failure is unchecked
                 throw new IllegalArgumentException("the CSV file " + f.getPath().getName() + " cannot be read: "
                         + e.getMessage());
             }
@@ -146,10 +178,15 @@ final class CsvSource {
                     .append(Base64.getEncoder().encodeToString(c.getBytes(StandardCharsets.UTF_8)));
         }
         conf.set(COLUMNS, columns.toString());
+        conf.setBoolean(NUMERIC, numeric(schema));
         Job job = Job.getInstance(conf);
         // One Path, not FileInputFormat's comma-separated list: a comma in the location is a character.
         FileInputFormat.setInputPaths(job, new Path(schema.location()));
         return job;
+    }
+
+    private static boolean numeric(ExternalSchema schema) {
+        return schema.ratings() == null;
     }
 
     static List<String> columns(Configuration conf) {
@@ -185,9 +222,16 @@ final class CsvSource {
         }
     }
 
+    /** The compressions read (Java's own, no native library): by the file's suffix. */
+    private static final List<Class<?>> CODECS = List.of(GzipCodec.class, BZip2Codec.class, DefaultCodec.class);
+
     private static Opened open(Configuration conf, Path path) throws IOException {
         FileSystem fs = path.getFileSystem(conf);
         CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(path);
+        if (codec != null && !CODECS.contains(codec.getClass())) {
+            throw new IOException("compressed as " + codec.getDefaultExtension() + "; only .gz, .bz2 and .deflate "
+                    + "files are read");
+        }
         FSDataInputStream raw = fs.open(path);
         if (codec == null) {
             return new Opened(raw, new Input(raw, 0), null);
@@ -204,7 +248,7 @@ final class CsvSource {
     }
 
     /** The splits and record readers: the files of the location (no directories, no hidden files). */
-    public static final class Format extends FileInputFormat<LongWritable, String[]> {
+    public static final class Format extends FileInputFormat<LongWritable, Object[]> {
 
         List<FileStatus> files(JobContext job) throws IOException {
             return listStatus(job);
@@ -229,19 +273,19 @@ final class CsvSource {
         }
 
         @Override
-        public RecordReader<LongWritable, String[]> createRecordReader(InputSplit split, TaskAttemptContext context) {
+        public RecordReader<LongWritable, Object[]> createRecordReader(InputSplit split, TaskAttemptContext context) {
             return new Reader();
         }
     }
 
     /** One split's lines: see the class comment for which lines a split owns. */
-    static final class Reader extends RecordReader<LongWritable, String[]> {
+    static final class Reader extends RecordReader<LongWritable, Object[]> {
         private @Nullable Opened opened;
         private @Nullable Values values;
         private long start;
         private long end;
         private final LongWritable key = new LongWritable();
-        private String @Nullable [] value;
+        private Object @Nullable [] value;
 
         @Override
         public void initialize(InputSplit genericSplit, TaskAttemptContext context) throws IOException {
@@ -268,7 +312,7 @@ final class CsvSource {
                 input.skipLine();
                 end = start + split.getLength();
             }
-            values = new Values(header.positions);
+            values = new Values(header.positions, conf.getBoolean(NUMERIC, true));
         }
 
         @Override
@@ -294,8 +338,11 @@ final class CsvSource {
         }
 
         @Override
-        public String[] getCurrentValue() {
-            return value == null ? new String[0] : value;
+        public Object[] getCurrentValue() {
+            if (value == null) {
+                throw new IllegalStateException("no current line");
+            }
+            return value;
         }
 
         @Override
@@ -385,13 +432,31 @@ final class CsvSource {
             return true;
         }
 
-        /** Takes a UTF-8 byte-order mark at the start of a file. */
+        /** Takes a UTF-8 byte-order mark at the start of a file (however the stream hands out its bytes). */
         void skipByteOrderMark() throws IOException {
-            if (position == 0 && peek() == 0xEF && length - next >= 3 && (buffer[next + 1] & 0xff) == 0xBB
+            if (position == 0 && buffered(3) && (buffer[next] & 0xff) == 0xEF && (buffer[next + 1] & 0xff) == 0xBB
                     && (buffer[next + 2] & 0xff) == 0xBF) {
                 next += 3;
                 position += 3;
             }
+        }
+
+        /** Whether at least k bytes are buffered, reading more when needed (false: the stream ended first). */
+        private boolean buffered(int k) throws IOException {
+            if (length - next >= k) {
+                return true;
+            }
+            System.arraycopy(buffer, next, buffer, 0, length - next);
+            length -= next;
+            next = 0;
+            while (length < k) {
+                int n = in.read(buffer, length, buffer.length - length);
+                if (n < 0) {
+                    return false;
+                }
+                length += n;
+            }
+            return true;
         }
     }
 
@@ -429,8 +494,11 @@ final class CsvSource {
         boolean complete = true;
         int state = START;
         while (true) {
-            if (b == '\r' && in.peek() == '\n') {
-                b = in.read();
+            if (b == '\r') {
+                int after = in.peek();
+                if (after == '\n' || after < 0) { // a \r ending a line or the file is no content
+                    b = in.read();
+                }
             }
             if (b < 0 || b == '\n') {
                 if (kept) {
@@ -492,11 +560,25 @@ final class CsvSource {
         }
     }
 
+    /**
+     * A field as a double, as Spark's cast from a string reads it (surrounding blanks ignored; Java's
+     * decimal and hexadecimal forms), or null when it is none. Non-finite values come back as they
+     * are (the row becomes the zero row either way).
+     */
+    static @Nullable Double number(byte[] bytes, int length) {
+        try {
+            return Double.parseDouble(new String(bytes, 0, length, StandardCharsets.ISO_8859_1));
+        } catch (NumberFormatException e) { // not a number: a missing value, never a failure
+            return null;
+        }
+    }
+
     /** A header line: the position of each declared column, and (for messages) the first names. */
     static final class Header implements Fields {
         final long[] positions;
         final List<String> names = new ArrayList<>();
-        private final Map<String, Integer> declared = new HashMap<>();
+        /** Matched ignoring case, as Spark resolves a column name. */
+        private final Map<String, Integer> declared = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         private final int keepNames;
 
         Header(List<String> columns, int keepNames) {
@@ -529,17 +611,19 @@ final class CsvSource {
         }
     }
 
-    /** A data line's declared fields, in declared order. */
+    /** A data line's declared fields, in declared order: doubles (null when not a number) or strings. */
     static final class Values implements Fields {
         /** Field positions in increasing order, and the declared column each fills. */
         private final long[] sorted;
         private final int[] column;
         private final int d;
+        private final boolean numeric;
         private int cursor;
-        private String @Nullable [] out;
+        private Object @Nullable [] out;
 
-        Values(long[] positions) {
+        Values(long[] positions, boolean numeric) {
             d = positions.length;
+            this.numeric = numeric;
             Integer[] order = new Integer[d];
             for (int c = 0; c < d; c++) {
                 order[c] = c;
@@ -564,11 +648,11 @@ final class CsvSource {
 
         void reset() {
             cursor = 0;
-            out = new String[d];
+            out = new Object[d];
         }
 
-        String[] take() {
-            String[] taken = out == null ? new String[d] : out;
+        Object[] take() {
+            Object[] taken = out == null ? new Object[d] : out;
             out = null;
             return taken;
         }
@@ -584,7 +668,8 @@ final class CsvSource {
         @Override
         public void field(long index, byte[] bytes, int length, boolean complete) {
             if (complete && length > 0 && out != null) {
-                out[column[cursor]] = new String(bytes, 0, length, StandardCharsets.UTF_8);
+                out[column[cursor]] = numeric ? number(bytes, length)
+                        : new String(bytes, 0, length, StandardCharsets.UTF_8);
             }
         }
     }

@@ -15,10 +15,12 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
@@ -109,8 +111,17 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
         return source.select(columns);
     }
 
-    /** What a pass reads: the projected source and how one of its rows becomes d doubles. */
-    record Source(org.apache.spark.sql.Dataset<Row> frame, PartitionStatistics.RowReader reader) {}
+    /**
+     * What a pass reads: the projected source and how one of its rows becomes d doubles; for CSV also
+     * the same rows read directly (no Spark SQL conversion per row), which a pass reads instead.
+     */
+    record Source(org.apache.spark.sql.Dataset<Row> frame, PartitionStatistics.RowReader reader,
+            @Nullable JavaRDD<InternalRow> direct) {
+
+        Source(org.apache.spark.sql.Dataset<Row> frame, PartitionStatistics.RowReader reader) {
+            this(frame, reader, null);
+        }
+    }
 
     /**
      * The source of a pass: the d scalar columns cast to double, or the vector layout's one column as
@@ -119,6 +130,14 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
     Source source(ExternalSchema schema) {
         String vector = schema.vector();
         if (vector == null) {
+            if (schema.format() == ExternalSchema.Format.CSV) {
+                try {
+                    return new Source(rows(schema), PartitionStatistics.scalars(),
+                            CsvSource.internalRows(session(), schema));
+                } catch (java.io.IOException e) { // listing the location: the owner's storage, before any row
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
             return new Source(rows(schema), PartitionStatistics.scalars());
         }
         org.apache.spark.sql.Dataset<Row> frame = read(schema).select(functions.col(quoted(vector)));
@@ -133,6 +152,11 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
     }
 
     org.apache.spark.sql.Dataset<Row> read(ExternalSchema schema) {
+        // Declarations refuse such locations; one stored before they did is not read either.
+        if (!ExternalSchema.plainLocation(schema.location())) {
+            throw new IllegalArgumentException("the location is not a plain path (a '..' segment or a pattern "
+                    + "character): not read");
+        }
         DataFrameReader reader = session().read();
         return switch (schema.format()) {
             case PARQUET -> reader.parquet(schema.location());
@@ -157,6 +181,9 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
     @Override
     public void check(ExternalSchema schema) {
         Map<String, DataType> types = new java.util.LinkedHashMap<>();
+        if (!ExternalSchema.plainLocation(schema.location())) {
+            throw new IllegalArgumentException("the location must be a plain path");
+        }
         if (schema.format() == ExternalSchema.Format.CSV) {
             // Every file's header line (every field a string); no row is read.
             for (String name : CsvSource.check(session().sparkContext().hadoopConfiguration(), schema)) {

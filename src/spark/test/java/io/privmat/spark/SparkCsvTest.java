@@ -65,8 +65,8 @@ class SparkCsvTest {
         return b.toString();
     }
 
-    private static List<List<String>> expected(List<Line> lines) {
-        List<List<String>> out = new ArrayList<>();
+    private static List<List<Object>> expected(List<Line> lines) {
+        List<List<Object>> out = new ArrayList<>();
         for (Line l : lines) {
             out.add(Arrays.asList(l.expected()));
         }
@@ -79,26 +79,35 @@ class SparkCsvTest {
         return dir;
     }
 
-    /** Every split's records through the record reader, in file-offset order, and the number of splits. */
-    private static List<List<String>> read(String location, List<String> columns, long maxSplit, int[] splits)
+    /**
+     * Every split's records through the record reader, in file-offset order, and the number of splits;
+     * the fields as strings (as for ratings), to see what the parser kept.
+     */
+    private static List<List<Object>> read(String location, List<String> columns, long maxSplit, int[] splits)
             throws Exception {
+        return read(location, columns, maxSplit, splits, false);
+    }
+
+    private static List<List<Object>> read(String location, List<String> columns, long maxSplit, int[] splits,
+            boolean numeric) throws Exception {
         ExternalSchema schema = new ExternalSchema(location, ExternalSchema.Format.CSV, columns, null);
         Job job = CsvSource.job(new Configuration(), schema);
+        job.getConfiguration().setBoolean(CsvSource.NUMERIC, numeric);
         job.getConfiguration().setLong(FileInputFormat.SPLIT_MAXSIZE, maxSplit);
         job.getConfiguration().setLong(FileInputFormat.SPLIT_MINSIZE, 1);
         CsvSource.Format format = new CsvSource.Format();
         List<InputSplit> all = format.getSplits(job);
         splits[0] = all.size();
-        TreeMap<String, List<String>> byPosition = new TreeMap<>();
+        TreeMap<String, List<Object>> byPosition = new TreeMap<>();
         for (InputSplit split : all) {
             TaskAttemptContext context = new TaskAttemptContextImpl(job.getConfiguration(), new TaskAttemptID());
-            try (RecordReader<org.apache.hadoop.io.LongWritable, String[]> reader =
+            try (RecordReader<org.apache.hadoop.io.LongWritable, Object[]> reader =
                     format.createRecordReader(split, context)) {
                 reader.initialize(split, context);
                 while (reader.nextKeyValue()) {
                     String key = ((org.apache.hadoop.mapreduce.lib.input.FileSplit) split).getPath() + "@"
                             + String.format("%020d", reader.getCurrentKey().get());
-                    List<String> previous = byPosition.put(key, Arrays.asList(reader.getCurrentValue().clone()));
+                    List<Object> previous = byPosition.put(key, Arrays.asList(reader.getCurrentValue()));
                     assertThat(previous).as("a line read twice: " + key).isNull();
                 }
             }
@@ -110,7 +119,7 @@ class SparkCsvTest {
     void everyLineIsOneRowReadOnceWholeHoweverTheFileIsSplit() throws Exception {
         Path dir = folder("csv-split");
         Files.writeString(dir.resolve("part-0.csv"), text("a,b,c", TRICKY, false), StandardCharsets.UTF_8);
-        List<List<String>> expected = expected(TRICKY);
+        List<List<Object>> expected = expected(TRICKY);
         int[] splits = new int[1];
         for (long maxSplit : new long[] {1, 2, 3, 5, 8, 13, 21, 34, 55, 1 << 20}) {
             assertThat(read(dir.toString(), List.of("c", "a"), maxSplit, splits)).as("splits of " + maxSplit + " bytes")
@@ -131,7 +140,7 @@ class SparkCsvTest {
         lines.add(new Line("29,30,31", "31", "29"));
         Path dir = folder("csv-long");
         Files.writeString(dir.resolve("part-0.csv"), text("a,b,c", lines, true), StandardCharsets.UTF_8);
-        List<List<String>> expected = expected(lines);
+        List<List<Object>> expected = expected(lines);
         int[] splits = new int[1];
         for (long maxSplit : new long[] {4_099, 65_536, 1 << 20, Long.MAX_VALUE}) {
             assertThat(read(dir.toString(), List.of("c", "a"), maxSplit, splits)).as("splits of " + maxSplit + " bytes")
@@ -158,7 +167,7 @@ class SparkCsvTest {
     void eachFileFindsTheDeclaredColumnsInItsOwnHeaderAndHiddenFilesAreNotRead() throws Exception {
         Path dir = folder("csv-headers");
         Files.writeString(dir.resolve("part-0.csv"), "a,b,c\n1,2,3\n", StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("part-1.csv"), "\uFEFFc,x,a,a\n4,5,6,7\n", StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("part-1.csv"), "\uFEFFC,x,a,a\n4,5,6,7\n", StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("part-2.csv"), "", StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("_SUCCESS"), "not,a,row\n", StandardCharsets.UTF_8);
         Files.writeString(dir.resolve(".part-0.csv.crc"), "c,a\n99,99\n", StandardCharsets.UTF_8);
@@ -199,6 +208,77 @@ class SparkCsvTest {
         Files.writeString(other.resolve("part-0.csv"), "a\n2\n", StandardCharsets.UTF_8);
         int[] splits = new int[1];
         assertThat(read(other.toString(), List.of("a"), Long.MAX_VALUE, splits)).containsExactly(List.of("2"));
+    }
+
+    @Test
+    void aMatrixFieldIsReadAsADoubleAsSparksCastReadsItOrIsMissing() throws Exception {
+        Path dir = folder("csv-numbers");
+        Files.writeString(dir.resolve("part-0.csv"), "a,b\n 1.5 ,0x1p3\nNaN,abc\n1e400,\n-0.25,2.5d\r",
+                StandardCharsets.UTF_8);
+        int[] splits = new int[1];
+        assertThat(read(dir.toString(), List.of("a", "b"), Long.MAX_VALUE, splits, true)).containsExactly(
+                Arrays.asList(1.5, 8.0), Arrays.asList(Double.NaN, null),
+                Arrays.asList(Double.POSITIVE_INFINITY, null), Arrays.asList(-0.25, 2.5));
+    }
+
+    /** A stream that hands out at most one byte per read. */
+    private static final class Trickle extends java.io.InputStream {
+        private final byte[] bytes;
+        private int next;
+
+        Trickle(byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        @Override
+        public int read() {
+            return next < bytes.length ? bytes[next++] & 0xff : -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) {
+            if (len == 0) {
+                return 0;
+            }
+            int c = read();
+            if (c < 0) {
+                return -1;
+            }
+            b[off] = (byte) c;
+            return 1;
+        }
+    }
+
+    @Test
+    void aByteOrderMarkIsSkippedHoweverTheStreamHandsOutItsBytes() throws Exception {
+        byte[] text = "\uFEFFa,b\n1,2\n".getBytes(StandardCharsets.UTF_8);
+        CsvSource.Header header = new CsvSource.Header(List.of("a", "b"), 10);
+        CsvSource.Input input = new CsvSource.Input(new Trickle(text), 0);
+        assertThat(CsvSource.line(input, header)).isTrue();
+        assertThat(header.positions).containsExactly(0, 1);
+        assertThat(header.names).containsExactly("a", "b");
+    }
+
+    @Test
+    void onlyCompressionsReadWithoutANativeLibraryAreAccepted() throws Exception {
+        Path dir = folder("csv-zstd");
+        Files.writeString(dir.resolve("part-0.csv.zst"), "a\n1\n", StandardCharsets.UTF_8);
+        ExternalSchema schema = new ExternalSchema(dir.toString(), ExternalSchema.Format.CSV, List.of("a"), null);
+        assertThatThrownBy(() -> CsvSource.check(new Configuration(), schema))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("only .gz, .bz2 and .deflate");
+    }
+
+    @Test
+    void aLocationThatIsNotAPlainPathIsNotRead() throws Exception {
+        Path dir = folder("csv-plain");
+        Files.writeString(dir.resolve("part-0.csv"), "a\n1\n", StandardCharsets.UTF_8);
+        for (String location : List.of(dir + "/{x,y}", dir + "/\\.\\./csv-plain", dir + "/*", dir + "/../csv-plain")) {
+            ExternalSchema schema = new ExternalSchema(location, ExternalSchema.Format.CSV, List.of("a"), null);
+            assertThatThrownBy(() -> SparkTestData.engine().check(schema)).as(location)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("plain path");
+            assertThatThrownBy(() -> SparkTestData.engine().read(schema)).as(location)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("plain path");
+        }
     }
 
     private static String write(String name, String text) throws Exception {
