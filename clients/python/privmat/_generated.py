@@ -1416,11 +1416,11 @@ class EstimateWithBounds(Model):
 class ExternalRequest(Model):
     """ExternalRequest"""
 
-    # The d numeric columns forming a row, in order (distinct, 1–200 characters, at most 65536). A row with a missing or non-finite value is read as the zero row.; required
+    # The d numeric columns forming a row, in order (distinct ignoring case, 1–200 characters, at most 65536). A row with a missing or non-finite value is read as the zero row.; required
     columns: Optional[list[str]] = None
-    # one of PARQUET, CSV; PARQUET or CSV (a matrix under REPLACE_ONE: PARQUET only, since what a CSV counts as a row depends on its lines' content). CSV has a known open leak: one line can make a pass fail (docs/scale-out.md); required
+    # one of PARQUET, CSV; PARQUET or CSV. CSV: every line after a file's header is one row (the privacy unit is a line: values must hold no newline — free text belongs in PARQUET); only the declared fields are kept, up to 4096 bytes each (longer: missing); gzip, bzip2 or deflate by suffix; no line fails a pass. A matrix under REPLACE_ONE: PARQUET only (docs/scale-out.md); required
     format: Optional[str] = None
-    # A Parquet file or directory, or a CSV file or directory with a header line: a local path or a URI the engine reads (hdfs://, s3a://, gs://, abfss://, file:); it must start with a prefix the service allows (privmat.external.allowed-locations). Shown to the owner only.; required
+    # A Parquet file or directory, or a CSV file or directory with a header line: a local path or a URI the engine reads (hdfs://, s3a://, gs://, abfss://, file:); it must start with a prefix the service allows (privmat.external.allowed-locations) and be a plain path (no '..' segment, none of \ { } [ ] * ?). Shown to the owner only.; required
     location: Optional[str] = None
     # REPLACE_ONE (required there): n, the number of rows, declared by the owner and public; a job whose pass meets another count fails and keeps its charge. ADD_REMOVE: absent (n is private and never counted for display).
     rows: Optional[int] = None

@@ -43,6 +43,19 @@ public record ExternalSchema(String location, Format format, List<String> column
     /** Largest declared row count (the engine's accumulators are exact below 2⁴¹ rows). */
     public static final long MAX_ROWS = 1L << 40;
 
+    /**
+     * Characters a location may not hold: the engines' file listing expands them as a pattern
+     * ({@code {a,b}}, {@code [..]}, {@code *}, {@code ?}) or an escape ({@code \\.}), which could
+     * leave an allowed prefix ({@code allowed/{../x,y}}).
+     */
+    public static final String PATTERN_CHARACTERS = "\\{}[]*?";
+
+    /** Whether the location is a plain path: no pattern character, no {@code ..} segment. */
+    public static boolean plainLocation(String location) {
+        return location.chars().noneMatch(ch -> PATTERN_CHARACTERS.indexOf(ch) >= 0)
+                && !List.of(location.split("/")).contains("..");
+    }
+
     /** A source format. */
     public enum Format { PARQUET, CSV }
 

@@ -96,6 +96,16 @@ class ExternalDatasetTest extends ApiTest {
                 "external.location"},
             {"REPLACE_ONE", "{\"location\":\"/lake/privmat/../../etc\",\"format\":\"PARQUET\",\"columns\":[\"a\"],\"rows\":5}",
                 "external.location"},
+            // Patterns and escapes the engine's file listing would expand out of the allowed prefix.
+            {"REPLACE_ONE", "{\"location\":\"/lake/privmat/{../../etc,p}\",\"format\":\"PARQUET\",\"columns\":[\"a\"],"
+                + "\"rows\":5}", "external.location"},
+            {"REPLACE_ONE", "{\"location\":\"/lake/privmat/\\\\.\\\\./etc\",\"format\":\"PARQUET\",\"columns\":[\"a\"],"
+                + "\"rows\":5}", "external.location"},
+            {"REPLACE_ONE", "{\"location\":\"/lake/privmat/p*\",\"format\":\"PARQUET\",\"columns\":[\"a\"],\"rows\":5}",
+                "external.location"},
+            // Names the engine would resolve as one column.
+            {"REPLACE_ONE", "{\"location\":\"/lake/privmat/p\",\"format\":\"PARQUET\",\"columns\":[\"a\",\"A\"],"
+                + "\"rows\":5}", "external.columns[1]"},
             {"REPLACE_ONE", "{\"location\":\"/lake/privmat/p\",\"format\":\"ORC\",\"columns\":[\"a\"],\"rows\":5}",
                 "external.format"},
             {"REPLACE_ONE", "{\"location\":\"/lake/privmat/p\",\"format\":\"CSV\",\"columns\":[\"a\",\"a\"],\"rows\":5}",
@@ -107,7 +117,7 @@ class ExternalDatasetTest extends ApiTest {
                 + "\"vector\":\"x\"}", "external.vector"},
             {"REPLACE_ONE", "{\"location\":\"/lake/privmat/p\",\"format\":\"PARQUET\",\"columns\":[\"a\"],\"rows\":5,"
                 + "\"vector\":\"\"}", "external.vector"},
-            // What a CSV counts as a row depends on its lines' content: the declared n could not be kept.
+            // A CSV row is a line and a quoted value may hold a newline: the declared n could not be kept.
             {"REPLACE_ONE", "{\"location\":\"/lake/privmat/p\",\"format\":\"CSV\",\"columns\":[\"a\"],\"rows\":5}",
                 "external.format"},
         };

@@ -5,10 +5,11 @@ import io.privmat.dataset.ExternalSchema;
 import io.privmat.dataset.Neighbouring;
 import io.privmat.dataset.RatingsSchema;
 import io.privmat.problem.PrivmatException;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,10 +40,13 @@ final class ExternalDeclaration {
                     + " characters", "external.location is required (a path or URI, 1–" + ExternalSchema.MAX_LOCATION
                     + " characters, no control characters)");
         }
-        // "..": a prefix check must not be escapable.
-        if (List.of(location.split("[/\\\\]")).contains("..")) {
-            throw PrivmatException.invalidParameter("external.location", "no '..' segment",
-                    "external.location must not contain a '..' segment");
+        // A prefix check must not be escapable: no ".." segment, and nothing the engine's file
+        // listing would expand as a pattern or an escape (allowed/{../x,y}, allowed/\\.\\./x).
+        if (!ExternalSchema.plainLocation(location)) {
+            throw PrivmatException.invalidParameter("external.location", "a plain path",
+                    "external.location must be a plain path: no '..' segment and none of "
+                            + ExternalSchema.PATTERN_CHARACTERS.chars().mapToObj(ch -> "'" + (char) ch + "'")
+                                    .collect(Collectors.joining(" ")));
         }
         ExternalSchema.Format format;
         try {
@@ -56,7 +60,9 @@ final class ExternalDeclaration {
             throw PrivmatException.invalidParameter("external.columns", "1 to " + ExternalSchema.MAX_COLUMNS
                     + " names", "external.columns must list 1 to " + ExternalSchema.MAX_COLUMNS + " column names");
         }
-        Set<String> seen = new HashSet<>();
+        // Distinct ignoring case: the engine resolves a column name ignoring case, so "A" and "a" would
+        // be one ambiguous column, failing every pass after its charge.
+        Set<String> seen = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
         for (int i = 0; i < columns.size(); i++) {
             String c = columns.get(i);
             if (c == null || c.isEmpty() || c.length() > ExternalSchema.MAX_NAME
@@ -67,7 +73,7 @@ final class ExternalDeclaration {
             }
             if (!seen.add(c)) {
                 throw PrivmatException.invalidParameter("external.columns[" + i + "]", "distinct names",
-                        "external.columns[" + i + "] repeats an earlier column");
+                        "external.columns[" + i + "] repeats an earlier column (names are compared ignoring case)");
             }
         }
         Long rows = e.rows();
@@ -99,12 +105,12 @@ final class ExternalDeclaration {
             }
         }
         if (neighbouring == Neighbouring.REPLACE_ONE && format == ExternalSchema.Format.CSV) {
-            // Under REPLACE_ONE a pass that meets another row count than n fails the job. What a CSV
-            // counts as a row depends on the rows' content (a blank line is no row), so one replaced
+            // Under REPLACE_ONE a pass that meets another row count than n fails the job. A CSV row is
+            // a line, and a value written with a newline inside quotes is two lines, so one replaced
             // row could decide that failure; a Parquet row is a row whatever it holds.
             throw PrivmatException.invalidParameter("external.format", "PARQUET under REPLACE_ONE",
-                    "under REPLACE_ONE an EXTERNAL matrix must be PARQUET: a CSV's row count depends on what its "
-                            + "lines hold (a blank line is no row), so it could differ between neighbouring datasets");
+                    "under REPLACE_ONE an EXTERNAL matrix must be PARQUET: a CSV row is a line, and a value "
+                            + "holding a newline is several, so the count could differ between neighbouring datasets");
         }
         return new ExternalSchema(location.strip(), format, columns, rows, vector);
     }

@@ -54,7 +54,8 @@ final class SparkDataAccess implements DataAccess {
     }
 
     private static JavaRDD<InternalRow> rows(SparkEngine.Source source) {
-        return source.frame().queryExecution().toRdd().toJavaRDD();
+        JavaRDD<InternalRow> direct = source.direct();
+        return direct != null ? direct : source.frame().queryExecution().toRdd().toJavaRDD();
     }
 
     private JavaSparkContext spark() {

@@ -15,14 +15,17 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StringType;
@@ -108,8 +111,17 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
         return source.select(columns);
     }
 
-    /** What a pass reads: the projected source and how one of its rows becomes d doubles. */
-    record Source(org.apache.spark.sql.Dataset<Row> frame, PartitionStatistics.RowReader reader) {}
+    /**
+     * What a pass reads: the projected source and how one of its rows becomes d doubles; for CSV also
+     * the same rows read directly (no Spark SQL conversion per row), which a pass reads instead.
+     */
+    record Source(org.apache.spark.sql.Dataset<Row> frame, PartitionStatistics.RowReader reader,
+            @Nullable JavaRDD<InternalRow> direct) {
+
+        Source(org.apache.spark.sql.Dataset<Row> frame, PartitionStatistics.RowReader reader) {
+            this(frame, reader, null);
+        }
+    }
 
     /**
      * The source of a pass: the d scalar columns cast to double, or the vector layout's one column as
@@ -118,6 +130,14 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
     Source source(ExternalSchema schema) {
         String vector = schema.vector();
         if (vector == null) {
+            if (schema.format() == ExternalSchema.Format.CSV) {
+                try {
+                    return new Source(rows(schema), PartitionStatistics.scalars(),
+                            CsvSource.internalRows(session(), schema));
+                } catch (java.io.IOException e) { // listing the location: the owner's storage, before any row
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
             return new Source(rows(schema), PartitionStatistics.scalars());
         }
         org.apache.spark.sql.Dataset<Row> frame = read(schema).select(functions.col(quoted(vector)));
@@ -132,14 +152,26 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
     }
 
     org.apache.spark.sql.Dataset<Row> read(ExternalSchema schema) {
+        // Declarations refuse such locations; one stored before they did is not read either.
+        if (!ExternalSchema.plainLocation(schema.location())) {
+            throw new IllegalArgumentException("the location is not a plain path (a '..' segment or a pattern "
+                    + "character): not read");
+        }
         DataFrameReader reader = session().read();
         return switch (schema.format()) {
             case PARQUET -> reader.parquet(schema.location());
-            // Every field as a string (no inference pass over the data); cast to double per column.
-            // Known leak, open (docs/scale-out.md, "The dataset kind"): the parser fails the pass on
-            // a line of more than 20 480 fields, so one line can decide whether a job fails.
-            case CSV -> reader.option("header", "true").option("inferSchema", "false").csv(schema.location());
+            // The declared columns as strings, read so that no line's content fails a pass (not
+            // Spark's CSV reader, which fails on some lines: CsvSource); cast per column by the caller.
+            case CSV -> csv(schema);
         };
+    }
+
+    private org.apache.spark.sql.Dataset<Row> csv(ExternalSchema schema) {
+        try {
+            return CsvSource.frame(session(), schema);
+        } catch (java.io.IOException e) { // listing the location: the owner's storage, before any row
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     static String quoted(String column) {
@@ -148,26 +180,40 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
 
     @Override
     public void check(ExternalSchema schema) {
-        org.apache.spark.sql.types.StructType found;
-        try {
-            found = read(schema).schema(); // metadata (Parquet footers, the CSV header): no row is read
-        } catch (Exception e) { // Spark's AnalysisException is checked in Java's eyes
-            throw new IllegalArgumentException("the location cannot be read as " + schema.format() + ": "
-                    + firstLine(e.getMessage()));
+        Map<String, DataType> types = new java.util.LinkedHashMap<>();
+        if (!ExternalSchema.plainLocation(schema.location())) {
+            throw new IllegalArgumentException("the location must be a plain path");
         }
-        Map<String, DataType> types = new java.util.HashMap<>();
-        for (StructField f : found.fields()) {
-            types.put(f.name(), f.dataType());
+        if (schema.format() == ExternalSchema.Format.CSV) {
+            // Every file's header line (every field a string); no row is read.
+            for (String name : CsvSource.check(session().sparkContext().hadoopConfiguration(), schema)) {
+                types.putIfAbsent(name, DataTypes.StringType);
+            }
+            for (String c : schema.columns()) { // every file's header has them (checked above)
+                types.putIfAbsent(c, DataTypes.StringType);
+            }
+        } else {
+            org.apache.spark.sql.types.StructType found;
+            try {
+                found = read(schema).schema(); // metadata (the Parquet footers): no row is read
+            } catch (Exception e) { // Spark's AnalysisException is checked in Java's eyes
+                throw new IllegalArgumentException("the location cannot be read as " + schema.format() + ": "
+                        + firstLine(e.getMessage()));
+            }
+            for (StructField f : found.fields()) {
+                types.put(f.name(), f.dataType());
+            }
         }
+        String[] fieldNames = types.keySet().toArray(String[]::new);
         if (schema.ratings() != null) {
-            SparkRatings.check(schema, types, found.fieldNames());
+            SparkRatings.check(schema, types, fieldNames);
             return;
         }
         if (schema.vector() != null) {
             DataType t = types.get(schema.vector());
             if (t == null) {
                 throw new IllegalArgumentException("the source has no column [" + schema.vector() + "]; it has "
-                        + Arrays.toString(found.fieldNames()));
+                        + Arrays.toString(fieldNames));
             }
             if (!(t instanceof BinaryType) && !(t instanceof ArrayType a && a.elementType() instanceof DoubleType)) {
                 throw new IllegalArgumentException("the vector column '" + schema.vector() + "' is "
@@ -188,7 +234,7 @@ public class SparkEngine implements ExternalEngine, DisposableBean {
         if (!missing.isEmpty()) {
             List<String> sorted = missing.stream().sorted().toList();
             throw new IllegalArgumentException("the source has no column " + sorted + "; it has "
-                    + Arrays.toString(found.fieldNames()));
+                    + Arrays.toString(fieldNames));
         }
     }
 
