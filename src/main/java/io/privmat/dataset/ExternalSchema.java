@@ -1,6 +1,7 @@
 package io.privmat.dataset;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Arrays;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -53,7 +54,7 @@ public record ExternalSchema(String location, Format format, List<String> column
     /** Whether the location is a plain path: no pattern character, no {@code ..} segment. */
     public static boolean plainLocation(String location) {
         return location.chars().noneMatch(ch -> PATTERN_CHARACTERS.indexOf(ch) >= 0)
-                && !List.of(location.split("/")).contains("..");
+                && Arrays.stream(location.split("/")).noneMatch(segment -> segment.strip().equals(".."));
     }
 
     /** A source format. */

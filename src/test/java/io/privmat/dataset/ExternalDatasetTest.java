@@ -96,6 +96,9 @@ class ExternalDatasetTest extends ApiTest {
                 "external.location"},
             {"REPLACE_ONE", "{\"location\":\"/lake/privmat/../../etc\",\"format\":\"PARQUET\",\"columns\":[\"a\"],\"rows\":5}",
                 "external.location"},
+            // Checked as stored (stripped): the last segment is "..", not ".. ".
+            {"REPLACE_ONE", "{\"location\":\"/lake/privmat/.. \",\"format\":\"PARQUET\",\"columns\":[\"a\"],\"rows\":5}",
+                "external.location"},
             // Patterns and escapes the engine's file listing would expand out of the allowed prefix.
             {"REPLACE_ONE", "{\"location\":\"/lake/privmat/{../../etc,p}\",\"format\":\"PARQUET\",\"columns\":[\"a\"],"
                 + "\"rows\":5}", "external.location"},

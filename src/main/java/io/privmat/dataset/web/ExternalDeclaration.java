@@ -33,7 +33,8 @@ final class ExternalDeclaration {
                     + "{\"location\": …, \"format\": \"PARQUET\" | \"CSV\", \"columns\": [...], \"rows\": n (REPLACE_ONE), "
                     + "\"vector\": column (optional, PARQUET)}");
         }
-        String location = e.location();
+        // Every check runs on the location as stored (stripped): "/allowed/.. " must not pass as a name.
+        String location = e.location() == null ? null : e.location().strip();
         if (location == null || location.isBlank() || location.length() > ExternalSchema.MAX_LOCATION
                 || location.chars().anyMatch(Character::isISOControl)) {
             throw PrivmatException.invalidParameter("external.location", "1–" + ExternalSchema.MAX_LOCATION

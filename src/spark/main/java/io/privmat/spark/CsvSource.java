@@ -70,10 +70,11 @@ import org.jspecify.annotations.Nullable;
  *       row; for ratings the three fields stay strings and the triple is dropped. The other fields,
  *       however many and however long, are skipped without being held.
  *   <li><b>Each file's header</b> (its first line, after a UTF-8 byte-order mark) names its columns;
- *       the declared ones are found by name, ignoring case as Spark resolves names, in every file
- *       separately (the first field of that name). The declaration is refused when a file's header
- *       lacks one ({@link #check}); a file changed since then gives null for what its header no
- *       longer names, and nothing fails.
+ *       the declared ones are found by name in every file separately: the field of that exact name,
+ *       or else the one equal to it ignoring case, as Spark resolves names. The declaration is
+ *       refused when a file's header lacks one or names one twice ignoring case ({@link #check}); a
+ *       file changed since then gives null for what its header no longer names (an exact name first),
+ *       and nothing fails.
  * </ul>
  *
  * <p>Memory per task is one 64 KiB buffer, one field buffer and the current row; nothing depends on
@@ -152,6 +153,11 @@ final class CsvSource {
             } catch (IOException | RuntimeException e) { // a codec's own failure is unchecked
                 throw new IllegalArgumentException("the CSV file " + f.getPath().getName() + " cannot be read: "
                         + e.getMessage());
+            }
+            String twice = header.ambiguous();
+            if (twice != null) {
+                throw new IllegalArgumentException("the header of the CSV file " + f.getPath().getName()
+                        + " has two columns named [" + twice + "] ignoring case");
             }
             for (int c = 0; c < header.positions.length; c++) {
                 if (header.positions[c] < 0) {
@@ -566,6 +572,10 @@ final class CsvSource {
      * are (the row becomes the zero row either way).
      */
     static @Nullable Double number(byte[] bytes, int length) {
+        double fast = exactDecimal(bytes, length);
+        if (!Double.isNaN(fast)) {
+            return fast;
+        }
         try {
             return Double.parseDouble(new String(bytes, 0, length, StandardCharsets.ISO_8859_1));
         } catch (NumberFormatException e) { // not a number: a missing value, never a failure
@@ -573,21 +583,124 @@ final class CsvSource {
         }
     }
 
-    /** A header line: the position of each declared column, and (for messages) the first names. */
+    /** Powers of ten a double holds exactly. */
+    private static final double[] POWERS = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+        1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+    /**
+     * A plain decimal ({@code [blanks][sign]digits[.digits][e[sign]digits][blanks]}) whose digits form
+     * an integer m &lt; 2⁵³ and whose power of ten p is within ±22, as m·10ᵖ or m/10⁻ᵖ: both operands
+     * are exact doubles and IEEE division and multiplication round once, so this is the correctly
+     * rounded value, the same bits as {@link Double#parseDouble} (Clinger's fast path;
+     * {@code CsvSourceNumberTest} compares the two). NaN for anything else, which the caller then
+     * hands to {@code parseDouble}.
+     */
+    static double exactDecimal(byte[] b, int length) {
+        int i = 0;
+        int end = length;
+        while (i < end && (b[i] & 0xff) <= ' ') {
+            i++;
+        }
+        while (end > i && (b[end - 1] & 0xff) <= ' ') {
+            end--;
+        }
+        boolean negative = false;
+        if (i < end && (b[i] == '-' || b[i] == '+')) {
+            negative = b[i] == '-';
+            i++;
+        }
+        long m = 0;
+        int digits = 0;
+        int scale = 0;
+        boolean point = false;
+        boolean any = false;
+        for (; i < end; i++) {
+            int c = b[i];
+            if (c >= '0' && c <= '9') {
+                any = true;
+                if (m != 0 || c != '0') {
+                    if (++digits > 17) {
+                        return Double.NaN;
+                    }
+                    m = m * 10 + (c - '0');
+                }
+                if (point) {
+                    scale--;
+                }
+            } else if (c == '.' && !point) {
+                point = true;
+            } else {
+                break;
+            }
+        }
+        if (!any) {
+            return Double.NaN;
+        }
+        if (i < end) {
+            if (b[i] != 'e' && b[i] != 'E') {
+                return Double.NaN;
+            }
+            i++;
+            boolean negativeExponent = false;
+            if (i < end && (b[i] == '-' || b[i] == '+')) {
+                negativeExponent = b[i] == '-';
+                i++;
+            }
+            if (i == end || end - i > 4) {
+                return Double.NaN;
+            }
+            int e = 0;
+            for (; i < end; i++) {
+                int c = b[i];
+                if (c < '0' || c > '9') {
+                    return Double.NaN;
+                }
+                e = e * 10 + (c - '0');
+            }
+            scale += negativeExponent ? -e : e;
+        }
+        if (m >= 1L << 53 || scale < -22 || scale > 22) {
+            return m == 0 ? (negative ? -0.0 : 0.0) : Double.NaN;
+        }
+        double v = scale >= 0 ? (double) m * POWERS[scale] : (double) m / POWERS[-scale];
+        return negative ? -v : v;
+    }
+
+    /**
+     * A header line: the position of each declared column, and (for messages) the first names. A
+     * declared name matches a field of the same name, or else the first equal to it ignoring case (as
+     * Spark resolves a name); two fields equal to it ignoring case make it {@link #ambiguous}.
+     */
     static final class Header implements Fields {
         final long[] positions;
         final List<String> names = new ArrayList<>();
-        /** Matched ignoring case, as Spark resolves a column name. */
+        private final List<String> columns;
+        private final long[] exact;
+        private final int[] matches;
         private final Map<String, Integer> declared = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         private final int keepNames;
 
         Header(List<String> columns, int keepNames) {
+            this.columns = columns;
             positions = new long[columns.size()];
+            exact = new long[columns.size()];
+            matches = new int[columns.size()];
             Arrays.fill(positions, -1);
+            Arrays.fill(exact, -1);
             for (int c = 0; c < columns.size(); c++) {
                 declared.putIfAbsent(columns.get(c), c);
             }
             this.keepNames = keepNames;
+        }
+
+        /** The first declared column that two header fields name ignoring case, or null. */
+        @Nullable String ambiguous() {
+            for (int c = 0; c < matches.length; c++) {
+                if (matches[c] > 1) {
+                    return columns.get(c);
+                }
+            }
+            return null;
         }
 
         @Override
@@ -605,8 +718,14 @@ final class CsvSource {
                 names.add(name);
             }
             Integer c = declared.get(name);
-            if (c != null && positions[c] < 0) {
-                positions[c] = index;
+            if (c != null) {
+                matches[c]++;
+                if (positions[c] < 0 || exact[c] < 0 && name.equals(columns.get(c))) {
+                    positions[c] = index;
+                }
+                if (exact[c] < 0 && name.equals(columns.get(c))) {
+                    exact[c] = index;
+                }
             }
         }
     }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * Spark from the same values, in the same run (docs/scale-out.md, "CSV"). The two statistics must
  * be the same bits (the same rows, exactly: the CSV holds Java's shortest decimal of each double).
  *
- * <p>{@code -Dprivmat.bench.rows} (default 20000) seeded rows of {@code -Dprivmat.bench.d} (default
+ * <p>{@code -Dprivmat.bench.rows} (default 20000) seeded rows (six decimals each, or all digits with
+ * {@code -Dprivmat.bench.fullDigits=true}) of {@code -Dprivmat.bench.d} (default
  * 784) columns, 4 files each; {@code -Dprivmat.bench.reps} (default 3) alternating repetitions,
  * medians reported. Run: {@code ./mvnw -o test -Pspark,benchmark -Dtest=SparkCsvBenchmark}.
  */
@@ -31,7 +32,10 @@ class SparkCsvBenchmark {
         double[][] x = new double[n][d];
         for (double[] row : x) {
             for (int j = 0; j < d; j++) {
-                row[j] = random.nextDouble(-0.05, 0.05);
+                // six decimals, as measured features often have (Spark writes each double's shortest
+                // decimal, e.g. 0.012345): -Dprivmat.bench.fullDigits=true keeps all 17 digits
+                double v = random.nextDouble(-0.05, 0.05);
+                row[j] = Boolean.getBoolean("privmat.bench.fullDigits") ? v : Math.round(v * 1e6) / 1e6;
             }
         }
         var dir = SparkTestData.tempDir();

@@ -167,7 +167,7 @@ class SparkCsvTest {
     void eachFileFindsTheDeclaredColumnsInItsOwnHeaderAndHiddenFilesAreNotRead() throws Exception {
         Path dir = folder("csv-headers");
         Files.writeString(dir.resolve("part-0.csv"), "a,b,c\n1,2,3\n", StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("part-1.csv"), "\uFEFFC,x,a,a\n4,5,6,7\n", StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("part-1.csv"), "\uFEFFC,x,a,y\n4,5,6,7\n", StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("part-2.csv"), "", StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("_SUCCESS"), "not,a,row\n", StandardCharsets.UTF_8);
         Files.writeString(dir.resolve(".part-0.csv.crc"), "c,a\n99,99\n", StandardCharsets.UTF_8);
@@ -178,6 +178,18 @@ class SparkCsvTest {
                 .containsExactly(List.of("3", "1"), List.of("4", "6"));
         ExternalSchema schema = new ExternalSchema(dir.toString(), ExternalSchema.Format.CSV, List.of("c", "a"), null);
         assertThat(CsvSource.check(new Configuration(), schema)).containsExactly("a", "b", "c");
+    }
+
+    @Test
+    void anExactNameWinsOverOneEqualIgnoringCaseAndTwoSuchNamesAreRefused() throws Exception {
+        Path dir = folder("csv-case");
+        Files.writeString(dir.resolve("part-0.csv"), "A,a,B\n1,2,3\n", StandardCharsets.UTF_8);
+        int[] splits = new int[1];
+        assertThat(read(dir.toString(), List.of("a", "b"), Long.MAX_VALUE, splits))
+                .containsExactly(List.of("2", "3"));
+        ExternalSchema schema = new ExternalSchema(dir.toString(), ExternalSchema.Format.CSV, List.of("a"), null);
+        assertThatThrownBy(() -> CsvSource.check(new Configuration(), schema))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two columns named [a]");
     }
 
     @Test
