@@ -233,7 +233,9 @@ final class SparkRatings implements DataAccess {
                 .mapPartitions(new Runs(bounds, longUsers, itemIds));
         StructType packed = new StructType()
                 .add("u", longUsers ? DataTypes.LongType : DataTypes.StringType, false)
-                .add("run", DataTypes.BinaryType, false);
+                .add("i", DataTypes.IntegerType, false)
+                .add("r", DataTypes.DoubleType, false)
+                .add("more", DataTypes.BinaryType, true);
         // An explicit number of partitions: adaptive execution would coalesce them to about the number
         // of cores, unevenly (3 tasks on 2 cores at 10⁶ ratings), and the sort spills what memory
         // does not hold, so partitions of any size are safe.
@@ -243,8 +245,12 @@ final class SparkRatings implements DataAccess {
         if (!(grouped instanceof org.apache.spark.sql.classic.Dataset<Row> sorted)) {
             throw new IllegalStateException("the Spark session is not a classic (in-process driver) session");
         }
-        return sorted.queryExecution().toRdd().toJavaRDD().mapPartitions(new Users(bounds, longUsers,
-                Users.BLOCK_RATINGS));
+        // As many cached partitions as cores (each task merges several sorted shuffle partitions in
+        // turn): the later passes run one task per core and reduce without an intermediate level.
+        int cores = Math.max(1, session.sparkContext().defaultParallelism());
+        JavaRDD<InternalRow> partitions = sorted.queryExecution().toRdd().toJavaRDD();
+        return (partitions.getNumPartitions() > cores ? partitions.coalesce(cores) : partitions)
+                .mapPartitions(new Users(bounds, longUsers, Users.BLOCK_RATINGS));
     }
 
     /** The public declaration as the executors need it (a plain serializable value). */
@@ -258,12 +264,13 @@ final class SparkRatings implements DataAccess {
 
     /**
      * Where the triples are read: a partition's (user, item, rating) rows, in the order read, into
-     * one row (user, packed ratings) per run of consecutive triples of one user — item labels mapped
-     * to ids, null fields and invalid triples dropped, the run bounded by the public rule, a run that
-     * kept nothing left out. At most {@link #CHUNK} ratings a row (a longer run, possible only when s
-     * is larger, becomes several rows). Memory O(s) whatever the source holds; a user whose triples
-     * lie together in the files (a file sorted or written by user) crosses the shuffle as at most s
-     * ratings per run instead of all their triples.
+     * one row (user, packed pairs) per run of consecutive triples of one user — item labels mapped to
+     * ids, null fields, unknown items and non-finite ratings dropped, a run of no valid pair left out,
+     * a run that reaches 2·s pairs bounded by the public rule to at most s as it goes. At most
+     * {@link #CHUNK} pairs a row (a longer run, possible only when s is larger, becomes several rows).
+     * Memory O(s) whatever the source holds; a user whose triples lie together in the files (a file
+     * sorted or written by user) crosses the shuffle as one row per run, of fewer than 2·s pairs,
+     * instead of one row per triple.
      */
     static final class Runs implements FlatMapFunction<Iterator<InternalRow>, InternalRow> {
         private static final long serialVersionUID = 1L;
@@ -293,12 +300,15 @@ final class SparkRatings implements DataAccess {
             }
             Map<UTF8String, Integer> ids = index;
             BoundedUser user = new BoundedUser(domain);
-            int[] items = new int[bounds.cap()];
-            double[] values = new double[bounds.cap()];
+            int full = 2 * bounds.cap();
             return new Iterator<>() {
                 private boolean open;
                 private long longKey;
                 private @Nullable UTF8String stringKey;
+                /** The open run's valid (item, rating) pairs: at most 2·s (bounded when it fills). */
+                private int[] items = new int[Math.min(16, full)];
+                private double[] values = new double[items.length];
+                private int count;
                 /** The rows of the last closed run not yet returned (several only past {@link #CHUNK}). */
                 private final java.util.ArrayDeque<InternalRow> ready = new java.util.ArrayDeque<>();
 
@@ -320,7 +330,11 @@ final class SparkRatings implements DataAccess {
                             }
                         }
                         if (!row.isNullAt(1) && !row.isNullAt(2)) {
-                            user.add(item(row), row.getDouble(2));
+                            int item = item(row);
+                            double value = row.getDouble(2);
+                            if (item >= 0 && Double.isFinite(value)) {
+                                add(item, value);
+                            }
                         }
                     }
                     if (ready.isEmpty()) {
@@ -328,26 +342,51 @@ final class SparkRatings implements DataAccess {
                     }
                 }
 
-                /** The open run's kept ratings as rows of the run's user; the user is reused. */
+                /**
+                 * Holds a valid pair of the open run. A run's pairs cross the shuffle as they are
+                 * (merged and bounded after it); only a run that reaches 2·s pairs is bounded here,
+                 * to at most s, by the rule itself.
+                 */
+                private void add(int item, double value) {
+                    if (count == items.length) {
+                        if (count >= full) {
+                            for (int k = 0; k < count; k++) {
+                                user.add(items[k], values[k]);
+                            }
+                            count = user.kept(items, values);
+                            user.clear();
+                        } else {
+                            items = Arrays.copyOf(items, Math.min(full, 2 * count));
+                            values = Arrays.copyOf(values, items.length);
+                        }
+                    }
+                    items[count] = item;
+                    values[count++] = value;
+                }
+
+                /** The open run's pairs as rows of the run's user. */
                 private void close() {
                     if (!open) {
                         return;
                     }
                     open = false;
-                    int kept = user.kept(items, values);
-                    user.clear();
                     Object key = longUsers ? (Object) longKey : stringKey;
-                    for (int from = 0; from < kept; from += CHUNK) {
-                        int to = Math.min(kept, from + CHUNK);
-                        java.nio.ByteBuffer run = java.nio.ByteBuffer.allocate(12 * (to - from));
-                        for (int k = from; k < to; k++) {
-                            run.putInt(items[k]);
+                    for (int from = 0; from < count; from += CHUNK) {
+                        int to = Math.min(count, from + CHUNK);
+                        byte[] more = null;
+                        if (to - from > 1) {
+                            java.nio.ByteBuffer run = java.nio.ByteBuffer.allocate(12 * (to - from - 1));
+                            for (int k = from + 1; k < to; k++) {
+                                run.putInt(items[k]);
+                            }
+                            for (int k = from + 1; k < to; k++) {
+                                run.putDouble(values[k]);
+                            }
+                            more = run.array();
                         }
-                        for (int k = from; k < to; k++) {
-                            run.putDouble(values[k]);
-                        }
-                        ready.add(new GenericInternalRow(new Object[] {key, run.array()}));
+                        ready.add(new GenericInternalRow(new Object[] {key, items[from], values[from], more}));
                     }
+                    count = 0;
                 }
 
                 private int item(InternalRow row) {
@@ -424,10 +463,13 @@ final class SparkRatings implements DataAccess {
                                 stringKey = row.getUTF8String(0).clone(); // the row's buffer is reused
                             }
                         }
-                        java.nio.ByteBuffer run = java.nio.ByteBuffer.wrap(row.getBinary(1));
-                        int count = run.capacity() / 12;
-                        for (int k = 0; k < count; k++) {
-                            user.add(run.getInt(4 * k), run.getDouble(4 * count + 8 * k));
+                        user.add(row.getInt(1), row.getDouble(2));
+                        if (!row.isNullAt(3)) {
+                            java.nio.ByteBuffer more = java.nio.ByteBuffer.wrap(row.getBinary(3));
+                            int count = more.capacity() / 12;
+                            for (int k = 0; k < count; k++) {
+                                user.add(more.getInt(4 * k), more.getDouble(4 * count + 8 * k));
+                            }
                         }
                         if (full) {
                             return blocks.build();

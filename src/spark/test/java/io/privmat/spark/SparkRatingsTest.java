@@ -464,7 +464,8 @@ class SparkRatingsTest {
         for (List<InternalRow> rows : partitions) {
             new SparkRatings.Runs(bounds, true, true).call(rows.iterator()).forEachRemaining(runs::add);
         }
-        assertThat(runs).allMatch(r -> r.getBinary(1).length > 0 && r.getBinary(1).length <= 12 * CAP);
+        assertThat(runs).allMatch(r -> r.isNullAt(3) || r.getBinary(3).length > 0
+                && r.getBinary(3).length <= 12 * (2 * CAP - 1));
         runs.sort(java.util.Comparator.comparingLong(r -> r.getLong(0)));
         List<UserState> blocks = new ArrayList<>();
         new SparkRatings.Users(bounds, true, blockRatings).call(runs.iterator()).forEachRemaining(blocks::add);
