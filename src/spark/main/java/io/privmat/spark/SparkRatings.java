@@ -40,8 +40,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * An EXTERNAL ratings dataset read by Spark for one job (docs/ratings.md, "EXTERNAL ratings"): the
  * (user, item, rating) triples stay on the executors. The first pass reads the three columns
- * columnar, groups the triples by user (one shuffle of Spark's binary rows, sorted within
- * partitions), maps item labels to the declared ids, bounds each user under the public rule of
+ * columnar, maps item labels to the declared ids and packs each run of one user's consecutive
+ * triples into one row where they are read, groups the rows by user (one shuffle of Spark's binary
+ * rows, sorted within partitions), bounds each user under the public rule of
  * {@link BoundedUser} and caches the users, in canonical form, as blocks of primitive arrays
  * ({@link UserState}; spilled serialised to local disk under memory pressure) on the executors for the later passes of the run; the run's close drops
  * them. Every pass runs the mechanism's {@link UserStatistic} per user there (a statistic with state
@@ -206,13 +207,13 @@ final class SparkRatings implements DataAccess {
      * The users, bounded and canonical, in blocks (read once per run): the three columns read
      * columnar (Parquet's vectorised reader, Spark's generated code, no row objects), user keys as
      * {@code long} when the column is integral (strings otherwise); where they are read, each run of
-     * consecutive triples of one user is bounded by {@link BoundedUser} into one short row (the key and
-     * the run's kept ratings packed, {@link Runs}); one shuffle of Spark's binary rows into the
-     * session's number of shuffle partitions ({@code repartition} by user, sorted within partitions,
-     * spilled to disk as Spark's sort does), then each partition's rows of one user merged and bounded
-     * again into {@link UserState} blocks ({@link Users}). The rule is a function of the user's
-     * multiset of triples, so bounding a run and merging the runs keeps what bounding all the triples
-     * at once keeps (docs/ratings.md).
+     * consecutive triples of one user becomes one row (the key, the run's valid pairs, bounded by
+     * {@link BoundedUser} once a run reaches 2·s: {@link Runs}); one shuffle of Spark's binary rows
+     * into the session's number of shuffle partitions ({@code repartition} by user, sorted within
+     * partitions, spilled to disk as Spark's sort does), coalesced to one partition per core, then
+     * each user's rows merged and bounded into {@link UserState} blocks ({@link Users}). The rule is
+     * a function of the user's multiset of triples, so bounding a run and merging the runs keeps what
+     * bounding all the triples at once keeps (docs/ratings.md; {@code SparkRatingsTest}).
      */
     private JavaRDD<UserState> read(RatingsDomain domain) {
         List<String> c = schema.columns();
@@ -264,13 +265,13 @@ final class SparkRatings implements DataAccess {
 
     /**
      * Where the triples are read: a partition's (user, item, rating) rows, in the order read, into
-     * one row (user, packed pairs) per run of consecutive triples of one user — item labels mapped to
-     * ids, null fields, unknown items and non-finite ratings dropped, a run of no valid pair left out,
-     * a run that reaches 2·s pairs bounded by the public rule to at most s as it goes. At most
-     * {@link #CHUNK} pairs a row (a longer run, possible only when s is larger, becomes several rows).
-     * Memory O(s) whatever the source holds; a user whose triples lie together in the files (a file
-     * sorted or written by user) crosses the shuffle as one row per run, of fewer than 2·s pairs,
-     * instead of one row per triple.
+     * one row per run of consecutive triples of one user — (user, item, rating, the run's other pairs
+     * packed as ints then doubles, or null) — item labels mapped to ids, null fields, unknown items
+     * and non-finite ratings dropped, a run of no valid pair left out, a run that reaches 2·s pairs
+     * bounded by the public rule to at most s as it goes. At most {@link #CHUNK} pairs a row (a longer
+     * run, possible only when s is larger, becomes several rows). Memory O(s) whatever the source
+     * holds; a user whose triples lie together in the files (a file sorted or written by user) crosses
+     * the shuffle as one row per run, of at most 2·s pairs, instead of one row per triple.
      */
     static final class Runs implements FlatMapFunction<Iterator<InternalRow>, InternalRow> {
         private static final long serialVersionUID = 1L;
@@ -416,8 +417,9 @@ final class SparkRatings implements DataAccess {
     }
 
     /**
-     * A partition's (user, packed ratings) rows, sorted by user, into blocks of bounded users: each
-     * user's rows merged and bounded by the public rule (docs/ratings.md). A block closes after the
+     * A partition's rows of {@link Runs} (user, item, rating, the run's other pairs packed), sorted by
+     * user, into blocks of bounded users: each user's rows merged and bounded by the public rule
+     * (docs/ratings.md), one {@link BoundedUser} reused. A block closes after the
      * user that takes it past its size in ratings ({@link #BLOCK_RATINGS} in a job).
      */
     static final class Users implements FlatMapFunction<Iterator<InternalRow>, UserState> {
