@@ -98,6 +98,26 @@ public final class BoundedUser implements Serializable {
         compact = true;
     }
 
+    /**
+     * Writes the kept ratings — items ascending, each once, ratings clamped (not centred) — into
+     * {@code items} and {@code ratings} (each of at least s entries) and returns how many. Added to
+     * another {@code BoundedUser} of the same domain they are kept as they are, so an engine may bound
+     * parts of a user's triples where they are read and merge the parts later (the rule is a function
+     * of the multiset: the parts' kept ratings bound to the same user as all the triples).
+     */
+    public int kept(int[] items, double[] ratings) {
+        compact();
+        System.arraycopy(item, 0, items, 0, count);
+        System.arraycopy(rating, 0, ratings, 0, count);
+        return count;
+    }
+
+    /** Forgets every triple, so that an engine reuses this object for its next user. */
+    public void clear() {
+        count = 0;
+        compact = true;
+    }
+
     /** Whether the user kept at least one rating. */
     public boolean isEmpty() {
         compact();

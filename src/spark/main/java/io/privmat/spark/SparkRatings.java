@@ -25,8 +25,10 @@ import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.api.java.function.Function;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.IntegralType;
 import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StringType;
@@ -38,8 +40,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * An EXTERNAL ratings dataset read by Spark for one job (docs/ratings.md, "EXTERNAL ratings"): the
  * (user, item, rating) triples stay on the executors. The first pass reads the three columns
- * columnar, groups the triples by user (one shuffle of Spark's binary rows, sorted within
- * partitions), maps item labels to the declared ids, bounds each user under the public rule of
+ * columnar, maps item labels to the declared ids and packs each run of one user's consecutive
+ * triples into one row where they are read, groups the rows by user (one shuffle of Spark's binary
+ * rows, sorted within partitions), bounds each user under the public rule of
  * {@link BoundedUser} and caches the users, in canonical form, as blocks of primitive arrays
  * ({@link UserState}; spilled serialised to local disk under memory pressure) on the executors for the later passes of the run; the run's close drops
  * them. Every pass runs the mechanism's {@link UserStatistic} per user there (a statistic with state
@@ -203,9 +206,14 @@ final class SparkRatings implements DataAccess {
     /**
      * The users, bounded and canonical, in blocks (read once per run): the three columns read
      * columnar (Parquet's vectorised reader, Spark's generated code, no row objects), user keys as
-     * {@code long} when the column is integral (strings otherwise), grouped by one shuffle of
-     * Spark's binary rows ({@code repartition} by user, sorted within partitions), then each
-     * partition's runs of one user bounded by {@link BoundedUser} into {@link UserState} blocks.
+     * {@code long} when the column is integral (strings otherwise); where they are read, each run of
+     * consecutive triples of one user becomes one row (the key, the run's valid pairs, bounded by
+     * {@link BoundedUser} once a run reaches 2·s: {@link Runs}); one shuffle of Spark's binary rows
+     * into the session's number of shuffle partitions ({@code repartition} by user, sorted within
+     * partitions, spilled to disk as Spark's sort does), coalesced to one partition per core, then
+     * each user's rows merged and bounded into {@link UserState} blocks ({@link Users}). The rule is
+     * a function of the user's multiset of triples, so bounding a run and merging the runs keeps what
+     * bounding all the triples at once keeps (docs/ratings.md; {@code SparkRatingsTest}).
      */
     private JavaRDD<UserState> read(RatingsDomain domain) {
         List<String> c = schema.columns();
@@ -216,14 +224,34 @@ final class SparkRatings implements DataAccess {
         org.apache.spark.sql.Dataset<Row> triples = source.select(
                 functions.col(SparkEngine.quoted(c.get(0))).cast(longUsers ? "long" : "string").as("u"),
                 functions.col(SparkEngine.quoted(c.get(1))).cast(itemIds ? "long" : "string").as("i"),
-                functions.col(SparkEngine.quoted(c.get(2))).try_cast("double").as("r"))
-                .repartition(functions.col("u")).sortWithinPartitions(functions.col("u"));
+                functions.col(SparkEngine.quoted(c.get(2))).try_cast("double").as("r"));
         if (!(triples instanceof org.apache.spark.sql.classic.Dataset<Row> classic)) {
             throw new IllegalStateException("the Spark session is not a classic (in-process driver) session");
         }
         Bounds bounds = new Bounds(domain.items(), domain.lo(), domain.hi(), domain.perUserCap(), ratings.labels());
-        return classic.queryExecution().toRdd().toJavaRDD().mapPartitions(new Users(bounds, longUsers, itemIds,
-                Users.BLOCK_RATINGS));
+        org.apache.spark.sql.classic.SparkSession session = classic.sparkSession();
+        JavaRDD<InternalRow> runs = classic.queryExecution().toRdd().toJavaRDD()
+                .mapPartitions(new Runs(bounds, longUsers, itemIds));
+        StructType packed = new StructType()
+                .add("u", longUsers ? DataTypes.LongType : DataTypes.StringType, false)
+                .add("i", DataTypes.IntegerType, false)
+                .add("r", DataTypes.DoubleType, false)
+                .add("more", DataTypes.BinaryType, true);
+        // An explicit number of partitions: adaptive execution would coalesce them to about the number
+        // of cores, unevenly (3 tasks on 2 cores at 10⁶ ratings), and the sort spills what memory
+        // does not hold, so partitions of any size are safe.
+        org.apache.spark.sql.Dataset<Row> grouped = session.internalCreateDataFrame(runs.rdd(), packed, false)
+                .repartition(session.sessionState().conf().numShufflePartitions(), functions.col("u"))
+                .sortWithinPartitions(functions.col("u"));
+        if (!(grouped instanceof org.apache.spark.sql.classic.Dataset<Row> sorted)) {
+            throw new IllegalStateException("the Spark session is not a classic (in-process driver) session");
+        }
+        // As many cached partitions as cores (each task merges several sorted shuffle partitions in
+        // turn): the later passes run one task per core and reduce without an intermediate level.
+        int cores = Math.max(1, session.sparkContext().defaultParallelism());
+        JavaRDD<InternalRow> partitions = sorted.queryExecution().toRdd().toJavaRDD();
+        return (partitions.getNumPartitions() > cores ? partitions.coalesce(cores) : partitions)
+                .mapPartitions(new Users(bounds, longUsers, Users.BLOCK_RATINGS));
     }
 
     /** The public declaration as the executors need it (a plain serializable value). */
@@ -236,30 +264,31 @@ final class SparkRatings implements DataAccess {
     }
 
     /**
-     * A partition's (user, item, rating) rows, sorted by user, into blocks of bounded users: null
-     * fields and invalid triples dropped, each user's triples bounded by the public rule
-     * (docs/ratings.md), a user who kept none left out. A block closes after the user that takes it
-     * past its size in ratings
-     * ({@link #BLOCK_RATINGS} in a job).
+     * Where the triples are read: a partition's (user, item, rating) rows, in the order read, into
+     * one row per run of consecutive triples of one user — (user, item, rating, the run's other pairs
+     * packed as ints then doubles, or null) — item labels mapped to ids, null fields, unknown items
+     * and non-finite ratings dropped, a run of no valid pair left out, a run that reaches 2·s pairs
+     * bounded by the public rule to at most s as it goes. At most {@link #CHUNK} pairs a row (a longer
+     * run, possible only when s is larger, becomes several rows). Memory O(s) whatever the source
+     * holds; a user whose triples lie together in the files (a file sorted or written by user) crosses
+     * the shuffle as one row per run, of at most 2·s pairs, instead of one row per triple.
      */
-    static final class Users implements FlatMapFunction<Iterator<InternalRow>, UserState> {
+    static final class Runs implements FlatMapFunction<Iterator<InternalRow>, InternalRow> {
         private static final long serialVersionUID = 1L;
-        /** Ratings per cached block (12 bytes each, so about 12 MB). */
-        static final int BLOCK_RATINGS = 1 << 20;
+        /** Ratings per shuffled row at most (12 bytes each). */
+        static final int CHUNK = 4096;
         private final Bounds bounds;
         private final boolean longUsers;
         private final boolean itemIds;
-        private final int blockRatings;
 
-        Users(Bounds bounds, boolean longUsers, boolean itemIds, int blockRatings) {
+        Runs(Bounds bounds, boolean longUsers, boolean itemIds) {
             this.bounds = bounds;
             this.longUsers = longUsers;
             this.itemIds = itemIds;
-            this.blockRatings = blockRatings;
         }
 
         @Override
-        public Iterator<UserState> call(Iterator<InternalRow> rows) {
+        public Iterator<InternalRow> call(Iterator<InternalRow> rows) {
             RatingsDomain domain = bounds.domain();
             int n = bounds.items();
             List<String> labels = bounds.labels();
@@ -271,27 +300,30 @@ final class SparkRatings implements DataAccess {
                 }
             }
             Map<UTF8String, Integer> ids = index;
-            UserState.Builder blocks = new UserState.Builder(domain);
+            BoundedUser user = new BoundedUser(domain);
+            int full = 2 * bounds.cap();
             return new Iterator<>() {
-                private @Nullable BoundedUser user;
+                private boolean open;
                 private long longKey;
                 private @Nullable UTF8String stringKey;
-                private @Nullable UserState next = advance();
+                /** The open run's valid (item, rating) pairs: at most 2·s (bounded when it fills). */
+                private int[] items = new int[Math.min(16, full)];
+                private double[] values = new double[items.length];
+                private int count;
+                /** The rows of the last closed run not yet returned (several only past {@link #CHUNK}). */
+                private final java.util.ArrayDeque<InternalRow> ready = new java.util.ArrayDeque<>();
 
-                private @Nullable UserState advance() {
-                    while (rows.hasNext()) {
+                private void fill() {
+                    while (ready.isEmpty() && rows.hasNext()) {
                         InternalRow row = rows.next();
                         if (row.isNullAt(0)) {
                             continue;
                         }
-                        boolean same = user != null && (longUsers ? row.getLong(0) == longKey
+                        boolean same = open && (longUsers ? row.getLong(0) == longKey
                                 : row.getUTF8String(0).equals(stringKey));
-                        boolean full = false;
                         if (!same) {
-                            if (user != null) {
-                                full = blocks.add(user).ratings() >= blockRatings;
-                            }
-                            user = new BoundedUser(domain);
+                            close();
+                            open = true;
                             if (longUsers) {
                                 longKey = row.getLong(0);
                             } else {
@@ -299,17 +331,63 @@ final class SparkRatings implements DataAccess {
                             }
                         }
                         if (!row.isNullAt(1) && !row.isNullAt(2)) {
-                            user.add(item(row), row.getDouble(2));
-                        }
-                        if (full) {
-                            return blocks.build();
+                            int item = item(row);
+                            double value = row.getDouble(2);
+                            if (item >= 0 && Double.isFinite(value)) {
+                                add(item, value);
+                            }
                         }
                     }
-                    if (user != null) {
-                        blocks.add(user);
-                        user = null;
+                    if (ready.isEmpty()) {
+                        close();
                     }
-                    return blocks.ratings() > 0 ? blocks.build() : null;
+                }
+
+                /**
+                 * Holds a valid pair of the open run. A run's pairs cross the shuffle as they are
+                 * (merged and bounded after it); only a run that reaches 2·s pairs is bounded here,
+                 * to at most s, by the rule itself.
+                 */
+                private void add(int item, double value) {
+                    if (count == items.length) {
+                        if (count >= full) {
+                            for (int k = 0; k < count; k++) {
+                                user.add(items[k], values[k]);
+                            }
+                            count = user.kept(items, values);
+                            user.clear();
+                        } else {
+                            items = Arrays.copyOf(items, Math.min(full, 2 * count));
+                            values = Arrays.copyOf(values, items.length);
+                        }
+                    }
+                    items[count] = item;
+                    values[count++] = value;
+                }
+
+                /** The open run's pairs as rows of the run's user. */
+                private void close() {
+                    if (!open) {
+                        return;
+                    }
+                    open = false;
+                    Object key = longUsers ? (Object) longKey : stringKey;
+                    for (int from = 0; from < count; from += CHUNK) {
+                        int to = Math.min(count, from + CHUNK);
+                        byte[] more = null;
+                        if (to - from > 1) {
+                            java.nio.ByteBuffer run = java.nio.ByteBuffer.allocate(12 * (to - from - 1));
+                            for (int k = from + 1; k < to; k++) {
+                                run.putInt(items[k]);
+                            }
+                            for (int k = from + 1; k < to; k++) {
+                                run.putDouble(values[k]);
+                            }
+                            more = run.array();
+                        }
+                        ready.add(new GenericInternalRow(new Object[] {key, items[from], values[from], more}));
+                    }
+                    count = 0;
                 }
 
                 private int item(InternalRow row) {
@@ -319,6 +397,92 @@ final class SparkRatings implements DataAccess {
                     }
                     UTF8String label = row.getUTF8String(1);
                     return ids == null ? RatingsSchema.numbered(label.toString(), n) : ids.getOrDefault(label, -1);
+                }
+
+                @Override
+                public boolean hasNext() {
+                    fill();
+                    return !ready.isEmpty();
+                }
+
+                @Override
+                public InternalRow next() {
+                    if (!hasNext()) {
+                        throw new java.util.NoSuchElementException();
+                    }
+                    return ready.poll();
+                }
+            };
+        }
+    }
+
+    /**
+     * A partition's rows of {@link Runs} (user, item, rating, the run's other pairs packed), sorted by
+     * user, into blocks of bounded users: each user's rows merged and bounded by the public rule
+     * (docs/ratings.md), one {@link BoundedUser} reused. A block closes after the
+     * user that takes it past its size in ratings ({@link #BLOCK_RATINGS} in a job).
+     */
+    static final class Users implements FlatMapFunction<Iterator<InternalRow>, UserState> {
+        private static final long serialVersionUID = 1L;
+        /** Ratings per cached block (12 bytes each, so about 12 MB). */
+        static final int BLOCK_RATINGS = 1 << 20;
+        private final Bounds bounds;
+        private final boolean longUsers;
+        private final int blockRatings;
+
+        Users(Bounds bounds, boolean longUsers, int blockRatings) {
+            this.bounds = bounds;
+            this.longUsers = longUsers;
+            this.blockRatings = blockRatings;
+        }
+
+        @Override
+        public Iterator<UserState> call(Iterator<InternalRow> rows) {
+            RatingsDomain domain = bounds.domain();
+            UserState.Builder blocks = new UserState.Builder(domain);
+            BoundedUser user = new BoundedUser(domain);
+            return new Iterator<>() {
+                private boolean open;
+                private long longKey;
+                private @Nullable UTF8String stringKey;
+                private @Nullable UserState next = advance();
+
+                private @Nullable UserState advance() {
+                    while (rows.hasNext()) {
+                        InternalRow row = rows.next();
+                        boolean same = open && (longUsers ? row.getLong(0) == longKey
+                                : row.getUTF8String(0).equals(stringKey));
+                        boolean full = false;
+                        if (!same) {
+                            if (open) {
+                                full = blocks.add(user).ratings() >= blockRatings;
+                                user.clear();
+                            }
+                            open = true;
+                            if (longUsers) {
+                                longKey = row.getLong(0);
+                            } else {
+                                stringKey = row.getUTF8String(0).clone(); // the row's buffer is reused
+                            }
+                        }
+                        user.add(row.getInt(1), row.getDouble(2));
+                        if (!row.isNullAt(3)) {
+                            java.nio.ByteBuffer more = java.nio.ByteBuffer.wrap(row.getBinary(3));
+                            int count = more.capacity() / 12;
+                            for (int k = 0; k < count; k++) {
+                                user.add(more.getInt(4 * k), more.getDouble(4 * count + 8 * k));
+                            }
+                        }
+                        if (full) {
+                            return blocks.build();
+                        }
+                    }
+                    if (open) {
+                        blocks.add(user);
+                        user.clear();
+                        open = false;
+                    }
+                    return blocks.ratings() > 0 ? blocks.build() : null;
                 }
 
                 @Override

@@ -35,15 +35,16 @@ import org.junit.jupiter.api.Test;
  * users), in the same run, at each size of {@code -Dprivmat.bench.ratings} (comma-separated,
  * default 1000000): one pass alone (the Gram of the centred ratings, private SVD's statistic,
  * without noise; on Spark read and grouping included) with integer user keys and with string user
- * keys, and a DP_ALS release with T = 5 whose passes are timed one by one (on Spark the first pass
+ * keys, and with integer keys over the same triples written in an order unrelated to the user (no
+ * runs of one user's triples to pack where they are read), and a DP_ALS release with T = 5 whose passes are timed one by one (on Spark the first pass
  * reads, groups and caches, the later ones run over the cached users; in process the first includes
  * the load into memory). The statistics and releases of both paths are checked equal (same seed).
  *
  * <p>The triples: user u (m = R/s users) rates s = 20 distinct items (37u + 53k) mod n, k &lt; s,
  * n = 300, with rating 1 + ⌊9·h⌋/2, h = ((id·2654435761) mod 2³²)/2³² for the triple's index id —
  * a deterministic (seedless) function of the index, written once per size by Spark (8 Parquet files of consecutive triples,
- * the user both as a {@code long} column and as a string column "u⟨id⟩") into a temporary directory
- * deleted afterwards. Each measurement is repeated ({@code -Dprivmat.bench.reps}, default 3) and the
+ * the user both as a {@code long} column and as a string column "u⟨id⟩"; and again as 8 files each
+ * sorted by a hash of the triple, "scattered") into a temporary directory deleted afterwards. Each measurement is repeated ({@code -Dprivmat.bench.reps}, default 3) and the
  * median reported, with the load average. Run:
  * {@code ./mvnw -o -Pspark,benchmark test -Dtest=SparkRatingsBenchmark -Dprivmat.bench.ratings=1000000,10000000}.
  * Prints the table and writes target/benchmarks/spark-ratings.txt.
@@ -78,15 +79,22 @@ class SparkRatingsBenchmark {
             String location = dir.resolve("triples").toString();
             long written = System.nanoTime();
             var user = functions.col("id").divide(CAP).cast("long");
-            SparkTestData.engine().session().range(0, ratings, 1, 8)
+            var triples = SparkTestData.engine().session().range(0, ratings, 1, 8)
                     .select(user.as("user"), functions.concat(functions.lit("u"), user.cast("string")).as("name"),
                             functions.pmod(user.multiply(37).plus(functions.col("id").mod(CAP).multiply(53)),
                                     functions.lit(ITEMS)).cast("int").as("item"),
                             functions.floor(functions.pmod(functions.col("id").multiply(2654435761L),
                                     functions.lit(1L << 32)).divide((double) (1L << 32)).multiply(9)).divide(2).plus(1)
-                                    .as("rating"))
-                    .write().parquet(location);
+                                    .as("rating"));
+            triples.write().parquet(location);
             double writeSeconds = (System.nanoTime() - written) / 1e9;
+            // The same triples in an order unrelated to the user (no two consecutive triples of one
+            // user, almost surely): the layout where bounding runs where they are read saves nothing.
+            String scattered = dir.resolve("scattered").toString();
+            triples.repartition(8).sortWithinPartitions(functions.hash(functions.col("item"), functions.col("rating"),
+                    functions.col("user"))).write().parquet(scattered);
+            ExternalSchema byIdScattered = new ExternalSchema(scattered, ExternalSchema.Format.PARQUET,
+                    List.of("user", "item", "rating"), null, null, DECLARATION);
             ExternalSchema byId = new ExternalSchema(location, ExternalSchema.Format.PARQUET,
                     List.of("user", "item", "rating"), null, null, DECLARATION);
             ExternalSchema byName = new ExternalSchema(location, ExternalSchema.Format.PARQUET,
@@ -101,12 +109,16 @@ class SparkRatingsBenchmark {
             double[] expected = CompletionStatistics.firstGram(held, domain);
             assertThat(CompletionStatistics.firstGram(access(byId).ratings(), domain)).containsExactly(expected);
             assertThat(CompletionStatistics.firstGram(access(byName).ratings(), domain)).containsExactly(expected);
+            assertThat(CompletionStatistics.firstGram(access(byIdScattered).ratings(), domain)).containsExactly(expected);
             double localPass = median(reps, () -> CompletionStatistics.firstGram(held, domain));
             double idPass = median(reps, () -> CompletionStatistics.firstGram(access(byId).ratings(), domain));
             double namePass = median(reps, () -> CompletionStatistics.firstGram(access(byName).ratings(), domain));
+            double scatteredPass = median(reps, () -> CompletionStatistics.firstGram(access(byIdScattered).ratings(),
+                    domain));
             row(report, "Gram pass", "in-process (stored path)", 1, localPass, ratings, localPass);
             row(report, "Gram pass", "Spark, long user keys", 1, idPass, ratings, localPass);
             row(report, "Gram pass", "Spark, string user keys", 1, namePass, ratings, localPass);
+            row(report, "Gram pass", "Spark, long keys, scattered", 1, scatteredPass, ratings, localPass);
             // A whole release, DP_ALS with T = 5, each pass timed: the first (Spark: read, group, cache;
             // in process: the load into memory) and the later ones over the users already held.
             Plan plan = SparkRatingsTest.plan("DP_ALS", RatingsRelation.USER, DECLARATION,

@@ -21,6 +21,7 @@ import io.privmat.mechanism.completion.UserState;
 import io.privmat.mechanism.completion.UserStatistic;
 import io.privmat.mechanism.completion.FrankWolfeRelease;
 import io.privmat.mechanism.catalog.InMemoryRatings;
+import io.privmat.mechanism.catalog.RatingsDomain;
 import io.privmat.mechanism.catalog.RatingsRelation;
 import io.privmat.mechanism.catalog.RequestParams;
 import io.privmat.mechanism.completion.CompletionRelease;
@@ -43,6 +44,8 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
@@ -382,30 +385,121 @@ class SparkRatingsTest {
      */
     @Test
     void aPartitionsUsersBecomeBlocksOfWholeUsers() throws Exception {
-        List<org.apache.spark.sql.catalyst.InternalRow> rows = new ArrayList<>();
+        List<InternalRow> rows = new ArrayList<>();
         SplittableRandom random = new SplittableRandom(13);
         int ratings = 0;
         for (long user = 0; user < 40; user++) {
             int k = 1 + random.nextInt(CAP);
             for (int item = 0; item < k; item++) {
-                rows.add(new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(new Object[] {user,
-                        (long) item, 3.0}));
+                rows.add(new GenericInternalRow(new Object[] {user, (long) item, 3.0}));
             }
-            rows.add(new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(new Object[] {user, null, 3.0}));
+            rows.add(new GenericInternalRow(new Object[] {user, null, 3.0}));
             ratings += k;
         }
-        rows.add(new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(new Object[] {40L, (long) ITEMS,
-                3.0})); // a user of one invalid triple
-        rows.add(0, new org.apache.spark.sql.catalyst.expressions.GenericInternalRow(new Object[] {null, 1L, 3.0}));
-        RatingsSchema d = PARQUET_DECLARATION;
-        var users = new SparkRatings.Users(new SparkRatings.Bounds(d.items(), d.min(), d.max(), d.perUserCap(), null),
-                true, true, 7);
-        List<UserState> blocks = new ArrayList<>();
-        users.call(rows.iterator()).forEachRemaining(blocks::add);
+        rows.add(new GenericInternalRow(new Object[] {40L, (long) ITEMS, 3.0})); // a user of one invalid triple
+        rows.add(0, new GenericInternalRow(new Object[] {null, 1L, 3.0}));
+        List<UserState> blocks = blocks(List.of(rows), 7);
         assertThat(blocks).hasSizeGreaterThan(2);
         assertThat(blocks).allMatch(b -> b.count() < 7 + CAP);
         assertThat(blocks.stream().mapToInt(UserState::users).sum()).isEqualTo(40);
         assertThat(blocks.stream().mapToInt(UserState::count).sum()).isEqualTo(ratings);
+    }
+
+    /**
+     * Bounding each run of a user's consecutive triples where they are read, then merging the runs
+     * after the shuffle, keeps exactly what bounding all the user's triples at once keeps: users with
+     * repeats, out-of-range and non-finite ratings, unknown items and more than s items (one of 20 000
+     * triples), their triples shuffled into runs of every length across three partitions, give the
+     * same canonical users (items and centred ratings, bit for bit) as one {@link BoundedUser} per
+     * user fed every triple.
+     */
+    @Test
+    void runsBoundedWhereReadMergeToTheUsersOfAllTheirTriples() throws Exception {
+        SplittableRandom random = new SplittableRandom(17);
+        double[] odd = {Double.NaN, Double.NEGATIVE_INFINITY, -0.0, 0.0, 1e300, -7, 5.25, 0.999};
+        List<long[]> triples = new ArrayList<>(); // user, item, index into values
+        List<Double> values = new ArrayList<>();
+        for (long user = 0; user < 30; user++) {
+            int count = user == 7 ? 20_000 : 1 + random.nextInt(3 * CAP);
+            for (int t = 0; t < count; t++) {
+                long item = random.nextInt(ITEMS + 3) - 1; // −1 and n, n + 1 are unknown items
+                double value = random.nextInt(4) == 0 ? odd[random.nextInt(odd.length)] : 1 + random.nextInt(9) / 2.0;
+                triples.add(new long[] {user == 3 ? Long.MIN_VALUE : user, item, values.size()});
+                values.add(value);
+            }
+        }
+        // Runs of every length: shuffled, then stretches of it sorted by user.
+        java.util.Collections.shuffle(triples, new java.util.Random(19));
+        for (int from = 0; from < triples.size(); ) {
+            int to = Math.min(triples.size(), from + 1 + random.nextInt(200));
+            triples.subList(from, to).sort(java.util.Comparator.comparingLong(t -> t[0]));
+            from = to;
+        }
+        List<List<InternalRow>> partitions = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        for (int k = 0; k < triples.size(); k++) {
+            long[] t = triples.get(k);
+            partitions.get(k * 3 / triples.size()).add(new GenericInternalRow(new Object[] {t[0], t[1],
+                    values.get((int) t[2])}));
+        }
+        Map<Long, io.privmat.mechanism.completion.BoundedUser> whole = new TreeMap<>();
+        RatingsDomain domain = PARQUET_DECLARATION.domain();
+        for (long[] t : triples) {
+            whole.computeIfAbsent(t[0], u -> new io.privmat.mechanism.completion.BoundedUser(domain))
+                    .add(t[1] >= 0 && t[1] < ITEMS ? (int) t[1] : -1, values.get((int) t[2]));
+        }
+        UserState.Builder expected = new UserState.Builder(domain);
+        whole.values().forEach(expected::add);
+        assertThat(canonical(blocks(partitions, 64))).containsExactlyElementsOf(canonical(List.of(expected.build())));
+    }
+
+    /**
+     * The blocks of users from partitions of (user, item id, rating) rows: each partition's runs
+     * bounded ({@link SparkRatings.Runs}), the runs sorted by user as the shuffle does, then merged
+     * ({@link SparkRatings.Users}).
+     */
+    private static List<UserState> blocks(List<List<InternalRow>> partitions, int blockRatings) throws Exception {
+        RatingsSchema d = PARQUET_DECLARATION;
+        SparkRatings.Bounds bounds = new SparkRatings.Bounds(d.items(), d.min(), d.max(), d.perUserCap(), null);
+        List<InternalRow> runs = new ArrayList<>();
+        for (List<InternalRow> rows : partitions) {
+            new SparkRatings.Runs(bounds, true, true).call(rows.iterator()).forEachRemaining(runs::add);
+        }
+        assertThat(runs).allMatch(r -> r.isNullAt(3) || r.getBinary(3).length > 0
+                && r.getBinary(3).length <= 12 * (2 * CAP - 1));
+        runs.sort(java.util.Comparator.comparingLong(r -> r.getLong(0)));
+        List<UserState> blocks = new ArrayList<>();
+        new SparkRatings.Users(bounds, true, blockRatings).call(runs.iterator()).forEachRemaining(blocks::add);
+        return blocks;
+    }
+
+    /** Each user of the blocks as its items and the bits of its centred ratings, sorted. */
+    private static List<String> canonical(List<UserState> blocks) {
+        List<String> users = new ArrayList<>();
+        UserStatistic recording = new UserStatistic() {
+            @Override
+            public int size() {
+                return 1;
+            }
+
+            @Override
+            public void contribute(int[] items, double[] centred, int from, int to, double[] state, ExactSums out) {
+                StringBuilder user = new StringBuilder();
+                for (int k = from; k < to; k++) {
+                    user.append(items[k]).append(':').append(Double.doubleToRawLongBits(centred[k])).append(' ');
+                }
+                users.add(user.toString());
+            }
+
+            @Override
+            public double[] finish(ExactSums sums) {
+                return new double[1];
+            }
+        };
+        for (UserState block : blocks) {
+            block.contribute(recording, new ExactSums(1));
+        }
+        users.sort(null);
+        return users;
     }
 
     @Test

@@ -151,4 +151,34 @@ class ExactPassesTest {
         }
         assertThat(new BoundedUser(DOMAIN).add(9, 3).add(0, Double.POSITIVE_INFINITY).isEmpty()).isTrue();
     }
+
+    /**
+     * What an engine does where the triples are read: each part's kept ratings, added to one user
+     * object cleared and reused, bound to the same user as all the triples at once, for every split.
+     */
+    @Test
+    void thePartsKeptRatingsAddedToAReusedUserBoundToTheSameUser() {
+        int[] item = {7, 3, 3, 8, 0, 5, 9, -1, 2, 6};
+        double[] rating = {2, 4.5, 1.5, 7, 3, -2, 4, 4, Double.NaN, 5};
+        BoundedUser reused = new BoundedUser(DOMAIN).add(1, 2).add(4, 3); // cleared before each use
+        int[] items = new int[DOMAIN.perUserCap()];
+        double[] ratings = new double[DOMAIN.perUserCap()];
+        for (int split = 0; split <= item.length; split++) {
+            reused.clear();
+            for (int[] part : new int[][] {{0, split}, {split, item.length}}) {
+                BoundedUser kept = new BoundedUser(DOMAIN);
+                for (int k = part[0]; k < part[1]; k++) {
+                    kept.add(item[k], rating[k]);
+                }
+                int count = kept.kept(items, ratings);
+                assertThat(count).isLessThanOrEqualTo(DOMAIN.perUserCap());
+                for (int k = 0; k < count; k++) {
+                    reused.add(items[k], ratings[k]);
+                }
+            }
+            UserState user = reused.user(DOMAIN);
+            assertThat(user.items()).containsExactly(0, 3, 5, 6);
+            assertThat(user.centred()).containsExactly(3 - 3.0, 1.5 - 3, 1 - 3.0, 5 - 3.0);
+        }
+    }
 }
