@@ -1420,7 +1420,7 @@ class ExternalRequest(Model):
     columns: Optional[list[str]] = None
     # one of PARQUET, CSV; PARQUET or CSV. CSV: every line after a file's header is one row (the privacy unit is a line: values must hold no newline — free text belongs in PARQUET); only the declared fields are kept, up to 4096 bytes each (longer: missing); gzip, bzip2 or deflate by suffix; no line fails a pass. A matrix under REPLACE_ONE: PARQUET only (docs/scale-out.md); required
     format: Optional[str] = None
-    # A Parquet file or directory, or a CSV file or directory with a header line: a local path or a URI the engine reads (hdfs://, s3a://, gs://, abfss://, file:); it must start with a prefix the service allows (privmat.external.allowed-locations) and be a plain path (no '..' segment, none of \ { } [ ] * ?). Shown to the owner only.; required
+    # A Parquet file or directory, or a CSV file or directory with a header line: a local path or a URI the engine reads (hdfs://, s3a://, gs://, abfss://, file:); it must lie in a directory the service allows (privmat.external.allowed-locations) and be a plain path (no '..' segment, none of \ { } [ ] * ?). Shown to the owner only.; required
     location: Optional[str] = None
     # REPLACE_ONE (required there): n, the number of rows, declared by the owner and public; a job whose pass meets another count fails and keeps its charge. ADD_REMOVE: absent (n is private and never counted for display).
     rows: Optional[int] = None

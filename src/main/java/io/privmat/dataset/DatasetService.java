@@ -98,11 +98,11 @@ public class DatasetService implements DatasetRows {
      */
     private Dataset external(NewDataset request, ExternalSchema schema, Instant createdAt) {
         List<String> allowed = external.allowedLocations() == null ? List.of() : external.allowedLocations();
-        if (allowed.stream().noneMatch(prefix -> !prefix.isBlank() && schema.location().startsWith(prefix))) {
+        if (!external.allows(schema.location())) {
             throw PrivmatException.invalidParameter("external.location", allowed.isEmpty() ? "none configured"
                     : String.join(" | ", allowed), allowed.isEmpty()
                     ? "this service accepts no EXTERNAL location (privmat.external.allowed-locations is empty)"
-                    : "external.location must start with one of the allowed prefixes: " + String.join(", ", allowed));
+                    : "external.location must lie in one of the allowed directories: " + String.join(", ", allowed));
         }
         ExternalEngine engine = engines.getIfAvailable();
         if (engine != null) {

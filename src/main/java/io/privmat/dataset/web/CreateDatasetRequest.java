@@ -81,8 +81,8 @@ public record CreateDatasetRequest(
             + "\"columns\": [\"a\", \"b\", \"c\"], \"rows\": 1000000}")
     public record ExternalRequest(
             @Schema(description = "A Parquet file or directory, or a CSV file or directory with a header line: a "
-                    + "local path or a URI the engine reads (hdfs://, s3a://, gs://, abfss://, file:); it must start "
-                    + "with a prefix the service allows (privmat.external.allowed-locations) and be a plain path (no "
+                    + "local path or a URI the engine reads (hdfs://, s3a://, gs://, abfss://, file:); it must lie in "
+                    + "a directory the service allows (privmat.external.allowed-locations) and be a plain path (no "
                     + "'..' segment, none of \\ { } [ ] * ?). Shown to the owner only.",
                     requiredMode = Schema.RequiredMode.REQUIRED, example = "s3a://lake/privmat/ratings/")
                     @Nullable String location,
