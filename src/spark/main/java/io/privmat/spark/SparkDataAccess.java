@@ -21,6 +21,14 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.execution.ColumnarToRowExec;
+import org.apache.spark.sql.execution.InputAdapter;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.WholeStageCodegenExec;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An EXTERNAL dataset's statistics computed by Spark, for one job. Every statistic is one Spark pass
@@ -55,6 +63,36 @@ final class SparkDataAccess implements DataAccess {
 
     private static JavaRDD<InternalRow> rows(SparkEngine.Source source) {
         return source.frame().queryExecution().toRdd().toJavaRDD();
+    }
+
+    /**
+     * The vector layout's binary column as Spark's columnar batches, when the source's physical plan is
+     * a columnar scan of that one column under nothing but the conversion to rows (Parquet's vectorised
+     * reader, the default): Spark's own scan, the same files, partitions and rows as {@link #rows},
+     * without turning each row into an {@code UnsafeRow} (a copy of its 8·d bytes). Null otherwise
+     * (another layout, a scan Spark does not vectorise, any other plan): then read as rows.
+     */
+    static @Nullable JavaRDD<ColumnarBatch> binaryBatches(SparkEngine.Source source) {
+        StructType type = source.frame().schema();
+        if (type.fields().length != 1 || !(type.fields()[0].dataType() instanceof BinaryType)) {
+            return null;
+        }
+        SparkPlan plan = source.frame().queryExecution().executedPlan();
+        while (!plan.supportsColumnar()) {
+            if (plan instanceof WholeStageCodegenExec w) {
+                plan = w.child();
+            } else if (plan instanceof ColumnarToRowExec c) {
+                plan = c.child();
+            } else if (plan instanceof InputAdapter a) {
+                plan = a.child();
+            } else {
+                return null;
+            }
+        }
+        if (plan.output().size() != 1 || !(plan.output().head().dataType() instanceof BinaryType)) {
+            return null;
+        }
+        return plan.executeColumnar().toJavaRDD();
     }
 
     private JavaSparkContext spark() {
@@ -113,8 +151,10 @@ final class SparkDataAccess implements DataAccess {
         double bound = facts.rowNormBound();
         FixedPointGram.State state = pass(0, 1, () -> {
             SparkEngine.Source source = engine.source(schema);
-            JavaRDD<FixedPointGram.State> parts = rows(source).mapPartitions(
-                    new PartitionStatistics.Sums(d, bound, withGram, source.reader()));
+            JavaRDD<ColumnarBatch> batches = binaryBatches(source);
+            JavaRDD<FixedPointGram.State> parts = batches != null
+                    ? batches.mapPartitions(new PartitionStatistics.BatchSums(d, bound, withGram))
+                    : rows(source).mapPartitions(new PartitionStatistics.Sums(d, bound, withGram, source.reader()));
             return parts.getNumPartitions() == 0 ? new FixedPointGram(d, bound, withGram).state()
                     : parts.treeReduce(FixedPointGram::merge, engine.treeDepth());
         });

@@ -73,6 +73,12 @@ class SparkStatisticsTest {
             assertThat(spark(source).columnSums()).as(source.location()).containsExactly(reference.columnSums());
         }
         assertThat(spark(oneFile).gram(false).sums()).isEmpty();
+        // The binary vector layout was read as Parquet's columnar batches (PartitionStatistics.BatchSums),
+        // the list layout and the scalar columns as rows: both paths are compared above.
+        SparkEngine engine = SparkTestData.engine();
+        assertThat(SparkDataAccess.binaryBatches(engine.source(binaryThreeFiles))).isNotNull();
+        assertThat(SparkDataAccess.binaryBatches(engine.source(listOneFile))).isNull();
+        assertThat(SparkDataAccess.binaryBatches(engine.source(oneFile))).isNull();
     }
 
     /**
