@@ -331,6 +331,31 @@ class SparkGramBenchmark {
             for (int w = 0; w < ways.length; w++) {
                 breakdownRow(report, ways[w], median(wall[w]), median(cpuOf[w]), n);
             }
+            // The scan alone over the same rows laid out otherwise: hard links to the data files only (no
+            // Hadoop .crc files beside them, so nothing to verify: as the larger sizes and any object
+            // store), and the same rows written without compression.
+            ExternalSchema linked = copies(vector, dir.resolve("linked"), 1);
+            ExternalSchema plain = write(dir, "uncompressed", n, true, false, "none");
+            for (String[] other : new String[][] {{"columnar scan, no .crc checksums (hard links)", "linked"},
+                {"columnar scan, uncompressed Parquet", "plain"}}) {
+                ExternalSchema schema = other[1].equals("linked") ? linked : plain;
+                double[] times = new double[reps];
+                double[] cpus = new double[reps];
+                for (int r = 0; r < reps; r++) {
+                    SparkEngine.Source source = engine.source(schema);
+                    double c0 = cpu();
+                    long t0 = System.nanoTime();
+                    long rows = SparkDataAccess.binaryBatches(source)
+                            .mapPartitions(new BatchStageTask(Stage.COLUMNAR_SCAN, D)).reduce(Long::sum);
+                    times[r] = (System.nanoTime() - t0) / 1e9;
+                    cpus[r] = cpu() - c0;
+                    if (rows != n) {
+                        throw new AssertionError(other[0] + " met " + rows + " rows");
+                    }
+                }
+                breakdownRow(report, other[0] + String.format(Locale.ROOT, " (%.0f MB)",
+                        size(Path.of(schema.location())) / 1e6), median(times), median(cpus), n);
+            }
             double[] full = new double[reps];
             double[] fullCpu = new double[reps];
             double[] reduction = new double[reps];
@@ -773,6 +798,12 @@ class SparkGramBenchmark {
      * binary column "x" of 8·d little-endian bytes.
      */
     private static ExternalSchema write(Path dir, String name, long n, boolean vector, boolean distinct) {
+        return write(dir, name, n, vector, distinct, "snappy");
+    }
+
+    /** As above, Parquet compressed with {@code codec} (Spark's default is snappy). */
+    private static ExternalSchema write(Path dir, String name, long n, boolean vector, boolean distinct,
+            String codec) {
         List<String> names = SparkTestData.columns(D);
         StructType type = vector ? new StructType(new StructField[] {
                 DataTypes.createStructField("x", DataTypes.BinaryType, false)})
@@ -804,6 +835,7 @@ class SparkGramBenchmark {
         String location = dir.resolve(name).toString();
         int files = distinct ? (int) Math.max(8, 8 * (n / 100_000)) : 8;
         SparkTestData.engine().session().range(0, n, 1, files).toDF().mapPartitions(rows, Encoders.row(type)).write()
+                .option("compression", codec)
                 .parquet(location);
         return new ExternalSchema(location, ExternalSchema.Format.PARQUET, names, n, vector ? "x" : null);
     }
