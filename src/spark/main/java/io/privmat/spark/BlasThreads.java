@@ -28,6 +28,7 @@ import org.jspecify.annotations.Nullable;
 final class BlasThreads {
 
     private static final Object LOCK = new Object();
+    private static final int RTLD_LAZY = 1;
     /** False: leave OpenBLAS's count alone (SparkGramBenchmark's comparison; nothing else sets it). */
     static volatile boolean enabled = true;
     private static int running;
@@ -35,8 +36,25 @@ final class BlasThreads {
     private static boolean resolved;
     private static @Nullable Calls calls;
 
-    /** OpenBLAS's two thread-count functions. */
-    private record Calls(Function get, Function set) {}
+    /** OpenBLAS's two thread-count functions; a failing call is −1 or false, never an exception. */
+    private record Calls(Function get, Function set) {
+        int count() {
+            try {
+                return get.invokeInt(new Object[0]);
+            } catch (RuntimeException e) {
+                return -1;
+            }
+        }
+
+        boolean count(int threads) {
+            try {
+                set.invokeVoid(new Object[] {threads});
+                return true;
+            } catch (RuntimeException e) {
+                return false;
+            }
+        }
+    }
 
     private BlasThreads() {}
 
@@ -45,9 +63,9 @@ final class BlasThreads {
         synchronized (LOCK) {
             Calls c = ++running == 2 && enabled ? resolve() : null;
             if (c != null) {
-                saved = c.get().invokeInt(new Object[0]);
-                if (saved > 1) {
-                    c.set().invokeVoid(new Object[] {1});
+                int own = c.count();
+                if (own > 1 && c.count(1)) {
+                    saved = own;
                 }
             }
         }
@@ -57,7 +75,7 @@ final class BlasThreads {
         synchronized (LOCK) {
             Calls c = --running == 1 && saved > 1 ? resolve() : null;
             if (c != null) {
-                c.set().invokeVoid(new Object[] {saved});
+                c.count(saved);
                 saved = 0;
             }
         }
@@ -67,7 +85,7 @@ final class BlasThreads {
     static int current() {
         synchronized (LOCK) {
             Calls c = resolve();
-            return c == null ? -1 : c.get().invokeInt(new Object[0]);
+            return c == null ? -1 : c.count();
         }
     }
 
@@ -77,8 +95,11 @@ final class BlasThreads {
             resolved = true;
             try {
                 if (LinearAlgebra.isNative()) {
+                    // The library netlib already loaded (dlopen returns its handle); RTLD_LAZY only, so its
+                    // symbols do not become global for libraries loaded later.
                     NativeLibrary blas = NativeLibrary.getInstance(
-                            System.getProperty("dev.ludovic.netlib.blas.nativeLibPath", "libblas.so.3"));
+                            System.getProperty("dev.ludovic.netlib.blas.nativeLibPath", "libblas.so.3"),
+                            java.util.Map.of(com.sun.jna.Library.OPTION_OPEN_FLAGS, RTLD_LAZY));
                     calls = new Calls(blas.getFunction("openblas_get_num_threads"),
                             blas.getFunction("openblas_set_num_threads"));
                 }
