@@ -45,7 +45,10 @@ import org.junit.jupiter.api.Test;
  * is a directory of hard links to those files — the same rows repeated, as numpy's sizes are — so the
  * files come from the page cache (no disk or network time is measured). Each measurement is repeated
  * ({@code -Dprivmat.bench.reps}, default 3) and the median reported; numpy's trace is checked against
- * Spark's. The machine's cores are shared by every path: rows/s per core is rows/s ÷ the cores.
+ * Spark's. The machine's cores are shared by every path: rows/s per core is rows/s ÷ the cores. For
+ * numpy and the vector layout the CPU seconds of each process (all threads) are reported too: a
+ * shared machine's load disturbs them far less than wall-clock time. {@link #gramPassBreakdown} says
+ * where a pass's time goes.
  *
  * <p>Also measured: the exact block kernel alone (one thread: dsyrk of a block of m quantised rows
  * plus its conversion to {@code long}s) for block sizes m = 256 (exact on the 2⁻²² grid), 512 (the
