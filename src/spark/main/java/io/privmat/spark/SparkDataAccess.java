@@ -20,6 +20,7 @@ import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.RuntimeConfig;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.execution.ColumnarToRowExec;
 import org.apache.spark.sql.execution.InputAdapter;
@@ -71,8 +72,15 @@ final class SparkDataAccess implements DataAccess {
      * reader, the default): Spark's own scan, the same files, partitions and rows as {@link #rows},
      * without turning each row into an {@code UnsafeRow} (a copy of its 8·d bytes). Null otherwise
      * (another layout, a scan Spark does not vectorise, any other plan): then read as rows.
+     *
+     * <p>Batches of {@link #batchRows} rows instead of Spark's 4 096: the reader decodes a batch, then
+     * the task reads it back, and a batch of about 2 MB is still in the cache when it does (4 096 rows
+     * of 6 272 bytes are 26 MB; measured, docs/scale-out.md "Where a pass's time goes"). The size is
+     * Spark's session setting, which the scan reads once, when this method builds it: it is set for
+     * that moment and put back (a scan another thread builds meanwhile may get either size; only its
+     * speed differs).
      */
-    static @Nullable JavaRDD<ColumnarBatch> binaryBatches(SparkEngine.Source source) {
+    static @Nullable JavaRDD<ColumnarBatch> binaryBatches(SparkEngine.Source source, int d) {
         StructType type = source.frame().schema();
         if (type.fields().length != 1 || !(type.fields()[0].dataType() instanceof BinaryType)) {
             return null;
@@ -92,7 +100,21 @@ final class SparkDataAccess implements DataAccess {
         if (plan.output().size() != 1 || !(plan.output().head().dataType() instanceof BinaryType)) {
             return null;
         }
-        return plan.executeColumnar().toJavaRDD();
+        RuntimeConfig conf = source.frame().sparkSession().conf();
+        String before = conf.get(BATCH_SIZE);
+        conf.set(BATCH_SIZE, Integer.toString(batchRows(d)));
+        try {
+            return plan.executeColumnar().toJavaRDD();
+        } finally {
+            conf.set(BATCH_SIZE, before);
+        }
+    }
+
+    private static final String BATCH_SIZE = "spark.sql.parquet.columnarReaderBatchSize";
+
+    /** Rows per columnar batch of d-double vectors: a power of two near 2 MiB of values, 16 to 4 096. */
+    static int batchRows(int d) {
+        return Integer.highestOneBit(Math.max(16, Math.min(4096, (1 << 21) / Math.max(1, 8 * d))));
     }
 
     private JavaSparkContext spark() {
@@ -151,7 +173,7 @@ final class SparkDataAccess implements DataAccess {
         double bound = facts.rowNormBound();
         FixedPointGram.State state = pass(0, 1, () -> {
             SparkEngine.Source source = engine.source(schema);
-            JavaRDD<ColumnarBatch> batches = binaryBatches(source);
+            JavaRDD<ColumnarBatch> batches = binaryBatches(source, d);
             JavaRDD<FixedPointGram.State> parts = batches != null
                     ? batches.mapPartitions(new PartitionStatistics.BatchSums(d, bound, withGram))
                     : rows(source).mapPartitions(new PartitionStatistics.Sums(d, bound, withGram, source.reader()));

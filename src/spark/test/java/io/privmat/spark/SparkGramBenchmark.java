@@ -69,7 +69,7 @@ import org.junit.jupiter.api.Test;
  * in-memory rows (its time does not depend on the values), so the trace check is skipped.
  * {@code -Dprivmat.bench.dir} puts the Parquet on a chosen disk (default: a temporary directory).
  * Run:
- * {@code ./mvnw -o test -Pspark,benchmark -Dtest=SparkGramBenchmark}. Prints the table and writes
+ * {@code ./mvnw -o test -Pspark,benchmark -Dtest=SparkGramBenchmark#gramRowsPerSecond}. Prints the table and writes
  * target/benchmarks/spark-gram.txt.
  */
 @Tag("benchmark")
@@ -290,7 +290,7 @@ class SparkGramBenchmark {
                     SparkEngine.Source source = engine.source(vector);
                     double c0 = cpu();
                     long t0 = System.nanoTime();
-                    long rows = stage.columnar ? SparkDataAccess.binaryBatches(source)
+                    long rows = stage.columnar ? SparkDataAccess.binaryBatches(source, D)
                             .mapPartitions(new BatchStageTask(stage, D)).reduce(Long::sum)
                             : source.frame().queryExecution().toRdd().toJavaRDD()
                             .mapPartitions(new StageTask(stage, D, B, source.reader())).reduce(Long::sum);
@@ -302,15 +302,18 @@ class SparkGramBenchmark {
                 }
                 breakdownRow(report, stage.what, median(times), median(cpus), n);
             }
-            // The whole pass three ways, interleaved (the machine's load varies): rows as UnsafeRows with
-            // OpenBLAS's own thread count, columnar batches likewise, columnar with one thread per task.
+            // The whole pass four ways, interleaved (the machine's load varies): rows as UnsafeRows with
+            // OpenBLAS's own thread count (4 096-row batches before the conversion to rows), columnar
+            // batches of 256 rows likewise, with one thread per task (as shipped), and the same with
+            // Spark's 4 096-row batches.
             String[] ways = {"pass: UnsafeRows, OpenBLAS threads as they are",
-                "pass: columnar, OpenBLAS threads as they are", "pass: columnar, 1 OpenBLAS thread per task (as shipped)"};
+                "pass: columnar, OpenBLAS threads as they are", "pass: columnar, 1 OpenBLAS thread per task (as shipped)",
+                "pass: as shipped but batches of 4096 rows, not 256"};
             double[][] wall = new double[ways.length][reps];
             double[][] cpuOf = new double[ways.length][reps];
             for (int r = 0; r < reps; r++) {
                 for (int w = 0; w < ways.length; w++) {
-                    BlasThreads.enabled = w == 2;
+                    BlasThreads.enabled = w >= 2;
                     try {
                         SparkEngine.Source source = engine.source(vector);
                         double c0 = cpu();
@@ -318,7 +321,8 @@ class SparkGramBenchmark {
                         org.apache.spark.api.java.JavaRDD<FixedPointGram.State> parts = w == 0
                                 ? source.frame().queryExecution().toRdd().toJavaRDD().mapPartitions(
                                         new PartitionStatistics.Sums(D, B, true, source.reader()))
-                                : SparkDataAccess.binaryBatches(source).mapPartitions(
+                                // batchRows(1) is Spark's own 4 096 rows per batch
+                                : SparkDataAccess.binaryBatches(source, w == 3 ? 1 : D).mapPartitions(
                                         new PartitionStatistics.BatchSums(D, B, true));
                         FixedPointGram.State s = parts.treeReduce(FixedPointGram::merge, engine.treeDepth());
                         wall[w][r] = (System.nanoTime() - t0) / 1e9;
@@ -348,7 +352,7 @@ class SparkGramBenchmark {
                     SparkEngine.Source source = engine.source(schema);
                     double c0 = cpu();
                     long t0 = System.nanoTime();
-                    long rows = SparkDataAccess.binaryBatches(source)
+                    long rows = SparkDataAccess.binaryBatches(source, D)
                             .mapPartitions(new BatchStageTask(Stage.COLUMNAR_SCAN, D)).reduce(Long::sum);
                     times[r] = (System.nanoTime() - t0) / 1e9;
                     cpus[r] = cpu() - c0;
