@@ -6,7 +6,8 @@ Java and here. A size n (a multiple of the base) is the base block repeated n / 
 benchmark's Parquet sizes are: G += X.T @ X once per repetition. One untimed warm-up product.
 
 Usage: gram_numpy_rows.py base n d repetitions
-Prints "seconds <t>" per repetition, then "trace <tr(G)>" of the last one.
+Prints "seconds <t>" and "cpu <t>" (the process's CPU time, all threads) per repetition, then
+"trace <tr(G)>" of the last one.
 """
 import sys
 import time
@@ -23,8 +24,10 @@ x.T @ x  # warm-up: thread pool start and page faults
 g = None
 for _ in range(reps):
     t = time.perf_counter()
+    c = time.process_time()
     g = np.zeros((d, d))
     for _ in range(n // base):
         g += x.T @ x
     print("seconds %.6f" % (time.perf_counter() - t), flush=True)
+    print("cpu %.6f" % (time.process_time() - c), flush=True)
 print("trace %.17g" % np.trace(g))

@@ -14,7 +14,12 @@ import java.util.Arrays;
  * integer q_j = trunc(x_j·2²²/B), and while Σ q_j² &gt; 2⁴⁴ (exactly, in {@code long}: the floating
  * clip may leave the norm a few ulps above B) the largest |q_j| moves one step towards zero. The
  * statistic is that of the rows x̃ = h·q, with ‖x̃‖ ≤ B exactly, so every sensitivity of
- * docs/mechanisms/neighbouring-and-sensitivities.md holds for it without a rounding term.
+ * docs/mechanisms/neighbouring-and-sensitivities.md holds for it without a rounding term. ‖x‖ is
+ * computed one way (scaled by the largest |x_j|, summed in order); a faster estimate with a margin far
+ * above both computations' rounding only spares that sum for rows certainly within B, whose factor is
+ * 2²²/B either way, so the integers are the same (docs/scale-out.md, "Where a pass's time goes"). That
+ * estimate makes a row near or beyond the bound cost more time than one well within it, as the
+ * fix-up loop and the zero row of a non-finite entry already did: the pass's time depends on the rows.
  *
  * <p><b>Exactness.</b> Per row Σ_j q_j² ≤ 2⁴⁴, and |q_j·q_k| ≤ ‖q‖² for every entry (j, k) (the
  * diagonal's q_j² at most, an off-diagonal product at most half), so for any subset of a block of
@@ -100,20 +105,23 @@ public final class FixedPointGram {
     /** Adds one row ({@code d} values from {@code offset}); null-free, any values (see the class comment). */
     public void add(double[] row, int offset) {
         quantize(row, offset, d, bound, q);
-        for (int j = 0; j < d; j++) {
-            sums[j] += q[j];
+        if (withGram) {
+            int base = buffered * d;
+            for (int j = 0; j < d; j++) {
+                long v = q[j];
+                sums[j] += v;
+                block[base + j] = v;
+            }
+        } else {
+            for (int j = 0; j < d; j++) {
+                sums[j] += q[j];
+            }
         }
         if ((++rows & SUM_CARRY_MASK) == 0) {
             carrySums();
         }
-        if (withGram) {
-            int base = buffered * d;
-            for (int j = 0; j < d; j++) {
-                block[base + j] = q[j];
-            }
-            if (++buffered == BLOCK_ROWS) {
-                flush();
-            }
+        if (withGram && ++buffered == BLOCK_ROWS) {
+            flush();
         }
     }
 
@@ -129,27 +137,18 @@ public final class FixedPointGram {
      * h·q, h = bound·2⁻²², has norm ≤ bound exactly). A row with a non-finite entry gives q = 0.
      */
     public static void quantize(double[] row, int offset, int d, double bound, long[] out) {
+        // The largest |x_j|, branch-free: NaN propagates through Math.max, an infinity is the maximum.
         double max = 0;
         for (int j = 0; j < d; j++) {
-            double v = row[offset + j];
-            if (!Double.isFinite(v)) {
-                Arrays.fill(out, 0, d, 0L);
-                return;
-            }
-            max = Math.max(max, Math.abs(v));
+            max = Math.max(max, Math.abs(row[offset + j]));
         }
-        if (max == 0) {
+        if (!(max > 0) || max == Double.POSITIVE_INFINITY) { // the zero row, or a non-finite entry
             Arrays.fill(out, 0, d, 0L);
             return;
         }
-        double scaledSq = 0;
-        for (int j = 0; j < d; j++) {
-            double v = row[offset + j] / max;
-            scaledSq += v * v;
-        }
-        double norm = max * Math.sqrt(scaledSq);
         // Entries scaled so that B maps to 2²²: x_j·(2²²/B), times B/‖x‖ when the row is too long.
-        double factor = norm > bound ? SCALE / norm : SCALE / bound;
+        double factor = certainlyWithin(row, offset, d, bound, max) ? SCALE / bound : clipFactor(row, offset, d, bound,
+                max);
         long squared = 0;
         for (int j = 0; j < d; j++) {
             long v = (long) (row[offset + j] * factor); // truncation towards zero
@@ -170,6 +169,54 @@ public final class FixedPointGram {
         }
     }
 
+    /** Relative margin of {@link #certainlyWithin}: far above both norms' rounding, 2(d + 5)·2⁻⁵³ &lt; 2⁻¹⁹ for any int d. */
+    private static final double WITHIN = 1 - 0x1p-19;
+
+    /**
+     * True only when the row's norm as {@link #clipFactor} computes it is ≤ B, decided by a faster
+     * estimate (four partial sums, multiplication by 1/max) with a margin that covers both
+     * computations' rounding; false when unsure (then {@link #clipFactor} decides, exactly as always).
+     * Either way the factor is the one {@link #clipFactor} gives, so the integers do not change; the
+     * estimate is used only where max and 1/max are normal numbers, where the relative bounds hold.
+     */
+    private static boolean certainlyWithin(double[] row, int offset, int d, double bound, double max) {
+        if (!(max >= 0x1p-960 && max <= 0x1p960 && bound >= 0x1p-960)) {
+            return false;
+        }
+        double inv = 1 / max;
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int j = 0;
+        for (; j + 4 <= d; j += 4) {
+            double a = row[offset + j] * inv;
+            double b = row[offset + j + 1] * inv;
+            double c = row[offset + j + 2] * inv;
+            double e = row[offset + j + 3] * inv;
+            s0 += a * a;
+            s1 += b * b;
+            s2 += c * c;
+            s3 += e * e;
+        }
+        for (; j < d; j++) {
+            double a = row[offset + j] * inv;
+            s0 += a * a;
+        }
+        return max * Math.sqrt((s0 + s1) + (s2 + s3)) <= bound * WITHIN;
+    }
+
+    /** The factor x_j ↦ q_j: 2²²/B, or 2²²/‖x‖ when ‖x‖ &gt; B (‖x‖ scaled by the largest entry, summed in order). */
+    private static double clipFactor(double[] row, int offset, int d, double bound, double max) {
+        double scaledSq = 0;
+        for (int j = 0; j < d; j++) {
+            double v = row[offset + j] / max;
+            scaledSq += v * v;
+        }
+        double norm = max * Math.sqrt(scaledSq);
+        return norm > bound ? SCALE / norm : SCALE / bound;
+    }
+
     /** Adds the buffered rows' exact Gram to the integer accumulators. */
     private void flush() {
         if (buffered == 0) {
@@ -177,15 +224,15 @@ public final class FixedPointGram {
         }
         if (blockGram.length == 0) {
             blockGram = new double[Math.multiplyExact(d, d)];
-        } else {
-            Arrays.fill(blockGram, 0.0);
         }
-        LinearAlgebra.syrkRowMajor(block, 0, buffered, d, blockGram);
-        // dsyrk kept the lower triangle as stored row-major: (k, j) with j ≤ k is entry (j, k).
+        // The upper triangle as stored row-major, overwritten (no zeroing): row j's entries k ≥ j are
+        // contiguous, in the packed order.
+        LinearAlgebra.syrkUpperRowMajor(block, buffered, d, blockGram);
         int p = 0;
         for (int j = 0; j < d; j++) {
+            int at = j * d;
             for (int k = j; k < d; k++) {
-                lo[p++] += (long) blockGram[k * d + j];
+                lo[p++] += (long) blockGram[at + k];
             }
         }
         buffered = 0;

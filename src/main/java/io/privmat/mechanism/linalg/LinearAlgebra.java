@@ -129,6 +129,21 @@ public final class LinearAlgebra {
         return a;
     }
 
+    /**
+     * C's upper triangle as stored row-major := Aᵀ·A for a row-major block A (rows × d); the strictly
+     * lower part of C is left as it was (not zeroed first: beta = 0).
+     */
+    static void syrkUpperRowMajor(double[] block, int rows, int d, double[] c) {
+        // Row-major rows×d is column-major d×rows (= Aᵀ); dsyrk "N" computes (Aᵀ)(Aᵀ)ᵀ = AᵀA, and
+        // column-major "L" (i ≥ j at i + j·d) is row j, columns i ≥ j, as stored row-major.
+        NativeGate.enter();
+        try {
+            BLAS_INSTANCE.dsyrk("L", "N", d, rows, 1.0, block, 0, d, 0.0, c, 0, d);
+        } finally {
+            NativeGate.exit();
+        }
+    }
+
     /** C += Aᵀ·A for a row-major block A (rows × d); only the upper triangle of C (as stored) is kept current. */
     static void syrkRowMajor(double[] block, int offset, int rows, int d, double[] c) {
         // Row-major rows×d is column-major d×rows (= Aᵀ); dsyrk "N" computes (Aᵀ)(Aᵀ)ᵀ = AᵀA.

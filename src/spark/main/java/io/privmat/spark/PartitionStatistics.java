@@ -12,7 +12,11 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.unsafe.Platform;
+import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * What runs on Spark executors, one call per partition. Each function holds public parameters only
@@ -98,6 +102,33 @@ final class PartitionStatistics {
         };
     }
 
+    /**
+     * Row {@code i} of a columnar batch's binary column (the vector layout), as {@link #binary()} reads
+     * it from a row: a null or another length than 8·d bytes makes the row NaN. From Parquet's
+     * vectorised reader (a {@link WritableColumnVector}) the bytes are copied straight from the batch's
+     * buffer into {@code out}, with no object per row but a view.
+     */
+    static void binary(ColumnVector column, int i, double[] out) {
+        int bytes = 8 * out.length;
+        if (column.isNullAt(i)) {
+            out[0] = Double.NaN;
+        } else if (LITTLE_ENDIAN && column instanceof WritableColumnVector w) {
+            UTF8String view = w.getUTF8String(i); // the value's bytes where the batch holds them
+            if (view.numBytes() != bytes) {
+                out[0] = Double.NaN;
+                return;
+            }
+            Platform.copyMemory(view.getBaseObject(), view.getBaseOffset(), out, Platform.DOUBLE_ARRAY_OFFSET, bytes);
+        } else {
+            byte[] b = column.getBinary(i);
+            if (b == null || b.length != bytes) {
+                out[0] = Double.NaN;
+                return;
+            }
+            ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(out, 0, out.length);
+        }
+    }
+
     /** The row x̃ = h·q as doubles (exact: q is an integer below 2²³, h a power-of-two multiple of B). */
     static void clipped(double[] raw, long[] q, double bound, double h, double[] out, int offset) {
         FixedPointGram.quantize(raw, 0, raw.length, bound, q);
@@ -125,11 +156,62 @@ final class PartitionStatistics {
         public Iterator<FixedPointGram.State> call(Iterator<InternalRow> rows) {
             FixedPointGram g = new FixedPointGram(d, bound, withGram);
             double[] row = new double[d];
-            while (rows.hasNext()) {
-                reader.read(rows.next(), row);
-                g.add(row, 0);
+            if (withGram) {
+                BlasThreads.taskStarted();
             }
-            return List.of(g.state()).iterator();
+            try {
+                while (rows.hasNext()) {
+                    reader.read(rows.next(), row);
+                    g.add(row, 0);
+                }
+                return List.of(g.state()).iterator();
+            } finally {
+                if (withGram) {
+                    BlasThreads.taskEnded();
+                }
+            }
+        }
+    }
+
+    /**
+     * {@link Sums} over the vector layout's binary column read as Spark's columnar batches (Parquet's
+     * vectorised reader without the conversion to rows): the same rows, so the same integers.
+     */
+    static final class BatchSums implements FlatMapFunction<Iterator<ColumnarBatch>, FixedPointGram.State> {
+        private static final long serialVersionUID = 1L;
+        private final int d;
+        private final double bound;
+        private final boolean withGram;
+
+        BatchSums(int d, double bound, boolean withGram) {
+            this.d = d;
+            this.bound = bound;
+            this.withGram = withGram;
+        }
+
+        @Override
+        public Iterator<FixedPointGram.State> call(Iterator<ColumnarBatch> batches) {
+            FixedPointGram g = new FixedPointGram(d, bound, withGram);
+            double[] row = new double[d];
+            if (withGram) {
+                BlasThreads.taskStarted();
+            }
+            try {
+                while (batches.hasNext()) {
+                    ColumnarBatch batch = batches.next(); // reused by the reader: read before the next
+                    ColumnVector column = batch.column(0);
+                    int rows = batch.numRows();
+                    for (int i = 0; i < rows; i++) {
+                        binary(column, i, row);
+                        g.add(row, 0);
+                    }
+                }
+                return List.of(g.state()).iterator();
+            } finally {
+                if (withGram) {
+                    BlasThreads.taskEnded();
+                }
+            }
         }
     }
 

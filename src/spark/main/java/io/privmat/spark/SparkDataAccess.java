@@ -20,7 +20,16 @@ import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.RuntimeConfig;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.execution.ColumnarToRowExec;
+import org.apache.spark.sql.execution.InputAdapter;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.WholeStageCodegenExec;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An EXTERNAL dataset's statistics computed by Spark, for one job. Every statistic is one Spark pass
@@ -56,6 +65,57 @@ final class SparkDataAccess implements DataAccess {
     private static JavaRDD<InternalRow> rows(SparkEngine.Source source) {
         JavaRDD<InternalRow> direct = source.direct();
         return direct != null ? direct : source.frame().queryExecution().toRdd().toJavaRDD();
+    }
+
+    /**
+     * The vector layout's binary column as Spark's columnar batches, when the source's physical plan is
+     * a columnar scan of that one column under nothing but the conversion to rows (Parquet's vectorised
+     * reader, the default): Spark's own scan, the same files, partitions and rows as {@link #rows},
+     * without turning each row into an {@code UnsafeRow} (a copy of its 8·d bytes). Null otherwise
+     * (another layout, a scan Spark does not vectorise, any other plan): then read as rows.
+     *
+     * <p>Batches of {@link #batchRows} rows instead of Spark's 4 096: the reader decodes a batch, then
+     * the task reads it back, and a batch of about 2 MB is still in the cache when it does (4 096 rows
+     * of 6 272 bytes are 26 MB; measured, docs/scale-out.md "Where a pass's time goes"). The size is
+     * Spark's session setting, which the scan reads once, when this method builds it: it is set for
+     * that moment and put back (a scan another thread builds meanwhile may get either size; only its
+     * speed differs).
+     */
+    static @Nullable JavaRDD<ColumnarBatch> binaryBatches(SparkEngine.Source source, int d) {
+        StructType type = source.frame().schema();
+        if (type.fields().length != 1 || !(type.fields()[0].dataType() instanceof BinaryType)) {
+            return null;
+        }
+        SparkPlan plan = source.frame().queryExecution().executedPlan();
+        while (!plan.supportsColumnar()) {
+            if (plan instanceof WholeStageCodegenExec w) {
+                plan = w.child();
+            } else if (plan instanceof ColumnarToRowExec c) {
+                plan = c.child();
+            } else if (plan instanceof InputAdapter a) {
+                plan = a.child();
+            } else {
+                return null;
+            }
+        }
+        if (plan.output().size() != 1 || !(plan.output().head().dataType() instanceof BinaryType)) {
+            return null;
+        }
+        RuntimeConfig conf = source.frame().sparkSession().conf();
+        String before = conf.get(BATCH_SIZE);
+        conf.set(BATCH_SIZE, Integer.toString(batchRows(d)));
+        try {
+            return plan.executeColumnar().toJavaRDD();
+        } finally {
+            conf.set(BATCH_SIZE, before);
+        }
+    }
+
+    private static final String BATCH_SIZE = "spark.sql.parquet.columnarReaderBatchSize";
+
+    /** Rows per columnar batch of d-double vectors: a power of two near 2 MiB of values, 16 to 4 096. */
+    static int batchRows(int d) {
+        return Integer.highestOneBit(Math.max(16, Math.min(4096, (1 << 21) / Math.max(1, 8 * d))));
     }
 
     private JavaSparkContext spark() {
@@ -114,8 +174,10 @@ final class SparkDataAccess implements DataAccess {
         double bound = facts.rowNormBound();
         FixedPointGram.State state = pass(0, 1, () -> {
             SparkEngine.Source source = engine.source(schema);
-            JavaRDD<FixedPointGram.State> parts = rows(source).mapPartitions(
-                    new PartitionStatistics.Sums(d, bound, withGram, source.reader()));
+            JavaRDD<ColumnarBatch> batches = binaryBatches(source, d);
+            JavaRDD<FixedPointGram.State> parts = batches != null
+                    ? batches.mapPartitions(new PartitionStatistics.BatchSums(d, bound, withGram))
+                    : rows(source).mapPartitions(new PartitionStatistics.Sums(d, bound, withGram, source.reader()));
             return parts.getNumPartitions() == 0 ? new FixedPointGram(d, bound, withGram).state()
                     : parts.treeReduce(FixedPointGram::merge, engine.treeDepth());
         });

@@ -45,7 +45,10 @@ import org.junit.jupiter.api.Test;
  * is a directory of hard links to those files — the same rows repeated, as numpy's sizes are — so the
  * files come from the page cache (no disk or network time is measured). Each measurement is repeated
  * ({@code -Dprivmat.bench.reps}, default 3) and the median reported; numpy's trace is checked against
- * Spark's. The machine's cores are shared by every path: rows/s per core is rows/s ÷ the cores.
+ * Spark's. The machine's cores are shared by every path: rows/s per core is rows/s ÷ the cores. For
+ * numpy and the vector layout the CPU seconds of each process (all threads) are reported too: a
+ * shared machine's load disturbs them far less than wall-clock time. {@link #gramPassBreakdown} says
+ * where a pass's time goes.
  *
  * <p>Also measured: the exact block kernel alone (one thread: dsyrk of a block of m quantised rows
  * plus its conversion to {@code long}s) for block sizes m = 256 (exact on the 2⁻²² grid), 512 (the
@@ -66,7 +69,7 @@ import org.junit.jupiter.api.Test;
  * in-memory rows (its time does not depend on the values), so the trace check is skipped.
  * {@code -Dprivmat.bench.dir} puts the Parquet on a chosen disk (default: a temporary directory).
  * Run:
- * {@code ./mvnw -o test -Pspark,benchmark -Dtest=SparkGramBenchmark}. Prints the table and writes
+ * {@code ./mvnw -o test -Pspark,benchmark -Dtest=SparkGramBenchmark#gramRowsPerSecond}. Prints the table and writes
  * target/benchmarks/spark-gram.txt.
  */
 @Tag("benchmark")
@@ -139,12 +142,14 @@ class SparkGramBenchmark {
                 double numpySeconds = numpy[0];
                 double sparkTrace = 0;
                 double[] vectorTimes = new double[reps];
+                double[] vectorCpu = new double[reps];
                 double[] columnTimes = new double[reps];
                 for (int r = 0; r < reps; r++) {
                     dropCaches(distinct, loads);
                     double[] timed = sparkTimed(v);
                     vectorTimes[r] = timed[0];
                     sparkTrace = timed[1];
+                    vectorCpu[r] = timed[2];
                     dropCaches(distinct && withColumns, loads);
                     columnTimes[r] = withColumns ? sparkTimed(c)[0] : Double.NaN;
                 }
@@ -162,6 +167,11 @@ class SparkGramBenchmark {
                 row(report, n, "numpy X.T @ X", numpySeconds, numpySeconds, cores, 0);
                 row(report, n, "spark vector column", median(vectorTimes), numpySeconds, cores,
                         size(Path.of(v.location())) / 1e6);
+                String cpuLine = String.format(Locale.ROOT,
+                        "%10d CPU seconds (all threads): numpy %.2f, spark vector column %.2f: %.2f x numpy per"
+                        + " CPU second%n", n, numpy[2], median(vectorCpu), numpy[2] / median(vectorCpu));
+                report.append(cpuLine);
+                System.out.print(cpuLine);
                 if (withColumns) {
                     row(report, n, "spark 784 columns", median(columnTimes), numpySeconds, cores,
                             size(Path.of(c.location())) / 1e6);
@@ -243,6 +253,362 @@ class SparkGramBenchmark {
             Files.writeString(out, report);
         } finally {
             delete(dir);
+        }
+    }
+
+    /**
+     * Where a Spark Gram pass's time goes (vector layout, {@code -Dprivmat.bench.rows}' smallest size,
+     * default 10⁵): the same files read by Spark jobs that stop after each stage of a task — the scan
+     * alone (Parquet decode into Spark's rows), the copy of each row's bytes into doubles, the
+     * quantisation, the whole exact kernel with its result dropped — then the real pass (with the
+     * tree reduction) and the reduction alone (each partition returning an empty accumulator of the same
+     * size). Each a median of {@code privmat.bench.reps}; differences are the stages' costs on the
+     * machine's cores. Also: the exact block kernel with one and with two calling threads (do two tasks'
+     * dsyrk calls share or oversubscribe OpenBLAS's threads?). Run with
+     * {@code -Dtest=SparkGramBenchmark#gramPassBreakdown}; writes target/benchmarks/spark-gram-breakdown.txt.
+     */
+    @Test
+    void gramPassBreakdown() throws IOException, InterruptedException {
+        NativeBlas.install();
+        long n = Arrays.stream(System.getProperty("privmat.bench.rows", "100000").split(","))
+                .mapToLong(s -> Long.parseLong(s.trim())).min().orElseThrow();
+        int reps = Integer.getInteger("privmat.bench.reps", 3);
+        StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
+                "Gram pass breakdown, d = %d, %d rows, vector layout, local[2]; BLAS: %s; medians of %d; load average"
+                + " before: %s%n", D, n, LinearAlgebra.implementation(), reps, load()));
+        double[] pool = pool();
+        kernelThreads(report, pool, reps);
+        Path dir = Files.createTempDirectory("privmat-bench-breakdown");
+        try {
+            ExternalSchema vector = write(dir, "vector", n, true, false);
+            spark(vector); // warm-up
+            SparkEngine engine = SparkTestData.engine();
+            for (Stage stage : Stage.values()) {
+                double[] times = new double[reps];
+                double[] cpus = new double[reps];
+                for (int r = 0; r < reps; r++) {
+                    SparkEngine.Source source = engine.source(vector);
+                    double c0 = cpu();
+                    long t0 = System.nanoTime();
+                    long rows = stage.columnar ? SparkDataAccess.binaryBatches(source, D)
+                            .mapPartitions(new BatchStageTask(stage, D)).reduce(Long::sum)
+                            : source.frame().queryExecution().toRdd().toJavaRDD()
+                            .mapPartitions(new StageTask(stage, D, B, source.reader())).reduce(Long::sum);
+                    times[r] = (System.nanoTime() - t0) / 1e9;
+                    cpus[r] = cpu() - c0;
+                    if (rows != n) {
+                        throw new AssertionError(stage + " met " + rows + " rows");
+                    }
+                }
+                breakdownRow(report, stage.what, median(times), median(cpus), n);
+            }
+            // The whole pass four ways, interleaved (the machine's load varies): rows as UnsafeRows with
+            // OpenBLAS's own thread count (4 096-row batches before the conversion to rows), columnar
+            // batches of 256 rows likewise, with one thread per task (as shipped), and the same with
+            // Spark's 4 096-row batches.
+            String[] ways = {"pass: UnsafeRows, OpenBLAS threads as they are",
+                "pass: columnar, OpenBLAS threads as they are", "pass: columnar, 1 OpenBLAS thread per task (as shipped)",
+                "pass: as shipped but batches of 4096 rows, not 256"};
+            double[][] wall = new double[ways.length][reps];
+            double[][] cpuOf = new double[ways.length][reps];
+            for (int r = 0; r < reps; r++) {
+                for (int w = 0; w < ways.length; w++) {
+                    BlasThreads.enabled = w >= 2;
+                    try {
+                        SparkEngine.Source source = engine.source(vector);
+                        double c0 = cpu();
+                        long t0 = System.nanoTime();
+                        org.apache.spark.api.java.JavaRDD<FixedPointGram.State> parts = w == 0
+                                ? source.frame().queryExecution().toRdd().toJavaRDD().mapPartitions(
+                                        new PartitionStatistics.Sums(D, B, true, source.reader()))
+                                // batchRows(1) is Spark's own 4 096 rows per batch
+                                : SparkDataAccess.binaryBatches(source, w == 3 ? 1 : D).mapPartitions(
+                                        new PartitionStatistics.BatchSums(D, B, true));
+                        FixedPointGram.State s = parts.treeReduce(FixedPointGram::merge, engine.treeDepth());
+                        wall[w][r] = (System.nanoTime() - t0) / 1e9;
+                        cpuOf[w][r] = cpu() - c0;
+                        if (s.rows() != n) {
+                            throw new AssertionError(ways[w] + " met " + s.rows() + " rows");
+                        }
+                    } finally {
+                        BlasThreads.enabled = true;
+                    }
+                }
+            }
+            for (int w = 0; w < ways.length; w++) {
+                breakdownRow(report, ways[w], median(wall[w]), median(cpuOf[w]), n);
+            }
+            // The scan alone over the same rows laid out otherwise: hard links to the data files only (no
+            // Hadoop .crc files beside them, so nothing to verify: as the larger sizes and any object
+            // store), and the same rows written without compression.
+            ExternalSchema linked = copies(vector, dir.resolve("linked"), 1);
+            ExternalSchema plain = write(dir, "uncompressed", n, true, false, "none");
+            for (String[] other : new String[][] {{"columnar scan, no .crc checksums (hard links)", "linked"},
+                {"columnar scan, uncompressed Parquet", "plain"}}) {
+                ExternalSchema schema = other[1].equals("linked") ? linked : plain;
+                double[] times = new double[reps];
+                double[] cpus = new double[reps];
+                for (int r = 0; r < reps; r++) {
+                    SparkEngine.Source source = engine.source(schema);
+                    double c0 = cpu();
+                    long t0 = System.nanoTime();
+                    long rows = SparkDataAccess.binaryBatches(source, D)
+                            .mapPartitions(new BatchStageTask(Stage.COLUMNAR_SCAN, D)).reduce(Long::sum);
+                    times[r] = (System.nanoTime() - t0) / 1e9;
+                    cpus[r] = cpu() - c0;
+                    if (rows != n) {
+                        throw new AssertionError(other[0] + " met " + rows + " rows");
+                    }
+                }
+                breakdownRow(report, other[0] + String.format(Locale.ROOT, " (%.0f MB)",
+                        size(Path.of(schema.location())) / 1e6), median(times), median(cpus), n);
+            }
+            double[] full = new double[reps];
+            double[] fullCpu = new double[reps];
+            double[] reduction = new double[reps];
+            double[] reductionCpu = new double[reps];
+            for (int r = 0; r < reps; r++) {
+                double[] timed = sparkTimed(vector);
+                full[r] = timed[0];
+                fullCpu[r] = timed[2];
+                int parts = engine.source(vector).frame().queryExecution().toRdd().getNumPartitions();
+                double c0 = cpu();
+                long t0 = System.nanoTime();
+                FixedPointGram.State s = SparkTestData.engine().session().sparkContext().parallelize(
+                        scala.jdk.javaapi.CollectionConverters.asScala(java.util.stream.IntStream.range(0, parts)
+                                .boxed().toList()).toSeq(), parts, scala.reflect.ClassTag$.MODULE$.apply(Integer.class))
+                        .toJavaRDD().map(i -> new FixedPointGram(D, B, true).state())
+                        .treeReduce(FixedPointGram::merge, engine.treeDepth());
+                reduction[r] = (System.nanoTime() - t0) / 1e9;
+                reductionCpu[r] = cpu() - c0;
+                if (s.rows() != 0) {
+                    throw new AssertionError("rows in an empty reduction");
+                }
+            }
+            breakdownRow(report, "the real pass (SparkDataAccess.gram)", median(full), median(fullCpu), n);
+            breakdownRow(report, "tasks + tree reduction of empty states", median(reduction), median(reductionCpu),
+                    n);
+        } finally {
+            delete(dir);
+        }
+        report.append("load average after: ").append(load()).append('\n');
+        System.out.println(report);
+        Path out = Path.of("target/benchmarks/spark-gram-breakdown.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report.toString());
+    }
+
+    private static void breakdownRow(StringBuilder report, String what, double seconds, double cpuSeconds, long n) {
+        String line = String.format(Locale.ROOT, "  %-52s %6.2f s %8.0f rows/s %6.2f CPU s%n", what, seconds,
+                n / seconds, cpuSeconds);
+        report.append(line);
+        System.out.print(line);
+        System.out.flush();
+    }
+
+    /** How far a breakdown task goes. */
+    enum Stage {
+        SCAN("scan only (Parquet decode, Spark's rows)"),
+        COPY("+ each row's bytes copied into doubles"),
+        QUANTISE("+ clip and quantise into the block buffer"),
+        KERNEL("+ exact blocks (dsyrk, longs); result dropped"),
+        COLUMNAR_SCAN("columnar: scan only (Parquet decode, batches)", true),
+        COLUMNAR_COPY("columnar: + each row's bytes copied into doubles", true);
+
+        final String what;
+        final boolean columnar;
+
+        Stage(String what) {
+            this(what, false);
+        }
+
+        Stage(String what, boolean columnar) {
+            this.what = what;
+            this.columnar = columnar;
+        }
+    }
+
+    /** One partition's columnar batches up to a {@link Stage}: returns its row count only. */
+    static final class BatchStageTask implements org.apache.spark.api.java.function.FlatMapFunction<
+            java.util.Iterator<org.apache.spark.sql.vectorized.ColumnarBatch>, Long> {
+        private static final long serialVersionUID = 1L;
+        private final Stage stage;
+        private final int d;
+
+        BatchStageTask(Stage stage, int d) {
+            this.stage = stage;
+            this.d = d;
+        }
+
+        @Override
+        public java.util.Iterator<Long> call(java.util.Iterator<org.apache.spark.sql.vectorized.ColumnarBatch> batches) {
+            long count = 0;
+            double[] row = new double[d];
+            double sink = 0;
+            while (batches.hasNext()) {
+                org.apache.spark.sql.vectorized.ColumnarBatch batch = batches.next();
+                int rows = batch.numRows();
+                count += rows;
+                if (stage == Stage.COLUMNAR_COPY) {
+                    for (int i = 0; i < rows; i++) {
+                        PartitionStatistics.binary(batch.column(0), i, row);
+                        sink += row[i % d];
+                    }
+                }
+            }
+            return List.of(count + (sink == Double.MIN_VALUE ? 1 : 0)).iterator();
+        }
+    }
+
+    /** One partition up to a {@link Stage}: returns its row count only. */
+    static final class StageTask implements org.apache.spark.api.java.function.FlatMapFunction<
+            java.util.Iterator<org.apache.spark.sql.catalyst.InternalRow>, Long> {
+        private static final long serialVersionUID = 1L;
+        private final Stage stage;
+        private final int d;
+        private final double bound;
+        private final PartitionStatistics.RowReader reader;
+
+        StageTask(Stage stage, int d, double bound, PartitionStatistics.RowReader reader) {
+            this.stage = stage;
+            this.d = d;
+            this.bound = bound;
+            this.reader = reader;
+        }
+
+        @Override
+        public java.util.Iterator<Long> call(java.util.Iterator<org.apache.spark.sql.catalyst.InternalRow> rows) {
+            long count = 0;
+            double[] row = new double[d];
+            long[] q = new long[d];
+            double[] block = new double[FixedPointGram.BLOCK_ROWS * d];
+            FixedPointGram g = stage == Stage.KERNEL ? new FixedPointGram(d, bound, true) : null;
+            double sink = 0;
+            while (rows.hasNext()) {
+                org.apache.spark.sql.catalyst.InternalRow r = rows.next();
+                count++;
+                if (stage == Stage.SCAN) {
+                    continue;
+                }
+                reader.read(r, row);
+                if (stage == Stage.COPY) {
+                    sink += row[(int) (count % d)];
+                } else if (stage == Stage.QUANTISE) {
+                    FixedPointGram.quantize(row, 0, d, bound, q);
+                    int base = (int) (count % FixedPointGram.BLOCK_ROWS) * d;
+                    for (int j = 0; j < d; j++) {
+                        block[base + j] = q[j];
+                    }
+                } else {
+                    g.add(row, 0);
+                }
+            }
+            if (g != null) {
+                sink += g.state().rows();
+            }
+            return List.of(count + (sink == Double.MIN_VALUE ? 1 : 0) + (long) (block[0] * 0)).iterator();
+        }
+    }
+
+    /**
+     * The exact block kernel (dsyrk of 512 quantised rows plus the conversion to longs) in one calling
+     * thread, then in two calling threads at once (as two Spark tasks on local[2] call it): rows/s in all.
+     */
+    private static void kernelThreads(StringBuilder report, double[] pool, int reps) throws InterruptedException {
+        double[] q = new double[POOL * D];
+        for (int i = 0; i < q.length; i++) {
+            q[i] = Math.rint(pool[i] * 0x1p22);
+        }
+        int rows = 32768;
+        Object lock = new Object();
+        for (String how : new String[] {"1 strided", "1", "2", "2 one at a time", "1 blas1", "2 blas1"}) {
+            int callers = how.charAt(0) - '0';
+            boolean oneAtATime = how.contains("one at a time");
+            boolean single = how.contains("blas1");
+            boolean strided = how.contains("strided");
+            Integer before = single ? blasThreads(1) : null;
+            double[] times = new double[reps];
+            double[] cpus = new double[reps];
+            for (int r = 0; r < reps; r++) {
+                Thread[] threads = new Thread[callers];
+                for (int t = 0; t < callers; t++) {
+                    threads[t] = new Thread(() -> kernelRows(q, rows, 512, oneAtATime ? lock : null, strided));
+                }
+                double c0 = cpu();
+                long t0 = System.nanoTime();
+                for (Thread t : threads) {
+                    t.start();
+                }
+                for (Thread t : threads) {
+                    t.join();
+                }
+                times[r] = (System.nanoTime() - t0) / 1e9;
+                cpus[r] = cpu() - c0;
+            }
+            if (before != null) {
+                blasThreads(before);
+            }
+            double t = median(times);
+            String line = String.format(Locale.ROOT,
+                    "  exact block kernel (m = 512), %-34s %.2f s for %d rows each, %.0f rows/s in all, %.2f CPU s%n",
+                    callers + " caller(s)" + (strided ? ", zeroed, strided (before)" : "")
+                    + (oneAtATime ? ", one dsyrk at a time" : "")
+                    + (single ? ", OpenBLAS 1 thread" : ""), t, rows, callers * rows / t, median(cpus));
+            report.append(line);
+            System.out.print(line);
+        }
+    }
+
+    /** Sets OpenBLAS's thread count (process-wide, through its C API); returns the previous one. */
+    private static int blasThreads(int threads) {
+        String library = java.util.Objects.requireNonNull(NativeBlas.status()).library();
+        com.sun.jna.NativeLibrary lib = com.sun.jna.NativeLibrary.getInstance(library);
+        int before = lib.getFunction("openblas_get_num_threads").invokeInt(new Object[0]);
+        lib.getFunction("openblas_set_num_threads").invokeVoid(new Object[] {threads});
+        return before;
+    }
+
+    /**
+     * dsyrk of m-row blocks plus the conversion to longs: as {@link FixedPointGram} does now (the
+     * upper triangle as stored, overwritten, read row by row) or, {@code strided}, as it did before
+     * (the block zeroed, then the lower triangle as stored read column by column).
+     */
+    private static void kernelRows(double[] q, int rows, int m, Object lock, boolean strided) {
+        dev.ludovic.netlib.blas.BLAS blas = dev.ludovic.netlib.blas.BLAS.getInstance();
+        double[] c = new double[D * D];
+        long[] acc = new long[D * (D + 1) / 2];
+        double[] block = new double[m * D];
+        for (long done = 0; done < rows; done += m) {
+            for (int i = 0; i < m; i++) {
+                System.arraycopy(q, (int) ((done + i) % POOL) * D, block, i * D, D);
+            }
+            if (strided) {
+                Arrays.fill(c, 0.0);
+                blas.dsyrk("U", "N", D, m, 1.0, block, 0, D, 1.0, c, 0, D);
+                int p = 0;
+                for (int j = 0; j < D; j++) {
+                    for (int k = j; k < D; k++) {
+                        acc[p++] += (long) c[k * D + j];
+                    }
+                }
+                continue;
+            }
+            if (lock != null) {
+                synchronized (lock) {
+                    blas.dsyrk("L", "N", D, m, 1.0, block, 0, D, 0.0, c, 0, D);
+                }
+            } else {
+                blas.dsyrk("L", "N", D, m, 1.0, block, 0, D, 0.0, c, 0, D);
+            }
+            int p = 0;
+            for (int j = 0; j < D; j++) {
+                for (int k = j; k < D; k++) {
+                    acc[p++] += (long) c[j * D + k];
+                }
+            }
+        }
+        if (acc[0] <= 0) {
+            throw new AssertionError("empty Gram");
         }
     }
 
@@ -379,14 +745,16 @@ class SparkGramBenchmark {
         return sparkTimed(source)[0];
     }
 
-    /** [seconds, trace of the Gram] of one Spark pass. */
+    /** [seconds, trace of the Gram, CPU seconds of the process] of one Spark pass. */
     private static double[] sparkTimed(ExternalSchema source) {
         long n = source.declaredRows();
         DataAccess access = SparkTestData.access(source, SparkTestData.facts(D, B, n, NeighbouringRelation.REPLACE_ONE),
                 new SparkTestData.Recorder());
+        double c0 = cpu();
         long t0 = System.nanoTime();
         double[] gram = access.gram(false).gram();
         double seconds = (System.nanoTime() - t0) / 1e9;
+        double cpuSeconds = cpu() - c0;
         double trace = 0;
         for (int j = 0; j < D; j++) {
             trace += gram[j * D + j];
@@ -394,14 +762,25 @@ class SparkGramBenchmark {
         if (!(trace > 0)) {
             throw new AssertionError("empty Gram");
         }
-        return new double[] {seconds, trace};
+        return new double[] {seconds, trace, cpuSeconds};
     }
 
-    /** numpy over the same rows: [median seconds of reps, trace]. */
+    /**
+     * CPU seconds of this JVM so far, every thread (Spark's tasks, OpenBLAS's threads, the driver, the
+     * garbage collector): on a shared machine a pass's CPU time depends far less on the load than its
+     * wall-clock time.
+     */
+    static double cpu() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
+    }
+
+    /** numpy over the same rows: [median seconds of reps, trace, median CPU seconds (all its threads)]. */
     private static double[] numpy(long base, long n, int reps) throws IOException, InterruptedException {
         Process p = new ProcessBuilder("python3", "src/bench/python/gram_numpy_rows.py", Long.toString(base),
                 Long.toString(n), Integer.toString(D), Integer.toString(reps)).redirectErrorStream(true).start();
         List<Double> seconds = new ArrayList<>();
+        List<Double> cpu = new ArrayList<>();
         double trace = Double.NaN;
         String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         if (p.waitFor() != 0) {
@@ -410,11 +789,14 @@ class SparkGramBenchmark {
         for (String line : out.split("\n")) {
             if (line.startsWith("seconds ")) {
                 seconds.add(Double.parseDouble(line.substring(8).trim()));
+            } else if (line.startsWith("cpu ")) {
+                cpu.add(Double.parseDouble(line.substring(4).trim()));
             } else if (line.startsWith("trace ")) {
                 trace = Double.parseDouble(line.substring(6).trim());
             }
         }
-        return new double[] {median(seconds.stream().mapToDouble(Double::doubleValue).toArray()), trace};
+        return new double[] {median(seconds.stream().mapToDouble(Double::doubleValue).toArray()), trace,
+            median(cpu.stream().mapToDouble(Double::doubleValue).toArray())};
     }
 
     /**
@@ -423,6 +805,12 @@ class SparkGramBenchmark {
      * binary column "x" of 8·d little-endian bytes.
      */
     private static ExternalSchema write(Path dir, String name, long n, boolean vector, boolean distinct) {
+        return write(dir, name, n, vector, distinct, "snappy");
+    }
+
+    /** As above, Parquet compressed with {@code codec} (Spark's default is snappy). */
+    private static ExternalSchema write(Path dir, String name, long n, boolean vector, boolean distinct,
+            String codec) {
         List<String> names = SparkTestData.columns(D);
         StructType type = vector ? new StructType(new StructField[] {
                 DataTypes.createStructField("x", DataTypes.BinaryType, false)})
@@ -454,6 +842,7 @@ class SparkGramBenchmark {
         String location = dir.resolve(name).toString();
         int files = distinct ? (int) Math.max(8, 8 * (n / 100_000)) : 8;
         SparkTestData.engine().session().range(0, n, 1, files).toDF().mapPartitions(rows, Encoders.row(type)).write()
+                .option("compression", codec)
                 .parquet(location);
         return new ExternalSchema(location, ExternalSchema.Format.PARQUET, names, n, vector ? "x" : null);
     }

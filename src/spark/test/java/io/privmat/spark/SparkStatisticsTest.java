@@ -73,6 +73,23 @@ class SparkStatisticsTest {
             assertThat(spark(source).columnSums()).as(source.location()).containsExactly(reference.columnSums());
         }
         assertThat(spark(oneFile).gram(false).sums()).isEmpty();
+        // The binary vector layout was read as Parquet's columnar batches (PartitionStatistics.BatchSums),
+        // the list layout and the scalar columns as rows: both paths are compared above.
+        SparkEngine engine = SparkTestData.engine();
+        // Batches sized for the row width: at d = 2¹⁵ (a 256 kB row) 16 rows, the least.
+        org.apache.spark.api.java.JavaRDD<org.apache.spark.sql.vectorized.ColumnarBatch> batches =
+                SparkDataAccess.binaryBatches(engine.source(binaryThreeFiles), 1 << 15);
+        assertThat(batches).isNotNull();
+        assertThat(SparkDataAccess.batchRows(1 << 15)).isEqualTo(16);
+        assertThat(SparkDataAccess.batchRows(784)).isEqualTo(256);
+        assertThat(SparkDataAccess.batchRows(D)).isEqualTo(4096);
+        assertThat(SparkDataAccess.binaryBatches(engine.source(listOneFile), D)).isNull();
+        assertThat(SparkDataAccess.binaryBatches(engine.source(oneFile), D)).isNull();
+        // The scan kept the batch size of its build (the session's setting is back to Spark's meanwhile).
+        assertThat(engine.session().conf().get("spark.sql.parquet.columnarReaderBatchSize")).isEqualTo("4096");
+        assertThat(batches.map(org.apache.spark.sql.vectorized.ColumnarBatch::numRows).collect())
+                .allSatisfy(rows -> assertThat(rows).isBetween(1, 16))
+                .hasSizeGreaterThanOrEqualTo(N / 16); // N rows in 3 files, in batches of at most 16
     }
 
     /**

@@ -54,6 +54,99 @@ class FixedPointGramTest {
         assertThat(all.columnSums()).containsExactly(-0x1p45 - 1, 0.0);
     }
 
+    /**
+     * The quantisation as first written (every norm summed in order, then compared with B), kept here
+     * as the reference: the faster one (a certified estimate decides most rows) gives the same integers.
+     */
+    private static long[] quantizedAsFirstWritten(double[] row, int d, double bound) {
+        long[] out = new long[d];
+        double max = 0;
+        for (int j = 0; j < d; j++) {
+            if (!Double.isFinite(row[j])) {
+                return out;
+            }
+            max = Math.max(max, Math.abs(row[j]));
+        }
+        if (max == 0) {
+            return out;
+        }
+        double scaledSq = 0;
+        for (int j = 0; j < d; j++) {
+            double v = row[j] / max;
+            scaledSq += v * v;
+        }
+        double norm = max * Math.sqrt(scaledSq);
+        double factor = norm > bound ? 0x1p22 / norm : 0x1p22 / bound;
+        long squared = 0;
+        for (int j = 0; j < d; j++) {
+            out[j] = (long) (row[j] * factor);
+            squared += out[j] * out[j];
+        }
+        while (squared > 1L << 44) {
+            int largest = 0;
+            for (int j = 1; j < d; j++) {
+                if (Math.abs(out[j]) > Math.abs(out[largest])) {
+                    largest = j;
+                }
+            }
+            long v = out[largest];
+            long w = v - Long.signum(v);
+            squared += w * w - v * v;
+            out[largest] = w;
+        }
+        return out;
+    }
+
+    /**
+     * Rows at every distance from the bound (norms B·(1 ± 2⁻ᵏ), and rows scaled to B exactly), of huge,
+     * tiny and subnormal magnitude, with infinities and NaN, for several d and bounds: the quantisation
+     * gives exactly the reference's integers.
+     */
+    @Test
+    void quantisationIsTheReferenceOneBitForBit() {
+        SplittableRandom r = new SplittableRandom(11);
+        double[] bounds = {1, 2.5, 0.7, 1e-300, 3e300, 0x1p-1000, Double.MIN_NORMAL};
+        int[] ds = {1, 2, 3, 4, 5, 7, 17, 784};
+        int rowsChecked = 0;
+        for (double bound : bounds) {
+            for (int d : ds) {
+                for (int i = 0; i < 400; i++) {
+                    double[] x = new double[d];
+                    for (int j = 0; j < d; j++) {
+                        x[j] = r.nextGaussian();
+                    }
+                    double norm = 0;
+                    for (double v : x) {
+                        norm += v * v;
+                    }
+                    norm = Math.sqrt(norm);
+                    int kind = i % 8;
+                    double target = switch (kind) {
+                        case 0 -> bound; // on the bound, up to the rounding of the scaling
+                        case 1 -> bound * (1 + Math.scalb(1.0, -r.nextInt(1, 60)));
+                        case 2 -> bound * (1 - Math.scalb(1.0, -r.nextInt(1, 60)));
+                        case 3 -> bound * r.nextDouble(0, 1);
+                        case 4 -> bound * r.nextDouble(1, 1e6);
+                        case 5 -> Math.scalb(1.0, r.nextInt(-1074, 1020));
+                        default -> bound * Math.scalb(1.0, r.nextInt(-40, 40));
+                    };
+                    for (int j = 0; j < d; j++) {
+                        x[j] = x[j] / norm * target;
+                    }
+                    if (i % 50 == 49) {
+                        x[r.nextInt(d)] = i % 100 == 49 ? Double.NaN : Double.NEGATIVE_INFINITY;
+                    }
+                    long[] q = new long[d];
+                    FixedPointGram.quantize(x, 0, d, bound, q);
+                    assertThat(q).as("bound %s, d %d, row %d", bound, d, i).containsExactly(
+                            quantizedAsFirstWritten(x, d, bound));
+                    rowsChecked++;
+                }
+            }
+        }
+        assertThat(rowsChecked).isEqualTo(bounds.length * ds.length * 400);
+    }
+
     @Test
     void splitAndMergedInAnyOrderGivesTheSameBits() {
         double[][] x = rows(1500, 17, 1);

@@ -1,0 +1,112 @@
+package io.privmat.spark;
+
+import com.sun.jna.Function;
+import com.sun.jna.NativeLibrary;
+import io.privmat.mechanism.linalg.LinearAlgebra;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One OpenBLAS thread per exact-kernel task while two or more such tasks run in this JVM.
+ *
+ * <p>OpenBLAS threads every dsyrk over all the machine's cores by default (its thread count is one
+ * number per process). Two Spark tasks that each call it — embedded {@code local[2]}, or an executor
+ * with two cores — then run four BLAS threads on two cores, and OpenBLAS's threads wait for each other:
+ * measured on the 2-core benchmark machine, the exact kernel (dsyrk of 512 quantised rows plus the
+ * conversion to {@code long}s) took 0.88 CPU seconds per 32 768 rows with OpenBLAS's default of 2
+ * threads against 0.51 with one, and two concurrent callers gained nothing from the second thread
+ * (docs/scale-out.md, "Where a pass's time goes"). So while at least two exact-kernel tasks run in
+ * this JVM, OpenBLAS runs one thread per call — each task is then one core's work, as Spark schedules
+ * it — and its own count comes back when fewer run (a last task alone gets every thread again).
+ *
+ * <p>The count is the process's, so while it is lowered any other BLAS call in this JVM (an in-process
+ * job of the service, in embedded mode) is single-threaded too: the cores are busy with the tasks
+ * anyway. Lowering the count only changes a number OpenBLAS reads at the start of each call (the
+ * threads it started stay), and a dsyrk's result does not depend on it here: every block's partial
+ * sums are exact integers. The count depends on how many tasks run, never on the rows. With another
+ * BLAS than OpenBLAS, or when the native call cannot be made, nothing changes.
+ */
+final class BlasThreads {
+
+    private static final Object LOCK = new Object();
+    private static final int RTLD_LAZY = 1;
+    /** False: leave OpenBLAS's count alone (SparkGramBenchmark's comparison; nothing else sets it). */
+    static volatile boolean enabled = true;
+    private static int running;
+    private static int saved;
+    private static boolean resolved;
+    private static @Nullable Calls calls;
+
+    /** OpenBLAS's two thread-count functions; a failing call is −1 or false, never an exception. */
+    private record Calls(Function get, Function set) {
+        int count() {
+            try {
+                return get.invokeInt(new Object[0]);
+            } catch (RuntimeException e) {
+                return -1;
+            }
+        }
+
+        boolean count(int threads) {
+            try {
+                set.invokeVoid(new Object[] {threads});
+                return true;
+            } catch (RuntimeException e) {
+                return false;
+            }
+        }
+    }
+
+    private BlasThreads() {}
+
+    /** A task of the exact kernel starts (pair with {@link #taskEnded()} in a finally block). */
+    static void taskStarted() {
+        synchronized (LOCK) {
+            Calls c = ++running == 2 && enabled ? resolve() : null;
+            if (c != null) {
+                int own = c.count();
+                if (own > 1 && c.count(1)) {
+                    saved = own;
+                }
+            }
+        }
+    }
+
+    static void taskEnded() {
+        synchronized (LOCK) {
+            Calls c = --running == 1 && saved > 1 ? resolve() : null;
+            if (c != null) {
+                c.count(saved);
+                saved = 0;
+            }
+        }
+    }
+
+    /** OpenBLAS's thread count now, or −1 when it cannot be read (another BLAS). */
+    static int current() {
+        synchronized (LOCK) {
+            Calls c = resolve();
+            return c == null ? -1 : c.count();
+        }
+    }
+
+    /** OpenBLAS's thread-count functions in the library netlib loaded, looked up once; null when there are none. */
+    private static @Nullable Calls resolve() {
+        if (!resolved) {
+            resolved = true;
+            try {
+                if (LinearAlgebra.isNative()) {
+                    // The library netlib already loaded (dlopen returns its handle); RTLD_LAZY only, so its
+                    // symbols do not become global for libraries loaded later.
+                    NativeLibrary blas = NativeLibrary.getInstance(
+                            System.getProperty("dev.ludovic.netlib.blas.nativeLibPath", "libblas.so.3"),
+                            java.util.Map.of(com.sun.jna.Library.OPTION_OPEN_FLAGS, RTLD_LAZY));
+                    calls = new Calls(blas.getFunction("openblas_get_num_threads"),
+                            blas.getFunction("openblas_set_num_threads"));
+                }
+            } catch (LinkageError | RuntimeException e) { // not OpenBLAS, or no native access: leave the BLAS be
+                calls = null;
+            }
+        }
+        return calls;
+    }
+}
