@@ -78,8 +78,8 @@ final class SparkDataAccess implements DataAccess {
      * the task reads it back, and a batch of about 2 MB is still in the cache when it does (4 096 rows
      * of 6 272 bytes are 26 MB; measured, docs/scale-out.md "Where a pass's time goes"). The size is
      * Spark's session setting, which the scan reads once, when this method builds it: it is set for
-     * that moment and put back (a scan another thread builds meanwhile may get either size; only its
-     * speed differs).
+     * that moment and put back, one scan at a time (a scan another thread builds meanwhile without
+     * this method may get either size; only its speed differs).
      */
     static @Nullable JavaRDD<ColumnarBatch> binaryBatches(SparkEngine.Source source, int d) {
         StructType type = source.frame().schema();
@@ -102,16 +102,21 @@ final class SparkDataAccess implements DataAccess {
             return null;
         }
         RuntimeConfig conf = source.frame().sparkSession().conf();
-        String before = conf.get(BATCH_SIZE);
-        conf.set(BATCH_SIZE, Integer.toString(batchRows(d)));
-        try {
-            return plan.executeColumnar().toJavaRDD();
-        } finally {
-            conf.set(BATCH_SIZE, before);
+        // One scan at a time sets and puts back the size: two interleaved would leave the session at
+        // the batch size for good (the second saving the first's setting as the one to restore).
+        synchronized (BATCH_LOCK) {
+            String before = conf.get(BATCH_SIZE);
+            conf.set(BATCH_SIZE, Integer.toString(batchRows(d)));
+            try {
+                return plan.executeColumnar().toJavaRDD();
+            } finally {
+                conf.set(BATCH_SIZE, before);
+            }
         }
     }
 
     private static final String BATCH_SIZE = "spark.sql.parquet.columnarReaderBatchSize";
+    private static final Object BATCH_LOCK = new Object();
 
     /** Rows per columnar batch of d-double vectors: a power of two near 2 MiB of values, 16 to 4 096. */
     static int batchRows(int d) {
