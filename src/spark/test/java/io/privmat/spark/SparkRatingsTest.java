@@ -473,7 +473,7 @@ class SparkRatingsTest {
     }
 
     /** Each user of the blocks as its items and the bits of its centred ratings, sorted. */
-    private static List<String> canonical(List<UserState> blocks) {
+    static List<String> canonical(List<UserState> blocks) {
         List<String> users = new ArrayList<>();
         UserStatistic recording = new UserStatistic() {
             @Override
