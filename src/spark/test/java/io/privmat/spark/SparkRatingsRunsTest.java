@@ -25,13 +25,13 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.jupiter.api.Test;
 
 /**
- * Adversarial review of the two-step bounding of EXTERNAL ratings ({@link SparkRatings.Runs} where
+ * The two-step bounding of EXTERNAL ratings ({@link SparkRatings.Runs} where
  * read, {@link SparkRatings.Users} after the shuffle) against one {@link BoundedUser} per user fed
  * every triple: string keys and item labels, s = 1, runs longer than a shuffled row's chunk, rows
  * converted to Spark's binary form as the shuffle does, runs arriving in any order, the sorted
  * shuffle partitions concatenated as the coalesce does.
  */
-class SparkRatingsAttack3Test {
+class SparkRatingsRunsTest {
 
     private static final StructType PACKED_LONG = packed(true);
     private static final StructType PACKED_STRING = packed(false);
