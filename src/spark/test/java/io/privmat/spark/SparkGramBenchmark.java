@@ -59,6 +59,9 @@ import org.junit.jupiter.api.Test;
  * {@code -Dprivmat.bench.layouts=vector,columns} (the default; {@code vector} alone skips the scalar
  * layout, e.g. at 10⁷ rows).
  *
+ * <p>{@code -Dprivmat.bench.codec=none} writes the Parquet uncompressed (default {@code snappy},
+ * Spark's default; the benchmark's uniform doubles do not compress, so snappy only costs time).
+ *
  * <p>{@code -Dprivmat.bench.distinct=true} measures reading from disk instead: every size is written
  * as its own distinct rows ({@link #pixel}: seeded integer pixels, about half of them 0, times
  * 2⁻¹³ — a dyadic scale, so the doubles have short mantissas and compress like image data;
@@ -805,7 +808,7 @@ class SparkGramBenchmark {
      * binary column "x" of 8·d little-endian bytes.
      */
     private static ExternalSchema write(Path dir, String name, long n, boolean vector, boolean distinct) {
-        return write(dir, name, n, vector, distinct, "snappy");
+        return write(dir, name, n, vector, distinct, System.getProperty("privmat.bench.codec", "snappy"));
     }
 
     /** As above, Parquet compressed with {@code codec} (Spark's default is snappy). */
