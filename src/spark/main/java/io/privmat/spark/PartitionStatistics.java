@@ -154,21 +154,35 @@ final class PartitionStatistics {
 
         @Override
         public Iterator<FixedPointGram.State> call(Iterator<InternalRow> rows) {
-            FixedPointGram g = new FixedPointGram(d, bound, withGram);
-            double[] row = new double[d];
-            if (withGram) {
-                BlasThreads.taskStarted();
-            }
-            try {
+            return exactSums(d, bound, withGram, (g, row) -> {
                 while (rows.hasNext()) {
                     reader.read(rows.next(), row);
                     g.add(row, 0);
                 }
-                return List.of(g.state()).iterator();
-            } finally {
-                if (withGram) {
-                    BlasThreads.taskEnded();
-                }
+            });
+        }
+    }
+
+    /** Feeds a partition's rows, one at a time through {@code row}, into the accumulator. */
+    private interface Feed {
+        void rows(FixedPointGram g, double[] row);
+    }
+
+    /**
+     * A partition's {@link FixedPointGram} state over the rows {@code feed} adds; with the Gram, the
+     * task counts towards {@link BlasThreads} (one OpenBLAS thread per task while two or more run).
+     */
+    private static Iterator<FixedPointGram.State> exactSums(int d, double bound, boolean withGram, Feed feed) {
+        FixedPointGram g = new FixedPointGram(d, bound, withGram);
+        if (withGram) {
+            BlasThreads.taskStarted();
+        }
+        try {
+            feed.rows(g, new double[d]);
+            return List.of(g.state()).iterator();
+        } finally {
+            if (withGram) {
+                BlasThreads.taskEnded();
             }
         }
     }
@@ -191,12 +205,7 @@ final class PartitionStatistics {
 
         @Override
         public Iterator<FixedPointGram.State> call(Iterator<ColumnarBatch> batches) {
-            FixedPointGram g = new FixedPointGram(d, bound, withGram);
-            double[] row = new double[d];
-            if (withGram) {
-                BlasThreads.taskStarted();
-            }
-            try {
+            return exactSums(d, bound, withGram, (g, row) -> {
                 while (batches.hasNext()) {
                     ColumnarBatch batch = batches.next(); // reused by the reader: read before the next
                     ColumnVector column = batch.column(0);
@@ -206,12 +215,7 @@ final class PartitionStatistics {
                         g.add(row, 0);
                     }
                 }
-                return List.of(g.state()).iterator();
-            } finally {
-                if (withGram) {
-                    BlasThreads.taskEnded();
-                }
-            }
+            });
         }
     }
 
