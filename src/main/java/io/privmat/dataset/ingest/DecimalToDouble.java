@@ -12,7 +12,7 @@ import java.math.BigInteger;
  * back to {@link Double#parseDouble}. Tested against {@code Double.parseDouble} on random and
  * edge-case strings in DecimalToDoubleTest.
  */
-final class DecimalToDouble {
+public final class DecimalToDouble {
 
     /** Smallest and largest q with a table entry; outside, the value is zero, subnormal or infinite. */
     static final int MIN_Q = -342;
@@ -46,6 +46,15 @@ final class DecimalToDouble {
     }
 
     private DecimalToDouble() {}
+
+    /**
+     * The upload parser's reading of a plain decimal ({@link LineReader#tryParse}: exact for short
+     * decimals, this class up to 19 digits, {@link Double#parseDouble} past that) for readers outside
+     * this package, through {@code io.privmat.dataset.Decimals}.
+     */
+    public static double parseDecimal(byte[] bytes, int start, int end) {
+        return LineReader.tryParse(bytes, start, end);
+    }
 
     /**
      * The double nearest to {@code w × 10^q} (ties to even), negated if {@code negative}; NaN when

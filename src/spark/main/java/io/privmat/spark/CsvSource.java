@@ -1,5 +1,6 @@
 package io.privmat.spark;
 
+import io.privmat.dataset.Decimals;
 import io.privmat.dataset.ExternalSchema;
 import java.io.IOException;
 import java.io.InputStream;
@@ -568,11 +569,13 @@ final class CsvSource {
 
     /**
      * A field as a double, as Spark's cast from a string reads it (surrounding blanks ignored; Java's
-     * decimal and hexadecimal forms), or null when it is none. Non-finite values come back as they
-     * are (the row becomes the zero row either way).
+     * decimal and hexadecimal forms), or null when it is none. A plain decimal goes through the upload
+     * parser's exact reading ({@link Decimals}, the same bits as {@link Double#parseDouble}), anything
+     * else through {@code parseDouble} itself. Non-finite values come back as they are (the row
+     * becomes the zero row either way).
      */
     static @Nullable Double number(byte[] bytes, int length) {
-        double fast = exactDecimal(bytes, length);
+        double fast = Decimals.parse(bytes, 0, length);
         if (!Double.isNaN(fast)) {
             return fast;
         }
@@ -581,89 +584,6 @@ final class CsvSource {
         } catch (NumberFormatException e) { // not a number: a missing value, never a failure
             return null;
         }
-    }
-
-    /** Powers of ten a double holds exactly. */
-    private static final double[] POWERS = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
-        1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-    /**
-     * A plain decimal ({@code [blanks][sign]digits[.digits][e[sign]digits][blanks]}) whose digits form
-     * an integer m &lt; 2⁵³ and whose power of ten p is within ±22, as m·10ᵖ or m/10⁻ᵖ: both operands
-     * are exact doubles and IEEE division and multiplication round once, so this is the correctly
-     * rounded value, the same bits as {@link Double#parseDouble} (Clinger's fast path;
-     * {@code CsvSourceNumberTest} compares the two). NaN for anything else, which the caller then
-     * hands to {@code parseDouble}.
-     */
-    static double exactDecimal(byte[] b, int length) {
-        int i = 0;
-        int end = length;
-        while (i < end && (b[i] & 0xff) <= ' ') {
-            i++;
-        }
-        while (end > i && (b[end - 1] & 0xff) <= ' ') {
-            end--;
-        }
-        boolean negative = false;
-        if (i < end && (b[i] == '-' || b[i] == '+')) {
-            negative = b[i] == '-';
-            i++;
-        }
-        long m = 0;
-        int digits = 0;
-        int scale = 0;
-        boolean point = false;
-        boolean any = false;
-        for (; i < end; i++) {
-            int c = b[i];
-            if (c >= '0' && c <= '9') {
-                any = true;
-                if (m != 0 || c != '0') {
-                    if (++digits > 17) {
-                        return Double.NaN;
-                    }
-                    m = m * 10 + (c - '0');
-                }
-                if (point) {
-                    scale--;
-                }
-            } else if (c == '.' && !point) {
-                point = true;
-            } else {
-                break;
-            }
-        }
-        if (!any) {
-            return Double.NaN;
-        }
-        if (i < end) {
-            if (b[i] != 'e' && b[i] != 'E') {
-                return Double.NaN;
-            }
-            i++;
-            boolean negativeExponent = false;
-            if (i < end && (b[i] == '-' || b[i] == '+')) {
-                negativeExponent = b[i] == '-';
-                i++;
-            }
-            if (i == end || end - i > 4) {
-                return Double.NaN;
-            }
-            int e = 0;
-            for (; i < end; i++) {
-                int c = b[i];
-                if (c < '0' || c > '9') {
-                    return Double.NaN;
-                }
-                e = e * 10 + (c - '0');
-            }
-            scale += negativeExponent ? -e : e;
-        }
-        if (m >= 1L << 53 || scale < -22 || scale > 22) {
-            return m == 0 ? (negative ? -0.0 : 0.0) : Double.NaN;
-        }
-        double v = scale >= 0 ? (double) m * POWERS[scale] : (double) m / POWERS[-scale];
-        return negative ? -v : v;
     }
 
     /**

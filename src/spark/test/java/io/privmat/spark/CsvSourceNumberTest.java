@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A CSV field read as a number gives the bits {@link Double#parseDouble} gives, or null where it
- * throws: the exact decimal fast path of {@link CsvSource#number} changes the speed, never a value.
+ * throws: reading plain decimals as uploads do ({@code Decimals}) changes the speed, never a value.
  */
 class CsvSourceNumberTest {
 
