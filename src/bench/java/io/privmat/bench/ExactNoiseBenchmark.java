@@ -145,9 +145,13 @@ class ExactNoiseBenchmark {
     }
 
     /** Counts the keystream bytes drawn (8 per nextLong, 4 per nextInt, 1/8 per nextBit). */
-    private static final class CountingSource implements NoiseSource {
+    static final class CountingSource implements NoiseSource {
         private final NoiseSource source;
         private double bytes;
+
+        double bytes() {
+            return bytes;
+        }
 
         CountingSource(NoiseSource source) {
             this.source = source;

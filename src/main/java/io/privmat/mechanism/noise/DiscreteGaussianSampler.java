@@ -6,18 +6,22 @@ import java.math.BigInteger;
  * Exact N_ℤ(0, σ²), σ² = num/den, drawn repeatedly from one source: the algorithm of
  * {@link ExactSamplers#discreteGaussian} (Canonne–Kamath–Steinke, Algorithm 3 over a discrete
  * Laplace proposal) with its per-σ constants computed once and with fewer, cheaper random
- * decisions (docs/benchmarks.md, "Exact discrete Gaussian: a sampler per stripe"):
+ * decisions (docs/benchmarks.md, "Exact discrete Gaussian: a sampler per stripe" and "A cheaper
+ * exact sample"):
  * <ul>
  * <li>Laplace scale t = σ when σ² is a perfect square (every grid plan: σ² = s²), else ⌊σ⌋ + 1.
  * Algorithm 3 is exact for any integer t ≥ 1; with t = σ the acceptance exponent is
- * (|y| − s)²/(2s²), which fits 64 bits for s &lt; 2^31 (no 128-bit path for grid plans).</li>
- * <li>Bernoulli(e^−1) (the geometric part of the Laplace and the whole part of the acceptance
- * exponent) compares uniform bits with the binary expansion of e^−1, exactly known to any
- * precision ({@link #expMinusOneBits}): a word of random bits is compared at once and only the
- * bits up to the first difference are consumed (2 on average).</li>
- * <li>Bernoulli(a/b) compares up to 32 digits of a/b (as many as a·2^k fits 63 bits), from one
- * integer division, with the random bits at once; the remainder continues digit by digit in the
- * rare case all agree.</li>
+ * (|y| − s)²/(2s²), which fits 64 bits for s &lt; 2^31.</li>
+ * <li>The Laplace's acceptance exp(−u/t) and the Gaussian acceptance are one Bernoulli of their
+ * product ({@link #next}), decided as U &lt; exp(−γ) for a lazily read uniform U: U's bits against
+ * the digits of exp(−γ) that a double approximation with a proven error bound certifies, and
+ * against exactly computed further digits in the rare case those all agree
+ * ({@link #acceptFast}). This replaces Algorithm 1's chains of Bernoulli(γ/K) (≈ 5.6 rational
+ * comparisons per sample) by ≈ 2.1 calls of Math.exp and ≈ 2 random bits each.</li>
+ * <li>Bernoulli(e^−1) (the geometric part of the Laplace) compares uniform bits with the binary
+ * expansion of e^−1, exactly known to any precision ({@link #expMinusOneBits}): a word of random
+ * bits is compared at once and only the bits up to the first difference are consumed (2 on
+ * average).</li>
  * <li>Uniforms below t (t &lt; 2^28) take bitLength(t) + 8 random bits (Lemire, threshold
  * precomputed); random bits come from a local buffer (4-byte reads of the source).</li>
  * </ul>
@@ -40,12 +44,30 @@ public final class DiscreteGaussianSampler {
     private final int uniformBits;
     /** Lemire's rejection threshold 2^uniformBits mod t. */
     private final long uniformThreshold;
+    /** 1/t and 1/d in double, for the fast acceptance. */
+    private final double inverseT;
+    private final double inverseD;
+    /** The binned proposal's tables (σ = s with 2^12 ≤ s &lt; 2^28), else null. */
+    private final GaussianBins bins;
+    private long fallbacks;
 
     /** Unconsumed random bits, most significant first: the top {@code count} bits of {@code bits}. */
     private long bits;
     private int count;
 
     public DiscreteGaussianSampler(NoiseSource random, long num, long den) {
+        this(random, num, den, true);
+    }
+
+    /**
+     * A sampler that uses the Laplace proposal even where the binned one applies: the same law, for
+     * tests and for comparing the two proposals' speed (benchmark harnesses).
+     */
+    public static DiscreteGaussianSampler withLaplaceProposal(NoiseSource random, long num, long den) {
+        return new DiscreteGaussianSampler(random, num, den, false);
+    }
+
+    private DiscreteGaussianSampler(NoiseSource random, long num, long den, boolean binned) {
         if (num < 1 || den < 1) {
             throw new IllegalArgumentException("need num, den >= 1");
         }
@@ -72,6 +94,9 @@ public final class DiscreteGaussianSampler {
         int length = 64 - Long.numberOfLeadingZeros(t);
         uniformBits = t > 1 && length <= 28 ? Math.min(32, length + 8) : 0;
         uniformThreshold = uniformBits == 0 ? 0 : (1L << uniformBits) % t;
+        inverseT = 1.0 / t;
+        inverseD = 1.0 / d;
+        bins = binned && root > 0 ? GaussianBins.forSigma(root) : null;
     }
 
     /** The Laplace scale used (σ for perfect squares, else ⌊σ⌋ + 1). */
@@ -79,19 +104,39 @@ public final class DiscreteGaussianSampler {
         return t;
     }
 
-    /** One sample of N_ℤ(0, num/den). */
+    /**
+     * One sample of N_ℤ(0, num/den): CKS20's Algorithm 3 with its two rejection steps merged into
+     * one. The proposal is (u, v, s): u uniform in [0, t), v ~ Geometric(1 − e^−1) (v counts
+     * Bernoulli(e^−1) successes), s a fair sign, x = u + t·v, y = ±x (−0 rejected); it is accepted
+     * with probability exp(−u/t)·exp(−(x·c − m)²/d). Algorithm 3 accepts u with exp(−u/t) (its
+     * discrete Laplace, Algorithm 2) and then y with exp(−(|y| − σ²/t)²/(2σ²)) = exp(−(x·c − m)²/d),
+     * restarting on either rejection; the product of the two acceptance probabilities, decided by
+     * one Bernoulli instead of two, gives the same weight to every accepted (u, v, s), hence the
+     * same output law: P[y] ∝ e^−|y|/t·exp(−(|y| − σ²/t)²/(2σ²)) ∝ exp(−y²/(2σ²)).
+     */
     public long next() {
+        if (bins != null) {
+            return nextBinned();
+        }
         if (d <= 0 || c <= 0) {
             return ExactSamplers.discreteGaussian(random, num, den);
         }
         while (true) {
-            long y = laplace();
-            long abs = Math.abs(y);
-            long product = ExactSamplers.multiplyOrMinusOne(abs, c);
+            long u = t == 1 ? 0 : uniformBits > 0 ? uniformBelow(t, uniformBits, uniformThreshold) : random.nextLong(t);
+            long v = 0;
+            while (lessThanExpMinusOne()) {
+                v++;
+            }
+            long x = u + Math.multiplyExact(t, v);
+            boolean negative = nextBit();
+            if (negative && x == 0) {
+                continue;
+            }
+            long product = ExactSamplers.multiplyOrMinusOne(x, c);
             long a = product < 0 ? -1 : ExactSamplers.multiplyOrMinusOne(Math.abs(product - m), Math.abs(product - m));
-            boolean accept = a >= 0 ? expMinus(a, d) : acceptWide(abs);
+            boolean accept = a >= 0 ? acceptFast(u, a) : accept(exponent(u, wideSquare(x)), BigInteger.ONE, BigInteger.ONE, 0);
             if (accept) {
-                return y;
+                return negative ? -x : x;
             }
         }
     }
@@ -103,144 +148,216 @@ public final class DiscreteGaussianSampler {
         }
     }
 
-    /** The acceptance test when (|y|·c − m)² overflows (|y| far in the tail): exact, on BigInteger. */
-    private boolean acceptWide(long abs) {
-        BigInteger a = BigInteger.valueOf(abs).multiply(BigInteger.valueOf(c)).subtract(BigInteger.valueOf(m));
-        return ExactSamplers.bernoulliExpMinus(random, a.multiply(a), BigInteger.valueOf(d));
-    }
-
-    /** Discrete Laplace, P[Y = y] ∝ exp(−|y|/t) (CKS20 Algorithm 2 with s = 1). */
-    private long laplace() {
-        while (true) {
-            long u = t == 1 ? 0 : uniformBits > 0 ? uniformBelowT() : random.nextLong(t);
-            if (u != 0 && !expMinusBelowOne(u, t)) {
-                continue;
-            }
-            long v = 0;
-            while (lessThanExpMinusOne()) {
-                v++;
-            }
-            long x = u + Math.multiplyExact(t, v);
-            boolean negative = nextBit();
-            if (negative && x == 0) {
-                continue;
-            }
-            return negative ? -x : x;
-        }
+    /** Decisions the fast comparison left to the exact expansion (for tests). */
+    long exactFallbacks() {
+        return fallbacks;
     }
 
     /**
-     * Uniform in [0, t) by Lemire's multiply-and-reject on L = {@code uniformBits} random bits x:
-     * x·t = h·2^L + l is accepted when l ≥ 2^L mod t, and then h is uniform in [0, t).
+     * Bernoulli(p), p = exp(−γ), γ = u/t + a/d ≥ 0, as U &lt; p for a uniform U = 0.b₁b₂… read
+     * from the random bits as far as needed — exactly, with a double approximation of p deciding
+     * all but a fraction of about 2^−36 of the decisions:
+     * <ul>
+     * <li>g = u·(1/t) + a·(1/d) in double is within γ·2^−50 of γ (at most five roundings of
+     * relative size 2^−53 on either term's path — conversions, reciprocal, product, sum — and both
+     * terms non-negative); Math.exp is within 1 ulp of exp(−g) (its specification). For
+     * g ≤ 64 that puts p within p̃·2^−43 of p̃ = Math.exp(−g), so p ∈ [L, H]·2^−62 with
+     * L = ⌊(p̃ − p̃·2^−41)·2^62⌋, H = ⌈(p̃ + p̃·2^−41)·2^62⌉ (the margin covers the rounding of
+     * those two sums). For g &gt; 64, γ &gt; 63.99 and p &lt; 2^−92: L = H = 0.</li>
+     * <li>If L and H agree on their first j of 62 digits, those j digits ARE p's first j binary
+     * digits (p ∈ [L, H]·2^−62 ⊂ [Q, Q + 1)·2^−j for their common prefix Q). U's bits are
+     * compared with them and the bits up to the first difference consumed: U &lt; p exactly when p
+     * has the 1 there.</li>
+     * <li>If U's first j bits equal p's first j digits, the comparison continues from digit j with
+     * p's digits computed exactly ({@link ExpMinusExpansion#bits}) against U's further bits, the
+     * same U: the decision is U &lt; p in every case, so it is exactly Bernoulli(p).</li>
+     * </ul>
+     * The bits consumed are those up to U's first difference from p, whatever double values the
+     * platform's Math.exp returns, so a seeded source gives the same samples everywhere.
      */
-    private long uniformBelowT() {
-        int shift = 64 - uniformBits;
-        long mask = (1L << uniformBits) - 1;
-        while (true) {
-            topUp();
-            long product = (bits >>> shift) * t;
-            consume(uniformBits);
-            if ((product & mask) >= uniformThreshold) {
-                return product >>> uniformBits;
-            }
+    boolean acceptFast(long u, long a) {
+        if (u == 0 && a == 0) {
+            return true; // p = 1
         }
-    }
-
-    /** Bernoulli(exp(−a/b)), a ≥ 0, b &gt; 0. */
-    private boolean expMinus(long a, long b) {
-        if (a < b) {
-            return expMinusBelowOne(a, b);
+        double g = u * inverseT + a * inverseD;
+        int decided = g > 64 ? compareApproximation(0, true) : compareApproximation(Math.exp(-g), false);
+        if (decided >= 0) {
+            return decided == 1;
         }
-        long whole = quotient(a, b);
-        for (long k = 0; k < whole; k++) {
-            if (!lessThanExpMinusOne()) {
-                return false;
-            }
-        }
-        return expMinusBelowOne(a - whole * b, b);
-    }
-
-    /**
-     * Bernoulli(exp(−γ)), γ = a/b ∈ [0, 1) (CKS20 Algorithm 1): A_K ~ Bernoulli(γ/K) for K = 1, 2, …
-     * until one is 0; true when that K is odd. If b·K overflows, A_K = [U_K = 0] ∧ Bernoulli(a/b)
-     * with U_K uniform in [0, K).
-     */
-    private boolean expMinusBelowOne(long a, long b) {
-        if (a == 0) {
-            return true;
-        }
-        long k = 1;
-        while (true) {
-            long scaled = ExactSamplers.multiplyOrMinusOne(b, k);
-            boolean draw = scaled > 0 ? bernoulli(a, scaled) : bernoulli(1, k) && bernoulli(a, b);
-            if (!draw) {
-                return (k & 1) == 1;
-            }
-            k++;
-        }
+        return accept(exponent(u, BigInteger.valueOf(a)), BigInteger.ONE, BigInteger.ONE, -1 - decided);
     }
 
     /**
-     * Bernoulli(a/b) for 0 &lt; a &lt; b: true when uniform bits U = 0.u₁u₂… are below a/b. The
-     * first k ≤ 32 digits of a/b (k such that a·2^k fits 63 bits; one division) are compared with k
-     * random bits at once, consuming the bits up to the first difference; if all k agree, digit by
-     * digit from the remainder.
+     * U &lt; p against the digits of p that an approximation p̃ with |p − p̃| ≤ p̃·2^−43 certifies
+     * ({@code negligible}: p &lt; 2^−92, all 62 digits 0): p ∈ [L, H]·2^−62 with
+     * L = ⌊(p̃ − p̃·2^−41)·2^62⌋ and H = ⌈(p̃ + p̃·2^−41)·2^62⌉ (the margin also covers the rounding
+     * of those two sums), and the common prefix of L and H (none if H reaches 2^62) is p's first j
+     * digits. Returns 1 (U below p) or 0 (U above) when U's bits differ from them, having consumed
+     * the bits up to the first difference; else −1 − j, having consumed j bits.
      */
-    boolean bernoulli(long a, long b) {
-        if (a >= b) {
-            return true;
+    private int compareApproximation(double p, boolean negligible) {
+        long low = 0;
+        long high = 0;
+        if (!negligible) {
+            double margin = p * 0x1p-41;
+            low = (long) ((p - margin) * 0x1p62);
+            high = (long) Math.ceil((p + margin) * 0x1p62);
         }
-        if (a <= 0) {
-            return false;
-        }
-        long r = a;
-        int k = Math.min(32, Long.numberOfLeadingZeros(a) - 1);
-        if (k > 0) {
-            long scaled = a << k;
-            long digits = quotient(scaled, b);
-            topUp();
-            long diff = (bits >>> (64 - k)) ^ digits;
-            if (diff != 0) {
-                int at = Long.numberOfLeadingZeros(diff) - (64 - k);
-                consume(at + 1);
-                // U < a/b exactly when a/b has the 1 at the first differing digit.
-                return (digits << (64 - k + at)) < 0;
+        int known = high >= 1L << 62 ? 0 : Math.min(62, Long.numberOfLeadingZeros(low ^ high) - 2);
+        if (known > 0) {
+            long prefix = low >>> (62 - known);
+            int first = Math.min(known, 32);
+            int decided = compareDigits(prefix >>> (known - first), first);
+            if (decided >= 0) {
+                return decided;
             }
+            if (known > first) {
+                decided = compareDigits(prefix & ((1L << (known - first)) - 1), known - first);
+                if (decided >= 0) {
+                    return decided;
+                }
+            }
+        }
+        return -1 - known;
+    }
+
+    /**
+     * Compares the next k ≤ 32 random bits with the k digits {@code digits}: consumes the bits up
+     * to the first difference and returns 1 if the digit there is 1 (U below), 0 if it is 0;
+     * consumes all k and returns −1 if they agree.
+     */
+    private int compareDigits(long digits, int k) {
+        topUp();
+        long diff = (bits >>> (64 - k)) ^ digits;
+        if (diff == 0) {
             consume(k);
-            r = scaled - digits * b;
+            return -1;
         }
-        while (r != 0) {
-            // r < b < 2^63, so 2r < 2^64 fits as an unsigned value.
-            r <<= 1;
-            boolean digit = Long.compareUnsigned(r, b) >= 0;
-            if (digit) {
-                r -= b;
+        int at = Long.numberOfLeadingZeros(diff) - (64 - k);
+        consume(at + 1);
+        return (digits << (64 - k + at)) < 0 ? 1 : 0;
+    }
+
+    /**
+     * U &lt; exp(−γ)·a/b, γ = exponent[0]/exponent[1], where U's first {@code from} bits are already
+     * known to equal the value's first digits: digit by digit from {@code from} on, exactly.
+     */
+    private boolean accept(BigInteger[] exponent, BigInteger a, BigInteger b, int from) {
+        if (exponent[0].signum() == 0 && a.compareTo(b) >= 0) {
+            return true; // p = 1 (its expansion would read 0.000…)
+        }
+        fallbacks++;
+        int n = from + 64;
+        BigInteger digits = ExpMinusExpansion.bits(exponent[0], exponent[1], a, b, n);
+        for (int i = from;; i++) {
+            if (i == n) {
+                n *= 2;
+                digits = ExpMinusExpansion.bits(exponent[0], exponent[1], a, b, n);
             }
+            boolean digit = digits.testBit(n - 1 - i);
             if (nextBit() != digit) {
                 return digit;
             }
         }
-        // The expansion ended with every digit equal: U ≥ a/b.
-        return false;
+    }
+
+    /** γ = u/t + square/d as {numerator, denominator}. */
+    private BigInteger[] exponent(long u, BigInteger square) {
+        BigInteger bigT = BigInteger.valueOf(t);
+        BigInteger bigD = BigInteger.valueOf(d);
+        return new BigInteger[] {BigInteger.valueOf(u).multiply(bigD).add(square.multiply(bigT)), bigT.multiply(bigD)};
+    }
+
+    /** (x·c − m)² when it overflows 63 bits (x far in the tail). */
+    private BigInteger wideSquare(long x) {
+        BigInteger a = BigInteger.valueOf(x).multiply(BigInteger.valueOf(c)).subtract(BigInteger.valueOf(m));
+        return a.multiply(a);
     }
 
     /**
-     * ⌊x/b⌋ for x ≥ 0, b &gt; 0, exactly, mostly without a 64-bit integer division (tens of cycles,
-     * several per sample; docs/benchmarks.md, "Randomized response end to end"): the quotient of the
-     * doubles is within 1 of x/b while x/b &lt; 2^50 (three roundings of relative size 2^−53 each), so
-     * its truncation q is ⌊x/b⌋ − 1, ⌊x/b⌋ or ⌊x/b⌋ + 1, and the exact remainder x − q·b (in
-     * [−b, 2b), which a long holds for b &lt; 2^62) says which. Other arguments divide.
+     * Uniform in [0, bound) by Lemire's multiply-and-reject on L = {@code length} ≤ 32 random bits
+     * x (bound·2^L &lt; 2^63): x·bound = h·2^L + l is accepted when l ≥ {@code threshold} =
+     * 2^L mod bound, and then h is uniform in [0, bound).
      */
-    static long quotient(long x, long b) {
-        if (b >= 1L << 62 || (x >>> 50) >= b) {
-            return x / b;
+    private long uniformBelow(long bound, int length, long threshold) {
+        int shift = 64 - length;
+        long mask = (1L << length) - 1;
+        while (true) {
+            topUp();
+            long product = (bits >>> shift) * bound;
+            consume(length);
+            if ((product & mask) >= threshold) {
+                return product >>> length;
+            }
         }
-        long q = (long) ((double) x / (double) b);
-        long r = x - q * b;
-        if (r < 0) {
-            return q - 1;
+    }
+
+    /**
+     * One sample by the binned proposal ({@link GaussianBins}, σ = s): an entry e with probability
+     * weight(e)/2^22 (22 random bits through the alias table), then
+     * <ul>
+     * <li>a body bin j: x = j·w + o, o uniform in [0, w), a fair sign (−0 rejected), accepted with
+     * probability f(x)/h_j = exp(−x²/(2s²))·2^16/H_j ≤ 1. Proposal and acceptance give ±x the
+     * weight (H_j/2^22)·(1/w)·(1/2)·f(x)·2^16/H_j = f(x)·2^15/(2^22·w): the same constant times f(x)
+     * in every bin.</li>
+     * <li>the tail: x = X₀ + u + T·v, u uniform in [0, T), v ~ Geometric(1/2) (P[v] = 2^−(v+1)), a
+     * fair sign, accepted with probability f(x)·2^(v+17)·T/w. Its proposal weight for ±x is
+     * (1/2^22)·(1/T)·2^−(v+1)·(1/2), so the accepted weight is again f(x)·2^15/(2^22·w); the
+     * probability is ≤ 1 because v ≤ (x − X₀)/T, T ≥ s and X₀ ≥ 8s give x²/(2s²) − v·ln 2 ≥
+     * X₀²/(2s²) ≥ 32 (the difference grows with x), so it is at most e^−32·2^17·50 &lt; 10^−7.</li>
+     * <li>the rejection entry: rejected.</li>
+     * </ul>
+     * Every integer (with bins and tail covering x ≥ 0 once each) thus has accepted weight
+     * proportional to exp(−x²/(2s²)), restarts being independent: exactly N_ℤ(0, s²). The body's
+     * acceptance is decided as U &lt; p by {@link #compareApproximation} with p̃ = Math.exp(−g)·2^16/H_j,
+     * g = x²·(1/(2s²)) (x² exact, x &lt; 2^31; g ≤ 33 within 33·4·2^−53, Math.exp within 1 ulp, the
+     * two products within 2^−52: |p − p̃| ≤ p̃·2^−43), falling back to the exact digits of
+     * exp(−x²/(2s²))·2^16/H_j; the tail's entirely by exact digits (one proposal in 2^22 goes there).
+     */
+    private long nextBinned() {
+        GaussianBins b = bins;
+        while (true) {
+            topUp();
+            int slot = (int) (bits >>> (64 - GaussianBins.SLOT_BITS));
+            int units = (int) (bits >>> (64 - GaussianBins.ENTRY_BITS)) & ((1 << (GaussianBins.ENTRY_BITS - GaussianBins.SLOT_BITS)) - 1);
+            consume(GaussianBins.ENTRY_BITS);
+            int entry = units < b.threshold[slot] ? b.primary[slot] : b.alias[slot];
+            if (entry < GaussianBins.BINS) {
+                long x = entry * b.w + uniformBelow(b.w, b.offsetBits, b.offsetThreshold);
+                boolean negative = nextBit();
+                if (x == 0) {
+                    if (negative) {
+                        continue;
+                    }
+                    return 0; // p = f(0)·2^16/H_0 = 1
+                }
+                int decided = compareApproximation(Math.exp(-(double) (x * x) * b.inverseTwoSigmaSquared) * b.scale[entry], false);
+                boolean accept = decided >= 0 ? decided == 1
+                        : accept(gaussianExponent(BigInteger.valueOf(x), b.s), BigInteger.ONE.shiftLeft(GaussianBins.SCALE_BITS),
+                                BigInteger.valueOf(b.weight[entry]), -1 - decided);
+                if (accept) {
+                    return negative ? -x : x;
+                }
+            } else if (entry == GaussianBins.TAIL) {
+                long u = random.nextLong(b.tailScale);
+                long v = 0;
+                while (nextBit()) {
+                    v++;
+                }
+                boolean negative = nextBit();
+                BigInteger x = BigInteger.valueOf(b.x0 + u).add(BigInteger.valueOf(b.tailScale).multiply(BigInteger.valueOf(v)));
+                BigInteger factor = BigInteger.valueOf(b.tailScale).shiftLeft(Math.toIntExact(v + GaussianBins.SCALE_BITS + 1));
+                if (accept(gaussianExponent(x, b.s), factor, BigInteger.valueOf(b.w), 0)) {
+                    long value = x.longValueExact();
+                    return negative ? -value : value;
+                }
+            }
         }
-        return r >= b ? q + 1 : q;
+    }
+
+    /** x²/(2s²) as {numerator, denominator}. */
+    private static BigInteger[] gaussianExponent(BigInteger x, long s) {
+        return new BigInteger[] {x.multiply(x), BigInteger.valueOf(s).pow(2).shiftLeft(1)};
     }
 
     /**

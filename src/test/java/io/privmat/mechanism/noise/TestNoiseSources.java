@@ -18,4 +18,31 @@ public final class TestNoiseSources {
             return material;
         });
     }
+
+    /** A source that yields the given 32-bit words, then zeros (scripted random bits). */
+    public static NoiseSource scripted(int... words) {
+        return new NoiseSource() {
+            private int next;
+
+            @Override
+            public long nextLong() {
+                return ((long) nextInt() << 32) | (nextInt() & 0xFFFFFFFFL);
+            }
+
+            @Override
+            public int nextInt() {
+                return next < words.length ? words[next++] : 0;
+            }
+
+            @Override
+            public NoiseSource split() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Replayable replayable() {
+                throw new UnsupportedOperationException();
+            }
+        };
+    }
 }
