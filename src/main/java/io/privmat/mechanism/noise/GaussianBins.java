@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <li>The tail entry has weight 1 and the rejection entry the rest of 2^22 (Σ H_j ≤ 2^16·(1 +
  * 1.2534·s/w) + 400 &lt; 2^22 because s/w ≤ 50).</li>
  * </ul>
- * Built once per s (a few milliseconds of exact arithmetic) and shared by all samplers of that s.
+ * Built once per s (about a millisecond) and shared by all samplers of that s.
  */
 final class GaussianBins {
 
@@ -44,7 +44,7 @@ final class GaussianBins {
     /** H_j and 2^16/H_j (the latter for the fast acceptance). */
     final long[] weight = new long[BINS];
     final double[] scale = new double[BINS];
-    /** 1/(2s²) in double. */
+    /** 1/(2s²) in double (s² &lt; 2^56 rounds once, its reciprocal once). */
     final double inverseTwoSigmaSquared;
     /** The alias table: slot i holds entry primary[i] for r &lt; threshold[i] of its 2^13 units, else alias[i]. */
     final int[] threshold = new int[1 << SLOT_BITS];
@@ -78,13 +78,11 @@ final class GaussianBins {
         w = (s + PER_SIGMA - 1) / PER_SIGMA;
         x0 = BINS * w;
         tailScale = PER_SIGMA * w;
-        BigInteger twoSigmaSquared = BigInteger.valueOf(s).pow(2).shiftLeft(1);
+        inverseTwoSigmaSquared = 1.0 / (2.0 * s * s);
         long[] entries = new long[BINS + 2];
         long total = 0;
         for (int j = 0; j < BINS; j++) {
-            BigInteger left = BigInteger.valueOf(j * w);
-            weight[j] = j == 0 ? 1L << SCALE_BITS
-                    : ExpMinusExpansion.bits(left.multiply(left), twoSigmaSquared, SCALE_BITS).longValueExact() + 1;
+            weight[j] = j == 0 ? 1L << SCALE_BITS : envelopeWeight(j * w);
             scale[j] = (double) (1L << SCALE_BITS) / weight[j];
             entries[j] = weight[j];
             total += weight[j];
@@ -94,11 +92,27 @@ final class GaussianBins {
         if (entries[REJECT] < 0) {
             throw new IllegalStateException("envelope weights exceed 2^22 for s = " + s);
         }
-        inverseTwoSigmaSquared = 1.0 / (2.0 * s * s);
         int length = 64 - Long.numberOfLeadingZeros(w);
         offsetBits = length + 8;
         offsetThreshold = (1L << offsetBits) % w;
         buildAlias(entries);
+    }
+
+    /**
+     * ⌊2^16·f(x)⌋ + 1 for x &gt; 0 (f(x) is irrational, so this is the least integer above 2^16·f(x)):
+     * from the double 2^16·Math.exp(−x²·(1/(2s²))), within 2^16·f·2^−43 ≤ 2^−27 of 2^16·f(x) (the
+     * bound of DiscreteGaussianSampler's fast acceptance: x² exact, x·x/(2s²) ≤ 33), so its floor is
+     * ⌊2^16·f(x)⌋ unless it lies within 2^−26 of an integer; then from the certified digits
+     * ({@link ExpMinusExpansion}).
+     */
+    private long envelopeWeight(long x) {
+        double scaled = Math.exp(-(double) (x * x) * inverseTwoSigmaSquared) * (1 << SCALE_BITS);
+        double floor = Math.floor(scaled);
+        if (scaled - floor > 0x1p-26 && floor + 1 - scaled > 0x1p-26) {
+            return (long) floor + 1;
+        }
+        BigInteger big = BigInteger.valueOf(x);
+        return ExpMinusExpansion.bits(big.multiply(big), BigInteger.valueOf(s).pow(2).shiftLeft(1), SCALE_BITS).longValueExact() + 1;
     }
 
     /**
