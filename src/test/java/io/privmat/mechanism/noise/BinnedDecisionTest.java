@@ -107,7 +107,7 @@ class BinnedDecisionTest {
     }
 
     /**
-     * The tail entry: x = X₀ + u + T·v with u from the source's next word, v ones and a zero, a sign,
+     * The tail entry: x = X₀ + u + T·v with u from the next 32 bits, v ones and a zero, a sign,
      * then U equal to p's first k digits and different at digit k, p = exp(−x²/(2s²))·T·2^(v+17)/w.
      */
     @ParameterizedTest(name = "s = {0}")
@@ -119,7 +119,7 @@ class BinnedDecisionTest {
         int accepted = 0;
         for (int v : new int[] {0, 1, 3}) {
             for (int uWord : new int[] {0x00000010, 0x12345678, 0xFFFFFF00}) {
-                // random.nextLong(T), T < 2^32 not a power of two: one word x, ⌊x·T/2^32⌋ unless rejected.
+                // u below T from 32 bits x: ⌊x·T/2^32⌋ unless (x·T mod 2^32) < 2^32 mod T (rejected).
                 long word = uWord & 0xFFFFFFFFL;
                 while ((word * t & 0xFFFFFFFFL) < (1L << 32) % t) {
                     word++;
@@ -131,20 +131,14 @@ class BinnedDecisionTest {
                         BigInteger digits = ExpMinusExpansion.bits(x.pow(2), BigInteger.valueOf(s).pow(2).shiftLeft(1),
                                 BigInteger.valueOf(t).shiftLeft(v + 17), BigInteger.valueOf(bins.w), k + 1);
                         boolean accept = digits.testBit(0);
-                        // The first word: the entry's 22 bits and 10 more (v, the sign, U's first bits);
-                        // then the word for u, read by the source directly; then the rest of U and a 0.
-                        Bits buffered = new Bits();
-                        buffered.add(BigInteger.valueOf(entryBits(bins, GaussianBins.TAIL)), 22);
-                        buffered.add(BigInteger.ONE.shiftLeft(v).subtract(BigInteger.ONE).shiftLeft(1), v + 1);
-                        buffered.add(negative ? BigInteger.ONE : BigInteger.ZERO, 1);
-                        buffered.add(digits.flipBit(0), k + 1);
-                        proposeZero(buffered, bins);
-                        int[] rest = buffered.words();
-                        int[] words = new int[rest.length + 1];
-                        words[0] = rest[0];
-                        words[1] = (int) word;
-                        System.arraycopy(rest, 1, words, 2, rest.length - 1);
-                        DiscreteGaussianSampler sampler = new DiscreteGaussianSampler(TestNoiseSources.scripted(words), s * s, 1);
+                        Bits stream = new Bits();
+                        stream.add(BigInteger.valueOf(entryBits(bins, GaussianBins.TAIL)), 22);
+                        stream.add(BigInteger.valueOf(word), 32);
+                        stream.add(BigInteger.ONE.shiftLeft(v).subtract(BigInteger.ONE).shiftLeft(1), v + 1);
+                        stream.add(negative ? BigInteger.ONE : BigInteger.ZERO, 1);
+                        stream.add(digits.flipBit(0), k + 1);
+                        proposeZero(stream, bins);
+                        DiscreteGaussianSampler sampler = new DiscreteGaussianSampler(TestNoiseSources.scripted(stream.words()), s * s, 1);
                         long expected = accept ? (negative ? -x.longValueExact() : x.longValueExact()) : 0;
                         assertThat(sampler.next()).as("s %d, u %d, v %d, k %d", s, u, v, k).isEqualTo(expected);
                         decisions++;
@@ -189,6 +183,25 @@ class BinnedDecisionTest {
     /** Bits proposing 0 with a plus sign: the sampler returns 0 without reading a uniform. */
     private static void proposeZero(Bits stream, GaussianBins bins) {
         proposeInBody(stream, bins, 0, false);
+    }
+
+    /**
+     * Every random bit comes through the sampler's buffer (32-bit reads, in order), so its samples
+     * are a function of the stream alone, whenever the buffer is topped up: on the binned proposal
+     * and on the Laplace one with t up to 2^31 (σ = 300 000 001 ≥ 2^28, σ = 2^31 − 1).
+     */
+    @ParameterizedTest(name = "sigma = {0}")
+    @CsvSource({"3", "4096", "141825918", "300000001", "2147483647"})
+    void theSamplerReadsTheSourceOnlyThirtyTwoBitsAtATime(long sigma) {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(sigma);
+        int[] words = new int[200_000];
+        for (int i = 0; i < words.length; i++) {
+            words[i] = random.nextInt();
+        }
+        DiscreteGaussianSampler sampler = new DiscreteGaussianSampler(TestNoiseSources.scripted(words), sigma * sigma, 1);
+        long[] out = new long[20_000];
+        sampler.fill(out, 0, out.length);
+        assertThat(java.util.Arrays.stream(out).filter(z -> z != 0).count()).isPositive();
     }
 
     /** A bit string, most significant first, as 32-bit words padded with zeros. */
