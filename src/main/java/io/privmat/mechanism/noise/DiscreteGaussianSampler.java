@@ -28,8 +28,9 @@ import java.math.BigInteger;
  * expansion of e^−1, exactly known to any precision ({@link #expMinusOneBits}): a word of random
  * bits is compared at once and only the bits up to the first difference are consumed (2 on
  * average).</li>
- * <li>Uniforms below t (t &lt; 2^28) take bitLength(t) + 8 random bits (Lemire, threshold
- * precomputed); random bits come from a local buffer (4-byte reads of the source).</li>
+ * <li>Uniforms below t (t &lt; 2^31) take min(32, bitLength(t) + 8) random bits (Lemire, threshold
+ * precomputed); random bits come from a local buffer (4-byte reads of the source), and only from
+ * it: the samples are a function of the source's stream alone (see {@link #acceptFast}).</li>
  * </ul>
  * Parameters whose acceptance denominator 2·num·den·t² exceeds 63 bits are drawn by
  * {@link ExactSamplers#discreteGaussian} (128-bit and BigInteger paths). Not thread-safe: one
@@ -95,10 +96,11 @@ public final class DiscreteGaussianSampler {
             d = ExactSamplers.multiplyOrMinusOne(ExactSamplers.multiplyOrMinusOne(2, ExactSamplers.multiplyOrMinusOne(num, den)),
                     ExactSamplers.multiplyOrMinusOne(t, t));
         }
-        // t < 2^28: uniforms below t from bitLength(t) + 8 ≤ 32 buffered bits, rejecting with
-        // probability < 2^−4 (< 2^−8 when bitLength(t) ≤ 24).
+        // t < 2^31 (every t with d > 0): uniforms below t from min(32, bitLength(t) + 8) buffered
+        // bits, rejecting with probability < 2^−8 when bitLength(t) ≤ 24, else < t/2^32 (as
+        // NoiseSource.nextLong(t) would, but through the buffer: see acceptFast on replays).
         int length = 64 - Long.numberOfLeadingZeros(t);
-        uniformBits = t > 1 && length <= 28 ? Math.min(32, length + 8) : 0;
+        uniformBits = t > 1 && length <= 31 ? Math.min(32, length + 8) : 0;
         uniformThreshold = uniformBits == 0 ? 0 : (1L << uniformBits) % t;
         inverseT = 1.0 / t;
         inverseD = 1.0 / d;
@@ -179,7 +181,13 @@ public final class DiscreteGaussianSampler {
      * same U: the decision is U &lt; p in every case, so it is exactly Bernoulli(p).</li>
      * </ul>
      * The bits consumed are those up to U's first difference from p, whatever double values the
-     * platform's Math.exp returns, so a seeded source gives the same samples everywhere.
+     * platform's Math.exp returns. When the source is read (a word whenever fewer than 32 bits are
+     * buffered) does depend on them (on how many digits are certified); so every random bit of the
+     * sampler, the uniforms' included, comes through the buffer in order, and the samples are a
+     * function of the source's stream alone: a seeded source gives the same samples everywhere,
+     * and a replayed stream (the randomized response's second pass,
+     * docs/mechanisms/low-rank.md) gives the same noise again even if two calls of Math.exp with
+     * one argument differ (Math's specification allows that).
      */
     boolean acceptFast(long u, long a) {
         if (u == 0 && a == 0) {
@@ -306,7 +314,7 @@ public final class DiscreteGaussianSampler {
      * probability f(x)/h_j = exp(−x²/(2s²))·2^16/H_j ≤ 1. Proposal and acceptance give ±x the
      * weight (H_j/2^22)·(1/w)·(1/2)·f(x)·2^16/H_j = f(x)·2^15/(2^22·w): the same constant times f(x)
      * in every bin.</li>
-     * <li>the tail: x = X₀ + u + T·v, u uniform in [0, T), v ~ Geometric(1/2) (P[v] = 2^−(v+1)), a
+     * <li>the tail: x = X₀ + u + T·v, u uniform in [0, T) (32 buffered bits), v ~ Geometric(1/2) (P[v] = 2^−(v+1)), a
      * fair sign, accepted with probability f(x)·2^(v+17)·T/w. Its proposal weight for ±x is
      * (1/2^22)·(1/T)·2^−(v+1)·(1/2), so the accepted weight is again f(x)·2^15/(2^22·w); the
      * probability is ≤ 1 because v ≤ (x − X₀)/T, T ≥ s and X₀ ≥ 8s give x²/(2s²) − v·ln 2 ≥
@@ -345,7 +353,7 @@ public final class DiscreteGaussianSampler {
                     return negative ? -x : x;
                 }
             } else if (entry == GaussianBins.TAIL) {
-                long u = random.nextLong(b.tailScale);
+                long u = uniformBelow(b.tailScale, 32, b.tailThreshold);
                 long v = 0;
                 while (nextBit()) {
                     v++;

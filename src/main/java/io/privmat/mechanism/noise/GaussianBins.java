@@ -53,6 +53,8 @@ final class GaussianBins {
     /** Random bits of a uniform offset in [0, w) (Lemire) and its rejection threshold 2^bits mod w. */
     final int offsetBits;
     final long offsetThreshold;
+    /** Lemire's rejection threshold 2^32 mod T for the tail's uniform below T &lt; 2^29 from 32 bits. */
+    final long tailThreshold;
 
     private static final Map<Long, GaussianBins> CACHE = new ConcurrentHashMap<>();
 
@@ -95,6 +97,7 @@ final class GaussianBins {
         int length = 64 - Long.numberOfLeadingZeros(w);
         offsetBits = length + 8;
         offsetThreshold = (1L << offsetBits) % w;
+        tailThreshold = (1L << 32) % tailScale;
         buildAlias(entries);
     }
 

@@ -78,7 +78,7 @@ class GaussianBinsTest {
     }
 
     /**
-     * Scripted bits choosing the tail entry, u from the next two words, v = 0, a minus sign, then
+     * Scripted bits choosing the tail entry, u from the next 32 bits, v = 0, a minus sign, then
      * U = 0 (the source's zeros): U &lt; p for any p &gt; 0, so the tail proposal x = X₀ + u is
      * accepted, through the exact expansion; with U's first bit 1 instead, p &lt; 10^−7 rejects it
      * and the next proposal follows.
@@ -99,17 +99,18 @@ class GaussianBinsTest {
             }
         }
         assertThat(slot).isNotNegative();
-        int entryWord = ((slot << 13) | units) << 10; // 22 bits, then 10 bits: v = 0 (bit 0), sign 1, U's first bits 0
-        entryWord |= 1 << 8;
-        // random.nextLong(T) for T < 2^32 takes one 32-bit word x and returns ⌊x·T/2^32⌋ unless
-        // (x·T mod 2^32) < 2^32 mod T (then it takes another): a word that is not rejected.
+        // u below T from 32 buffered bits x: ⌊x·T/2^32⌋ unless (x·T mod 2^32) < 2^32 mod T (then
+        // 32 more): a word that is not rejected.
         long t = bins.tailScale;
         int uWord = 0x12345678;
         while (((uWord & 0xFFFFFFFFL) * t & 0xFFFFFFFFL) < (1L << 32) % t) {
             uWord++;
         }
         long u = ((uWord & 0xFFFFFFFFL) * t) >>> 32;
-        DiscreteGaussianSampler sampler = new DiscreteGaussianSampler(TestNoiseSources.scripted(entryWord, uWord), s * s, 1);
+        // The stream: 22 bits for the entry, 32 for u, v = 0 (bit 0), sign 1, U's bits 0.
+        int first = (((slot << 13) | units) << 10) | (uWord >>> 22);
+        int second = (uWord << 10) | (1 << 8);
+        DiscreteGaussianSampler sampler = new DiscreteGaussianSampler(TestNoiseSources.scripted(first, second), s * s, 1);
         long sample = sampler.next();
         assertThat(sample).isEqualTo(-(bins.x0 + u));
         assertThat(sampler.exactFallbacks()).isEqualTo(1);

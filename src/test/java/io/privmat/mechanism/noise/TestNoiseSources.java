@@ -19,14 +19,29 @@ public final class TestNoiseSources {
         });
     }
 
-    /** A source that yields the given 32-bit words, then zeros (scripted random bits). */
+    /**
+     * A source that yields the given 32-bit words, then zeros (scripted random bits), through
+     * {@link NoiseSource#nextInt} only: any other read fails, so a scripted test also checks that
+     * DiscreteGaussianSampler takes every random bit through its buffer (its samples a function
+     * of the stream alone).
+     */
     public static NoiseSource scripted(int... words) {
         return new NoiseSource() {
             private int next;
 
             @Override
             public long nextLong() {
-                return ((long) nextInt() << 32) | (nextInt() & 0xFFFFFFFFL);
+                throw new AssertionError("64-bit read of a scripted source");
+            }
+
+            @Override
+            public long nextLong(long bound) {
+                throw new AssertionError("uniform below " + bound + " read from a scripted source");
+            }
+
+            @Override
+            public boolean nextBit() {
+                throw new AssertionError("bit read of a scripted source");
             }
 
             @Override
