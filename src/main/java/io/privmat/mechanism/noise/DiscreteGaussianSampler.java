@@ -205,8 +205,10 @@ public final class DiscreteGaussianSampler {
      * U &lt; p against the digits of p that an approximation p̃ with |p − p̃| ≤ p̃·2^−43 certifies
      * ({@code negligible}: p &lt; 2^−92, all 62 digits 0): p ∈ [L, H]·2^−62 with
      * L = ⌊(p̃ − p̃·2^−41)·2^62⌋ and H = ⌈(p̃ + p̃·2^−41)·2^62⌉ (the margin also covers the rounding
-     * of those two sums), and the common prefix of L and H (none if H reaches 2^62) is p's first j
-     * digits. Returns 1 (U below p) or 0 (U above) when U's bits differ from them, having consumed
+     * of those two sums), and the common prefix of L and H is p's first j digits. Every caller's p
+     * is below 1 (p = 1 returns before: γ = 0, x = 0), so H is lowered to 2^62 − 1 when the margin
+     * pushes it to 2^62: p·2^62 ∈ [L, 2^62) still, and a p within 2^−41 of 1 keeps its leading 1s
+     * instead of going to the exact expansion. Returns 1 (U below p) or 0 (U above) when U's bits differ from them, having consumed
      * the bits up to the first difference; else −1 − j, having consumed j bits.
      */
     private int compareApproximation(double p, boolean negligible) {
@@ -215,9 +217,9 @@ public final class DiscreteGaussianSampler {
         if (!negligible) {
             double margin = p * 0x1p-41;
             low = (long) ((p - margin) * 0x1p62);
-            high = (long) Math.ceil((p + margin) * 0x1p62);
+            high = Math.min((long) Math.ceil((p + margin) * 0x1p62), (1L << 62) - 1);
         }
-        int known = high >= 1L << 62 ? 0 : Math.min(62, Long.numberOfLeadingZeros(low ^ high) - 2);
+        int known = Math.min(62, Long.numberOfLeadingZeros(low ^ high) - 2);
         if (known > 0) {
             long prefix = low >>> (62 - known);
             int first = Math.min(known, 32);
