@@ -401,6 +401,102 @@ class SparkGramBenchmark {
         Files.writeString(out, report.toString());
     }
 
+    /**
+     * The ceiling the exact kernel sets for a Spark pass, as a pass runs it: numpy's {@code X.T @ X}
+     * over {@code -Dprivmat.bench.rows}' smallest size (default 10⁵) against {@link FixedPointGram} over
+     * the same number of rows in memory, once with one calling thread (OpenBLAS's own thread count) and
+     * once with two calling threads, each its own accumulator over half the rows, one OpenBLAS thread
+     * each ({@link BlasThreads}, as two Spark tasks on {@code local[2]} run). Interleaved, round by
+     * round; wall-clock and CPU seconds (numpy's process, this JVM), medians of
+     * {@code privmat.bench.reps}. Run with {@code -Dtest=SparkGramBenchmark#kernelCeiling}; writes
+     * target/benchmarks/spark-gram-ceiling.txt.
+     */
+    @Test
+    void kernelCeiling() throws IOException, InterruptedException {
+        NativeBlas.install();
+        long n = Arrays.stream(System.getProperty("privmat.bench.rows", "100000").split(","))
+                .mapToLong(s -> Long.parseLong(s.trim())).min().orElseThrow();
+        int reps = Integer.getInteger("privmat.bench.reps", 3);
+        StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
+                "Exact kernel ceiling, d = %d, %d rows; BLAS: %s (OpenBLAS threads %d); medians of %d; load average"
+                + " before: %s%n", D, n, LinearAlgebra.implementation(), BlasThreads.current(), reps, load()));
+        double[] pool = pool();
+        inProcess(pool, 20_000, true); // warm-up
+        inProcessThreads(pool, 20_000, 2);
+        String[] ways = {"numpy X.T @ X", "FixedPointGram, 1 caller", "FixedPointGram, 2 callers, 1 BLAS thread each"};
+        double[][] wall = new double[ways.length][reps];
+        double[][] cpus = new double[ways.length][reps];
+        for (int r = 0; r < reps; r++) {
+            double[] np = numpy(n, n, 1);
+            wall[0][r] = np[0];
+            cpus[0][r] = np[2];
+            double c0 = cpu();
+            wall[1][r] = inProcess(pool, n, true);
+            cpus[1][r] = cpu() - c0;
+            c0 = cpu();
+            wall[2][r] = inProcessThreads(pool, n, 2);
+            cpus[2][r] = cpu() - c0;
+        }
+        double numpyWall = median(wall[0]);
+        double numpyCpu = median(cpus[0]);
+        for (int w = 0; w < ways.length; w++) {
+            String line = String.format(Locale.ROOT,
+                    "  %-48s %6.2f s %6.2f CPU s  %.2f x numpy (wall)  %.2f x numpy (per CPU second)%n", ways[w],
+                    median(wall[w]), median(cpus[w]), numpyWall / median(wall[w]), numpyCpu / median(cpus[w]));
+            report.append(line);
+            System.out.print(line);
+        }
+        report.append("load average after: ").append(load()).append('\n');
+        System.out.println(report);
+        Path out = Path.of("target/benchmarks/spark-gram-ceiling.txt");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, report.toString());
+    }
+
+    /**
+     * Seconds for n rows through {@link FixedPointGram} in {@code callers} threads at once, each its own
+     * accumulator over its share of the rows, counted as exact-kernel tasks ({@link BlasThreads}: one
+     * OpenBLAS thread each while two or more run), the states merged at the end.
+     */
+    private static double inProcessThreads(double[] pool, long n, int callers) throws InterruptedException {
+        FixedPointGram.State[] states = new FixedPointGram.State[callers];
+        Thread[] threads = new Thread[callers];
+        long t0 = System.nanoTime();
+        for (int t = 0; t < callers; t++) {
+            int id = t;
+            long from = n * t / callers;
+            long to = n * (t + 1) / callers;
+            threads[t] = new Thread(() -> {
+                BlasThreads.taskStarted();
+                try {
+                    FixedPointGram fp = new FixedPointGram(D, B, true);
+                    int chunk = (4 << 20) / (8 * D);
+                    for (long done = from; done < to;) {
+                        int offset = (int) (done % POOL);
+                        int count = (int) Math.min(Math.min(chunk, POOL - offset), to - done);
+                        fp.addRows(pool, offset * D, count);
+                        done += count;
+                    }
+                    states[id] = fp.state();
+                } finally {
+                    BlasThreads.taskEnded();
+                }
+            });
+            threads[t].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        FixedPointGram.State merged = states[0];
+        for (int t = 1; t < callers; t++) {
+            merged = FixedPointGram.merge(merged, states[t]);
+        }
+        if (merged.rows() != n || !(FixedPointGram.of(merged).gram()[0] > 0)) {
+            throw new AssertionError("empty Gram");
+        }
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
     private static void breakdownRow(StringBuilder report, String what, double seconds, double cpuSeconds, long n) {
         String line = String.format(Locale.ROOT, "  %-52s %6.2f s %8.0f rows/s %6.2f CPU s%n", what, seconds,
                 n / seconds, cpuSeconds);
