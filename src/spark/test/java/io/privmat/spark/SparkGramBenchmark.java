@@ -509,7 +509,9 @@ class SparkGramBenchmark {
 
     /** Appends a line to the report and prints it at once (a long run's first lines survive an interrupted one). */
     private static void line(StringBuilder report, String line) {
-        line(report, line);
+        report.append(line);
+        System.out.print(line);
+        System.out.flush();
     }
 
     private static String rounded(double[] values) {
