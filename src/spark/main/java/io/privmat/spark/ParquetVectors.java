@@ -29,6 +29,7 @@ import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
@@ -133,6 +134,7 @@ final class ParquetVectors {
         Path path = new Path(split.path());
         int bytes = 8 * row.length;
         long count = 0;
+        TaskContext task = TaskContext.get();
         try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf),
                 HadoopReadOptions.builder(conf, path).withRange(split.start(), split.start() + split.length())
                         .withCodecFactory(heapSnappy ? heapSnappyCodecs(conf) : HadoopCodecs.newFactory(conf, 0))
@@ -160,6 +162,9 @@ final class ParquetVectors {
                         NO_CONVERTER, version);
                 long inGroup = pages.getRowCount();
                 for (long r = 0; r < inGroup; r++) {
+                    if ((r & 255) == 0 && task != null) {
+                        task.killTaskIfInterrupted(); // a cancelled pass stops, as Spark's scan does per batch
+                    }
                     if (values.getCurrentDefinitionLevel() == defined) {
                         copy(values.getBinary(), bytes, row);
                     } else {

@@ -72,7 +72,8 @@ final class SparkDataAccess implements DataAccess {
      * a columnar scan of that one column under nothing but the conversion to rows (Parquet's vectorised
      * reader, the default): Spark's own scan, the same files, partitions and rows as {@link #rows},
      * without turning each row into an {@code UnsafeRow} (a copy of its 8·d bytes). Null otherwise
-     * (another layout, a scan Spark does not vectorise, any other plan): then read as rows.
+     * (another layout, a scan Spark does not vectorise, any other plan): then read as rows. The Gram
+     * and the column sums read such a source with {@link ParquetVectors} instead, when it plans one.
      *
      * <p>Batches of {@link #batchRows} rows instead of Spark's 4 096: the reader decodes a batch, then
      * the task reads it back, and a batch of about 2 MB is still in the cache when it does (4 096 rows

@@ -520,7 +520,8 @@ class SparkGramBenchmark {
 
     /**
      * The decode of the vector layout's Parquet, stage by stage, in this thread alone (no Spark task),
-     * thread CPU seconds per file set, medians of {@code privmat.bench.reps}, interleaved: the files'
+     * CPU seconds of the JVM per file set (all its threads: Parquet may read a file's ranges on other
+     * threads), medians of {@code privmat.bench.reps}, interleaved: the files'
      * bytes read; Parquet's pages decompressed (Parquet's snappy codec, and {@link ParquetVectors}'
      * heap one); {@link ParquetVectors#read} whole (each row's bytes copied into doubles) with either
      * codec — snappy files, and the same rows uncompressed. Run with
@@ -533,7 +534,6 @@ class SparkGramBenchmark {
         StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
                 "Decode stages, d = %d, %d rows, vector layout, one thread; medians of %d; load average before: %s%n",
                 D, n, reps, load()));
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
         Path dir = Files.createTempDirectory("privmat-bench-decode");
         try {
             ExternalSchema snappy = write(dir, "snappy", n, true, false, "snappy");
@@ -553,7 +553,7 @@ class SparkGramBenchmark {
                     }
                     ParquetVectors.heapSnappy = w != 1 && w != 3;
                     long rows = 0;
-                    long c0 = threads.getCurrentThreadCpuTime();
+                    double c0 = cpu();
                     try {
                         for (Path f : files) {
                             rows += decodeFile(conf, f, w);
@@ -561,12 +561,12 @@ class SparkGramBenchmark {
                     } finally {
                         ParquetVectors.heapSnappy = true;
                     }
-                    long used = threads.getCurrentThreadCpuTime() - c0;
+                    double used = cpu() - c0;
                     if (w > 0 && rows != n) {
                         throw new AssertionError(ways[w] + " met " + rows + " rows");
                     }
                     if (r >= 0) {
-                        cpus[w][r] = used / 1e9;
+                        cpus[w][r] = used;
                     }
                 }
             }
