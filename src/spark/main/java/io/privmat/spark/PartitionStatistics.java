@@ -164,7 +164,7 @@ final class PartitionStatistics {
     }
 
     /** Feeds a partition's rows, one at a time through {@code row}, into the accumulator. */
-    private interface Feed {
+    interface Feed {
         void rows(FixedPointGram g, double[] row);
     }
 
@@ -172,7 +172,7 @@ final class PartitionStatistics {
      * A partition's {@link FixedPointGram} state over the rows {@code feed} adds; with the Gram, the
      * task counts towards {@link BlasThreads} (one OpenBLAS thread per task while two or more run).
      */
-    private static Iterator<FixedPointGram.State> exactSums(int d, double bound, boolean withGram, Feed feed) {
+    static Iterator<FixedPointGram.State> exactSums(int d, double bound, boolean withGram, Feed feed) {
         FixedPointGram g = new FixedPointGram(d, bound, withGram);
         if (withGram) {
             BlasThreads.taskStarted();

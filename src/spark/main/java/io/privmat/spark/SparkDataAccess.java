@@ -72,7 +72,8 @@ final class SparkDataAccess implements DataAccess {
      * a columnar scan of that one column under nothing but the conversion to rows (Parquet's vectorised
      * reader, the default): Spark's own scan, the same files, partitions and rows as {@link #rows},
      * without turning each row into an {@code UnsafeRow} (a copy of its 8·d bytes). Null otherwise
-     * (another layout, a scan Spark does not vectorise, any other plan): then read as rows.
+     * (another layout, a scan Spark does not vectorise, any other plan): then read as rows. The Gram
+     * and the column sums read such a source with {@link ParquetVectors} instead, when it plans one.
      *
      * <p>Batches of {@link #batchRows} rows instead of Spark's 4 096: the reader decodes a batch, then
      * the task reads it back, and a batch of about 2 MB is still in the cache when it does (4 096 rows
@@ -86,19 +87,8 @@ final class SparkDataAccess implements DataAccess {
         if (type.fields().length != 1 || !(type.fields()[0].dataType() instanceof BinaryType)) {
             return null;
         }
-        SparkPlan plan = source.frame().queryExecution().executedPlan();
-        while (!plan.supportsColumnar()) {
-            if (plan instanceof WholeStageCodegenExec w) {
-                plan = w.child();
-            } else if (plan instanceof ColumnarToRowExec c) {
-                plan = c.child();
-            } else if (plan instanceof InputAdapter a) {
-                plan = a.child();
-            } else {
-                return null;
-            }
-        }
-        if (plan.output().size() != 1 || !(plan.output().head().dataType() instanceof BinaryType)) {
+        SparkPlan plan = belowConversion(source, SparkPlan::supportsColumnar);
+        if (plan == null || plan.output().size() != 1 || !(plan.output().head().dataType() instanceof BinaryType)) {
             return null;
         }
         RuntimeConfig conf = source.frame().sparkSession().conf();
@@ -113,6 +103,26 @@ final class SparkDataAccess implements DataAccess {
                 conf.set(BATCH_SIZE, before);
             }
         }
+    }
+
+    /**
+     * The first node of the source's physical plan that {@code found} accepts, below nothing but
+     * whole-stage code generation and the conversion to rows; null when another node comes first.
+     */
+    static @Nullable SparkPlan belowConversion(SparkEngine.Source source, java.util.function.Predicate<SparkPlan> found) {
+        SparkPlan plan = source.frame().queryExecution().executedPlan();
+        while (!found.test(plan)) {
+            if (plan instanceof WholeStageCodegenExec w) {
+                plan = w.child();
+            } else if (plan instanceof ColumnarToRowExec c) {
+                plan = c.child();
+            } else if (plan instanceof InputAdapter a) {
+                plan = a.child();
+            } else {
+                return null;
+            }
+        }
+        return plan;
     }
 
     private static final String BATCH_SIZE = "spark.sql.parquet.columnarReaderBatchSize";
@@ -179,18 +189,35 @@ final class SparkDataAccess implements DataAccess {
         double bound = facts.rowNormBound();
         FixedPointGram.State state = pass(0, 1, () -> {
             SparkEngine.Source source = engine.source(schema);
-            JavaRDD<ColumnarBatch> batches = binaryBatches(source, d);
-            JavaRDD<FixedPointGram.State> parts = batches != null
-                    ? batches.mapPartitions(new PartitionStatistics.BatchSums(d, bound, withGram))
-                    : rows(source).mapPartitions(new PartitionStatistics.Sums(d, bound, withGram, source.reader()));
-            return parts.getNumPartitions() == 0 ? new FixedPointGram(d, bound, withGram).state()
-                    : parts.treeReduce(FixedPointGram::merge, engine.treeDepth());
+            ParquetVectors.Plan direct = ParquetVectors.plan(source);
+            try {
+                return sums(source, direct, d, bound, withGram);
+            } finally {
+                if (direct != null) {
+                    direct.conf().destroy();
+                }
+            }
         });
         if (state.d() != d || state.sums().length != d || state.sumsHi().length != d || state.hi().length != (withGram ? (long) d * (d + 1) / 2 : 0)) {
             throw new IllegalStateException("the engine returned a statistic of the wrong shape");
         }
         checkRows(state.rows());
         return FixedPointGram.of(state);
+    }
+
+    /**
+     * One partition's sums each, tree-reduced: the vector layout's binary Parquet column read directly
+     * ({@link ParquetVectors}) when {@code direct} planned it, else as Spark's columnar batches, else as rows.
+     */
+    private FixedPointGram.State sums(SparkEngine.Source source, ParquetVectors.@Nullable Plan direct, int d,
+            double bound, boolean withGram) {
+        JavaRDD<ColumnarBatch> batches = direct == null ? binaryBatches(source, d) : null;
+        JavaRDD<FixedPointGram.State> parts = direct != null
+                ? direct.splits().mapPartitions(new ParquetVectors.Sums(d, bound, withGram, direct))
+                : batches != null ? batches.mapPartitions(new PartitionStatistics.BatchSums(d, bound, withGram))
+                : rows(source).mapPartitions(new PartitionStatistics.Sums(d, bound, withGram, source.reader()));
+        return parts.getNumPartitions() == 0 ? new FixedPointGram(d, bound, withGram).state()
+                : parts.treeReduce(FixedPointGram::merge, engine.treeDepth());
     }
 
     /**

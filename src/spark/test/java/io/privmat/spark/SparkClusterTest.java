@@ -69,6 +69,8 @@ class SparkClusterTest {
     static Path dir;
     static Path logs;
     static ExternalSchema source;
+    /** The same rows in the binary vector layout (read by ParquetVectors on the executors). */
+    static ExternalSchema vectors;
     static DataAccess.Gram inProcess;
     static double[] inProcessSums;
     static DataAccess.Gram local;
@@ -93,6 +95,7 @@ class SparkClusterTest {
         double[][] x = SparkTestData.matrix(N, D, B, 34);
         source = new ExternalSchema(SparkTestData.write(x, dir, "files", ExternalSchema.Format.PARQUET, FILES),
                 ExternalSchema.Format.PARQUET, SparkTestData.columns(D), (long) N);
+        vectors = SparkTestData.writeVector(x, dir, "vectors", SparkTestData.Vector.BINARY, FILES, (long) N);
         DataAccess reference = new SparkTestData.LocalExact(SparkTestData.readBack(source), D, B);
         inProcess = reference.gram(true);
         inProcessSums = reference.columnSums();
@@ -184,6 +187,11 @@ class SparkClusterTest {
         assertThat(sums).containsExactly(inProcessSums).containsExactly(localSums);
         // Both executors (separate JVMs) computed partitions: the sums crossed processes.
         assertThat(tasks.successfulOn()).hasSize(2).doesNotContain("driver");
+        // The vector layout, read on the executors by Parquet's column reader (ParquetVectors).
+        ParquetVectors.Plan plan = ParquetVectors.plan(cluster.source(vectors));
+        assertThat(plan).isNotNull();
+        plan.conf().destroy();
+        assertThat(access(cluster, vectors).gram(true).gram()).containsExactly(inProcess.gram());
         System.out.printf("spark cluster: Gram pass over %d rows in %d files on two workers: %.2f s%n", N, FILES,
                 seconds);
     }
@@ -358,7 +366,11 @@ class SparkClusterTest {
     }
 
     private static SparkDataAccess access(SparkEngine engine) {
-        return new SparkDataAccess(engine, source, SparkTestData.facts(D, B, (long) N,
+        return access(engine, source);
+    }
+
+    private static SparkDataAccess access(SparkEngine engine, ExternalSchema schema) {
+        return new SparkDataAccess(engine, schema, SparkTestData.facts(D, B, (long) N,
                 NeighbouringRelation.REPLACE_ONE), new SparkTestData.Recorder());
     }
 

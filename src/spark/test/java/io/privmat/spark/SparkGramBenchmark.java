@@ -132,8 +132,7 @@ class SparkGramBenchmark {
                             written / 1e9, size(Path.of(v.location())) / 1e6,
                             withColumns ? String.format(Locale.ROOT, ", columns %.0f MB",
                                     size(Path.of(c.location())) / 1e6) : "");
-                    report.append(generated);
-                    System.out.print(generated);
+                    line(report, generated);
                 } else {
                     int times = (int) (n / base);
                     c = !withColumns || n == base ? columns : copies(columns, dir.resolve("c" + n), times);
@@ -173,8 +172,7 @@ class SparkGramBenchmark {
                 String cpuLine = String.format(Locale.ROOT,
                         "%10d CPU seconds (all threads): numpy %.2f, spark vector column %.2f: %.2f x numpy per"
                         + " CPU second%n", n, numpy[2], median(vectorCpu), numpy[2] / median(vectorCpu));
-                report.append(cpuLine);
-                System.out.print(cpuLine);
+                line(report, cpuLine);
                 if (withColumns) {
                     row(report, n, "spark 784 columns", median(columnTimes), numpySeconds, cores,
                             size(Path.of(c.location())) / 1e6);
@@ -186,8 +184,7 @@ class SparkGramBenchmark {
                     }
                 }
                 loads.append(String.format(Locale.ROOT, "load average after %d rows: %s%n", n, load()));
-                report.append(loads);
-                System.out.print(loads);
+                line(report, loads.toString());
                 if (fp.length > 0) {
                     row(report, n, "in-process fp", median(fp), numpySeconds, cores, 0);
                     row(report, n, "in-process syrk", median(syrk), numpySeconds, cores, 0);
@@ -196,11 +193,7 @@ class SparkGramBenchmark {
         } finally {
             delete(dir);
         }
-        report.append("load average after: ").append(load()).append('\n');
-        System.out.println(report);
-        Path out = Path.of("target/benchmarks/spark-gram.txt");
-        Files.createDirectories(out.getParent());
-        Files.writeString(out, report.toString());
+        finish(report, "target/benchmarks/spark-gram.txt");
     }
 
     /**
@@ -273,8 +266,7 @@ class SparkGramBenchmark {
     @Test
     void gramPassBreakdown() throws IOException, InterruptedException {
         NativeBlas.install();
-        long n = Arrays.stream(System.getProperty("privmat.bench.rows", "100000").split(","))
-                .mapToLong(s -> Long.parseLong(s.trim())).min().orElseThrow();
+        long n = smallestRows();
         int reps = Integer.getInteger("privmat.bench.reps", 3);
         StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
                 "Gram pass breakdown, d = %d, %d rows, vector layout, local[2]; BLAS: %s; medians of %d; load average"
@@ -394,19 +386,371 @@ class SparkGramBenchmark {
         } finally {
             delete(dir);
         }
+        finish(report, "target/benchmarks/spark-gram-breakdown.txt");
+    }
+
+    /**
+     * The vector layout's Gram pass read two ways, over the same rows written snappy-compressed
+     * (Spark's default) and uncompressed, interleaved round by round in one JVM: Spark's columnar scan
+     * ({@link SparkDataAccess#binaryBatches}, {@link PartitionStatistics.BatchSums}: what
+     * {@link SparkDataAccess#gram} runs) and Parquet's column reader directly ({@link ParquetVectors}: the
+     * same splits), each as a whole pass (tree reduction included) and as a scan that only copies each
+     * row's bytes into doubles; numpy's {@code X.T @ X} over the same rows in each round. CPU seconds of
+     * the JVM (numpy: its process) and wall-clock seconds, medians of {@code privmat.bench.reps}; the
+     * passes' statistics are checked equal. {@code -Dprivmat.bench.rows}' smallest size (default 10⁵).
+     * Run with {@code -Dtest=SparkGramBenchmark#directRead}; writes target/benchmarks/spark-gram-direct.txt.
+     */
+    @Test
+    void directRead() throws IOException, InterruptedException {
+        NativeBlas.install();
+        long n = smallestRows();
+        int reps = Integer.getInteger("privmat.bench.reps", 3);
+        StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
+                "Gram pass, columnar batches vs Parquet's column reader, snappy vs uncompressed, d = %d, %d rows, vector"
+                + " layout, local[2]; BLAS: %s; medians of %d; load average before: %s%n", D, n,
+                LinearAlgebra.implementation(), reps, load()));
+        Path dir = Files.createTempDirectory("privmat-bench-direct");
+        try {
+            ExternalSchema[] codecs = {write(dir, "snappy", n, true, false, "snappy"),
+                write(dir, "none", n, true, false, "none")};
+            String[] names = {"snappy", "uncompressed"};
+            SparkEngine engine = SparkTestData.engine();
+            String[] ways = {"pass: columnar batches (as shipped)", "pass: Parquet column reader",
+                "scan + copy: columnar batches", "scan + copy: Parquet column reader"};
+            double[] numpyWall = new double[reps];
+            double[] numpyCpu = new double[reps];
+            double[][][] wall = new double[codecs.length][ways.length][reps];
+            double[][][] cpus = new double[codecs.length][ways.length][reps];
+            FixedPointGram.State first = null;
+            for (int r = -1; r < reps; r++) { // round -1: warm-up, not kept
+                if (r >= 0) {
+                    double[] np = numpy(n, n, 1);
+                    numpyWall[r] = np[0];
+                    numpyCpu[r] = np[2];
+                }
+                for (int c = 0; c < codecs.length; c++) {
+                    for (int w = 0; w < ways.length; w++) {
+                        SparkEngine.Source source = engine.source(codecs[c]);
+                        boolean direct = w % 2 == 1;
+                        ParquetVectors.Plan plan = direct ? ParquetVectors.plan(source) : null;
+                        if (direct && plan == null) {
+                            throw new AssertionError("no direct plan for the vector layout");
+                        }
+                        double c0 = cpu();
+                        long t0 = System.nanoTime();
+                        long rows;
+                        if (w < 2) {
+                            org.apache.spark.api.java.JavaRDD<FixedPointGram.State> parts = direct
+                                    ? plan.splits().mapPartitions(new ParquetVectors.Sums(D, B, true, plan))
+                                    : SparkDataAccess.binaryBatches(source, D).mapPartitions(
+                                            new PartitionStatistics.BatchSums(D, B, true));
+                            FixedPointGram.State s = parts.treeReduce(FixedPointGram::merge, engine.treeDepth());
+                            rows = s.rows();
+                            if (first == null) {
+                                first = s;
+                            } else if (!Arrays.equals(FixedPointGram.of(first).gram(), FixedPointGram.of(s).gram())) {
+                                throw new AssertionError("the reads gave different Grams");
+                            }
+                        } else {
+                            rows = direct ? plan.splits().mapPartitions(new DirectCopyTask(plan, D)).reduce(Long::sum)
+                                    : SparkDataAccess.binaryBatches(source, D)
+                                            .mapPartitions(new BatchStageTask(Stage.COLUMNAR_COPY, D)).reduce(Long::sum);
+                        }
+                        double seconds = (System.nanoTime() - t0) / 1e9;
+                        double cpuSeconds = cpu() - c0;
+                        if (plan != null) {
+                            plan.conf().destroy();
+                        }
+                        if (rows != n) {
+                            throw new AssertionError(ways[w] + " met " + rows + " rows");
+                        }
+                        if (r >= 0) {
+                            wall[c][w][r] = seconds;
+                            cpus[c][w][r] = cpuSeconds;
+                        }
+                    }
+                }
+            }
+            String head = String.format(Locale.ROOT,
+                    "  %-52s %6.2f s %6.2f CPU s   (rounds: %s CPU s)%n", "numpy X.T @ X", median(numpyWall),
+                    median(numpyCpu), rounded(numpyCpu));
+            line(report, head);
+            for (int c = 0; c < codecs.length; c++) {
+                for (int w = 0; w < ways.length; w++) {
+                    String line = String.format(Locale.ROOT,
+                            "  %-52s %6.2f s %6.2f CPU s  %.2f x numpy per core (wall)  %.2f x numpy per CPU second"
+                            + "   (rounds: %s CPU s)%n", ways[w] + ", " + names[c] + String.format(Locale.ROOT,
+                                    " (%.0f MB)", size(Path.of(codecs[c].location())) / 1e6), median(wall[c][w]),
+                            median(cpus[c][w]), median(numpyWall) / median(wall[c][w]),
+                            median(numpyCpu) / median(cpus[c][w]), rounded(cpus[c][w]));
+                    line(report, line);
+                }
+            }
+        } finally {
+            delete(dir);
+        }
+        finish(report, "target/benchmarks/spark-gram-direct.txt");
+    }
+
+    /** {@code -Dprivmat.bench.rows}' smallest size (default 10⁵). */
+    private static long smallestRows() {
+        return Arrays.stream(System.getProperty("privmat.bench.rows", "100000").split(","))
+                .mapToLong(s -> Long.parseLong(s.trim())).min().orElseThrow();
+    }
+
+    /** Appends the load average, prints the report and writes it to {@code file}. */
+    private static void finish(StringBuilder report, String file) throws IOException {
         report.append("load average after: ").append(load()).append('\n');
         System.out.println(report);
-        Path out = Path.of("target/benchmarks/spark-gram-breakdown.txt");
+        Path out = Path.of(file);
         Files.createDirectories(out.getParent());
         Files.writeString(out, report.toString());
+    }
+
+    /** Appends a line to the report and prints it at once (a long run's first lines survive an interrupted one). */
+    private static void line(StringBuilder report, String line) {
+        report.append(line);
+        System.out.print(line);
+        System.out.flush();
+    }
+
+    private static String rounded(double[] values) {
+        return Arrays.toString(Arrays.stream(values).map(c -> Math.round(c * 100) / 100.0).toArray());
+    }
+
+    /**
+     * The decode of the vector layout's Parquet, stage by stage, in this thread alone (no Spark task),
+     * CPU seconds of the JVM per file set (all its threads: Parquet may read a file's ranges on other
+     * threads), medians of {@code privmat.bench.reps}, interleaved: the files'
+     * bytes read; Parquet's pages decompressed (Parquet's snappy codec, and {@link ParquetVectors}'
+     * heap one); {@link ParquetVectors#read} whole (each row's bytes copied into doubles) with either
+     * codec — snappy files, and the same rows uncompressed. Run with
+     * {@code -Dtest=SparkGramBenchmark#decodeStages}; writes target/benchmarks/spark-gram-decode.txt.
+     */
+    @Test
+    void decodeStages() throws IOException {
+        long n = smallestRows();
+        int reps = Integer.getInteger("privmat.bench.reps", 3);
+        StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
+                "Decode stages, d = %d, %d rows, vector layout, one thread; medians of %d; load average before: %s%n",
+                D, n, reps, load()));
+        Path dir = Files.createTempDirectory("privmat-bench-decode");
+        try {
+            ExternalSchema snappy = write(dir, "snappy", n, true, false, "snappy");
+            ExternalSchema plain = write(dir, "plain", n, true, false, "none");
+            org.apache.hadoop.conf.Configuration conf = SparkTestData.engine().session().sparkContext()
+                    .hadoopConfiguration();
+            String[] ways = {"file bytes read (snappy files)", "pages decompressed, Parquet's snappy codec",
+                "pages decompressed, heap snappy", "ParquetVectors.read, Parquet's snappy codec",
+                "ParquetVectors.read, heap snappy", "ParquetVectors.read, uncompressed files"};
+            double[][] cpus = new double[ways.length][reps];
+            for (int r = -1; r < reps; r++) {
+                for (int w = 0; w < ways.length; w++) {
+                    ExternalSchema source = w == 5 ? plain : snappy;
+                    List<Path> files;
+                    try (Stream<Path> list = Files.list(Path.of(source.location()))) {
+                        files = list.filter(p -> p.getFileName().toString().endsWith(".parquet")).sorted().toList();
+                    }
+                    ParquetVectors.heapSnappy = w != 1 && w != 3;
+                    long rows = 0;
+                    double c0 = cpu();
+                    try {
+                        for (Path f : files) {
+                            rows += decodeFile(conf, f, w);
+                        }
+                    } finally {
+                        ParquetVectors.heapSnappy = true;
+                    }
+                    double used = cpu() - c0;
+                    if (w > 0 && rows != n) {
+                        throw new AssertionError(ways[w] + " met " + rows + " rows");
+                    }
+                    if (r >= 0) {
+                        cpus[w][r] = used;
+                    }
+                }
+            }
+            for (int w = 0; w < ways.length; w++) {
+                line(report, String.format(Locale.ROOT, "  %-46s %6.2f CPU s   (rounds: %s)%n", ways[w],
+                        median(cpus[w]), rounded(cpus[w])));
+            }
+        } finally {
+            delete(dir);
+        }
+        finish(report, "target/benchmarks/spark-gram-decode.txt");
+    }
+
+    /** One file through a {@link #decodeStages} stage: its rows (0 for the bytes alone). */
+    private static long decodeFile(org.apache.hadoop.conf.Configuration conf, Path file, int stage) throws IOException {
+        if (stage == 0) {
+            byte[] buffer = new byte[1 << 20];
+            long sink = 0;
+            try (java.io.InputStream in = new org.apache.hadoop.fs.Path(file.toString()).getFileSystem(conf)
+                    .open(new org.apache.hadoop.fs.Path(file.toString()))) {
+                for (int got; (got = in.read(buffer)) > 0;) {
+                    sink += buffer[got - 1];
+                }
+            }
+            return sink == Long.MIN_VALUE ? 1 : 0;
+        }
+        long length = Files.size(file);
+        ParquetVectors.Split split = new ParquetVectors.Split(file.toUri(), 0, length);
+        if (stage >= 3) {
+            double[] row = new double[D];
+            double[] sink = {0};
+            return ParquetVectors.read(conf, split, "x", false, row, values -> sink[0] += values[7]);
+        }
+        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toString());
+        long rows = 0;
+        try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(
+                org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(path, conf),
+                org.apache.parquet.HadoopReadOptions.builder(conf, path).withCodecFactory(stage == 2
+                        ? ParquetVectors.heapSnappyCodecs(conf)
+                        : org.apache.parquet.hadoop.util.HadoopCodecs.newFactory(conf, 0)).build())) {
+            org.apache.parquet.column.ColumnDescriptor column = reader.getFooter().getFileMetaData().getSchema()
+                    .getColumns().get(0);
+            org.apache.parquet.column.page.PageReadStore pages;
+            while ((pages = reader.readNextRowGroup()) != null) {
+                org.apache.parquet.column.page.PageReader pageReader = pages.getPageReader(column);
+                org.apache.parquet.column.page.DataPage page;
+                while ((page = pageReader.readPage()) != null) {
+                    if (page instanceof org.apache.parquet.column.page.DataPageV1 v1) {
+                        rows += v1.getValueCount();
+                        if (v1.getBytes().toByteBuffer().remaining() == 0) {
+                            throw new AssertionError("empty page");
+                        }
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** One task's splits read by {@link ParquetVectors#read}, each row's bytes copied into doubles: its row count. */
+    static final class DirectCopyTask implements org.apache.spark.api.java.function.FlatMapFunction<
+            java.util.Iterator<List<ParquetVectors.Split>>, Long> {
+        private static final long serialVersionUID = 1L;
+        private final org.apache.spark.broadcast.Broadcast<org.apache.spark.util.SerializableConfiguration> conf;
+        private final String column;
+        private final boolean caseSensitive;
+        private final int d;
+
+        DirectCopyTask(ParquetVectors.Plan plan, int d) {
+            this.conf = plan.conf();
+            this.column = plan.column();
+            this.caseSensitive = plan.caseSensitive();
+            this.d = d;
+        }
+
+        @Override
+        public java.util.Iterator<Long> call(java.util.Iterator<List<ParquetVectors.Split>> parts) {
+            long count = 0;
+            double[] row = new double[d];
+            double[] sink = {0};
+            while (parts.hasNext()) {
+                for (ParquetVectors.Split s : parts.next()) {
+                    count += ParquetVectors.read(conf.value().value(), s, column, caseSensitive,
+                            row, values -> sink[0] += values[(int) (sink[0]) & 7]);
+                }
+            }
+            return List.of(count + (sink[0] == Double.MIN_VALUE ? 1 : 0)).iterator();
+        }
+    }
+
+    /**
+     * The ceiling the exact kernel sets for a Spark pass, as a pass runs it: numpy's {@code X.T @ X}
+     * over {@code -Dprivmat.bench.rows}' smallest size (default 10⁵) against {@link FixedPointGram} over
+     * the same number of rows in memory, once with one calling thread (OpenBLAS's own thread count) and
+     * once with two calling threads, each its own accumulator over half the rows, one OpenBLAS thread
+     * each ({@link BlasThreads}, as two Spark tasks on {@code local[2]} run). Interleaved, round by
+     * round; wall-clock and CPU seconds (numpy's process, this JVM), medians of
+     * {@code privmat.bench.reps}. Run with {@code -Dtest=SparkGramBenchmark#kernelCeiling}; writes
+     * target/benchmarks/spark-gram-ceiling.txt.
+     */
+    @Test
+    void kernelCeiling() throws IOException, InterruptedException {
+        NativeBlas.install();
+        long n = smallestRows();
+        int reps = Integer.getInteger("privmat.bench.reps", 3);
+        StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
+                "Exact kernel ceiling, d = %d, %d rows; BLAS: %s (OpenBLAS threads %d); medians of %d; load average"
+                + " before: %s%n", D, n, LinearAlgebra.implementation(), BlasThreads.current(), reps, load()));
+        double[] pool = pool();
+        inProcess(pool, 20_000, true); // warm-up
+        inProcessThreads(pool, 20_000, 2);
+        String[] ways = {"numpy X.T @ X", "FixedPointGram, 1 caller", "FixedPointGram, 2 callers, 1 BLAS thread each"};
+        double[][] wall = new double[ways.length][reps];
+        double[][] cpus = new double[ways.length][reps];
+        for (int r = 0; r < reps; r++) {
+            double[] np = numpy(n, n, 1);
+            wall[0][r] = np[0];
+            cpus[0][r] = np[2];
+            double c0 = cpu();
+            wall[1][r] = inProcess(pool, n, true);
+            cpus[1][r] = cpu() - c0;
+            c0 = cpu();
+            wall[2][r] = inProcessThreads(pool, n, 2);
+            cpus[2][r] = cpu() - c0;
+        }
+        double numpyWall = median(wall[0]);
+        double numpyCpu = median(cpus[0]);
+        for (int w = 0; w < ways.length; w++) {
+            String line = String.format(Locale.ROOT,
+                    "  %-48s %6.2f s %6.2f CPU s  %.2f x numpy (wall)  %.2f x numpy (per CPU second)%n", ways[w],
+                    median(wall[w]), median(cpus[w]), numpyWall / median(wall[w]), numpyCpu / median(cpus[w]));
+            line(report, line);
+        }
+        finish(report, "target/benchmarks/spark-gram-ceiling.txt");
+    }
+
+    /**
+     * Seconds for n rows through {@link FixedPointGram} in {@code callers} threads at once, each its own
+     * accumulator over its share of the rows, counted as exact-kernel tasks ({@link BlasThreads}: one
+     * OpenBLAS thread each while two or more run), the states merged at the end.
+     */
+    private static double inProcessThreads(double[] pool, long n, int callers) throws InterruptedException {
+        FixedPointGram.State[] states = new FixedPointGram.State[callers];
+        Thread[] threads = new Thread[callers];
+        long t0 = System.nanoTime();
+        for (int t = 0; t < callers; t++) {
+            int id = t;
+            long from = n * t / callers;
+            long to = n * (t + 1) / callers;
+            threads[t] = new Thread(() -> {
+                BlasThreads.taskStarted();
+                try {
+                    FixedPointGram fp = new FixedPointGram(D, B, true);
+                    int chunk = (4 << 20) / (8 * D);
+                    for (long done = from; done < to;) {
+                        int offset = (int) (done % POOL);
+                        int count = (int) Math.min(Math.min(chunk, POOL - offset), to - done);
+                        fp.addRows(pool, offset * D, count);
+                        done += count;
+                    }
+                    states[id] = fp.state();
+                } finally {
+                    BlasThreads.taskEnded();
+                }
+            });
+            threads[t].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        FixedPointGram.State merged = states[0];
+        for (int t = 1; t < callers; t++) {
+            merged = FixedPointGram.merge(merged, states[t]);
+        }
+        if (merged.rows() != n || !(FixedPointGram.of(merged).gram()[0] > 0)) {
+            throw new AssertionError("empty Gram");
+        }
+        return (System.nanoTime() - t0) / 1e9;
     }
 
     private static void breakdownRow(StringBuilder report, String what, double seconds, double cpuSeconds, long n) {
         String line = String.format(Locale.ROOT, "  %-52s %6.2f s %8.0f rows/s %6.2f CPU s%n", what, seconds,
                 n / seconds, cpuSeconds);
-        report.append(line);
-        System.out.print(line);
-        System.out.flush();
+        line(report, line);
     }
 
     /** How far a breakdown task goes. */
@@ -557,8 +901,7 @@ class SparkGramBenchmark {
                     callers + " caller(s)" + (strided ? ", zeroed, strided (before)" : "")
                     + (oneAtATime ? ", one dsyrk at a time" : "")
                     + (single ? ", OpenBLAS 1 thread" : ""), t, rows, callers * rows / t, median(cpus));
-            report.append(line);
-            System.out.print(line);
+            line(report, line);
         }
     }
 
