@@ -12,7 +12,10 @@ import java.util.Arrays;
  * <p><b>Quantisation.</b> A row x is clipped to ‖x‖ ≤ B (scaled by B/‖x‖ when longer; a row with a
  * non-finite entry becomes the zero row, so that no row can fail a job), then each entry becomes the
  * integer q_j = trunc(x_j·2²²/B), and while Σ q_j² &gt; 2⁴⁴ (exactly, in {@code long}: the floating
- * clip may leave the norm a few ulps above B) the largest |q_j| moves one step towards zero. The
+ * clip may leave the norm a few ulps above B) the largest |q_j| moves one step towards zero. (For a
+ * B — or a clipped row's ‖x‖ — below 2⁻⁹⁰⁰ the entries and the divisor are first scaled by 2²⁰⁰,
+ * exactly: 2²²/B itself would overflow below 2⁻¹⁰⁰² and make every q_j ±2⁶³ − 1, far beyond the
+ * grid; bounds that small are accepted where analysts choose them, e.g. a completion's clip.) The
  * statistic is that of the rows x̃ = h·q, with ‖x̃‖ ≤ B exactly, so every sensitivity of
  * docs/mechanisms/neighbouring-and-sensitivities.md holds for it without a rounding term. ‖x‖ is
  * computed one way (scaled by the largest |x_j|, summed in order); a faster estimate with a margin far
@@ -137,21 +140,16 @@ public final class FixedPointGram {
      * h·q, h = bound·2⁻²², has norm ≤ bound exactly). A row with a non-finite entry gives q = 0.
      */
     public static void quantize(double[] row, int offset, int d, double bound, long[] out) {
-        // The largest |x_j|, branch-free: NaN propagates through Math.max, an infinity is the maximum.
-        double max = 0;
-        for (int j = 0; j < d; j++) {
-            max = Math.max(max, Math.abs(row[offset + j]));
-        }
-        if (!(max > 0) || max == Double.POSITIVE_INFINITY) { // the zero row, or a non-finite entry
+        double divisor = divisor(row, offset, d, bound);
+        if (divisor == 0) {
             Arrays.fill(out, 0, d, 0L);
             return;
         }
-        // Entries scaled so that B maps to 2²²: x_j·(2²²/B), times B/‖x‖ when the row is too long.
-        double factor = certainlyWithin(row, offset, d, bound, max) ? SCALE / bound : clipFactor(row, offset, d, bound,
-                max);
+        double pre = prescale(divisor);
+        double factor = factor(divisor);
         long squared = 0;
         for (int j = 0; j < d; j++) {
-            long v = (long) (row[offset + j] * factor); // truncation towards zero
+            long v = (long) (row[offset + j] * pre * factor); // truncation towards zero
             out[j] = v;
             squared += v * v;
         }
@@ -169,14 +167,47 @@ public final class FixedPointGram {
         }
     }
 
+    /**
+     * What x_j·2²² is divided by before truncation: B, or ‖x‖ when the row is too long; 0 for the
+     * zero row and for a row with a non-finite entry (its q is the zero row).
+     */
+    private static double divisor(double[] row, int offset, int d, double bound) {
+        // The largest |x_j|, branch-free: NaN propagates through Math.max, an infinity is the maximum.
+        double max = 0;
+        for (int j = 0; j < d; j++) {
+            max = Math.max(max, Math.abs(row[offset + j]));
+        }
+        if (!(max > 0) || max == Double.POSITIVE_INFINITY) {
+            return 0;
+        }
+        return certainlyWithin(row, offset, d, bound, max) ? bound : clipDivisor(row, offset, d, bound, max);
+    }
+
+    /** Divisors below this are scaled up by {@link #TINY_SCALE} first: 2²²/divisor would overflow below 2⁻¹⁰⁰². */
+    private static final double TINY = 0x1p-900;
+    private static final double TINY_SCALE = 0x1p200;
+
+    /**
+     * The scaling applied to every entry before {@link #factor(double)}: 1, or 2²⁰⁰ for a divisor below
+     * 2⁻⁹⁰⁰ (exact: every |x_j| ≤ divisor, so x_j·2²⁰⁰ is a normal number or zero, scaled exactly).
+     */
+    private static double prescale(double divisor) {
+        return divisor < TINY ? TINY_SCALE : 1;
+    }
+
+    /** 2²²/(divisor·prescale): finite for every positive divisor (≤ 2⁸⁹⁶). */
+    private static double factor(double divisor) {
+        return SCALE / (divisor * prescale(divisor));
+    }
+
     /** Relative margin of {@link #certainlyWithin}: far above both norms' rounding, 2(d + 5)·2⁻⁵³ &lt; 2⁻¹⁹ for any int d. */
     private static final double WITHIN = 1 - 0x1p-19;
 
     /**
-     * True only when the row's norm as {@link #clipFactor} computes it is ≤ B, decided by a faster
+     * True only when the row's norm as {@link #clipDivisor} computes it is ≤ B, decided by a faster
      * estimate (four partial sums, multiplication by 1/max) with a margin that covers both
-     * computations' rounding; false when unsure (then {@link #clipFactor} decides, exactly as always).
-     * Either way the factor is the one {@link #clipFactor} gives, so the integers do not change; the
+     * computations' rounding; false when unsure (then {@link #clipDivisor} decides, exactly as always).
+     * Either way the divisor is the one {@link #clipDivisor} gives, so the integers do not change; the
      * estimate is used only where max and 1/max are normal numbers, where the relative bounds hold.
      */
     private static boolean certainlyWithin(double[] row, int offset, int d, double bound, double max) {
@@ -206,15 +237,15 @@ public final class FixedPointGram {
         return max * Math.sqrt((s0 + s1) + (s2 + s3)) <= bound * WITHIN;
     }
 
-    /** The factor x_j ↦ q_j: 2²²/B, or 2²²/‖x‖ when ‖x‖ &gt; B (‖x‖ scaled by the largest entry, summed in order). */
-    private static double clipFactor(double[] row, int offset, int d, double bound, double max) {
+    /** The divisor: B, or ‖x‖ when ‖x‖ &gt; B (‖x‖ scaled by the largest entry, summed in order). */
+    private static double clipDivisor(double[] row, int offset, int d, double bound, double max) {
         double scaledSq = 0;
         for (int j = 0; j < d; j++) {
             double v = row[offset + j] / max;
             scaledSq += v * v;
         }
         double norm = max * Math.sqrt(scaledSq);
-        return norm > bound ? SCALE / norm : SCALE / bound;
+        return norm > bound ? norm : bound;
     }
 
     /** Adds the buffered rows' exact Gram to the integer accumulators. */

@@ -76,10 +76,13 @@ class FixedPointGramTest {
             scaledSq += v * v;
         }
         double norm = max * Math.sqrt(scaledSq);
-        double factor = norm > bound ? 0x1p22 / norm : 0x1p22 / bound;
+        double divisor = norm > bound ? norm : bound;
+        // Below 2⁻⁹⁰⁰ row and divisor scaled by 2²⁰⁰ first (2²²/divisor overflows below 2⁻¹⁰⁰²).
+        double pre = divisor < 0x1p-900 ? 0x1p200 : 1;
+        double factor = 0x1p22 / (divisor * pre);
         long squared = 0;
         for (int j = 0; j < d; j++) {
-            out[j] = (long) (row[j] * factor);
+            out[j] = (long) (row[j] * pre * factor);
             squared += out[j] * out[j];
         }
         while (squared > 1L << 44) {
@@ -145,6 +148,135 @@ class FixedPointGramTest {
             }
         }
         assertThat(rowsChecked).isEqualTo(bounds.length * ds.length * 400);
+    }
+
+    /**
+     * add() quantises straight into its block as doubles and keeps the block's column sums in double:
+     * over rows at every distance from the bound, huge, tiny, subnormal and non-finite, more than two
+     * blocks of them, the accumulator holds exactly the Gram and column sums of {@link
+     * FixedPointGram#quantize}'s integers (computed here in {@code long}s and BigIntegers), and its
+     * column sums read before the last block is flushed are the same.
+     */
+    @Test
+    void addedRowsHoldTheIntegersOfQuantize() {
+        SplittableRandom r = new SplittableRandom(12);
+        for (double bound : new double[] {1, 0.7, 3e300, Double.MIN_NORMAL}) {
+            for (int d : new int[] {1, 3, 17, 64}) {
+                int n = 2 * FixedPointGram.BLOCK_ROWS + 77;
+                FixedPointGram g = new FixedPointGram(d, bound, true);
+                BigInteger[] gram = new BigInteger[d * d];
+                java.util.Arrays.fill(gram, BigInteger.ZERO);
+                long[] sums = new long[d];
+                long[] q = new long[d];
+                for (int i = 0; i < n; i++) {
+                    double[] x = new double[d];
+                    double norm = 0;
+                    for (int j = 0; j < d; j++) {
+                        x[j] = r.nextGaussian();
+                        norm += x[j] * x[j];
+                    }
+                    norm = Math.sqrt(norm);
+                    double target = switch (i % 6) {
+                        case 0 -> bound;
+                        case 1 -> bound * (1 + Math.scalb(1.0, -r.nextInt(1, 60)));
+                        case 2 -> bound * (1 - Math.scalb(1.0, -r.nextInt(1, 60)));
+                        case 3 -> bound * r.nextDouble(1, 1e6);
+                        case 4 -> Math.scalb(1.0, r.nextInt(-1074, 1020));
+                        default -> bound * r.nextDouble(0, 1);
+                    };
+                    for (int j = 0; j < d; j++) {
+                        x[j] = x[j] / norm * target;
+                    }
+                    if (i % 97 == 96) {
+                        x[r.nextInt(d)] = i % 2 == 0 ? Double.NaN : Double.POSITIVE_INFINITY;
+                    }
+                    g.add(x, 0);
+                    FixedPointGram.quantize(x, 0, d, bound, q);
+                    for (int j = 0; j < d; j++) {
+                        sums[j] += q[j];
+                        for (int k = 0; k < d; k++) {
+                            gram[j * d + k] = gram[j * d + k].add(BigInteger.valueOf(q[j] * q[k]));
+                        }
+                    }
+                }
+                double h = Math.scalb(bound, -FixedPointGram.FRACTION_BITS);
+                double[] expectedSums = new double[d];
+                for (int j = 0; j < d; j++) {
+                    expectedSums[j] = sums[j] * h;
+                }
+                assertThat(g.columnSums()).as("bound %s, d %d", bound, d).containsExactly(expectedSums);
+                FixedPointGram.State state = g.state();
+                int p = 0;
+                for (int j = 0; j < d; j++) {
+                    assertThat(BigInteger.valueOf(state.sumsHi()[j]).shiftLeft(32).add(BigInteger.valueOf(state.sums()[j])))
+                            .isEqualTo(BigInteger.valueOf(sums[j]));
+                    for (int k = j; k < d; k++, p++) {
+                        assertThat(BigInteger.valueOf(state.hi()[p]).shiftLeft(32).add(BigInteger.valueOf(state.lo()[p])))
+                                .as("bound %s, d %d, (%d, %d)", bound, d, j, k).isEqualTo(gram[j * d + k]);
+                    }
+                }
+                assertThat(g.rows()).isEqualTo(n);
+            }
+        }
+    }
+
+    /**
+     * Bounds (and clipped norms) so small that 2²²/B overflows a double — a completion's clip may be
+     * any positive number an analyst sends: the integers still lie on the grid (|q_j| ≤ 2²², Σq² ≤ 2⁴⁴)
+     * and h·q is the clipped row to within one step per entry, computed here exactly in BigDecimal.
+     * (Before the exact 2²⁰⁰ prescaling every nonzero q_j of such a row was ±(2⁶³ − 1).)
+     */
+    @Test
+    void boundsBelowTwoToTheMinus1002StayOnTheGrid() {
+        SplittableRandom r = new SplittableRandom(13);
+        double[] bounds = {0x1p-1010, Double.MIN_NORMAL, 0x1p-1050, Double.MIN_VALUE * 1024, 0x1p-901, 0x1p-899};
+        for (double bound : bounds) {
+            for (int i = 0; i < 200; i++) {
+                int d = 1 + r.nextInt(9);
+                double[] x = new double[d];
+                // Within the bound, at it, beyond it (clipped), and far beyond it (a normal-sized row).
+                double target = switch (i % 4) {
+                    case 0 -> bound * r.nextDouble(0.01, 1);
+                    case 1 -> bound;
+                    case 2 -> bound * r.nextDouble(1, 1000);
+                    default -> r.nextDouble(0.1, 10);
+                };
+                double norm = 0;
+                for (int j = 0; j < d; j++) {
+                    x[j] = r.nextGaussian();
+                    norm += x[j] * x[j];
+                }
+                norm = Math.sqrt(norm);
+                for (int j = 0; j < d; j++) {
+                    x[j] = x[j] / norm * target;
+                }
+                long[] q = new long[d];
+                FixedPointGram.quantize(x, 0, d, bound, q);
+                long squared = 0;
+                for (int j = 0; j < d; j++) {
+                    assertThat(Math.abs(q[j])).as("bound %s, row %d", bound, i).isLessThanOrEqualTo(1L << 22);
+                    squared += q[j] * q[j];
+                }
+                assertThat(squared).isLessThanOrEqualTo(1L << 44);
+                // h·q against x·min(1, B/‖x‖) in units of h = B·2⁻²²: q_j ≈ x_j·2²²/max(B, ‖x‖), ‖x‖ exact
+                // in BigDecimal, within 2 steps plus the divisor's own precision: a norm computed in
+                // subnormal doubles holds only a few bits (relative ulp/divisor up to 2⁻¹⁰ at 2¹⁰·MIN_VALUE),
+                // where the grid bound (|q_j| ≤ 2²², Σq² ≤ 2⁴⁴, above) is what still holds exactly.
+                java.math.BigDecimal exactSq = java.math.BigDecimal.ZERO;
+                for (double v : x) {
+                    exactSq = exactSq.add(new java.math.BigDecimal(v).pow(2));
+                }
+                java.math.BigDecimal exactNorm = exactSq.sqrt(java.math.MathContext.DECIMAL128);
+                java.math.BigDecimal divisor = exactNorm.max(new java.math.BigDecimal(bound));
+                for (int j = 0; j < d; j++) {
+                    double expected = new java.math.BigDecimal(x[j]).multiply(java.math.BigDecimal.valueOf(1L << 22))
+                            .divide(divisor, java.math.MathContext.DECIMAL64).doubleValue();
+                    assertThat(Math.abs(q[j] - expected)).as("bound %s, row %d, entry %d", bound, i, j)
+                            .isLessThanOrEqualTo(2.0 + Math.abs(expected)
+                                    * Math.max(1e-6, 4 * Math.ulp(divisor.doubleValue()) / divisor.doubleValue()));
+                }
+            }
+        }
     }
 
     @Test
