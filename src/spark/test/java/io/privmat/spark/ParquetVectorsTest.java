@@ -409,6 +409,22 @@ class ParquetVectorsTest {
         assertThatThrownBy(() -> spark(schema, n - 9).gram(false)).isInstanceOf(ExternalRowCountException.class);
     }
 
+    /** A FIXED_LEN_BYTE_ARRAY column of 8·d bytes (Spark's binary) gives the integers of Spark's scan. */
+    @Test
+    void aFixedLengthColumnGivesTheIntegersOfSparksScan() throws Exception {
+        java.nio.file.Path location = dir.resolve("fixed");
+        List<byte[]> values = vectors(77, true, false);
+        parquetMr(location.resolve("f.parquet"), FIXED, values, 7);
+        ExternalSchema schema = new ExternalSchema(location.toString(), ExternalSchema.Format.PARQUET,
+                SparkTestData.columns(D), (long) values.size(), "x");
+        ParquetVectors.Plan plan = ParquetVectors.plan(SparkTestData.engine().source(schema));
+        assertThat(plan).isNotNull();
+        plan.conf().destroy();
+        DataAccess.Gram g = spark(schema, values.size()).gram(true);
+        assertThat(g.gram()).containsExactly(new SparkTestData.LocalExact(expected(values), D, B).gram(true).gram());
+        assertThat(g.gram()).containsExactly(batches(schema, true).gram());
+    }
+
     /**
      * A vector of a megabyte (another length than 8·d) is a NaN row like any other length, and the
      * file reads; reading many splits, failing ones included (a column that is not a binary), leaves
