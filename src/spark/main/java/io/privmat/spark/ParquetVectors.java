@@ -144,6 +144,9 @@ final class ParquetVectors {
             if (field == null) { // no such column in this file: null rows, as Spark's scan gives
                 for (BlockMetaData block : reader.getRowGroups()) {
                     for (long r = 0; r < block.getRowCount(); r++) {
+                        if ((r & 255) == 0 && task != null) {
+                            task.killTaskIfInterrupted(); // as below: the rows still go through the kernel
+                        }
                         row[0] = Double.NaN;
                         rows.row(row);
                         count++;
@@ -189,8 +192,9 @@ final class ParquetVectors {
     /**
      * Parquet's codecs, but a snappy page decompressed from the page's bytes straight into a new array
      * (Parquet's own snappy codec copies the page into a native buffer, decompresses into another and
-     * copies that out). A page whose decompressed size is not the one its header states fails, as it
-     * does in Parquet's codec: the owner's storage, not a value.
+     * copies that out). A page whose decompressed size is not the one its header states fails — the
+     * owner's storage, not a value. (Parquet's codec fails on a shorter page too, but reads the first
+     * bytes of a longer one; Parquet's writers never write either.)
      */
     private static final class HeapSnappy implements CompressionCodecFactory {
         private final CompressionCodecFactory parquet;

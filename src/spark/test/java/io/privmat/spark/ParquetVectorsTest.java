@@ -12,6 +12,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopOutputFile;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
@@ -199,6 +209,261 @@ class ParquetVectorsTest {
         assertThat(spark(schema, rows.size()).columnSums()).containsExactly(batches(schema, false).columnSums());
         // Every row counted: a declared n of the well-formed rows only fails the pass.
         assertThatThrownBy(() -> spark(schema, 40).gram(false)).isInstanceOf(ExternalRowCountException.class);
+    }
+
+    /** How a file of {@link #parquetMr} stores its column "x" of 8·D bytes. */
+    private record Layout(String schema, boolean dictionary, int dictionaryPage, ParquetProperties.WriterVersion version,
+            CompressionCodecName codec) {}
+
+    private static final Layout PLAIN = new Layout("optional binary x", false, 1 << 20,
+            ParquetProperties.WriterVersion.PARQUET_1_0, CompressionCodecName.UNCOMPRESSED);
+    /** Dictionary pages falling back to plain pages within a column chunk when the dictionary outgrows 300 bytes. */
+    private static final Layout DICTIONARY = new Layout("optional binary x", true, 300,
+            ParquetProperties.WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY);
+    /** Data pages v2 (RLE_DICTIONARY falling back to DELTA_BYTE_ARRAY), snappy. */
+    private static final Layout V2 = new Layout("optional binary x", true, 300,
+            ParquetProperties.WriterVersion.PARQUET_2_0, CompressionCodecName.SNAPPY);
+    private static final Layout REQUIRED = new Layout("required binary x", false, 1 << 20,
+            ParquetProperties.WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY);
+    private static final Layout FIXED = new Layout("optional fixed_len_byte_array(" + 8 * D + ") x", true, 300,
+            ParquetProperties.WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY);
+
+    /**
+     * {@code values} (null: a null) as one Parquet file written by Parquet's own writer, an int32
+     * label before the column: row groups of {@code groupRows} rows, pages of 3 rows.
+     */
+    private static java.nio.file.Path parquetMr(java.nio.file.Path file, Layout layout, List<byte[]> values,
+            int groupRows) throws java.io.IOException {
+        java.nio.file.Files.createDirectories(file.getParent());
+        MessageType schema = MessageTypeParser.parseMessageType("message m { required int32 label; "
+                + layout.schema() + "; }");
+        SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+        var conf = HADOOP;
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(
+                HadoopOutputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()), conf)).withConf(conf)
+                .withType(schema).withDictionaryEncoding(layout.dictionary()).withDictionaryPageSize(layout.dictionaryPage())
+                .withWriterVersion(layout.version()).withCompressionCodec(layout.codec())
+                .withRowGroupRowCountLimit(groupRows).withPageRowCountLimit(3).withMinRowCountForPageSizeCheck(1)
+                .build()) {
+            for (int i = 0; i < values.size(); i++) {
+                Group g = groups.newGroup().append("label", i);
+                if (values.get(i) != null) {
+                    g.append("x", Binary.fromConstantByteArray(values.get(i)));
+                }
+                writer.write(g);
+            }
+        }
+        return file;
+    }
+
+    /**
+     * 60 vectors: the first 24 three runs of one vector each (a dictionary holds them), then distinct ones
+     * (the dictionary outgrows its page and the writer falls back), with nulls and, when the column
+     * may hold them, vectors of another length.
+     */
+    private static List<byte[]> vectors(long seed, boolean nulls, boolean otherLengths) {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        List<byte[]> distinct = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            double[] r = new double[D];
+            for (int j = 0; j < D; j++) {
+                r[j] = random.nextDouble(-1, 1);
+            }
+            distinct.add((byte[]) SparkTestData.vector(r, SparkTestData.Vector.BINARY));
+        }
+        List<byte[]> out = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            byte[] v = i < 24 ? distinct.get(i / 8) : distinct.get(i);
+            if (nulls && i % 11 == 5) {
+                v = null;
+            } else if (otherLengths && i % 13 == 7) {
+                v = new byte[8 * D + 1 + i % 3];
+            }
+            out.add(v);
+        }
+        return out;
+    }
+
+    /** The rows {@link ParquetVectors#read} gives for {@code values}: NaN for a null or another length. */
+    private static double[][] expected(List<byte[]> values) {
+        return values.stream().map(v -> v == null || v.length != 8 * D ? nanRow() : valuesOf(v))
+                .toArray(double[][]::new);
+    }
+
+    private static final org.apache.hadoop.conf.Configuration HADOOP = new org.apache.hadoop.conf.Configuration();
+
+    /** The rows of one file read as consecutive splits cut at {@code cuts} (ascending, inside the file). */
+    private static List<double[]> readCut(java.nio.file.Path file, long[] cuts) {
+        long length = file.toFile().length();
+        List<double[]> read = new ArrayList<>();
+        long from = 0;
+        for (int i = 0; i <= cuts.length; i++) {
+            long to = i < cuts.length ? cuts[i] : length;
+            ParquetVectors.read(HADOOP,
+                    new ParquetVectors.Split(file.toUri(), from, to - from), "x", false, new double[D],
+                    row -> read.add(row.clone()));
+            from = to;
+        }
+        return read;
+    }
+
+    /**
+     * Every row of a file read exactly once, in order, however it is cut into splits: one cut at
+     * each byte around every row group's start and midpoint (Parquet assigns a row group to the
+     * split holding its midpoint, the split's end excluded), and seeded cuts into 2 to 6 splits —
+     * for plain pages, dictionary pages falling back to plain, data pages v2, a required column and
+     * a FIXED_LEN_BYTE_ARRAY column; nulls and vectors of another length are NaN rows and count.
+     */
+    @Test
+    void everyRowOnceInOrderWhereverTheSplitsAreCut() throws Exception {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(2026);
+        List<Layout> layouts = List.of(PLAIN, DICTIONARY, V2, REQUIRED, FIXED);
+        for (Layout layout : layouts) {
+            boolean optional = layout.schema().startsWith("optional");
+            List<byte[]> values = vectors(5, optional, layout.schema().contains(" binary"));
+            java.nio.file.Path file = parquetMr(dir.resolve("cuts").resolve(layouts.indexOf(layout) + ".parquet"), layout,
+                    values, layout == DICTIONARY ? 40 : 7);
+            double[][] rows = expected(values);
+            List<Long> cuts = new ArrayList<>();
+            try (var reader = org.apache.parquet.hadoop.ParquetFileReader.open(org.apache.parquet.hadoop.util.HadoopInputFile
+                    .fromPath(new org.apache.hadoop.fs.Path(file.toUri()), HADOOP))) {
+                List<org.apache.parquet.hadoop.metadata.BlockMetaData> blocks = reader.getRowGroups();
+                assertThat(blocks.size()).as("row groups").isGreaterThan(1);
+                if (layout == DICTIONARY || layout == V2) {
+                    var encodings = blocks.get(0).getColumns().get(1).getEncodings();
+                    assertThat(encodings).as("dictionary pages").anyMatch(org.apache.parquet.column.Encoding::usesDictionary);
+                }
+                if (layout == DICTIONARY) { // the fallback to plain pages within the chunk
+                    assertThat(blocks.get(0).getColumns().get(1).getEncodings())
+                            .contains(org.apache.parquet.column.Encoding.PLAIN);
+                }
+                for (var b : blocks) {
+                    long start = b.getStartingPos();
+                    long mid = start + b.getCompressedSize() / 2;
+                    for (long at : new long[] {start - 1, start, start + 1, mid - 1, mid, mid + 1}) {
+                        cuts.add(at);
+                    }
+                }
+            }
+            long length = file.toFile().length();
+            List<long[]> splittings = new ArrayList<>();
+            for (long c : cuts) {
+                if (c > 0 && c < length) {
+                    splittings.add(new long[] {c});
+                }
+            }
+            for (int k = 0; k < 30; k++) {
+                splittings.add(random.longs(1 + random.nextInt(5), 1, length).sorted().distinct().toArray());
+            }
+            for (long[] c : splittings) {
+                List<double[]> read = readCut(file, c);
+                assertThat(read).as("%s cut at %s", layout, Arrays.toString(c)).hasSize(rows.length);
+                for (int i = 0; i < rows.length; i++) {
+                    assertThat(read.get(i)[0] == read.get(i)[0] ? read.get(i) : nanRow())
+                            .as("%s row %d cut at %s", layout, i, Arrays.toString(c)).containsExactly(rows[i]);
+                }
+            }
+        }
+    }
+
+    /**
+     * Files of Parquet's own writer in one location — plain, dictionary falling back to plain, data
+     * pages v2, a required column, a file of no rows and a file without the column (its rows null) —
+     * give the same integers through the direct read as through Spark's scan and the reference, and
+     * every row counts towards the declared n.
+     */
+    @Test
+    void filesOfEveryEncodingGiveTheIntegersOfSparksScan() throws Exception {
+        java.nio.file.Path location = dir.resolve("encodings");
+        List<double[]> all = new ArrayList<>();
+        int seed = 0;
+        for (Layout layout : List.of(PLAIN, DICTIONARY, V2, REQUIRED)) {
+            List<byte[]> values = vectors(100 + seed, layout.schema().startsWith("optional"), true);
+            parquetMr(location.resolve("a" + seed++ + ".parquet"), layout, values, layout == DICTIONARY ? 40 : 7);
+            all.addAll(Arrays.asList(expected(values)));
+        }
+        parquetMr(location.resolve("b-empty.parquet"), PLAIN, List.of(), 7);
+        // The column missing from a file (sorted last, so that Spark takes the schema from another).
+        MessageType labels = MessageTypeParser.parseMessageType("message m { required int32 label; }");
+        var conf = HADOOP;
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(HadoopOutputFile.fromPath(
+                new org.apache.hadoop.fs.Path(location.resolve("z-labels.parquet").toUri()), conf)).withConf(conf)
+                .withType(labels).withRowGroupRowCountLimit(4).build()) {
+            for (int i = 0; i < 9; i++) {
+                writer.write(new SimpleGroupFactory(labels).newGroup().append("label", i));
+                all.add(nanRow());
+            }
+        }
+        int n = all.size();
+        ExternalSchema schema = new ExternalSchema(location.toString(), ExternalSchema.Format.PARQUET,
+                SparkTestData.columns(D), (long) n, "x");
+        ParquetVectors.Plan plan = ParquetVectors.plan(SparkTestData.engine().source(schema));
+        assertThat(plan).isNotNull();
+        plan.conf().destroy();
+        DataAccess.Gram expected = new SparkTestData.LocalExact(all.toArray(double[][]::new), D, B).gram(true);
+        DataAccess.Gram g = spark(schema, n).gram(true);
+        assertThat(g.gram()).containsExactly(expected.gram());
+        assertThat(g.sums()).containsExactly(expected.sums());
+        assertThat(g.gram()).containsExactly(batches(schema, true).gram());
+        assertThat(spark(schema, n).columnSums()).containsExactly(batches(schema, false).columnSums());
+        assertThatThrownBy(() -> spark(schema, n - 9).gram(false)).isInstanceOf(ExternalRowCountException.class);
+    }
+
+    /** A FIXED_LEN_BYTE_ARRAY column of 8·d bytes (Spark's binary) gives the integers of Spark's scan. */
+    @Test
+    void aFixedLengthColumnGivesTheIntegersOfSparksScan() throws Exception {
+        java.nio.file.Path location = dir.resolve("fixed");
+        List<byte[]> values = vectors(77, true, false);
+        parquetMr(location.resolve("f.parquet"), FIXED, values, 7);
+        ExternalSchema schema = new ExternalSchema(location.toString(), ExternalSchema.Format.PARQUET,
+                SparkTestData.columns(D), (long) values.size(), "x");
+        ParquetVectors.Plan plan = ParquetVectors.plan(SparkTestData.engine().source(schema));
+        assertThat(plan).isNotNull();
+        plan.conf().destroy();
+        DataAccess.Gram g = spark(schema, values.size()).gram(true);
+        assertThat(g.gram()).containsExactly(new SparkTestData.LocalExact(expected(values), D, B).gram(true).gram());
+        assertThat(g.gram()).containsExactly(batches(schema, true).gram());
+    }
+
+    /**
+     * A vector of a megabyte (another length than 8·d) is a NaN row like any other length, and the
+     * file reads; reading many splits, failing ones included (a column that is not a binary), leaves
+     * no file open.
+     */
+    @Test
+    void aHugeValueIsAZeroRowAndNoReadLeavesAFileOpen() throws Exception {
+        List<byte[]> values = vectors(9, true, true);
+        values.set(30, new byte[1 << 20]);
+        java.nio.file.Path file = parquetMr(dir.resolve("huge").resolve("h.parquet"), PLAIN, values, 7);
+        double[][] rows = expected(values);
+        List<double[]> read = readCut(file, new long[0]);
+        assertThat(read).hasSize(rows.length);
+        assertThat(read.get(30)[0]).isNaN();
+
+        java.nio.file.Path longs = dir.resolve("longs").resolve("l.parquet");
+        java.nio.file.Files.createDirectories(longs.getParent());
+        MessageType schema = MessageTypeParser.parseMessageType("message m { required int64 x; }");
+        var conf = HADOOP;
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(HadoopOutputFile.fromPath(
+                new org.apache.hadoop.fs.Path(longs.toUri()), conf)).withConf(conf).withType(schema).build()) {
+            writer.write(new SimpleGroupFactory(schema).newGroup().append("x", 1L));
+        }
+        java.nio.file.Path fds = java.nio.file.Path.of("/proc/self/fd");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isDirectory(fds));
+        long before;
+        try (var s = java.nio.file.Files.list(fds)) {
+            before = s.count();
+        }
+        for (int i = 0; i < 200; i++) {
+            readCut(file, new long[] {1 + i * 37L % (file.toFile().length() - 1)});
+            assertThatThrownBy(() -> readCut(longs, new long[0])).isInstanceOf(java.io.UncheckedIOException.class)
+                    .hasMessageContaining("cannot be read");
+        }
+        long after;
+        try (var s = java.nio.file.Files.list(fds)) {
+            after = s.count();
+        }
+        assertThat(after - before).as("descriptors left open by 600 reads").isLessThan(20);
     }
 
     private static double[] nanRow() {
