@@ -95,19 +95,27 @@ final class ParquetVectors {
                 || !(scan.inputRDD() instanceof FileScanRDD files)) {
             return null;
         }
-        List<List<Split>> parts = new ArrayList<>();
+        // One partition per planned FilePartition, with its preferred hosts (where most of its bytes
+        // are, as Spark's own scan places its tasks): makeRDD keeps them, parallelize would not.
+        List<scala.Tuple2<List<Split>, scala.collection.immutable.Seq<String>>> parts = new ArrayList<>();
         for (FilePartition p : scala.jdk.javaapi.CollectionConverters.asJava(files.filePartitions())) {
             List<Split> splits = new ArrayList<>();
             for (PartitionedFile f : p.files()) {
                 splits.add(new Split(f.toPath().toUri(), f.start(), f.length()));
             }
-            parts.add(splits);
+            parts.add(new scala.Tuple2<>(splits, scala.jdk.javaapi.CollectionConverters.asScala(
+                    java.util.Arrays.asList(p.preferredLocations())).toList()));
         }
         var session = (org.apache.spark.sql.classic.SparkSession) relation.sparkSession();
         Configuration conf = session.sessionState().newHadoopConfWithOptions(relation.options());
         JavaSparkContext sc = JavaSparkContext.fromSparkContext(session.sparkContext());
         boolean caseSensitive = Boolean.parseBoolean(session.conf().get("spark.sql.caseSensitive", "false"));
-        return new Plan(sc.parallelize(parts, Math.max(1, parts.size())),
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        scala.reflect.ClassTag<List<Split>> tag = (scala.reflect.ClassTag) scala.reflect.ClassTag$.MODULE$.apply(List.class);
+        JavaRDD<List<Split>> rdd = parts.isEmpty() ? sc.parallelize(new ArrayList<List<Split>>(), 1)
+                : JavaRDD.fromRDD(session.sparkContext().makeRDD(
+                        scala.jdk.javaapi.CollectionConverters.asScala(parts).toList(), tag), tag);
+        return new Plan(rdd,
                 sc.broadcast(new SerializableConfiguration(conf)), scan.output().head().name(), caseSensitive);
     }
 

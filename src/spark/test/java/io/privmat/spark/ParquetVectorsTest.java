@@ -397,9 +397,22 @@ class ParquetVectorsTest {
         int n = all.size();
         ExternalSchema schema = new ExternalSchema(location.toString(), ExternalSchema.Format.PARQUET,
                 SparkTestData.columns(D), (long) n, "x");
-        ParquetVectors.Plan plan = ParquetVectors.plan(SparkTestData.engine().source(schema));
+        SparkEngine.Source source = SparkTestData.engine().source(schema);
+        ParquetVectors.Plan plan = ParquetVectors.plan(source);
         assertThat(plan).isNotNull();
         plan.conf().destroy();
+        // One task per partition Spark's scan planned, preferring the same hosts (its task placement; local
+        // files report none, so here the hosts are empty on both sides — on HDFS they are the block hosts).
+        var scan = (org.apache.spark.sql.execution.FileSourceScanExec) SparkDataAccess.belowConversion(source,
+                p -> p instanceof org.apache.spark.sql.execution.FileSourceScanExec);
+        var planned = scala.jdk.javaapi.CollectionConverters.asJava(
+                ((org.apache.spark.sql.execution.datasources.FileScanRDD) scan.inputRDD()).filePartitions());
+        org.apache.spark.Partition[] tasks = plan.splits().rdd().partitions();
+        assertThat(tasks).hasSize(planned.size());
+        for (int i = 0; i < tasks.length; i++) {
+            assertThat(scala.jdk.javaapi.CollectionConverters.asJava(plan.splits().rdd().preferredLocations(tasks[i])))
+                    .as("partition %d", i).containsExactly(planned.get(i).preferredLocations());
+        }
         DataAccess.Gram expected = new SparkTestData.LocalExact(all.toArray(double[][]::new), D, B).gram(true);
         DataAccess.Gram g = spark(schema, n).gram(true);
         assertThat(g.gram()).containsExactly(expected.gram());
