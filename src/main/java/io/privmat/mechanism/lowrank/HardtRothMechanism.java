@@ -80,6 +80,14 @@ public final class HardtRothMechanism {
         this.approxDp = new ApproxDp(epsilon, delta);
         double inflated = GridNoise.CALIBRATION_MARGIN;
         this.rhoPerStep = Math.nextUp(inflated * inflated / (2 * unitSigma * unitSigma));
+        // The charge assumes both steps' grids scale with their sensitivities (unit sensitivity above),
+        // which fails once a grid would be subnormal; the grids are built in the release, after the
+        // charge, so a tiny public B must be refused here, from public values (GridNoise refuses such a
+        // plan): the range finder's, and the projection's at its smallest sensitivity 2B (the release's
+        // scaled sensitivity is 2B or √ℓ·2B, and the grid shrinks with the sensitivity).
+        rangeFinderPlan();
+        double twoB = 2 * rowBound * (1 + 0x1p-40);
+        GridNoise.gaussian(twoB, twoB * unitSigma, (long) l * d);
     }
 
     public static HardtRothMechanism of(int m, int d, int k, int oversampling, double rowBound, double coherence,
