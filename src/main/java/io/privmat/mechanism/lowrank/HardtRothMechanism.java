@@ -145,6 +145,16 @@ public final class HardtRothMechanism {
         return twoB * (Math.sqrt(l) + Math.sqrt(2 * Math.log(1 / delta0)));
     }
 
+    /**
+     * τ = √(4·μ₀·ℓ·ln(r)/m), the pruning threshold; finite for every coherence μ₀ ≤ Double.MAX_VALUE
+     * (the parameter's range): where 4·μ₀·ℓ·ln(r) overflows, the same value as √μ₀·√(4ℓ·ln(r)/m). τ ≥ 1
+     * prunes nothing (Q's entries are at most 1).
+     */
+    public static double pruningThreshold(double coherence, int l, double r, double m) {
+        double tau = Math.sqrt(4 * coherence * l * Math.log(r) / m);
+        return Double.isFinite(tau) ? tau : Math.sqrt(coherence) * Math.sqrt(4 * l * Math.log(r) / m);
+    }
+
     /** ℓ = min(d, k + oversampling). */
     public int oversampledRank() {
         return l;
@@ -162,7 +172,7 @@ public final class HardtRothMechanism {
         GridNoise.GaussianPlan plan1 = rangeFinderPlan();
         // 1–2. Range finder and its orthonormal basis (Q in Y's array).
         double[] q = rangeBasis(rows, omega, plan1, random);
-        double tau = Math.sqrt(4 * coherence * l * Math.log(m) / m);
+        double tau = pruningThreshold(coherence, l, m, m);
         int pruned = 0;
         for (int i = 0; i < q.length; i++) {
             if (Math.abs(q[i]) > tau) {
