@@ -14,7 +14,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Every numeric analyst parameter at the ends of its declared range (clip, gradientClip, entryBound,
  * nuclearRadius, stepSize, ridges, initScale … at Double.MIN_NORMAL and at their maximum), one at a
- * time, on every case: the plan is refused (a 400 before any charge) or its release neither throws nor
+ * time (and 1e-300, 1e-160, 1e-100 for those whose minimum is MIN_NORMAL), on every case: the plan
+ * is refused (a 400 before any charge) or its release neither throws nor
  * releases NaN (docs/adr/0011-a-failure-is-an-output.md).
  */
 class ExtremeParamsTest {
@@ -38,7 +39,10 @@ class ExtremeParamsTest {
             if (p.type() != Param.Type.NUMBER || p.min() == null || p.max() == null) {
                 continue;
             }
-            for (double value : new double[] {p.min(), p.max()}) {
+            // Tiny values in between too, where B²-like products are subnormal (grids used to be clamped).
+            double[] values = p.min() == Double.MIN_NORMAL ? new double[] {p.min(), 1e-300, 1e-160, 1e-100, p.max()}
+                    : new double[] {p.min(), p.max()};
+            for (double value : values) {
                 Map<String, Object> params = MechanismContractTest.params(c);
                 params.put(p.name(), value);
                 String what = c + " with " + p.name() + " = " + value;
