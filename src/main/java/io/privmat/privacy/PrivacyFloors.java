@@ -52,7 +52,6 @@ public final class PrivacyFloors {
         return rho;
     }
 
-    /** The refusal for a noise scale too large to represent exactly (a loss below the floor). */
     /**
      * A sensitivity or noise scale so small (from a tiny public bound: a row norm bound, a clip) that its
      * grid step, 2⁻¹² of it, would be below the smallest normal double: refused, as the charge would
@@ -64,6 +63,7 @@ public final class PrivacyFloors {
                         + "step below 2^-1022; use a larger rowNormBound or clip (rescale the data)");
     }
 
+    /** The refusal for a noise scale too large to represent exactly (a loss below the floor). */
     public static PrivacyArgumentException noiseTooLarge(String name, String allowedRange, String what) {
         return new PrivacyArgumentException(name, allowedRange, "the requested privacy loss is too small: " + what
                 + " cannot be represented exactly, so the charge would understate the loss; raise epsilon or rho");
