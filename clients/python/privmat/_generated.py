@@ -974,7 +974,7 @@ class CreateDatasetRequest(Model):
     neighbouring: Optional[str] = None
     # RATINGS (required there) and EXTERNAL ratings: the public item universe, rating range, per-user cap and relation (USER only for EXTERNAL; docs/ratings.md).
     ratings: Optional[RatingsRequest] = None
-    # Public L2 bound of a matrix row; rows are clipped to it at upload (or append). Required for MATRIX, EXTERNAL matrices and matrix STREAMs, not allowed for GRAPH and edge STREAMs (edge weights must lie in [0, 1]) nor for RATINGS and EXTERNAL ratings.
+    # Public L2 bound of a matrix row, in [1e-100, 1e12] (rescale the rows for a smaller one); rows are clipped to it at upload (or append). Required for MATRIX, EXTERNAL matrices and matrix STREAMs, not allowed for GRAPH and edge STREAMs (edge weights must lie in [0, 1]) nor for RATINGS and EXTERNAL ratings.
     row_norm_bound: Optional[float] = None
     # STREAM only (required there): the public block structure. A matrix stream gives columns and rowNormBound; an edge stream gives vertices instead (its edge events have weights in [0, 1]).
     stream: Optional[StreamRequest] = None

@@ -15,8 +15,10 @@ package io.privmat.privacy;
  *   <li>ρ ≥ {@link #MIN_RHO};</li>
  *   <li>in addition, noise scales must be representable: the discrete Laplace scale in grid steps
  *       at most 2⁵³ and the discrete Gaussian σ² in grid steps below 2⁶³ (roughly σ·√p/Δ ≤ 2¹⁸ for a
- *       p-dimensional query of L2 sensitivity Δ, i.e. ρ ≳ p·2⁻³⁷). Those checks live next to the
- *       noise plans and throw the same exception.</li>
+ *       p-dimensional query of L2 sensitivity Δ, i.e. ρ ≳ p·2⁻³⁷), and the Gaussian grid step
+ *       2⁻¹²·min(σ, Δ/√p) a normal double (at least 2⁻¹⁰²²; {@link #scaleTooSmall}), which a tiny
+ *       public bound (a row norm bound B with B² near 10⁻³⁰⁸) would break. Those checks live next to
+ *       the noise plans and throw the same exception.</li>
  * </ul>
  */
 public final class PrivacyFloors {
@@ -48,6 +50,17 @@ public final class PrivacyFloors {
                             + "represented exactly) but was " + rho);
         }
         return rho;
+    }
+
+    /**
+     * A sensitivity or noise scale so small (from a tiny public bound: a row norm bound, a clip) that its
+     * grid step, 2⁻¹² of it, would be below the smallest normal double: refused, as the charge would
+     * not match the noise (io.privmat.mechanism.noise.GridNoise).
+     */
+    public static PrivacyArgumentException scaleTooSmall(String what) {
+        return new PrivacyArgumentException("bound", "bounds giving sensitivity/√p and σ of at least 2^-1010",
+                "the public bounds make the noise scale too small to represent: " + what + " would need a grid "
+                        + "step below 2^-1022; use a larger rowNormBound or clip (rescale the data)");
     }
 
     /** The refusal for a noise scale too large to represent exactly (a loss below the floor). */

@@ -45,6 +45,7 @@ class DatasetApiTest extends ApiTest {
         "bad kind          | {\"name\":\"a\",\"kind\":\"TENSOR\",\"rowNormBound\":1,\"budget\":{\"epsilon\":1,\"delta\":1e-6}} | kind",
         "no bound          | {\"name\":\"a\",\"kind\":\"MATRIX\",\"budget\":{\"epsilon\":1,\"delta\":1e-6}} | rowNormBound",
         "negative bound    | {\"name\":\"a\",\"kind\":\"MATRIX\",\"rowNormBound\":-1,\"budget\":{\"epsilon\":1,\"delta\":1e-6}} | rowNormBound",
+        "bound below floor | {\"name\":\"a\",\"kind\":\"MATRIX\",\"rowNormBound\":1e-156,\"budget\":{\"epsilon\":1,\"delta\":1e-6}} | rowNormBound",
         "graph with bound  | {\"name\":\"a\",\"kind\":\"GRAPH\",\"rowNormBound\":1,\"budget\":{\"epsilon\":1,\"delta\":1e-6}} | rowNormBound",
         "bad relation      | {\"name\":\"a\",\"kind\":\"GRAPH\",\"neighbouring\":\"SWAP\",\"budget\":{\"epsilon\":1,\"delta\":1e-6}} | neighbouring",
         "no budget         | {\"name\":\"a\",\"kind\":\"GRAPH\"} | budget",

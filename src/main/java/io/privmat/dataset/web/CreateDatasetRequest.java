@@ -23,7 +23,8 @@ public record CreateDatasetRequest(
                 @Nullable String kind,
         @Schema(description = "Neighbouring relation; default REPLACE_ONE (n public). ADD_REMOVE keeps n private.",
                 allowableValues = {"REPLACE_ONE", "ADD_REMOVE"}, defaultValue = "REPLACE_ONE") @Nullable String neighbouring,
-        @Schema(description = "Public L2 bound of a matrix row; rows are clipped to it at upload (or append). "
+        @Schema(description = "Public L2 bound of a matrix row, in [1e-100, 1e12] (rescale the rows for a smaller "
+                + "one); rows are clipped to it at upload (or append). "
                 + "Required for MATRIX, EXTERNAL matrices and matrix STREAMs, not allowed for GRAPH and edge STREAMs "
                 + "(edge weights must lie in [0, 1]) nor for RATINGS and EXTERNAL ratings.",
                 example = "1.0") @Nullable Double rowNormBound,

@@ -10,6 +10,7 @@ import io.privmat.dataset.Grant;
 import io.privmat.dataset.Neighbouring;
 import io.privmat.dataset.NewDataset;
 import io.privmat.dataset.RatingsSchema;
+import io.privmat.mechanism.catalog.PublicFacts;
 import io.privmat.privacy.AccountingMode;
 import io.privmat.privacy.Budget;
 import io.privmat.privacy.PrivacyArgumentException;
@@ -185,9 +186,11 @@ class DatasetController {
         boolean externalRatings = kind == DatasetKind.EXTERNAL && r.ratings() != null;
         if (kind == DatasetKind.MATRIX || kind == DatasetKind.EXTERNAL && !externalRatings
                 || kind == DatasetKind.STREAM && !edgeStream) {
-            if (bound == null || !Double.isFinite(bound) || bound <= 0 || bound > 1e12) {
-                throw PrivmatException.invalidParameter("rowNormBound", "(0, 1e12]",
-                        "rowNormBound is required for a " + kind + " of rows and must be in (0, 1e12] but was " + bound);
+            // The floor: below it the sensitivities (B²) underflow (PublicFacts.MIN_ROW_NORM_BOUND).
+            if (bound == null || !Double.isFinite(bound) || !(bound >= PublicFacts.MIN_ROW_NORM_BOUND) || bound > 1e12) {
+                throw PrivmatException.invalidParameter("rowNormBound", "[1e-100, 1e12]",
+                        "rowNormBound is required for a " + kind + " of rows and must be in [1e-100, 1e12] (rescale "
+                                + "the rows for a smaller bound) but was " + bound);
             }
         } else if (bound != null) {
             throw PrivmatException.invalidParameter("rowNormBound", "absent", kind == DatasetKind.GRAPH || edgeStream

@@ -175,6 +175,13 @@ public final class MechanismCatalog {
                     + " needs a " + mechanism.shapes().iterator().next() + " dataset; this one is a " + facts.shape()
                     + "." + forShape(kind, facts.shape()), Map.of());
         }
+        if ((facts.shape() == DataShape.MATRIX || facts.shape() == DataShape.STREAM)
+                && !(facts.rowNormBound() >= PublicFacts.MIN_ROW_NORM_BOUND)) {
+            // A dataset stored before the floor: refuse before any charge (see MIN_ROW_NORM_BOUND).
+            throw PlanningException.invalid("rowNormBound", "[1e-100, 1e12]", "this dataset's rowNormBound "
+                    + facts.rowNormBound() + " is below 1e-100: its sensitivities (B², B⁴/…) underflow and no mechanism "
+                    + "can calibrate noise to them; recreate it with the rows rescaled");
+        }
         if (facts.ratings() != null && !mechanism.ratingsRelations().contains(facts.ratings().relation())) {
             // Entry-level mechanisms need Ω and m public: only the RATING relation declares them.
             throw new PlanningException(PlanningException.Reason.WRONG_DATASET_KIND, mechanism.name() + " is "

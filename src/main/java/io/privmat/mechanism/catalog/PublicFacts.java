@@ -22,6 +22,14 @@ public record PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, 
         NeighbouringRelation relation, AccountingMode mode, @Nullable HistogramDomain domain,
         @Nullable StreamLayout stream, @Nullable RatingsFacts ratings) {
 
+    /**
+     * The smallest row norm bound a dataset of rows accepts, 10⁻¹⁰⁰. Below about 10⁻¹⁵⁰, B² (every Gram
+     * sensitivity) is subnormal or 0: grids were clamped (a charge that did not match the noise), plans
+     * threw (500) and releases threw or returned NaN after the charge (eigen- and orbit sampling, Hardt–Roth,
+     * Wishart). 10⁻¹⁰⁰ keeps B², B²/n and their noise grids (2⁻¹²·Δ/√p) far inside the normal doubles.
+     */
+    public static final double MIN_ROW_NORM_BOUND = 1e-100;
+
     public PublicFacts {
         if (cols < 1) {
             throw new IllegalArgumentException("cols must be ≥ 1");

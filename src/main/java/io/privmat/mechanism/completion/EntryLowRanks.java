@@ -178,7 +178,7 @@ public final class EntryLowRanks implements MechanismFamily {
             noise.put(NoiseFacts.OVERSAMPLED_RANK, l);
             noise.put(NoiseFacts.COHERENCE, coherence);
             // The core's τ over the short side's rows (docs/mechanisms/low-rank.md).
-            noise.put(NoiseFacts.PRUNING_THRESHOLD, Math.sqrt(4 * coherence * l * Math.log(rows) / rows));
+            noise.put(NoiseFacts.PRUNING_THRESHOLD, HardtRothMechanism.pruningThreshold(coherence, l, rows, rows));
             return new Plan(spec(kind, budget, params, facts), HardtRoth.privacy(core), noise, Input.RATINGS,
                     (data, random) -> factors(hr, data, random, kind));
         }

@@ -90,7 +90,7 @@ public final class HardtRoth extends Described {
         Facts.Builder noise = LowRanks.noise("discrete Gaussian on the range finder and the projection, on a grid");
         noise.put(NoiseFacts.OVERSAMPLED_RANK, l);
         noise.put(NoiseFacts.COHERENCE, coherence);
-        noise.put(NoiseFacts.PRUNING_THRESHOLD, Math.sqrt(4 * coherence * l * Math.log(Math.max(m, 3)) / m));
+        noise.put(NoiseFacts.PRUNING_THRESHOLD, HardtRothMechanism.pruningThreshold(coherence, l, Math.max(m, 3), m));
         return new Plan(spec(kind, budget, params, facts), privacy(hr), noise,
                 Input.ROW_STREAM, (data, random) -> LowRanks.factors(hr.release(data.rows(2), random), kind));
     }

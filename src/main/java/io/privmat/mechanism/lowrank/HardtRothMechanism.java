@@ -80,6 +80,14 @@ public final class HardtRothMechanism {
         this.approxDp = new ApproxDp(epsilon, delta);
         double inflated = GridNoise.CALIBRATION_MARGIN;
         this.rhoPerStep = Math.nextUp(inflated * inflated / (2 * unitSigma * unitSigma));
+        // The charge assumes both steps' grids scale with their sensitivities (unit sensitivity above),
+        // which fails once a grid would be subnormal; the grids are built in the release, after the
+        // charge, so a tiny public B must be refused here, from public values (GridNoise refuses such a
+        // plan): the range finder's, and the projection's at its smallest sensitivity 2B (the release's
+        // scaled sensitivity is 2B or √ℓ·2B, and the grid shrinks with the sensitivity).
+        rangeFinderPlan();
+        double twoB = 2 * rowBound * (1 + 0x1p-40);
+        GridNoise.gaussian(twoB, twoB * unitSigma, (long) l * d);
     }
 
     public static HardtRothMechanism of(int m, int d, int k, int oversampling, double rowBound, double coherence,
@@ -137,6 +145,16 @@ public final class HardtRothMechanism {
         return twoB * (Math.sqrt(l) + Math.sqrt(2 * Math.log(1 / delta0)));
     }
 
+    /**
+     * τ = √(4·μ₀·ℓ·ln(r)/m), the pruning threshold; finite for every coherence μ₀ ≤ Double.MAX_VALUE
+     * (the parameter's range): where 4·μ₀·ℓ·ln(r) overflows, the same value as √μ₀·√(4ℓ·ln(r)/m). τ ≥ 1
+     * prunes nothing (Q's entries are at most 1).
+     */
+    public static double pruningThreshold(double coherence, int l, double r, double m) {
+        double tau = Math.sqrt(4 * coherence * l * Math.log(r) / m);
+        return Double.isFinite(tau) ? tau : Math.sqrt(coherence) * Math.sqrt(4 * l * Math.log(r) / m);
+    }
+
     /** ℓ = min(d, k + oversampling). */
     public int oversampledRank() {
         return l;
@@ -154,7 +172,7 @@ public final class HardtRothMechanism {
         GridNoise.GaussianPlan plan1 = rangeFinderPlan();
         // 1–2. Range finder and its orthonormal basis (Q in Y's array).
         double[] q = rangeBasis(rows, omega, plan1, random);
-        double tau = Math.sqrt(4 * coherence * l * Math.log(m) / m);
+        double tau = pruningThreshold(coherence, l, m, m);
         int pruned = 0;
         for (int i = 0; i < q.length; i++) {
             if (Math.abs(q[i]) > tau) {

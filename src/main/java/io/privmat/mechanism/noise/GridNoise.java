@@ -76,7 +76,17 @@ public final class GridNoise {
             throw new IllegalArgumentException("dimension must be >= 1");
         }
         double rootP = Math.sqrt((double) dimension);
-        double g = powerOfTwoAtMost(Math.min(sigma, l2Sensitivity / rootP) * 0x1p-12);
+        double ideal = Math.min(sigma, l2Sensitivity / rootP) * 0x1p-12;
+        if (!(ideal >= Double.MIN_NORMAL)) {
+            // The grid would be subnormal (or 0): powerOfTwoAtMost would clamp it to MIN_NORMAL, far above
+            // Δ/√p, and the rounding alone would move a coordinate by a whole step of noise σ_grid ≈ 1 — a
+            // loss many times the one σ was calibrated for, which an (ε, δ) charge (the calibration target)
+            // would understate. Only a tiny public bound gets here (a row bound B with B² near 1e-308, a
+            // clip C likewise): refuse before any charge (docs/mechanisms/noise.md, "Grid").
+            throw PrivacyFloors.scaleTooSmall("Gaussian noise of standard deviation " + sigma + " for sensitivity "
+                    + l2Sensitivity + " in " + dimension + " dimensions");
+        }
+        double g = powerOfTwoAtMost(ideal);
         double sigmaGrid = sigma / g;
         if (sigmaGrid < 0x1p31) {
             // σ_grid ≥ 2^12: rounding it up to an integer adds at most 2^-12 relative noise and keeps
@@ -103,7 +113,15 @@ public final class GridNoise {
             throw new IllegalArgumentException("dimension must be >= 1");
         }
         double scale = l1Sensitivity / epsilon;
-        double g = powerOfTwoAtMost(Math.min(scale, l1Sensitivity / dimension) * 0x1p-12);
+        double ideal = Math.min(scale, l1Sensitivity / dimension) * 0x1p-12;
+        if (!(ideal > 0)) {
+            // Underflowed (a sensitivity near MIN_VALUE from a tiny public bound). A grid clamped to
+            // MIN_NORMAL is still charged correctly here (the achieved ε counts the inflation), but 0
+            // has no grid: refuse before any charge instead of an IllegalArgumentException (a 500).
+            throw PrivacyFloors.scaleTooSmall("Laplace noise for sensitivity " + l1Sensitivity + " in " + dimension
+                    + " dimensions");
+        }
+        double g = powerOfTwoAtMost(ideal);
         double inflatedSteps = Math.nextUp((l1Sensitivity + g * dimension) / g);
         double steps = Math.ceil(Math.nextUp(inflatedSteps / epsilon));
         if (!(steps <= MAX_LAPLACE_STEPS)) {

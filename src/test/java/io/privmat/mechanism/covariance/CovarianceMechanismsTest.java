@@ -12,10 +12,13 @@ import io.privmat.mechanism.linalg.SymmetricEigen;
 import io.privmat.mechanism.noise.NoiseSource;
 import io.privmat.mechanism.noise.TestNoiseSources;
 import io.privmat.privacy.GaussianCalibration;
+import io.privmat.privacy.PrivacyArgumentException;
 import io.privmat.support.MatrixAssertions;
 import java.math.BigDecimal;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class CovarianceMechanismsTest {
 
@@ -165,5 +168,28 @@ class CovarianceMechanismsTest {
             }
         }
         return total;
+    }
+
+    /**
+     * A dataset's rowNormBound may be any B in (0, 10¹²]. At B = 10⁻¹⁵⁶ the sensitivity √2·B² is
+     * subnormal and Analyze Gauss's grid was clamped to 2⁻¹⁰²², ~2¹⁶ times Δ/√p: its loss as run was
+     * μ ≈ d = 12 (ρ ≈ 72) for a request of (ε = 1, δ = 10⁻⁶), which is what a BASIC dataset was charged.
+     * At B = 10⁻³⁰⁰ (B² = 0) the grid step was 0 and planning threw a non-privacy exception (500).
+     * Both are now refused as privacy-parameter errors, before any charge; B = 10⁻¹⁴⁰ still plans.
+     */
+    @ParameterizedTest(name = "B = {0}")
+    @ValueSource(doubles = {1e-156, 1e-300, Double.MIN_VALUE})
+    void aRowBoundTooSmallForAnyGridIsRefused(double bound) {
+        assertThatThrownBy(() -> AnalyzeGaussMechanism.forApproxDp(D, bound, NeighbouringRelation.REPLACE_ONE, 1, 1e-6))
+                .isInstanceOf(PrivacyArgumentException.class);
+        assertThatThrownBy(() -> AnalyzeGaussMechanism.forRho(D, bound, NeighbouringRelation.ADD_REMOVE, 0.5))
+                .isInstanceOf(PrivacyArgumentException.class);
+    }
+
+    @Test
+    void aSmallRowBoundWithANormalGridKeepsTheCalibratedLoss() {
+        AnalyzeGaussMechanism m = AnalyzeGaussMechanism.forRho(D, 1e-140, NeighbouringRelation.REPLACE_ONE, 0.5);
+        assertThat(m.privacyLoss().rho().doubleValue()).isLessThanOrEqualTo(0.5);
+        assertThat(m.granularity()).isGreaterThanOrEqualTo(Double.MIN_NORMAL);
     }
 }

@@ -1,11 +1,13 @@
 package io.privmat.mechanism.noise;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.privmat.mechanism.GaussianVectorMechanism;
 import io.privmat.mechanism.LaplaceVectorMechanism;
 import io.privmat.privacy.GaussianCalibration;
+import io.privmat.privacy.PrivacyArgumentException;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -165,5 +167,32 @@ class GridNoiseTest {
         assertThat(s / g.length).isCloseTo(0, within(0.01));
         assertThat(s2 / g.length).isCloseTo(1, within(0.01));
         assertThat(s4 / g.length).isCloseTo(3, within(0.05));
+    }
+
+    /**
+     * A grid step 2⁻¹²·min(σ, Δ/√p) below 2⁻¹⁰²² (a tiny public bound: Δ = √2·B² is subnormal for a row
+     * bound B = 10⁻¹⁵⁶) was clamped to 2⁻¹⁰²²: the plan then had σ_grid = 1 and an inflated sensitivity
+     * Δ + g·√p ≈ 4g, a loss μ ≈ 4 against the Δ/σ ≈ 0.24 it was calibrated for. A step that underflowed
+     * to 0 (Δ = MIN_VALUE) threw an IllegalArgumentException that is not a privacy error (500). Both
+     * are refused now, as a privacy-parameter error (400 before any charge).
+     */
+    @ParameterizedTest(name = "Δ={0}, σ={1}, p={2}")
+    @CsvSource({"1.4142e-312, 5.9e-312, 16", "4.9e-324, 2.1e-323, 16", "1e-300, 1e-305, 1", "1e-300, 4e-300, 10000000000000"})
+    void gaussianPlanWhoseGridWouldBeSubnormalIsRefused(double delta, double sigma, long p) {
+        assertThatThrownBy(() -> GridNoise.gaussian(delta, sigma, p)).isInstanceOf(PrivacyArgumentException.class)
+                .hasMessageContaining("too small to represent");
+    }
+
+    /** Just above the floor the plan keeps its invariants (inflation ≤ 2⁻¹² of Δ, σ within 2⁻¹²). */
+    @Test
+    void gaussianPlanAtTheSmallestNormalGridKeepsItsInvariants() {
+        double delta = 0x1p-1009;
+        double sigma = 0x1p-1007;
+        long p = 4;
+        GridNoise.GaussianPlan plan = GridNoise.gaussian(delta, sigma, p);
+        assertThat(plan.granularity()).isEqualTo(Double.MIN_NORMAL);
+        assertThat(plan.granularity() * Math.sqrt(p)).isLessThanOrEqualTo(delta * 0x1p-12);
+        assertThat(plan.sigma()).isGreaterThanOrEqualTo(sigma).isLessThanOrEqualTo(sigma * (1 + 0x1p-12));
+        assertThat(plan.loss().mu()).isLessThanOrEqualTo(delta / sigma * (1 + 0x1p-11));
     }
 }
