@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A dataset's rowNormBound may be any B in (0, 10¹²]. A B so small that a Gaussian grid step
+ * A dataset's rowNormBound was any B in (0, 10¹²] (datasets stored then keep theirs). A B so small that a Gaussian grid step
  * 2⁻¹²·min(σ, Δ/√p) would be subnormal used to be planned with the grid clamped to 2⁻¹⁰²², where the
  * charge no longer matched the noise (docs/mechanisms/noise.md, "Floors on tiny privacy parameters"),
  * or, where the step underflowed to 0, to throw — for HARDT_ROTH in the release, after the charge. For
