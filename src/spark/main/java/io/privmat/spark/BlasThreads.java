@@ -6,7 +6,7 @@ import io.privmat.mechanism.linalg.LinearAlgebra;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One OpenBLAS thread per exact-kernel task while two or more such tasks run in this JVM.
+ * One OpenBLAS thread per call while any exact-kernel task runs in this JVM.
  *
  * <p>OpenBLAS threads every dsyrk over all the machine's cores by default (its thread count is one
  * number per process). Two Spark tasks that each call it — embedded {@code local[2]}, or an executor
@@ -14,9 +14,13 @@ import org.jspecify.annotations.Nullable;
  * measured on the 2-core benchmark machine, the exact kernel (dsyrk of 512 quantised rows plus the
  * conversion to {@code long}s) took 0.88 CPU seconds per 32 768 rows with OpenBLAS's default of 2
  * threads against 0.51 with one, and two concurrent callers gained nothing from the second thread
- * (docs/scale-out.md, "Where a pass's time goes"). So while at least two exact-kernel tasks run in
- * this JVM, OpenBLAS runs one thread per call — each task is then one core's work, as Spark schedules
- * it — and its own count comes back when fewer run (a last task alone gets every thread again).
+ * (docs/scale-out.md, "Where a pass's time goes"). A task alone does not get the threads back either:
+ * in a pass of many tasks one runs alone for a moment between each task's end and the next one's
+ * start, and every multi-threaded call then leaves OpenBLAS's other threads spinning for the core the
+ * next task needs (a profile of a 10⁷-row pass found them at about a tenth of the machine's CPU time;
+ * docs/scale-out.md, "A pass in the steady state"). So while any exact-kernel task runs in this JVM,
+ * OpenBLAS runs one thread per call — each task one core's work, as Spark schedules it — and its own
+ * count comes back when none runs.
  *
  * <p>The count is the process's, so while it is lowered any other BLAS call in this JVM (an in-process
  * job of the service, in embedded mode) is single-threaded too: the cores are busy with the tasks
@@ -61,7 +65,7 @@ final class BlasThreads {
     /** A task of the exact kernel starts (pair with {@link #taskEnded()} in a finally block). */
     static void taskStarted() {
         synchronized (LOCK) {
-            Calls c = ++running == 2 && enabled ? resolve() : null;
+            Calls c = ++running == 1 && enabled ? resolve() : null;
             if (c != null) {
                 int own = c.count();
                 if (own > 1 && c.count(1)) {
@@ -73,7 +77,7 @@ final class BlasThreads {
 
     static void taskEnded() {
         synchronized (LOCK) {
-            Calls c = --running == 1 && saved > 1 ? resolve() : null;
+            Calls c = --running == 0 && saved > 1 ? resolve() : null;
             if (c != null) {
                 c.count(saved);
                 saved = 0;

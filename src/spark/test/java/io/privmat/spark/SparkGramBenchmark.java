@@ -71,6 +71,9 @@ import org.junit.jupiter.api.Test;
  * /proc/sys/vm/drop_caches, when permitted — the report says whether it was). numpy keeps its
  * in-memory rows (its time does not depend on the values), so the trace check is skipped.
  * {@code -Dprivmat.bench.dir} puts the Parquet on a chosen disk (default: a temporary directory).
+ * {@code -Dprivmat.bench.warmups=N} runs N untimed vector passes over the smallest size before its
+ * timed ones (default 0: only the 20 000-row warm-up pass), so the timed passes find the JIT's steady
+ * state.
  * Run:
  * {@code ./mvnw -o test -Pspark,benchmark -Dtest=SparkGramBenchmark#gramRowsPerSecond}. Prints the table and writes
  * target/benchmarks/spark-gram.txt.
@@ -92,6 +95,7 @@ class SparkGramBenchmark {
         // Which layouts: "vector,columns" (the default); 10⁷ rows of the scalar layout take long.
         boolean withColumns = System.getProperty("privmat.bench.layouts", "vector,columns").contains("columns");
         boolean distinct = Boolean.getBoolean("privmat.bench.distinct");
+        int warmups = Integer.getInteger("privmat.bench.warmups", 0);
         int cores = Runtime.getRuntime().availableProcessors();
         StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
                 "Gram X^T X, d = %d, B = %.0f; BLAS: %s; cores: %d; medians of %d; load average before: %s%n", D, B,
@@ -140,6 +144,9 @@ class SparkGramBenchmark {
                 }
                 StringBuilder loads = new StringBuilder();
                 loads.append(String.format(Locale.ROOT, "load average before %d rows: %s%n", n, load()));
+                for (int w = 0; n == base && w < warmups; w++) {
+                    sparkTimed(v); // untimed: the JIT's steady state before the first timed pass
+                }
                 double[] numpy = numpy(base, n, reps);
                 double numpySeconds = numpy[0];
                 double sparkTrace = 0;
@@ -171,7 +178,9 @@ class SparkGramBenchmark {
                         size(Path.of(v.location())) / 1e6);
                 String cpuLine = String.format(Locale.ROOT,
                         "%10d CPU seconds (all threads): numpy %.2f, spark vector column %.2f: %.2f x numpy per"
-                        + " CPU second%n", n, numpy[2], median(vectorCpu), numpy[2] / median(vectorCpu));
+                        + " CPU second (rounds: %s s, %s CPU s; %d untimed passes before)%n", n, numpy[2],
+                        median(vectorCpu), numpy[2] / median(vectorCpu), rounded(vectorTimes), rounded(vectorCpu),
+                        warmups);
                 line(report, cpuLine);
                 if (withColumns) {
                     row(report, n, "spark 784 columns", median(columnTimes), numpySeconds, cores,
