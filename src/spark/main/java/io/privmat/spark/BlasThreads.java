@@ -85,6 +85,13 @@ final class BlasThreads {
         }
     }
 
+    /** How many exact-kernel tasks run in this JVM now (for tests: 0 between passes). */
+    static int running() {
+        synchronized (LOCK) {
+            return running;
+        }
+    }
+
     /** OpenBLAS's thread count now, or −1 when it cannot be read (another BLAS). */
     static int current() {
         synchronized (LOCK) {
