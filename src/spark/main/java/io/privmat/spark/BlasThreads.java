@@ -65,13 +65,18 @@ final class BlasThreads {
     /** A task of the exact kernel starts (pair with {@link #taskEnded()} in a finally block). */
     static void taskStarted() {
         synchronized (LOCK) {
-            Calls c = ++running == 1 && enabled ? resolve() : null;
+            // Counted only once the native calls returned: if one throws (a JNA Error), the caller never
+            // reaches its finally block, and a task counted for ever would keep OpenBLAS at one thread for
+            // the JVM's life. The own count is kept before it is lowered, so a later task gives it back.
+            Calls c = running == 0 && enabled ? resolve() : null;
             if (c != null) {
                 int own = c.count();
-                if (own > 1 && c.count(1)) {
+                if (own > 1) {
                     saved = own;
+                    c.count(1);
                 }
             }
+            running++;
         }
     }
 
@@ -82,6 +87,13 @@ final class BlasThreads {
                 c.count(saved);
                 saved = 0;
             }
+        }
+    }
+
+    /** How many exact-kernel tasks run in this JVM now (for tests: 0 between passes). */
+    static int running() {
+        synchronized (LOCK) {
+            return running;
         }
     }
 

@@ -170,7 +170,7 @@ final class PartitionStatistics {
 
     /**
      * A partition's {@link FixedPointGram} state over the rows {@code feed} adds; with the Gram, the
-     * task counts towards {@link BlasThreads} (one OpenBLAS thread per task while two or more run).
+     * task counts towards {@link BlasThreads} (one OpenBLAS thread per call while any such task runs).
      */
     static Iterator<FixedPointGram.State> exactSums(int d, double bound, boolean withGram, Feed feed) {
         FixedPointGram g = new FixedPointGram(d, bound, withGram);

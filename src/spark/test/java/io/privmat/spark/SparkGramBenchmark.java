@@ -715,7 +715,7 @@ class SparkGramBenchmark {
     /**
      * Seconds for n rows through {@link FixedPointGram} in {@code callers} threads at once, each its own
      * accumulator over its share of the rows, counted as exact-kernel tasks ({@link BlasThreads}: one
-     * OpenBLAS thread each while two or more run), the states merged at the end.
+     * OpenBLAS thread per call while any runs), the states merged at the end.
      */
     private static double inProcessThreads(double[] pool, long n, int callers) throws InterruptedException {
         FixedPointGram.State[] states = new FixedPointGram.State[callers];
