@@ -22,12 +22,24 @@ import org.jspecify.annotations.Nullable;
  * OpenBLAS runs one thread per call — each task one core's work, as Spark schedules it — and its own
  * count comes back when none runs.
  *
+ * <p>Counted tasks: the exact Gram and column sums ({@code PartitionStatistics.exactSums}), Hardt–Roth's
+ * exact weighted sums ({@code RowSketches.WeightedSums}) and the floating Gram-times-V pass
+ * ({@code PartitionStatistics.GramTimes}). Inside a counted task every BLAS call runs on one thread,
+ * so its result does not depend on what else runs in the JVM: the exact kernels' partial sums are
+ * exact integers whatever the thread count, and GramTimes' floating dgemm always sees one thread (a
+ * retried task recomputes the same bits).
+ *
  * <p>The count is the process's, so while it is lowered any other BLAS call in this JVM (an in-process
  * job of the service, in embedded mode) is single-threaded too: the cores are busy with the tasks
  * anyway. Lowering the count only changes a number OpenBLAS reads at the start of each call (the
- * threads it started stay), and a dsyrk's result does not depend on it here: every block's partial
- * sums are exact integers. The count depends on how many tasks run, never on the rows. With another
- * BLAS than OpenBLAS, or when the native call cannot be made, nothing changes.
+ * threads it started stay). The count follows which tasks are running — a matter of timing, and how
+ * long a task runs is not claimed independent of its rows (docs/accounting.md §8, timing) — so the
+ * last bits of such an uncounted in-process floating BLAS result (a product or an eigensolver's
+ * inner dsymv) may differ with it, as they may with any concurrent load; those results are
+ * post-processing of noisy releases or carry order-independent error bounds, and no sensitivity
+ * relies on their bits. A lone task (a one-partition pass, a pass's last task) runs on one thread
+ * too: on a machine of many cores an executor should be given as many task slots as cores. With
+ * another BLAS than OpenBLAS, or when the native call cannot be made, nothing changes.
  */
 final class BlasThreads {
 
@@ -62,7 +74,7 @@ final class BlasThreads {
 
     private BlasThreads() {}
 
-    /** A task of the exact kernel starts (pair with {@link #taskEnded()} in a finally block). */
+    /** A counted task starts (pair with {@link #taskEnded()} in a finally block). */
     static void taskStarted() {
         synchronized (LOCK) {
             // Counted only once the native calls returned: if one throws (a JNA Error), the caller never

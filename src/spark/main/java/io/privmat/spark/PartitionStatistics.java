@@ -242,6 +242,18 @@ final class PartitionStatistics {
 
         @Override
         public Iterator<double[]> call(Iterator<InternalRow> rows) {
+            // Counted as an exact-kernel task (BlasThreads): its dgemm runs on one OpenBLAS thread, so a
+            // task's floating sums do not depend on what else runs in the JVM, and a retried task
+            // recomputes the same bits.
+            BlasThreads.taskStarted();
+            try {
+                return sums(rows);
+            } finally {
+                BlasThreads.taskEnded();
+            }
+        }
+
+        private Iterator<double[]> sums(Iterator<InternalRow> rows) {
             double[] basis = v.value();
             double h = Math.scalb(bound, -FixedPointGram.FRACTION_BITS);
             double[] raw = new double[d];

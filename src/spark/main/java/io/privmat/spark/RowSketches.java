@@ -85,6 +85,15 @@ final class RowSketches {
 
         @Override
         public Iterator<Part> call(Iterator<InternalRow> rows, Iterator<Slice> slices) {
+            BlasThreads.taskStarted(); // its dgemm on one OpenBLAS thread while it runs (BlasThreads)
+            try {
+                return sums(rows, slices);
+            } finally {
+                BlasThreads.taskEnded();
+            }
+        }
+
+        private Iterator<Part> sums(Iterator<InternalRow> rows, Iterator<Slice> slices) {
             double[] weights = slices.hasNext() ? slices.next().values() : new double[0];
             boolean aligned = !slices.hasNext();
             int expected = weights.length / l;

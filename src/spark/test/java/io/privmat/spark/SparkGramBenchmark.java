@@ -178,9 +178,9 @@ class SparkGramBenchmark {
                         size(Path.of(v.location())) / 1e6);
                 String cpuLine = String.format(Locale.ROOT,
                         "%10d CPU seconds (all threads): numpy %.2f, spark vector column %.2f: %.2f x numpy per"
-                        + " CPU second (rounds: %s s, %s CPU s; %d untimed passes before)%n", n, numpy[2],
-                        median(vectorCpu), numpy[2] / median(vectorCpu), rounded(vectorTimes), rounded(vectorCpu),
-                        warmups);
+                        + " CPU second (rounds: %s s, %s CPU s; %d untimed passes over %d rows first)%n", n,
+                        numpy[2], median(vectorCpu), numpy[2] / median(vectorCpu), rounded(vectorTimes),
+                        rounded(vectorCpu), warmups, base);
                 line(report, cpuLine);
                 if (withColumns) {
                     row(report, n, "spark 784 columns", median(columnTimes), numpySeconds, cores,
