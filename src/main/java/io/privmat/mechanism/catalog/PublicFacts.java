@@ -27,6 +27,11 @@ public record PublicFacts(DataShape shape, int cols, @Nullable Long publicRows, 
      * sensitivity) is subnormal or 0: grids were clamped (a charge that did not match the noise), plans
      * threw (500) and releases threw or returned NaN after the charge (eigen- and orbit sampling, Hardt–Roth,
      * Wishart). 10⁻¹⁰⁰ keeps B², B²/n and their noise grids (2⁻¹²·Δ/√p) far inside the normal doubles.
+     *
+     * <p>Also the declared minimum of an analyst's clip of the rows entering a release (DP_ALS's
+     * {@code clip}, PRIVATE_FRANK_WOLFE's {@code gradientClip}): their sensitivities are the clip squared
+     * too, so the noise plan refuses a clip below about 10⁻¹⁵⁰ anyway (PrivacyFloors.scaleTooSmall, a
+     * 400 naming {@code bound}); declaring 10⁻¹⁰⁰ says in the contract what is accepted.
      */
     public static final double MIN_ROW_NORM_BOUND = 1e-100;
 

@@ -193,9 +193,10 @@ public final class Completions implements MechanismFamily {
                             + "ball ‖Y‖_* ≤ k of the centred completed matrix: required with schedule CONSTANT or "
                             + "STANDARD, refused with FULLY_CORRECTIVE (‖Y‖_* grows like √m, and the number of "
                             + "users is not public, so no rule from public facts gives it)"),
-                    Param.number("gradientClip", Double.MIN_NORMAL, 1e15, null, "C: each user's gradient row is "
-                            + "scaled to norm ≤ C before it enters a released Gram (sensitivity C² instead of L², "
-                            + "and of 4L² for the paper's later steps); default L/4 = (max − min)/8·√perUserCap"),
+                    Param.number("gradientClip", PublicFacts.MIN_ROW_NORM_BOUND, 1e15, null, "C: each user's "
+                            + "gradient row is scaled to norm ≤ C before it enters a released Gram (sensitivity C² "
+                            + "instead of L², and of 4L² for the paper's later steps); default L/4 = (max − min)/8·"
+                            + "√perUserCap"),
                     Param.number("ridge", 0, 1e12, FrankWolfeParameters.DEFAULT_RIDGE, "λ of the users' "
                             + "least-squares refit (FULLY_CORRECTIVE)"),
                     Param.oneOf("variant", List.of("AUTO", "DENSE", "MEMORY_LIGHT"), "AUTO", "AUTO and DENSE hold "
@@ -394,7 +395,8 @@ public final class Completions implements MechanismFamily {
                     Param.integer("iterations", 1, AlsParameters.MAX_ITERATIONS, 3, "T: item updates (2T releases)"),
                     Param.number("userRidge", Double.MIN_NORMAL, 1e12, 0.1, "λ_u of each user's local fit"),
                     Param.number("itemRidge", Double.MIN_NORMAL, 1e12, 1.0, "λ_v added to each item's noisy Gram"),
-                    Param.number("clip", Double.MIN_NORMAL, 1e12, 0.3, "C: user factors clipped to ‖uᵢ‖ ≤ C"),
+                    Param.number("clip", PublicFacts.MIN_ROW_NORM_BOUND, 1e12, 0.3, "C: user factors clipped to "
+                            + "‖uᵢ‖ ≤ C"),
                     Param.number("initScale", Double.MIN_NORMAL, 1e12, 0.1, "standard deviation of the random, "
                             + "data-independent start V₀")));
         }

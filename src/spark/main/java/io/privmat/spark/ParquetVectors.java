@@ -23,6 +23,8 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopCodecs;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.PrimitiveConverter;
@@ -62,6 +64,18 @@ import org.jspecify.annotations.Nullable;
  * case (two such fields fail the pass, as in Spark). A file whose column is not a binary (BINARY or
  * FIXED_LEN_BYTE_ARRAY, not repeated) fails the pass: Spark's scan fails there too — it depends on
  * the files' schemas, never on a value.
+ *
+ * <p>A row group whose column chunk holds fewer values than the group's rows (a corrupt file: its
+ * metadata's value count below the row count) fails the pass before any row of the split is read,
+ * where the direct read would otherwise give null rows or read past the pages (and where Spark 4.1's
+ * own columnar scan was seen to spin without end); pages holding fewer values than that metadata
+ * states, Parquet's reader refuses when it reads the row group. One holding more values than rows
+ * gives the group's rows, its first values, the rest unread — as Spark's scan reads a row group's row
+ * count. A
+ * page that claims more values than it encodes is found only while decoding it, and fails the pass
+ * then. Every failure of Parquet's decoding, whatever parquet-mr throws, is the same storage failure
+ * (the owner's file; an {@link UncheckedIOException}): each depends on the file's structure, never
+ * on a value in it.
  */
 final class ParquetVectors {
 
@@ -134,8 +148,9 @@ final class ParquetVectors {
      * Reads the rows of one split into {@code row}, one call of {@code rows} per row: the row groups of
      * the file whose midpoint lies in the split. Returns how many rows.
      *
-     * @throws UncheckedIOException when the file cannot be read (the owner's storage), or its column is
-     *     not a binary
+     * @throws UncheckedIOException when the file cannot be read (the owner's storage: also a row group
+     *     whose column holds fewer values than its rows, or anything Parquet cannot decode), or its
+     *     column is not a binary
      */
     static long read(Configuration conf, Split split, String column, boolean caseSensitive, double[] row,
             Rows rows) {
@@ -143,10 +158,7 @@ final class ParquetVectors {
         int bytes = 8 * row.length;
         long count = 0;
         TaskContext task = TaskContext.get();
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf),
-                HadoopReadOptions.builder(conf, path).withRange(split.start(), split.start() + split.length())
-                        .withCodecFactory(heapSnappy ? heapSnappyCodecs(conf) : HadoopCodecs.newFactory(conf, 0))
-                        .build())) {
+        try (ParquetFileReader reader = open(conf, split, path)) {
             MessageType schema = reader.getFooter().getFileMetaData().getSchema();
             Type field = field(schema, column, caseSensitive, path);
             if (field == null) { // no such column in this file: null rows, as Spark's scan gives
@@ -165,23 +177,27 @@ final class ParquetVectors {
             MessageType requested = new MessageType(schema.getName(), field);
             reader.setRequestedSchema(requested);
             ColumnDescriptor descriptor = requested.getColumns().get(0);
+            requireValues(reader.getRowGroups(), descriptor, path);
             int defined = descriptor.getMaxDefinitionLevel();
             VersionParser.ParsedVersion version = version(reader.getFooter().getFileMetaData().getCreatedBy());
             PageReadStore pages;
-            while ((pages = reader.readNextRowGroup()) != null) {
-                ColumnReaderImpl values = new ColumnReaderImpl(descriptor, pages.getPageReader(descriptor),
-                        NO_CONVERTER, version);
-                long inGroup = pages.getRowCount();
+            while ((pages = nextRowGroup(reader, path)) != null) {
+                ColumnReaderImpl values = columnReader(descriptor, pages, version, path);
+                long inGroup = pages.getRowCount(); // the first inGroup values: Spark's scan reads no more
                 for (long r = 0; r < inGroup; r++) {
                     if ((r & 255) == 0 && task != null) {
                         task.killTaskIfInterrupted(); // a cancelled pass stops, as Spark's scan does per batch
                     }
-                    if (values.getCurrentDefinitionLevel() == defined) {
-                        copy(values.getBinary(), bytes, row);
-                    } else {
-                        row[0] = Double.NaN;
+                    try {
+                        if (values.getCurrentDefinitionLevel() == defined) {
+                            copy(values.getBinary(), bytes, row);
+                        } else {
+                            row[0] = Double.NaN;
+                        }
+                        values.consume();
+                    } catch (RuntimeException e) { // only Parquet's decoding throws here (copy cannot)
+                        throw undecodable(path, e);
                     }
-                    values.consume();
                     rows.row(row);
                     count++;
                 }
@@ -190,6 +206,63 @@ final class ParquetVectors {
         } catch (IOException e) {
             throw new UncheckedIOException("the Parquet file " + path.getName() + " cannot be read", e);
         }
+    }
+
+    /** Parquet's reader of the split's row groups; whatever parquet-mr throws, an IOException. */
+    private static ParquetFileReader open(Configuration conf, Split split, Path path) throws IOException {
+        try {
+            return ParquetFileReader.open(HadoopInputFile.fromPath(path, conf),
+                    HadoopReadOptions.builder(conf, path).withRange(split.start(), split.start() + split.length())
+                            .withCodecFactory(heapSnappy ? heapSnappyCodecs(conf) : HadoopCodecs.newFactory(conf, 0))
+                            .build());
+        } catch (RuntimeException e) {
+            throw undecodable(path, e);
+        }
+    }
+
+    /**
+     * Fails unless every row group of the split holds at least as many values of the column as it has
+     * rows (a column not repeated holds one value, null or not, per row): read from the footer, before
+     * any row is. (Parquet's reader refuses a chunk whose pages hold fewer values than its metadata states.)
+     */
+    private static void requireValues(List<BlockMetaData> groups, ColumnDescriptor descriptor, Path path)
+            throws IOException {
+        ColumnPath columnPath = ColumnPath.get(descriptor.getPath());
+        for (BlockMetaData group : groups) {
+            long values = 0; // a row group without the column's chunk holds none
+            for (ColumnChunkMetaData chunk : group.getColumns()) {
+                if (chunk.getPath().equals(columnPath)) {
+                    values = chunk.getValueCount();
+                }
+            }
+            if (values < group.getRowCount()) {
+                throw new IOException("the row group at byte " + group.getStartingPos() + " of " + path.getName()
+                        + " has " + group.getRowCount() + " rows but its column " + columnPath.toDotString()
+                        + " holds " + values + " values");
+            }
+        }
+    }
+
+    private static @Nullable PageReadStore nextRowGroup(ParquetFileReader reader, Path path) throws IOException {
+        try {
+            return reader.readNextRowGroup();
+        } catch (RuntimeException e) {
+            throw undecodable(path, e);
+        }
+    }
+
+    private static ColumnReaderImpl columnReader(ColumnDescriptor descriptor, PageReadStore pages,
+            VersionParser.@Nullable ParsedVersion version, Path path) throws IOException {
+        try {
+            return new ColumnReaderImpl(descriptor, pages.getPageReader(descriptor), NO_CONVERTER, version);
+        } catch (RuntimeException e) {
+            throw undecodable(path, e);
+        }
+    }
+
+    /** What parquet-mr threw reading the file (its own or another unchecked exception), as a storage failure. */
+    private static IOException undecodable(Path path, RuntimeException e) {
+        return new IOException("Parquet cannot decode " + path.getName() + " (" + e.getClass().getName() + ")", e);
     }
 
     /** Parquet's codecs with {@link HeapSnappy}. */

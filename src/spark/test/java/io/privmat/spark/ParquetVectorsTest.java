@@ -479,6 +479,156 @@ class ParquetVectorsTest {
         assertThat(after - before).as("descriptors left open by 600 reads").isLessThan(20);
     }
 
+    /** One data page of {@link #pageByPage}: its values (null: a null) and the value count its header states. */
+    private record Page(int stated, List<byte[]> values) {
+        Page(List<byte[]> values) {
+            this(values.size(), values);
+        }
+    }
+
+    /** One row group of {@link #pageByPage}: the rows it claims, the value count its chunk states, its pages. */
+    private record RowGroup(long rows, long stated, List<Page> pages) {
+        /** A well-formed row group: its rows, its chunk's count and its pages' counts all agree. */
+        static RowGroup of(List<Page> pages) {
+            long values = pages.stream().mapToLong(Page::stated).sum();
+            return new RowGroup(values, values, pages);
+        }
+    }
+
+    /**
+     * An optional binary column "x" written page by page with parquet-mr's low-level
+     * {@link org.apache.parquet.hadoop.ParquetFileWriter} (v1 data pages, RLE definition levels, PLAIN
+     * values, uncompressed, min/max and null counts kept), each count as given — so a row group can
+     * claim more rows than its column chunk holds, which Parquet's own writers never write.
+     */
+    private static java.nio.file.Path pageByPage(java.nio.file.Path file, List<RowGroup> groups)
+            throws java.io.IOException {
+        java.nio.file.Files.createDirectories(file.getParent());
+        MessageType schema = MessageTypeParser.parseMessageType("message m { optional binary x; }");
+        org.apache.parquet.column.ColumnDescriptor x = schema.getColumns().get(0);
+        var allocator = org.apache.parquet.bytes.HeapByteBufferAllocator.getInstance();
+        var writer = new org.apache.parquet.hadoop.ParquetFileWriter(
+                HadoopOutputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()), HADOOP), schema,
+                org.apache.parquet.hadoop.ParquetFileWriter.Mode.OVERWRITE, 1 << 20, 0,
+                ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH,
+                ParquetProperties.DEFAULT_STATISTICS_TRUNCATE_LENGTH, false);
+        writer.start();
+        for (RowGroup g : groups) {
+            writer.startBlock(g.rows());
+            writer.startColumn(x, g.stated(), CompressionCodecName.UNCOMPRESSED);
+            for (Page page : g.pages()) {
+                var levels = new org.apache.parquet.column.values.rle.RunLengthBitPackingHybridValuesWriter(1, 64,
+                        1 << 16, allocator);
+                var plain = new org.apache.parquet.column.values.plain.PlainValuesWriter(64, 1 << 16, allocator);
+                var stats = org.apache.parquet.column.statistics.Statistics.createStats(x.getPrimitiveType());
+                for (byte[] v : page.values()) {
+                    levels.writeInteger(v == null ? 0 : 1);
+                    if (v == null) {
+                        stats.incrementNumNulls();
+                    } else {
+                        plain.writeBytes(Binary.fromConstantByteArray(v));
+                        stats.updateStats(Binary.fromConstantByteArray(v));
+                    }
+                }
+                org.apache.parquet.bytes.BytesInput bytes = org.apache.parquet.bytes.BytesInput.concat(
+                        levels.getBytes(), plain.getBytes());
+                writer.writeDataPage(page.stated(), Math.toIntExact(bytes.size()), bytes, stats, page.stated(),
+                        org.apache.parquet.column.Encoding.RLE, org.apache.parquet.column.Encoding.RLE,
+                        org.apache.parquet.column.Encoding.PLAIN);
+            }
+            writer.endColumn();
+            writer.endBlock();
+        }
+        writer.end(java.util.Map.of());
+        return file;
+    }
+
+    /** {@code read} is {@code rows} in order, bit for bit (a row read with NaN in entry 0 as {@link #nanRow}). */
+    private static void assertRows(List<double[]> read, double[][] rows) {
+        assertThat(read).hasSize(rows.length);
+        for (int i = 0; i < rows.length; i++) {
+            assertThat(Double.isNaN(read.get(i)[0]) ? nanRow() : read.get(i)).as("row %d", i).containsExactly(rows[i]);
+        }
+    }
+
+    /** The file's location as a source of the vector layout holding {@code n} rows. */
+    private static ExternalSchema source(java.nio.file.Path file, long n) {
+        return new ExternalSchema(file.getParent().toString(), ExternalSchema.Format.PARQUET,
+                SparkTestData.columns(D), n, "x");
+    }
+
+    /**
+     * A row group claiming more rows than its column chunk holds — its chunk's stated count below
+     * the rows, or its pages below a chunk count equal to the rows (Parquet's reader refuses that),
+     * or a page claiming more values than it encodes — fails the read as the file's storage error
+     * (an UncheckedIOException over an IOException), never with null rows or parquet-mr's own
+     * exception; a short chunk fails before any row of the split, the rows of a well-formed group
+     * before it included. The same writer's well-formed files read bit for bit, and a chunk holding
+     * more values than its group's rows reads the group's rows, as Spark's scan does.
+     */
+    @Test
+    void aColumnChunkHoldingFewerValuesThanItsRowsIsAStorageError() throws Exception {
+        List<byte[]> values = vectors(41, true, true);
+        java.nio.file.Path root = dir.resolve("short");
+        // Well-formed: 3 groups of 2 to 3 pages, nulls and other lengths among the values.
+        List<RowGroup> good = List.of(
+                RowGroup.of(List.of(new Page(values.subList(0, 7)), new Page(values.subList(7, 20)))),
+                RowGroup.of(List.of(new Page(values.subList(20, 21)), new Page(values.subList(21, 30)),
+                        new Page(values.subList(30, 44)))),
+                RowGroup.of(List.of(new Page(values.subList(44, 50)), new Page(values.subList(50, 60)))));
+        java.nio.file.Path wellFormed = pageByPage(root.resolve("good").resolve("g.parquet"), good);
+        double[][] rows = expected(values);
+        assertRows(readCut(wellFormed, new long[0]), rows);
+        ExternalSchema goodSource = source(wellFormed, values.size());
+        DataAccess.Gram expected = new SparkTestData.LocalExact(rows, D, B).gram(true);
+        assertThat(batches(goodSource, true).gram()).as("Spark's scan of the same file")
+                .containsExactly(expected.gram());
+        assertThat(spark(goodSource, values.size()).gram(true).gram()).containsExactly(expected.gram());
+
+        Page first = new Page(values.subList(0, 7));
+        Page second = new Page(values.subList(7, 12));
+        RowGroup whole = RowGroup.of(List.of(first, second));
+        List<List<RowGroup>> corrupt = List.of(
+                // The chunk states the 12 (or 7) values its pages hold, the group claims 13 (12) rows.
+                List.of(whole, new RowGroup(13, 12, List.of(first, second))),
+                List.of(new RowGroup(12, 7, List.of(first)), whole),
+                // The chunk states 12 values as the group's rows, its pages hold 7.
+                List.of(whole, new RowGroup(12, 12, List.of(first))),
+                // A page stating 9 values encodes 3 (their levels padded to 8): found while decoding.
+                List.of(whole, RowGroup.of(List.of(new Page(9, values.subList(0, 3))))));
+        for (int k = 0; k < corrupt.size(); k++) {
+            java.nio.file.Path file = pageByPage(root.resolve("bad" + k).resolve("b.parquet"), corrupt.get(k));
+            List<double[]> before = new ArrayList<>();
+            assertThatThrownBy(() -> ParquetVectors.read(HADOOP, new ParquetVectors.Split(file.toUri(), 0,
+                    file.toFile().length()), "x", false, new double[D], r -> before.add(r.clone())))
+                    .as("corrupt file %d", k).isInstanceOf(java.io.UncheckedIOException.class)
+                    .hasMessageContaining("b.parquet cannot be read")
+                    .cause().isInstanceOf(java.io.IOException.class);
+            if (k < 2) { // the metadata shows it: no row of the split is read
+                assertThat(before).as("rows before corrupt file %d failed", k).isEmpty();
+            } else if (k == 2) { // the pages show it: no row of that group is read
+                assertThat(before).as("rows before corrupt file %d failed", k).hasSize(12);
+            }
+        }
+        // The row count and the value count in the message (the first corrupt file).
+        java.nio.file.Path shortFile = root.resolve("bad0").resolve("b.parquet");
+        assertThatThrownBy(() -> readCut(shortFile, new long[0])).cause()
+                .hasMessageContaining("has 13 rows but its column x holds 12 values");
+
+        // More values than rows: the group's first rows, the rest unread — as Spark's scan reads them.
+        java.nio.file.Path longer = pageByPage(root.resolve("long").resolve("l.parquet"),
+                List.of(whole, new RowGroup(9, 12, List.of(first, second)), RowGroup.of(List.of(second))));
+        List<byte[]> kept = new ArrayList<>(values.subList(0, 12));
+        kept.addAll(values.subList(0, 9));
+        kept.addAll(values.subList(7, 12));
+        double[][] keptRows = expected(kept);
+        assertRows(readCut(longer, new long[0]), keptRows);
+        ExternalSchema longSource = source(longer, kept.size());
+        DataAccess.Gram keptGram = new SparkTestData.LocalExact(keptRows, D, B).gram(true);
+        assertThat(batches(longSource, true).gram()).as("Spark's scan").containsExactly(keptGram.gram());
+        assertThat(spark(longSource, kept.size()).gram(true).gram()).containsExactly(keptGram.gram());
+    }
+
     private static double[] nanRow() {
         double[] r = new double[D];
         r[0] = Double.NaN;
