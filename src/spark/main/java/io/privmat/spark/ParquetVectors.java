@@ -158,7 +158,11 @@ final class ParquetVectors {
         int bytes = 8 * row.length;
         long count = 0;
         TaskContext task = TaskContext.get();
-        try (ParquetFileReader reader = open(conf, split, path)) {
+        try (ParquetFileReader reader = decoding(path, () -> ParquetFileReader.open(
+                HadoopInputFile.fromPath(path, conf),
+                HadoopReadOptions.builder(conf, path).withRange(split.start(), split.start() + split.length())
+                        .withCodecFactory(heapSnappy ? heapSnappyCodecs(conf) : HadoopCodecs.newFactory(conf, 0))
+                        .build()))) {
             MessageType schema = reader.getFooter().getFileMetaData().getSchema();
             Type field = field(schema, column, caseSensitive, path);
             if (field == null) { // no such column in this file: null rows, as Spark's scan gives
@@ -181,8 +185,10 @@ final class ParquetVectors {
             int defined = descriptor.getMaxDefinitionLevel();
             VersionParser.ParsedVersion version = version(reader.getFooter().getFileMetaData().getCreatedBy());
             PageReadStore pages;
-            while ((pages = nextRowGroup(reader, path)) != null) {
-                ColumnReaderImpl values = columnReader(descriptor, pages, version, path);
+            while ((pages = decoding(path, reader::readNextRowGroup)) != null) {
+                PageReadStore group = pages;
+                ColumnReaderImpl values = decoding(path,
+                        () -> new ColumnReaderImpl(descriptor, group.getPageReader(descriptor), NO_CONVERTER, version));
                 long inGroup = pages.getRowCount(); // the first inGroup values: Spark's scan reads no more
                 for (long r = 0; r < inGroup; r++) {
                     if ((r & 255) == 0 && task != null) {
@@ -205,18 +211,6 @@ final class ParquetVectors {
             return count;
         } catch (IOException e) {
             throw new UncheckedIOException("the Parquet file " + path.getName() + " cannot be read", e);
-        }
-    }
-
-    /** Parquet's reader of the split's row groups; whatever parquet-mr throws, an IOException. */
-    private static ParquetFileReader open(Configuration conf, Split split, Path path) throws IOException {
-        try {
-            return ParquetFileReader.open(HadoopInputFile.fromPath(path, conf),
-                    HadoopReadOptions.builder(conf, path).withRange(split.start(), split.start() + split.length())
-                            .withCodecFactory(heapSnappy ? heapSnappyCodecs(conf) : HadoopCodecs.newFactory(conf, 0))
-                            .build());
-        } catch (RuntimeException e) {
-            throw undecodable(path, e);
         }
     }
 
@@ -243,18 +237,15 @@ final class ParquetVectors {
         }
     }
 
-    private static @Nullable PageReadStore nextRowGroup(ParquetFileReader reader, Path path) throws IOException {
-        try {
-            return reader.readNextRowGroup();
-        } catch (RuntimeException e) {
-            throw undecodable(path, e);
-        }
+    /** One of parquet-mr's steps (opening the file, reading a row group, starting a column's reader). */
+    private interface Step<T> {
+        T run() throws IOException;
     }
 
-    private static ColumnReaderImpl columnReader(ColumnDescriptor descriptor, PageReadStore pages,
-            VersionParser.@Nullable ParsedVersion version, Path path) throws IOException {
+    /** The step's result; whatever unchecked exception parquet-mr throws in it, an IOException. */
+    private static <T> T decoding(Path path, Step<T> step) throws IOException {
         try {
-            return new ColumnReaderImpl(descriptor, pages.getPageReader(descriptor), NO_CONVERTER, version);
+            return step.run();
         } catch (RuntimeException e) {
             throw undecodable(path, e);
         }
